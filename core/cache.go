@@ -1,0 +1,95 @@
+package core
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+)
+
+// resultCache holds cacheable results (2026-07-28 ttlMs/cacheScope) of one
+// session: keyed by method and the params that affect the result, fresh
+// for ttlMs after receipt, invalidated by list-changed and
+// resource-updated notifications. A session is one authorization context,
+// so private and public results may both be kept here.
+type resultCache struct {
+	mu      sync.Mutex
+	entries map[string]*cacheEntry
+	now     func() time.Time // for tests
+}
+
+type cacheEntry struct {
+	method  string
+	uri     string
+	result  json.RawMessage
+	expires time.Time
+}
+
+func (c *resultCache) clock() time.Time {
+	if c.now != nil {
+		return c.now()
+	}
+	return time.Now()
+}
+
+func (c *resultCache) get(key string) (json.RawMessage, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[key]
+	if e == nil {
+		return nil, false
+	}
+	if !c.clock().Before(e.expires) {
+		delete(c.entries, key)
+		return nil, false
+	}
+	return e.result, true
+}
+
+// put stores result if it carries a positive ttlMs.
+func (c *resultCache) put(key, method, uri string, result json.RawMessage) {
+	var h struct {
+		TTLMs *float64 `json:"ttlMs"`
+	}
+	if json.Unmarshal(result, &h) != nil || h.TTLMs == nil || *h.TTLMs <= 0 {
+		return
+	}
+	ttl := time.Duration(*h.TTLMs * float64(time.Millisecond))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[string]*cacheEntry{}
+	}
+	c.entries[key] = &cacheEntry{method: method, uri: uri, result: result, expires: c.clock().Add(ttl)}
+}
+
+func (c *resultCache) invalidateMethod(method string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.entries {
+		if e.method == method {
+			delete(c.entries, k)
+		}
+	}
+}
+
+func (c *resultCache) invalidateResource(uri string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, e := range c.entries {
+		if e.method == MethodReadResource && e.uri == uri {
+			delete(c.entries, k)
+		}
+	}
+}
+
+func (c *resultCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = nil
+}
+
+func (c *resultCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries)
+}

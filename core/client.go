@@ -1,0 +1,314 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Defaults of ClientOptions.
+const (
+	DefaultRequestTimeout = 60 * time.Second
+	DefaultMaxInputRounds = 16
+	DefaultProbeTimeout   = 15 * time.Second
+)
+
+// Direction says which way a message travelled, for ClientOptions.OnMessage.
+type Direction int
+
+// Message directions.
+const (
+	Outgoing Direction = iota
+	Incoming
+)
+
+func (d Direction) String() string {
+	if d == Incoming {
+		return "in"
+	}
+	return "out"
+}
+
+// CreateMessageRequest is a server's sampling request, delivered to
+// ClientOptions.SamplingHandler whether it came as a legacy server→client
+// request or as an entry of a modern input_required result.
+type CreateMessageRequest struct {
+	Session *Session
+	Params  *CreateMessageParams
+}
+
+// ElicitRequest is a server's elicitation request (form or URL mode).
+type ElicitRequest struct {
+	Session *Session
+	Params  *ElicitParams
+}
+
+// ListRootsRequest is a server's roots request.
+type ListRootsRequest struct {
+	Session *Session
+	Params  *ListRootsParams
+}
+
+// ClientOptions configure a Client. The zero value is usable; every field
+// documents its default. Handlers are called from goroutines of the session
+// and may be called concurrently with each other; a handler must return
+// when its context is done.
+type ClientOptions struct {
+	// ProtocolVersions lists the protocol versions the client accepts, in
+	// order of preference. Default: SupportedVersions (2026-07-28 first,
+	// then the legacy revisions). A list with only legacy versions never
+	// probes for a modern server; one with only modern versions never falls
+	// back.
+	ProtocolVersions []string
+
+	// Capabilities are declared in addition to those derived from the
+	// handlers below (sampling, elicitation, roots).
+	Capabilities *ClientCapabilities
+
+	// SamplingHandler answers sampling/createMessage. Setting it declares
+	// the sampling capability.
+	SamplingHandler func(context.Context, *CreateMessageRequest) (*CreateMessageResult, error)
+	// SamplingTools declares sampling.tools: the handler accepts requests
+	// with tools and toolChoice.
+	SamplingTools bool
+
+	// ElicitationHandler answers elicitation/create. Setting it declares the
+	// elicitation capability for the modes in ElicitationModes.
+	ElicitationHandler func(context.Context, *ElicitRequest) (*ElicitResult, error)
+	// ElicitationModes are the declared modes. Default: ["form"]; add "url"
+	// when the handler can send the user to a URL.
+	ElicitationModes []string
+	// NoElicitationDefaults disables filling in schema defaults for fields
+	// an accepted form elicitation left out (SEP-1034). Default: defaults
+	// are applied, and form.applyDefaults is declared.
+	NoElicitationDefaults bool
+
+	// RootsHandler answers roots/list. If nil, the roots set with
+	// Client.SetRoots (initially Roots) are returned. Roots are declared
+	// when RootsHandler or Roots is non-nil.
+	RootsHandler func(context.Context, *ListRootsRequest) (*ListRootsResult, error)
+	// Roots are the initial roots.
+	Roots []*Root
+
+	// LoggingHandler receives notifications/message.
+	LoggingHandler func(context.Context, *Session, *LoggingMessageParams)
+	// LogLevel is the initial minimum log level. On legacy servers it is set
+	// with logging/setLevel after connecting; on modern servers it is sent
+	// with every request. Default: none (modern servers send no logs;
+	// legacy servers use their own default).
+	LogLevel string
+	// ProgressHandler receives every notifications/progress, in addition to
+	// the per-call CallOptions.OnProgress.
+	ProgressHandler func(context.Context, *Session, *ProgressParams)
+	// ToolListChangedHandler, PromptListChangedHandler and
+	// ResourceListChangedHandler receive list-changed notifications. On
+	// modern servers setting one opens a subscriptions/listen stream for it
+	// when the server advertises listChanged.
+	ToolListChangedHandler     func(context.Context, *Session)
+	PromptListChangedHandler   func(context.Context, *Session)
+	ResourceListChangedHandler func(context.Context, *Session)
+	// ResourceUpdatedHandler receives notifications/resources/updated for
+	// resources subscribed with Session.Subscribe.
+	ResourceUpdatedHandler func(context.Context, *Session, *ResourceUpdatedParams)
+	// ElicitationCompleteHandler receives the legacy
+	// notifications/elicitation/complete.
+	ElicitationCompleteHandler func(context.Context, *Session, *ElicitationCompleteParams)
+	// OnMessage sees every message sent and received (a tee for logging and
+	// debugging). It must not retain or modify msg.
+	OnMessage func(s *Session, dir Direction, msg Message)
+	// OnWarning receives non-fatal problems: a tool dropped for an invalid
+	// x-mcp-header annotation, a malformed message from the server, a
+	// subscription that could not be re-opened.
+	OnWarning func(s *Session, err error)
+
+	// RequestTimeout is the default per-request timeout. Default
+	// DefaultRequestTimeout; negative means none.
+	RequestTimeout time.Duration
+	// MaxTotalTimeout is the default hard limit of a request even when
+	// progress resets its timeout. Default: none.
+	MaxTotalTimeout time.Duration
+	// ProbeTimeout bounds the modern-era probe when connecting. Default
+	// DefaultProbeTimeout.
+	ProbeTimeout time.Duration
+	// MaxInputRounds bounds the input_required rounds of one call. Default
+	// DefaultMaxInputRounds.
+	MaxInputRounds int
+	// DisableCache turns off the ttlMs result cache.
+	DisableCache bool
+	// DisableOutputValidation turns off validation of structuredContent
+	// against tool output schemas.
+	DisableOutputValidation bool
+}
+
+// Client is an MCP client: an identity, handlers and options from which
+// sessions are made with Connect. A Client is safe for concurrent use and
+// may hold many sessions (to one server or several).
+type Client struct {
+	impl Implementation
+	opts ClientOptions
+
+	mu       sync.Mutex
+	eras     map[string]Era // era verdict per EraKey (origin)
+	roots    []*Root
+	sessions map[*Session]struct{}
+}
+
+// NewClient returns a client with the given identity. impl must not be nil;
+// opts may be nil.
+func NewClient(impl *Implementation, opts *ClientOptions) *Client {
+	if impl == nil {
+		panic("core: NewClient with nil Implementation")
+	}
+	c := &Client{impl: *impl, eras: map[string]Era{}, sessions: map[*Session]struct{}{}}
+	if opts != nil {
+		c.opts = *opts
+	}
+	if len(c.opts.ProtocolVersions) == 0 {
+		c.opts.ProtocolVersions = SupportedVersions
+	}
+	if c.opts.RequestTimeout == 0 {
+		c.opts.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.opts.ProbeTimeout <= 0 {
+		c.opts.ProbeTimeout = DefaultProbeTimeout
+	}
+	if c.opts.MaxInputRounds <= 0 {
+		c.opts.MaxInputRounds = DefaultMaxInputRounds
+	}
+	if c.opts.Roots != nil {
+		c.roots = slices.Clone(c.opts.Roots)
+	}
+	return c
+}
+
+// Implementation returns the client's identity.
+func (c *Client) Implementation() Implementation { return c.impl }
+
+// Capabilities returns the capabilities the client declares: the explicit
+// ones merged with those implied by its handlers.
+func (c *Client) Capabilities() *ClientCapabilities {
+	caps := &ClientCapabilities{}
+	if c.opts.Capabilities != nil {
+		*caps = *c.opts.Capabilities
+	}
+	if c.opts.SamplingHandler != nil && caps.Sampling == nil {
+		caps.Sampling = &SamplingCapability{}
+		if c.opts.SamplingTools {
+			caps.Sampling.Tools = &struct{}{}
+		}
+	}
+	if c.opts.ElicitationHandler != nil && caps.Elicitation == nil {
+		caps.Elicitation = &ElicitationCapability{}
+		modes := c.opts.ElicitationModes
+		if len(modes) == 0 {
+			modes = []string{ElicitModeForm}
+		}
+		for _, m := range modes {
+			switch m {
+			case ElicitModeForm:
+				caps.Elicitation.Form = &FormElicitationCapability{ApplyDefaults: !c.opts.NoElicitationDefaults}
+			case ElicitModeURL:
+				caps.Elicitation.URL = &struct{}{}
+			}
+		}
+	}
+	if (c.opts.RootsHandler != nil || c.opts.Roots != nil) && caps.Roots == nil {
+		caps.Roots = &RootsCapability{ListChanged: true}
+	}
+	return caps
+}
+
+// SetRoots replaces the client's roots and tells every connected legacy
+// session (notifications/roots/list_changed). Modern servers ask for roots
+// on each request that needs them, so nothing is sent to them.
+func (c *Client) SetRoots(ctx context.Context, roots []*Root) {
+	c.mu.Lock()
+	c.roots = slices.Clone(roots)
+	if c.roots == nil {
+		c.roots = []*Root{}
+	}
+	sessions := make([]*Session, 0, len(c.sessions))
+	for s := range c.sessions {
+		sessions = append(sessions, s)
+	}
+	c.mu.Unlock()
+	for _, s := range sessions {
+		_ = s.NotifyRootsChanged(ctx)
+	}
+}
+
+// Roots returns the roots set with SetRoots.
+func (c *Client) Roots() []*Root {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.roots)
+}
+
+func (c *Client) cachedEra(key string) Era {
+	if key == "" {
+		return EraUnknown
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.eras[key]
+}
+
+func (c *Client) setEra(key string, e Era) {
+	if key == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e == EraUnknown {
+		delete(c.eras, key)
+	} else {
+		c.eras[key] = e
+	}
+}
+
+// ConnectOptions configure one Connect call; nil is allowed.
+type ConnectOptions struct {
+	// ProtocolVersions overrides ClientOptions.ProtocolVersions for this
+	// session.
+	ProtocolVersions []string
+}
+
+// Connect opens a session: it connects the transport, determines the
+// server's era exactly as the 2026-07-28 versioning and transport pages
+// prescribe (a modern request first; then initialize), negotiates the
+// protocol version and returns the ready session. The era verdict is cached
+// per transport EraKey (the HTTP origin). ctx bounds the handshake only.
+func (c *Client) Connect(ctx context.Context, t Transport, opts *ConnectOptions) (*Session, error) {
+	versions := c.opts.ProtocolVersions
+	if opts != nil && len(opts.ProtocolVersions) > 0 {
+		versions = opts.ProtocolVersions
+	}
+	key := ""
+	if k, ok := t.(EraKeyer); ok {
+		key = k.EraKey()
+	}
+	s := newSession(c, t, versions, key)
+	if err := s.start(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	c.mu.Lock()
+	c.sessions[s] = struct{}{}
+	c.mu.Unlock()
+	s.afterConnect(ctx)
+	return s, nil
+}
+
+func (c *Client) forget(s *Session) {
+	c.mu.Lock()
+	delete(c.sessions, s)
+	c.mu.Unlock()
+}
+
+// marshalCapabilities is computed once per session.
+func (c *Client) marshalCapabilities() json.RawMessage {
+	b, _ := json.Marshal(c.Capabilities())
+	return b
+}

@@ -1,0 +1,298 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// legacyFallback means the modern probe identified a legacy server.
+type legacyFallback struct {
+	version string // a legacy version the server named, if any
+	cause   error
+}
+
+func (e *legacyFallback) Error() string {
+	return fmt.Sprintf("core: server is not modern: %v", e.cause)
+}
+
+func splitVersions(vs []string) (modern, legacy []string) {
+	for _, v := range vs {
+		if IsModernVersion(v) {
+			modern = append(modern, v)
+		} else {
+			legacy = append(legacy, v)
+		}
+	}
+	return modern, legacy
+}
+
+// pickVersion returns the first of ours that the server supports.
+func pickVersion(ours, theirs []string) (string, bool) {
+	for _, v := range ours {
+		if slices.Contains(theirs, v) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// handshake determines the era and negotiates the version.
+func (s *Session) handshake(ctx context.Context) error {
+	modern, legacy := splitVersions(s.versions)
+	cached := s.client.cachedEra(s.eraKey)
+	legacyVersion := ""
+	if len(legacy) > 0 {
+		legacyVersion = legacy[0]
+	}
+	if len(modern) > 0 && (cached != EraLegacy || len(legacy) == 0) {
+		err := s.probeModern(ctx, modern, legacy)
+		if err == nil {
+			s.client.setEra(s.eraKey, EraModern)
+			return nil
+		}
+		var fb *legacyFallback
+		if !errors.As(err, &fb) {
+			return err
+		}
+		if len(legacy) == 0 {
+			return fmt.Errorf("%w: this client accepts only %v: %w", ErrUnsupportedVersion, modern, fb.cause)
+		}
+		if fb.version != "" {
+			legacyVersion = fb.version
+		}
+	}
+	if len(legacy) == 0 {
+		return fmt.Errorf("%w: no protocol versions configured", ErrUnsupportedVersion)
+	}
+	err := s.initialize(ctx, legacyVersion)
+	if err != nil && cached == EraLegacy && len(modern) > 0 && isModernSignal(err) {
+		// The cached verdict is stale: the server became modern.
+		s.client.setEra(s.eraKey, EraUnknown)
+		if perr := s.probeModern(ctx, modern, legacy); perr == nil {
+			s.client.setEra(s.eraKey, EraModern)
+			return nil
+		}
+	}
+	if err != nil {
+		return err
+	}
+	s.client.setEra(s.eraKey, EraLegacy)
+	return nil
+}
+
+func isModernSignal(err error) bool {
+	var rpc *RPCError
+	return errors.As(err, &rpc) && IsModernError(rpc.Code)
+}
+
+// probeModern sends server/discover with a modern version, retrying with a
+// mutually supported version on UnsupportedProtocolVersionError.
+func (s *Session) probeModern(ctx context.Context, modern, legacy []string) error {
+	v := modern[0]
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		pctx, cancel := context.WithTimeout(ctx, s.client.opts.ProbeTimeout)
+		raw, err := s.call(pctx, MethodDiscover, nil, &CallOptions{NoCache: true, Timeout: -1}, &callEra{era: EraModern, version: v})
+		cancel()
+		var rpc *RPCError
+		switch {
+		case err == nil:
+		case errors.Is(err, ErrNotModern):
+			return &legacyFallback{cause: err}
+		case errors.As(err, &rpc):
+			if rpc.Code == CodeUnsupportedProtocolVersion {
+				sup := rpc.Supported()
+				if next, ok := pickVersion(modern, sup); ok {
+					v, lastErr = next, err
+					continue
+				}
+				if lv, ok := pickVersion(legacy, sup); ok {
+					return &legacyFallback{version: lv, cause: err}
+				}
+				return fmt.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, sup, s.versions)
+			}
+			if IsModernError(rpc.Code) {
+				return err
+			}
+			return &legacyFallback{cause: err}
+		case errors.Is(err, ErrTimeout) || (errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil):
+			// A legacy server may ignore the unknown method (stdio rule).
+			return &legacyFallback{cause: err}
+		default:
+			return err
+		}
+		var res DiscoverResult
+		if err := json.Unmarshal(raw, &res); err != nil || res.SupportedVersions == nil {
+			return &legacyFallback{cause: fmt.Errorf("%w: server/discover answered without supportedVersions", ErrInvalidResult)}
+		}
+		if !slices.Contains(res.SupportedVersions, v) {
+			next, ok := pickVersion(modern, res.SupportedVersions)
+			if !ok {
+				if lv, ok := pickVersion(legacy, res.SupportedVersions); ok {
+					return &legacyFallback{version: lv, cause: fmt.Errorf("server supports %v", res.SupportedVersions)}
+				}
+				return fmt.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, res.SupportedVersions, s.versions)
+			}
+			v = next
+		}
+		s.commitDiscover(v, &res, raw)
+		return nil
+	}
+	return fmt.Errorf("%w: version negotiation did not converge: %w", ErrUnsupportedVersion, lastErr)
+}
+
+func (s *Session) commitDiscover(v string, res *DiscoverResult, raw json.RawMessage) {
+	var m struct {
+		Meta struct {
+			ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(raw, &m)
+	if m.Meta.ServerInfo != nil {
+		res.ServerInfo = m.Meta.ServerInfo
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.era = EraModern
+	s.setVersionLocked(v)
+	s.discover = res
+	s.serverInfo = res.ServerInfo
+	s.serverCaps = res.Capabilities
+	s.instructions = res.Instructions
+}
+
+// setVersionLocked records the protocol version and precomputes the
+// modern _meta members sent with every request.
+func (s *Session) setVersionLocked(v string) {
+	if s.version != "" && s.version != v {
+		s.cache.clear()
+	}
+	s.version = v
+	s.rebuildMetaLocked()
+}
+
+func (s *Session) rebuildMetaLocked() {
+	if s.era != EraModern {
+		s.metaPrefix = nil
+		return
+	}
+	ver, _ := json.Marshal(s.version)
+	ms := []member{
+		{MetaProtocolVersion, ver},
+		{MetaClientCapabilities, s.capsJSON},
+		{MetaClientInfo, s.infoJSON},
+	}
+	if s.logLevel != "" {
+		lvl, _ := json.Marshal(s.logLevel)
+		ms = append(ms, member{MetaLogLevel, lvl})
+	}
+	s.metaPrefix = appendObject(nil, ms)
+}
+
+// initialize runs the legacy handshake.
+func (s *Session) initialize(ctx context.Context, v string) error {
+	params, err := json.Marshal(&InitializeParams{
+		ProtocolVersion: v,
+		Capabilities:    s.client.Capabilities(),
+		ClientInfo:      &s.client.impl,
+	})
+	if err != nil {
+		return err
+	}
+	raw, err := s.call(ctx, MethodInitialize, params, &CallOptions{NoCache: true}, &callEra{era: EraLegacy})
+	if err != nil {
+		return err
+	}
+	var res InitializeResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return fmt.Errorf("%w: initialize: %v", ErrInvalidResult, err)
+	}
+	_, legacy := splitVersions(s.versions)
+	if !slices.Contains(legacy, res.ProtocolVersion) {
+		return fmt.Errorf("%w: server chose %q, client accepts %v", ErrUnsupportedVersion, res.ProtocolVersion, legacy)
+	}
+	s.mu.Lock()
+	s.era = EraLegacy
+	s.setVersionLocked(res.ProtocolVersion)
+	s.initResult = &res
+	s.serverInfo = res.ServerInfo
+	s.serverCaps = res.Capabilities
+	s.instructions = res.Instructions
+	s.mu.Unlock()
+	return s.send(ctx, &Request{Method: NotificationInitialized}, &SendOptions{ProtocolVersion: res.ProtocolVersion})
+}
+
+// reinitialize re-runs the legacy handshake after the server forgot the
+// session (HTTP 404), once per expiry however many calls noticed it.
+func (s *Session) reinitialize(ctx context.Context, gen int64) error {
+	s.reinitMu.Lock()
+	defer s.reinitMu.Unlock()
+	if s.reinitN != gen {
+		return nil
+	}
+	s.mu.Lock()
+	v := s.version
+	s.mu.Unlock()
+	if err := s.initialize(ctx, v); err != nil {
+		return fmt.Errorf("core: re-initializing expired session: %w", err)
+	}
+	s.reinitN++
+	s.restoreLegacyState(ctx)
+	return nil
+}
+
+func (s *Session) generation() int64 {
+	s.reinitMu.Lock()
+	defer s.reinitMu.Unlock()
+	return s.reinitN
+}
+
+// afterConnect applies session settings once the handshake is done.
+func (s *Session) afterConnect(ctx context.Context) {
+	lvl := s.client.opts.LogLevel
+	if s.Era() == EraModern {
+		if lvl != "" {
+			s.mu.Lock()
+			s.logLevel = lvl
+			s.rebuildMetaLocked()
+			s.mu.Unlock()
+		}
+		s.managed.init(s)
+		s.managed.refresh(ctx)
+		return
+	}
+	if lvl != "" && s.ServerCapabilities().Logging != nil {
+		if err := s.SetLogLevel(ctx, lvl); err != nil {
+			s.warn(fmt.Errorf("core: setting log level: %w", err))
+		}
+	}
+}
+
+// restoreLegacyState re-applies the log level and subscriptions on a new
+// legacy session.
+func (s *Session) restoreLegacyState(ctx context.Context) {
+	s.mu.Lock()
+	lvl := s.logLevel
+	s.mu.Unlock()
+	if lvl != "" {
+		if _, err := s.call(ctx, MethodSetLevel, mustMarshal(&SetLevelParams{Level: lvl}), nil, nil); err != nil {
+			s.warn(fmt.Errorf("core: restoring log level: %w", err))
+		}
+	}
+	for _, uri := range s.managed.uris() {
+		if _, err := s.call(ctx, MethodSubscribe, mustMarshal(&SubscribeParams{URI: uri}), nil, nil); err != nil {
+			s.warn(fmt.Errorf("core: restoring subscription to %s: %w", uri, err))
+		}
+	}
+}
+
+func mustMarshal(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

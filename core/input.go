@@ -1,0 +1,242 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// This file answers what a server asks of the client: legacy server→client
+// JSON-RPC requests and modern input_required entries go through the same
+// fulfil function, so one set of handlers serves both eras.
+
+// serveRequest answers a legacy server→client request.
+func (s *Session) serveRequest(m *Request) {
+	defer s.wg.Done()
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.incoming[m.ID] = cancel
+	version := s.version
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.incoming, m.ID)
+		s.mu.Unlock()
+	}()
+
+	resp := &Response{ID: m.ID}
+	result, err := s.fulfil(ctx, m.Method, m.Params)
+	switch {
+	case err == nil:
+		resp.Result = result
+	case ctx.Err() != nil && s.ctx.Err() != nil:
+		return // session ended
+	case ctx.Err() != nil:
+		// The server cancelled its request: no response is expected.
+		return
+	default:
+		resp.Error = wireErrorFor(err)
+	}
+	sendCtx, stop := context.WithTimeout(s.ctx, 30*time.Second)
+	defer stop()
+	if err := s.send(sendCtx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
+		s.warn(fmt.Errorf("core: answering %s: %w", m.Method, err))
+	}
+}
+
+// wireErrorFor turns a handler error into a JSON-RPC error object.
+func wireErrorFor(err error) *WireError {
+	var rpc *RPCError
+	if errors.As(err, &rpc) {
+		return &WireError{Code: rpc.Code, Message: rpc.Message, Data: rpc.Data}
+	}
+	if errors.Is(err, errUnknownMethod) {
+		return &WireError{Code: CodeMethodNotFound, Message: err.Error()}
+	}
+	if errors.Is(err, errBadParams) {
+		return &WireError{Code: CodeInvalidParams, Message: err.Error()}
+	}
+	return &WireError{Code: CodeInternalError, Message: err.Error()}
+}
+
+var (
+	errUnknownMethod = errors.New("method not found")
+	errBadParams     = errors.New("invalid params")
+)
+
+// fulfil runs the handler for one server request and returns its encoded
+// result. Panics in handlers become errors.
+func (s *Session) fulfil(ctx context.Context, method string, params json.RawMessage) (result json.RawMessage, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("core: %s handler panicked: %v", method, r)
+		}
+	}()
+	opts := &s.client.opts
+	var out any
+	switch method {
+	case MethodPing:
+		return json.RawMessage("{}"), nil
+	case MethodCreateMessage:
+		if opts.SamplingHandler == nil {
+			return nil, fmt.Errorf("%w: %w (sampling)", errUnknownMethod, ErrNoHandler)
+		}
+		var p CreateMessageParams
+		if err := unmarshalParams(params, &p); err != nil {
+			return nil, err
+		}
+		r, err := opts.SamplingHandler(ctx, &CreateMessageRequest{Session: s, Params: &p})
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return nil, errors.New("core: sampling handler returned no result")
+		}
+		out = r
+	case MethodElicit:
+		if opts.ElicitationHandler == nil {
+			return nil, fmt.Errorf("%w: %w (elicitation)", errUnknownMethod, ErrNoHandler)
+		}
+		var p ElicitParams
+		if err := unmarshalParams(params, &p); err != nil {
+			return nil, err
+		}
+		r, err := opts.ElicitationHandler(ctx, &ElicitRequest{Session: s, Params: &p})
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return nil, errors.New("core: elicitation handler returned no result")
+		}
+		if r.Action == ActionAccept && p.Mode != ElicitModeURL && !opts.NoElicitationDefaults {
+			applyElicitationDefaults(r, p.RequestedSchema)
+		}
+		out = r
+	case MethodListRoots:
+		if opts.RootsHandler != nil {
+			r, err := opts.RootsHandler(ctx, &ListRootsRequest{Session: s, Params: &ListRootsParams{}})
+			if err != nil {
+				return nil, err
+			}
+			if r == nil {
+				r = &ListRootsResult{}
+			}
+			if r.Roots == nil {
+				r.Roots = []*Root{}
+			}
+			out = r
+		} else if opts.Roots != nil || s.client.Roots() != nil {
+			out = &ListRootsResult{Roots: nonNilRoots(s.client.Roots())}
+		} else {
+			return nil, fmt.Errorf("%w: %w (roots)", errUnknownMethod, ErrNoHandler)
+		}
+	default:
+		return nil, fmt.Errorf("%w: %s", errUnknownMethod, method)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("core: encoding %s result: %w", method, err)
+	}
+	return b, nil
+}
+
+func nonNilRoots(r []*Root) []*Root {
+	if r == nil {
+		return []*Root{}
+	}
+	return r
+}
+
+func unmarshalParams(params json.RawMessage, v any) error {
+	if len(params) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return fmt.Errorf("%w: %v", errBadParams, err)
+	}
+	return nil
+}
+
+// applyElicitationDefaults fills fields missing from an accepted form with
+// the defaults of the requested schema (SEP-1034).
+func applyElicitationDefaults(r *ElicitResult, schema json.RawMessage) {
+	if len(schema) == 0 {
+		return
+	}
+	var sc struct {
+		Properties map[string]struct {
+			Default json.RawMessage `json:"default"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &sc) != nil {
+		return
+	}
+	for name, prop := range sc.Properties {
+		if len(prop.Default) == 0 || string(prop.Default) == "null" {
+			continue
+		}
+		if _, ok := r.Content[name]; ok {
+			continue
+		}
+		var v any
+		d := json.NewDecoder(bytesReader(prop.Default))
+		d.UseNumber()
+		if d.Decode(&v) != nil {
+			continue
+		}
+		if r.Content == nil {
+			r.Content = map[string]any{}
+		}
+		r.Content[name] = v
+	}
+}
+
+// fulfilInputs answers every entry of an input_required result, in
+// parallel, and returns the inputResponses object.
+func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputRequest) (json.RawMessage, error) {
+	type answer struct {
+		key string
+		raw json.RawMessage
+		err error
+	}
+	answers := make(chan answer, len(reqs))
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for key, req := range reqs {
+		if req == nil {
+			return nil, fmt.Errorf("%w: input request %q is empty", ErrInvalidResult, key)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			raw, err := s.fulfil(ctx, req.Method, req.Params)
+			if err != nil {
+				err = &InputError{Key: key, Method: req.Method, Err: err}
+				cancel()
+			}
+			answers <- answer{key, raw, err}
+		}()
+	}
+	wg.Wait()
+	close(answers)
+	out := make(map[string]json.RawMessage, len(reqs))
+	var firstErr error
+	for a := range answers {
+		if a.err != nil {
+			if firstErr == nil || !errors.Is(a.err, context.Canceled) {
+				firstErr = a.err
+			}
+			continue
+		}
+		out[a.key] = a.raw
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return json.Marshal(out)
+}

@@ -1,0 +1,292 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// notificationQueue runs notification handlers in arrival order on one
+// goroutine, so a slow handler never stalls the connection's reader.
+type notificationQueue struct {
+	mu     sync.Mutex
+	items  []func()
+	wake   chan struct{}
+	closed bool
+}
+
+func (q *notificationQueue) init() { q.wake = make(chan struct{}, 1) }
+
+func (q *notificationQueue) push(f func()) {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return
+	}
+	q.items = append(q.items, f)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *notificationQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.items = nil
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// next blocks until an item is available; ok is false once closed.
+func (q *notificationQueue) next() (f func(), ok bool) {
+	for {
+		q.mu.Lock()
+		if q.closed {
+			q.mu.Unlock()
+			return nil, false
+		}
+		if len(q.items) > 0 {
+			f = q.items[0]
+			q.items[0] = nil
+			q.items = q.items[1:]
+			if len(q.items) == 0 {
+				q.items = nil
+			}
+			q.mu.Unlock()
+			return f, true
+		}
+		q.mu.Unlock()
+		<-q.wake
+	}
+}
+
+func (s *Session) dispatchLoop() {
+	defer s.wg.Done()
+	for {
+		f, ok := s.notes.next()
+		if !ok {
+			return
+		}
+		s.runHandler(f)
+	}
+}
+
+// runHandler runs user code, turning a panic into a warning.
+func (s *Session) runHandler(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.warn(fmt.Errorf("core: notification handler panicked: %v", r))
+		}
+	}()
+	f()
+}
+
+// notificationMeta extracts the subscription id of a notification.
+type notificationEnvelope struct {
+	Meta struct {
+		SubscriptionID *ID `json:"io.modelcontextprotocol/subscriptionId"`
+	} `json:"_meta"`
+}
+
+// onNotification handles a notification on the reader goroutine: protocol
+// bookkeeping happens here, user handlers are queued.
+func (s *Session) onNotification(m *Request) {
+	opts := &s.client.opts
+	ctx := s.ctx
+	var env notificationEnvelope
+	if len(m.Params) > 0 {
+		if err := json.Unmarshal(m.Params, &env); err != nil {
+			s.warn(fmt.Errorf("%w: %s params: %v", ErrInvalidResult, m.Method, err))
+			return
+		}
+	}
+	var sub *Subscription
+	if env.Meta.SubscriptionID != nil && env.Meta.SubscriptionID.IsValid() && !env.Meta.SubscriptionID.isStr {
+		sub = s.subscription(env.Meta.SubscriptionID.num)
+	}
+
+	switch m.Method {
+	case NotificationProgress:
+		var p ProgressParams
+		if !s.decodeNote(m, &p) {
+			return
+		}
+		var tok ID
+		if b, err := json.Marshal(p.ProgressToken); err == nil {
+			_ = tok.UnmarshalJSON(b)
+		}
+		s.mu.Lock()
+		call := s.progress[tok]
+		s.mu.Unlock()
+		var onProg func(*ProgressParams)
+		if call != nil {
+			select {
+			case call.touch <- struct{}{}:
+			default:
+			}
+			onProg = call.onProg
+		}
+		if onProg == nil && opts.ProgressHandler == nil {
+			return
+		}
+		s.notes.push(func() {
+			if onProg != nil {
+				onProg(&p)
+			}
+			if opts.ProgressHandler != nil {
+				opts.ProgressHandler(ctx, s, &p)
+			}
+		})
+		return
+
+	case NotificationCancelled:
+		var p CancelledParams
+		if !s.decodeNote(m, &p) {
+			return
+		}
+		s.mu.Lock()
+		cancel := s.incoming[p.RequestID]
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+		if !p.RequestID.isStr {
+			if sb := s.subscription(p.RequestID.num); sb != nil {
+				sb.finish(fmt.Errorf("%w: server cancelled the subscription: %s", ErrClosed, p.Reason))
+				s.cancelRequest(p.RequestID.num, "")
+			}
+		}
+		return
+
+	case NotificationAcknowledged:
+		var p AcknowledgedParams
+		if !s.decodeNote(m, &p) {
+			return
+		}
+		if sub != nil {
+			sub.acknowledge(p.Notifications)
+		} else {
+			s.warn(fmt.Errorf("%w: acknowledgement for unknown subscription", ErrInvalidResult))
+		}
+		return
+
+	case NotificationToolsChanged:
+		s.cache.invalidateMethod(MethodListTools)
+		if h := opts.ToolListChangedHandler; h != nil {
+			s.notes.push(func() { h(ctx, s) })
+		}
+	case NotificationPromptsChanged:
+		s.cache.invalidateMethod(MethodListPrompts)
+		if h := opts.PromptListChangedHandler; h != nil {
+			s.notes.push(func() { h(ctx, s) })
+		}
+	case NotificationResourcesChanged:
+		s.cache.invalidateMethod(MethodListResources)
+		s.cache.invalidateMethod(MethodListResourceTemplates)
+		if h := opts.ResourceListChangedHandler; h != nil {
+			s.notes.push(func() { h(ctx, s) })
+		}
+	case NotificationResourceUpdated:
+		var p ResourceUpdatedParams
+		if !s.decodeNote(m, &p) {
+			return
+		}
+		s.cache.invalidateResource(p.URI)
+		if h := opts.ResourceUpdatedHandler; h != nil {
+			s.notes.push(func() { h(ctx, s, &p) })
+		}
+	case NotificationMessage:
+		var p LoggingMessageParams
+		if !s.decodeNote(m, &p) {
+			return
+		}
+		if h := opts.LoggingHandler; h != nil {
+			s.notes.push(func() { h(ctx, s, &p) })
+		}
+	case NotificationElicitComplete:
+		var p ElicitationCompleteParams
+		if !s.decodeNote(m, &p) {
+			return
+		}
+		s.elicits.complete(p.ElicitationID)
+		if h := opts.ElicitationCompleteHandler; h != nil {
+			s.notes.push(func() { h(ctx, s, &p) })
+		}
+	}
+	if sub != nil && sub.handler != nil {
+		h, method, params := sub.handler, m.Method, m.Params
+		s.notes.push(func() { h(ctx, method, params) })
+	}
+}
+
+func (s *Session) decodeNote(m *Request, v any) bool {
+	if err := json.Unmarshal(m.Params, v); err != nil {
+		s.warn(fmt.Errorf("%w: %s params: %v", ErrInvalidResult, m.Method, err))
+		return false
+	}
+	return true
+}
+
+// elicitWaiters lets a call wait for notifications/elicitation/complete.
+type elicitWaiters struct {
+	mu      sync.Mutex
+	waiting map[string]chan struct{}
+	done    map[string]bool
+}
+
+func (w *elicitWaiters) init() {
+	w.waiting = map[string]chan struct{}{}
+	w.done = map[string]bool{}
+}
+
+func (w *elicitWaiters) channel(id string) chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ch := w.waiting[id]
+	if ch == nil {
+		ch = make(chan struct{})
+		w.waiting[id] = ch
+		if w.done[id] {
+			close(ch)
+		}
+	}
+	return ch
+}
+
+func (w *elicitWaiters) complete(id string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done[id] {
+		return
+	}
+	w.done[id] = true
+	if ch := w.waiting[id]; ch != nil {
+		close(ch)
+	}
+}
+
+func (w *elicitWaiters) forget(id string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.waiting, id)
+	delete(w.done, id)
+}
+
+func (w *elicitWaiters) close() {}
+
+// wait blocks until the elicitation completed or ctx is done.
+func (w *elicitWaiters) wait(ctx context.Context, id string) error {
+	select {
+	case <-w.channel(id):
+		w.forget(id)
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

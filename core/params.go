@@ -1,0 +1,153 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+// member is one top-level member of a JSON object to add or replace.
+type member struct {
+	key string
+	val json.RawMessage // nil removes the member
+}
+
+// objectMembers splits a JSON object into its members, keeping each value's
+// bytes exactly as received.
+func objectMembers(obj json.RawMessage) ([]member, error) {
+	obj = bytes.TrimSpace(obj)
+	if len(obj) == 0 || string(obj) == "null" {
+		return nil, nil
+	}
+	if obj[0] != '{' {
+		return nil, fmt.Errorf("core: params must be a JSON object, got %.20s", obj)
+	}
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	var out []member
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, ok := t.(string)
+		if !ok {
+			return nil, fmt.Errorf("core: malformed JSON object")
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, member{key, v})
+	}
+	return out, nil
+}
+
+// appendObject encodes members as a JSON object.
+func appendObject(dst []byte, ms []member) []byte {
+	dst = append(dst, '{')
+	first := true
+	for _, m := range ms {
+		if m.val == nil {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = appendJSONString(dst, m.key)
+		dst = append(dst, ':')
+		dst = append(dst, m.val...)
+	}
+	return append(dst, '}')
+}
+
+// setMembers replaces or adds top-level members of obj.
+func setMembers(ms []member, add ...member) []member {
+	for _, a := range add {
+		i := slices.IndexFunc(ms, func(m member) bool { return m.key == a.key })
+		if i >= 0 {
+			ms[i].val = a.val
+		} else {
+			ms = append(ms, a)
+		}
+	}
+	return ms
+}
+
+// buildParams encodes the members ms with metaAdd merged into their _meta
+// object (members already present in the caller's _meta are kept unless
+// replaced) and the top-level members in top set. It may modify ms.
+func buildParams(ms []member, metaAdd []member, top ...member) (json.RawMessage, error) {
+	var err error
+	if len(metaAdd) > 0 {
+		var meta []member
+		if i := slices.IndexFunc(ms, func(m member) bool { return m.key == "_meta" }); i >= 0 {
+			meta, err = objectMembers(ms[i].val)
+			if err != nil {
+				return nil, fmt.Errorf("core: _meta: %w", err)
+			}
+		}
+		meta = setMembers(meta, metaAdd...)
+		ms = setMembers(ms, member{"_meta", appendObject(nil, meta)})
+	}
+	ms = setMembers(ms, top...)
+	return appendObject(nil, ms), nil
+}
+
+// getMember returns the raw value of a top-level member, or nil.
+func getMember(ms []member, key string) json.RawMessage {
+	for _, m := range ms {
+		if m.key == key {
+			return m.val
+		}
+	}
+	return nil
+}
+
+// cacheKeyParams is the part of params that identifies a cacheable request:
+// everything but _meta.
+func cacheKeyParams(ms []member) string {
+	var b strings.Builder
+	for _, m := range ms {
+		if m.key == "_meta" || m.val == nil {
+			continue
+		}
+		b.WriteString(m.key)
+		b.WriteByte('=')
+		b.Write(m.val)
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// stringMember decodes a string member.
+func stringMember(ms []member, key string) string {
+	raw := getMember(ms, key)
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
+// peekResultType returns the resultType of a result without decoding the
+// whole result when it is absent (the common case for legacy servers).
+func peekResultType(result json.RawMessage) string {
+	if !bytes.Contains(result, []byte(`"resultType"`)) {
+		return ""
+	}
+	var r struct {
+		ResultType string `json:"resultType"`
+	}
+	_ = json.Unmarshal(result, &r)
+	return r.ResultType
+}

@@ -1,0 +1,446 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// CallOptions tune one request; nil means the session defaults.
+type CallOptions struct {
+	// Timeout is the idle timeout of the request. 0 means
+	// ClientOptions.RequestTimeout; negative means none.
+	Timeout time.Duration
+	// ResetTimeoutOnProgress restarts the idle timeout whenever a progress
+	// notification for the request arrives.
+	ResetTimeoutOnProgress bool
+	// MaxTotalTimeout is a hard limit regardless of progress. 0 means
+	// ClientOptions.MaxTotalTimeout; negative means none.
+	MaxTotalTimeout time.Duration
+	// OnProgress receives the request's progress notifications; setting it
+	// sends a progress token. It is called on the session's notification
+	// goroutine, in order.
+	OnProgress func(*ProgressParams)
+	// NoCache skips the ttlMs cache for this request (the fresh result is
+	// still stored).
+	NoCache bool
+	// Meta members added to the request's _meta.
+	Meta Meta
+
+	sub *Subscription // set by Listen: a long-lived subscriptions/listen
+}
+
+// callEra pins the era and version of a request made during the handshake.
+type callEra struct {
+	era     Era
+	version string
+}
+
+// Request sends any client request through the session's full pipeline
+// (per-request metadata, header mirroring, input_required rounds, version
+// renegotiation, session re-initialization, caching, tools/list filtering
+// and output-schema validation) and returns the raw result. params is any
+// value that encodes as a JSON object, a json.RawMessage, or nil.
+func (s *Session) Request(ctx context.Context, method string, params any, opts *CallOptions) (json.RawMessage, error) {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return nil, err
+	}
+	return s.call(ctx, method, raw, opts, nil)
+}
+
+// call is the request pipeline. pin is non-nil during the handshake.
+func (s *Session) call(ctx context.Context, method string, params json.RawMessage, opts *CallOptions, pin *callEra) (json.RawMessage, error) {
+	if opts == nil {
+		opts = &CallOptions{}
+	}
+	user, err := objectMembers(params)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.closed {
+		err := s.closedErrLocked()
+		s.mu.Unlock()
+		return nil, err
+	}
+	era, version := s.era, s.version
+	s.mu.Unlock()
+	if pin != nil {
+		era, version = pin.era, pin.version
+	}
+
+	cacheKey := ""
+	if era == EraModern && isCacheable(method) && !s.client.opts.DisableCache {
+		cacheKey = method + "\x00" + cacheKeyParams(user)
+		if !opts.NoCache {
+			if raw, ok := s.cache.get(cacheKey); ok {
+				return raw, nil
+			}
+		}
+	}
+
+	spec := &callSpec{method: method, onProg: opts.OnProgress, reset: opts.ResetTimeoutOnProgress, sub: opts.sub, longLive: opts.sub != nil}
+	spec.timeout = opts.Timeout
+	if spec.timeout == 0 {
+		spec.timeout = s.client.opts.RequestTimeout
+	}
+	spec.total = opts.MaxTotalTimeout
+	if spec.total == 0 {
+		spec.total = s.client.opts.MaxTotalTimeout
+	}
+	if opts.OnProgress != nil {
+		spec.token = Int64ID(s.nextToken.Add(1))
+	}
+
+	var (
+		extras        []member // inputResponses, requestState of an MRTR retry
+		rounds        int
+		renegotiated  bool
+		relisted      bool
+		reinitialized bool
+	)
+	for {
+		gen := s.generation()
+		if pin == nil {
+			s.mu.Lock()
+			era, version = s.era, s.version
+			s.mu.Unlock()
+		}
+		wire, err := s.wireParams(era, version, user, opts, spec.token, extras)
+		if err != nil {
+			return nil, err
+		}
+		spec.params = wire
+		spec.send = SendOptions{ProtocolVersion: version, LongLived: spec.longLive}
+		if era == EraModern && s.mirrors {
+			spec.send.Headers, err = s.mirroredHeaders(method, user)
+			if err != nil {
+				return nil, err
+			}
+		}
+		resp, err := s.roundTrip(ctx, spec)
+		if err != nil {
+			if errors.Is(err, ErrSessionExpired) && era == EraLegacy && pin == nil && !reinitialized {
+				reinitialized = true
+				if rerr := s.reinitialize(ctx, gen); rerr != nil {
+					return nil, rerr
+				}
+				continue
+			}
+			return nil, err
+		}
+		if resp.Error != nil {
+			rpc := rpcErrorFrom(resp.Error)
+			switch {
+			case rpc.Code == CodeUnsupportedProtocolVersion && era == EraModern && pin == nil && !renegotiated:
+				renegotiated = true
+				if s.renegotiate(version, rpc.Supported()) {
+					continue
+				}
+			case rpc.Code == CodeHeaderMismatch && method == MethodCallTool && era == EraModern && !relisted:
+				// The tool's x-mcp-header annotations may have changed.
+				relisted = true
+				if _, lerr := s.allTools(ctx); lerr == nil {
+					continue
+				}
+			case rpc.Code == CodeURLElicitationRequired && era == EraLegacy && rounds < s.client.opts.MaxInputRounds:
+				rounds++
+				if herr := s.completeURLElicitations(ctx, rpc); herr == nil {
+					continue
+				} else if !errors.Is(herr, errDeclined) {
+					return nil, herr
+				}
+			}
+			return nil, rpc
+		}
+		result := resp.Result
+		if era == EraModern && peekResultType(result) == ResultTypeInputRequired {
+			if !supportsInputRequired(method) && method != MethodDiscover {
+				return nil, fmt.Errorf("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
+			}
+			if rounds >= s.client.opts.MaxInputRounds {
+				return nil, fmt.Errorf("%w (%d) for %s", ErrTooManyRounds, rounds, method)
+			}
+			rounds++
+			extras, err = s.answerInputRequired(ctx, result)
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		result, err = s.postProcess(method, user, result)
+		if err != nil {
+			return result, err
+		}
+		if cacheKey != "" && extras == nil {
+			s.cache.put(cacheKey, method, stringMember(user, "uri"), result)
+		}
+		return result, nil
+	}
+}
+
+// wireParams assembles the params sent on the wire.
+func (s *Session) wireParams(era Era, version string, user []member, opts *CallOptions, token ID, extras []member) (json.RawMessage, error) {
+	var meta []member
+	if era == EraModern {
+		s.mu.Lock()
+		prefix := s.metaPrefix
+		cur := s.version
+		s.mu.Unlock()
+		if prefix == nil || cur != version {
+			// During the handshake the session has no committed version.
+			ver, _ := json.Marshal(version)
+			meta = []member{{MetaProtocolVersion, ver}, {MetaClientCapabilities, s.capsJSON}, {MetaClientInfo, s.infoJSON}}
+		} else {
+			pm, err := objectMembers(prefix)
+			if err != nil {
+				return nil, err
+			}
+			meta = pm
+		}
+	}
+	if token.IsValid() {
+		meta = append(meta, member{MetaProgressToken, token.appendJSON(nil)})
+	}
+	for k, v := range opts.Meta {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("core: encoding _meta[%q]: %w", k, err)
+		}
+		meta = append(meta, member{k, b})
+	}
+	return buildParams(slices.Clone(user), meta, extras...)
+}
+
+// renegotiate switches to a mutually supported modern version after an
+// UnsupportedProtocolVersionError; it reports whether a retry makes sense.
+func (s *Session) renegotiate(current string, supported []string) bool {
+	modern, _ := splitVersions(s.versions)
+	next, ok := pickVersion(modern, supported)
+	if !ok {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.version == current {
+		s.setVersionLocked(next)
+	}
+	return true
+}
+
+// answerInputRequired fulfils an input_required result and returns the
+// members to add to the retry.
+func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessage) ([]member, error) {
+	var ir inputRequiredResult
+	if err := json.Unmarshal(result, &ir); err != nil {
+		return nil, fmt.Errorf("%w: input_required: %v", ErrInvalidResult, err)
+	}
+	if len(ir.InputRequests) == 0 && len(ir.RequestState) == 0 {
+		return nil, fmt.Errorf("%w: input_required result has neither inputRequests nor requestState", ErrInvalidResult)
+	}
+	// Each retry carries exactly what this round asked for: responses to
+	// this round's requests and this round's state, or none.
+	extras := []member{{"inputResponses", nil}, {"requestState", nil}}
+	if len(ir.InputRequests) > 0 {
+		responses, err := s.fulfilInputs(ctx, ir.InputRequests)
+		if err != nil {
+			return nil, err
+		}
+		extras[0].val = responses
+	}
+	if len(ir.RequestState) > 0 && string(ir.RequestState) != "null" {
+		extras[1].val = ir.RequestState
+	}
+	return extras, nil
+}
+
+var errDeclined = errors.New("core: the user declined")
+
+// completeURLElicitations handles a legacy URLElicitationRequiredError: each
+// listed elicitation goes to the elicitation handler; when all are accepted
+// the call waits for their completion notifications and is retried.
+func (s *Session) completeURLElicitations(ctx context.Context, rpc *RPCError) error {
+	h := s.client.opts.ElicitationHandler
+	if h == nil {
+		return errDeclined
+	}
+	var data struct {
+		Elicitations []*ElicitParams `json:"elicitations"`
+	}
+	if err := json.Unmarshal(rpc.Data, &data); err != nil || len(data.Elicitations) == 0 {
+		return errDeclined
+	}
+	for _, p := range data.Elicitations {
+		if p.Mode == "" {
+			p.Mode = ElicitModeURL
+		}
+		if p.ElicitationID != "" {
+			s.elicits.channel(p.ElicitationID) // start listening before asking
+		}
+		r, err := h(ctx, &ElicitRequest{Session: s, Params: p})
+		if err != nil {
+			return &InputError{Method: MethodElicit, Err: err}
+		}
+		if r == nil || r.Action != ActionAccept {
+			return errDeclined
+		}
+	}
+	for _, p := range data.Elicitations {
+		if p.ElicitationID == "" {
+			continue
+		}
+		if err := s.elicits.wait(ctx, p.ElicitationID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// postProcess applies method-specific rules to a complete result.
+func (s *Session) postProcess(method string, user []member, result json.RawMessage) (json.RawMessage, error) {
+	switch method {
+	case MethodListTools:
+		return s.registerTools(result)
+	case MethodCallTool:
+		if s.client.opts.DisableOutputValidation {
+			return result, nil
+		}
+		return result, s.validateOutput(stringMember(user, "name"), result)
+	}
+	return result, nil
+}
+
+// decodeResult decodes a raw result into v.
+func decodeResult(method string, raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrInvalidResult, method, err)
+	}
+	return nil
+}
+
+// typed runs a request and decodes its result.
+func typed[R any](ctx context.Context, s *Session, method string, params any, opts *CallOptions) (*R, error) {
+	raw, err := s.Request(ctx, method, params, opts)
+	if err != nil && raw == nil {
+		return nil, err
+	}
+	var r R
+	if derr := decodeResult(method, raw, &r); derr != nil {
+		return nil, derr
+	}
+	return &r, err
+}
+
+// Ping checks that the server is alive: ping on legacy servers,
+// server/discover (bypassing the cache) on modern ones, which have no ping.
+func (s *Session) Ping(ctx context.Context) error {
+	if s.Era() == EraModern {
+		_, err := s.call(ctx, MethodDiscover, nil, &CallOptions{NoCache: true}, nil)
+		return err
+	}
+	_, err := s.call(ctx, MethodPing, nil, nil, nil)
+	return err
+}
+
+// Discover calls server/discover (modern servers only) and returns the
+// result, served from the cache while fresh.
+func (s *Session) Discover(ctx context.Context, opts *CallOptions) (*DiscoverResult, error) {
+	if s.Era() != EraModern {
+		return nil, fmt.Errorf("%w: server/discover on a legacy server", ErrNotSupported)
+	}
+	return typed[DiscoverResult](ctx, s, MethodDiscover, nil, opts)
+}
+
+// ListTools returns one page of tools (params may be nil). On HTTP
+// transports, tools with invalid x-mcp-header annotations are left out and
+// reported to ClientOptions.OnWarning.
+func (s *Session) ListTools(ctx context.Context, params *PaginatedParams) (*ListToolsResult, error) {
+	return typed[ListToolsResult](ctx, s, MethodListTools, paramsOrNil(params), nil)
+}
+
+// CallTool calls a tool. A result with isError set is returned without an
+// error (use CallToolResult.Err to turn it into one). When the tool
+// declared an outputSchema, structuredContent is validated: a mismatch
+// returns the result together with an *OutputSchemaError.
+func (s *Session) CallTool(ctx context.Context, params *CallToolParams, opts *CallOptions) (*CallToolResult, error) {
+	if params == nil || params.Name == "" {
+		return nil, fmt.Errorf("%w: CallTool needs a tool name", errBadParams)
+	}
+	r, err := typed[CallToolResult](ctx, s, MethodCallTool, params, opts)
+	var ose *OutputSchemaError
+	if errors.As(err, &ose) {
+		ose.Result = r
+	}
+	return r, err
+}
+
+// ListResources returns one page of resources.
+func (s *Session) ListResources(ctx context.Context, params *PaginatedParams) (*ListResourcesResult, error) {
+	return typed[ListResourcesResult](ctx, s, MethodListResources, paramsOrNil(params), nil)
+}
+
+// ListResourceTemplates returns one page of resource templates.
+func (s *Session) ListResourceTemplates(ctx context.Context, params *PaginatedParams) (*ListResourceTemplatesResult, error) {
+	return typed[ListResourceTemplatesResult](ctx, s, MethodListResourceTemplates, paramsOrNil(params), nil)
+}
+
+// ReadResource reads a resource.
+func (s *Session) ReadResource(ctx context.Context, params *ReadResourceParams, opts *CallOptions) (*ReadResourceResult, error) {
+	return typed[ReadResourceResult](ctx, s, MethodReadResource, params, opts)
+}
+
+// ListPrompts returns one page of prompts.
+func (s *Session) ListPrompts(ctx context.Context, params *PaginatedParams) (*ListPromptsResult, error) {
+	return typed[ListPromptsResult](ctx, s, MethodListPrompts, paramsOrNil(params), nil)
+}
+
+// GetPrompt gets a prompt.
+func (s *Session) GetPrompt(ctx context.Context, params *GetPromptParams, opts *CallOptions) (*GetPromptResult, error) {
+	return typed[GetPromptResult](ctx, s, MethodGetPrompt, params, opts)
+}
+
+// Complete asks for argument completions.
+func (s *Session) Complete(ctx context.Context, params *CompleteParams) (*CompleteResult, error) {
+	return typed[CompleteResult](ctx, s, MethodComplete, params, nil)
+}
+
+// SetLogLevel sets the minimum level of log messages the server sends:
+// logging/setLevel on legacy servers; on modern servers the level is sent
+// with every later request.
+func (s *Session) SetLogLevel(ctx context.Context, level string) error {
+	if s.Era() == EraModern {
+		s.mu.Lock()
+		s.logLevel = level
+		s.rebuildMetaLocked()
+		s.mu.Unlock()
+		return nil
+	}
+	if _, err := s.call(ctx, MethodSetLevel, mustMarshal(&SetLevelParams{Level: level}), nil, nil); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.logLevel = level
+	s.mu.Unlock()
+	return nil
+}
+
+// NotifyRootsChanged tells a legacy server that the roots changed
+// (notifications/roots/list_changed). Modern servers ask for roots when
+// they need them; for them this is a no-op.
+func (s *Session) NotifyRootsChanged(ctx context.Context) error {
+	if s.Era() != EraLegacy || s.client.Capabilities().Roots == nil {
+		return nil
+	}
+	return s.Notify(ctx, NotificationRootsChanged, nil)
+}
+
+func paramsOrNil[P any](p *P) any {
+	if p == nil {
+		return nil
+	}
+	return p
+}

@@ -1,0 +1,491 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Session is one connection to an MCP server, made by Client.Connect. All
+// methods are safe for concurrent use. A session ends when Close is called
+// or the connection fails; Done and Err report it.
+type Session struct {
+	client    *Client
+	transport Transport
+	conn      Conn
+	versions  []string // accepted protocol versions, in preference order
+	eraKey    string
+	mirrors   bool // conn mirrors request fields into HTTP headers
+
+	ctx    context.Context // cancelled when the session ends
+	cancel context.CancelFunc
+
+	nextID    atomic.Int64
+	nextToken atomic.Int64
+
+	mu           sync.Mutex
+	era          Era
+	version      string
+	serverInfo   *Implementation
+	serverCaps   *ServerCapabilities
+	instructions string
+	initResult   *InitializeResult
+	discover     *DiscoverResult
+	logLevel     string
+	metaPrefix   []byte // encoded modern _meta members for version, caps, info (and log level)
+	pending      map[int64]*pendingCall
+	progress     map[ID]*pendingCall
+	incoming     map[ID]context.CancelFunc // legacy server→client requests in flight
+	tools        map[string]*toolInfo
+	subs         map[int64]*Subscription
+	closed       bool
+	closeErr     error
+
+	capsJSON json.RawMessage
+	infoJSON json.RawMessage
+
+	cache    resultCache
+	notes    notificationQueue
+	managed  managedListen
+	reinitMu sync.Mutex
+	reinitN  int64 // generation of the legacy session; bumped by reinitialize
+
+	done    chan struct{}
+	wg      sync.WaitGroup // reader, dispatcher, handler goroutines
+	elicits elicitWaiters
+}
+
+type pendingCall struct {
+	id       int64
+	method   string
+	ch       chan *Response // buffered, 1
+	touch    chan struct{}  // buffered, 1: progress arrived
+	onProg   func(*ProgressParams)
+	token    ID
+	sub      *Subscription // set for subscriptions/listen
+	longLive bool
+}
+
+func newSession(c *Client, t Transport, versions []string, key string) *Session {
+	s := &Session{
+		client:    c,
+		transport: t,
+		versions:  versions,
+		eraKey:    key,
+		pending:   map[int64]*pendingCall{},
+		progress:  map[ID]*pendingCall{},
+		incoming:  map[ID]context.CancelFunc{},
+		tools:     map[string]*toolInfo{},
+		subs:      map[int64]*Subscription{},
+		done:      make(chan struct{}),
+		capsJSON:  c.marshalCapabilities(),
+	}
+	s.infoJSON, _ = json.Marshal(&c.impl)
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.notes.init()
+	s.elicits.init()
+	return s
+}
+
+// start connects the transport, starts the reader and runs the handshake.
+func (s *Session) start(ctx context.Context) error {
+	conn, err := s.transport.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	s.conn = conn
+	if m, ok := conn.(HeaderMirroring); ok {
+		s.mirrors = m.MirrorsHeaders()
+	}
+	s.wg.Add(2)
+	go s.readLoop()
+	go s.dispatchLoop()
+	return s.handshake(ctx)
+}
+
+// Client returns the client that made the session.
+func (s *Session) Client() *Client { return s.client }
+
+// Era returns the protocol era of the server.
+func (s *Session) Era() Era {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.era
+}
+
+// ProtocolVersion returns the negotiated protocol version.
+func (s *Session) ProtocolVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// ServerInfo returns the server's identity (nil if it sent none).
+func (s *Session) ServerInfo() *Implementation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.serverInfo
+}
+
+// ServerCapabilities returns the server's capabilities (never nil).
+func (s *Session) ServerCapabilities() *ServerCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.serverCaps == nil {
+		return &ServerCapabilities{}
+	}
+	return s.serverCaps
+}
+
+// Instructions returns the server's instructions.
+func (s *Session) Instructions() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.instructions
+}
+
+// InitializeResult returns the legacy initialize result (nil for modern
+// servers).
+func (s *Session) InitializeResult() *InitializeResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.initResult
+}
+
+// DiscoverResult returns the modern server/discover result (nil for legacy
+// servers).
+func (s *Session) DiscoverResult() *DiscoverResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.discover
+}
+
+// ID returns the server-assigned session id of a legacy HTTP session, or "".
+func (s *Session) ID() string {
+	if c, ok := s.conn.(SessionIDer); ok {
+		return c.SessionID()
+	}
+	return ""
+}
+
+// Done is closed when the session has ended.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Err returns why the session ended: nil while it runs or after Close, the
+// connection error otherwise.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closeErr
+}
+
+// Close ends the session: pending calls fail with ErrClosed, subscriptions
+// end, the connection closes (a legacy HTTP session is deleted on the
+// server). It waits for the session's goroutines, including running
+// handlers, to return. It is safe to call more than once.
+func (s *Session) Close() error {
+	s.shutdown(nil)
+	var err error
+	if s.conn != nil {
+		err = s.conn.Close()
+	}
+	s.wg.Wait()
+	return err
+}
+
+// shutdown marks the session closed and fails everything pending.
+func (s *Session) shutdown(cause error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.closeErr = cause
+	pend := s.pending
+	s.pending = map[int64]*pendingCall{}
+	subs := s.subs
+	s.subs = map[int64]*Subscription{}
+	s.mu.Unlock()
+
+	s.cancel()
+	err := cause
+	if err == nil {
+		err = ErrClosed
+	} else {
+		err = fmt.Errorf("%w: %w", ErrClosed, cause)
+	}
+	for _, p := range pend {
+		p.ch <- &Response{TransportErr: err}
+	}
+	for _, sub := range subs {
+		sub.finish(err)
+	}
+	s.notes.close()
+	s.elicits.close()
+	close(s.done)
+	s.client.forget(s)
+}
+
+func (s *Session) warn(err error) {
+	if f := s.client.opts.OnWarning; f != nil {
+		f(s, err)
+	}
+}
+
+func (s *Session) tee(dir Direction, m Message) {
+	if f := s.client.opts.OnMessage; f != nil {
+		f(s, dir, m)
+	}
+}
+
+// readLoop receives messages until the connection ends.
+func (s *Session) readLoop() {
+	defer s.wg.Done()
+	for {
+		msg, err := s.conn.Recv(s.ctx)
+		if err != nil {
+			if errors.Is(err, io.EOF) || s.ctx.Err() != nil {
+				err = nil
+			}
+			s.shutdown(err)
+			return
+		}
+		s.tee(Incoming, msg)
+		switch m := msg.(type) {
+		case *Response:
+			s.deliver(m)
+		case *Request:
+			if m.IsNotification() {
+				s.onNotification(m)
+			} else {
+				s.wg.Add(1)
+				go s.serveRequest(m)
+			}
+		}
+	}
+}
+
+// deliver routes a response to its pending call.
+func (s *Session) deliver(r *Response) {
+	if !r.ID.IsValid() || r.ID.isStr {
+		// We only issue integer ids. An error without an id may be a
+		// server's reply to an unparseable message: report it.
+		if r.Error != nil {
+			s.warn(fmt.Errorf("core: server error without a request id: %w", rpcErrorFrom(r.Error)))
+		} else {
+			s.warn(fmt.Errorf("%w: response with unknown id %v", ErrInvalidResult, r.ID))
+		}
+		return
+	}
+	s.mu.Lock()
+	p := s.pending[r.ID.num]
+	if p != nil {
+		delete(s.pending, r.ID.num)
+	}
+	s.mu.Unlock()
+	if p == nil {
+		// A late answer to a cancelled or timed-out request.
+		return
+	}
+	select {
+	case p.ch <- r:
+	default:
+	}
+}
+
+// register adds a pending call.
+func (s *Session) register(p *pendingCall) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return s.closedErrLocked()
+	}
+	s.pending[p.id] = p
+	if p.token.IsValid() {
+		s.progress[p.token] = p
+	}
+	return nil
+}
+
+func (s *Session) closedErrLocked() error {
+	if s.closeErr != nil {
+		return fmt.Errorf("%w: %w", ErrClosed, s.closeErr)
+	}
+	return ErrClosed
+}
+
+func (s *Session) unregister(p *pendingCall) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending[p.id] == p {
+		delete(s.pending, p.id)
+	}
+	if p.token.IsValid() && s.progress[p.token] == p {
+		delete(s.progress, p.token)
+	}
+}
+
+// send transmits a message and tees it.
+func (s *Session) send(ctx context.Context, m Message, opts *SendOptions) error {
+	s.tee(Outgoing, m)
+	return s.conn.Send(ctx, m, opts)
+}
+
+// callSpec describes one wire request.
+type callSpec struct {
+	method   string
+	params   json.RawMessage // final params, _meta included
+	send     SendOptions
+	timeout  time.Duration // idle timeout; <0 none
+	total    time.Duration // hard maximum; 0 none
+	reset    bool          // progress resets the idle timeout
+	onProg   func(*ProgressParams)
+	token    ID
+	longLive bool
+	sub      *Subscription
+}
+
+// roundTrip sends one request and waits for its response. It returns the
+// response (which may carry a JSON-RPC error) or a Go error for transport
+// failures, timeouts and cancellation; on timeout or cancellation the
+// request is cancelled on the wire.
+func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error) {
+	id := s.nextID.Add(1)
+	p := &pendingCall{
+		id:       id,
+		method:   c.method,
+		ch:       make(chan *Response, 1),
+		touch:    make(chan struct{}, 1),
+		onProg:   c.onProg,
+		token:    c.token,
+		sub:      c.sub,
+		longLive: c.longLive,
+	}
+	if c.sub != nil {
+		c.sub.id = id
+	}
+	if err := s.register(p); err != nil {
+		return nil, err
+	}
+	defer s.unregister(p)
+	if c.sub != nil {
+		s.addSub(c.sub)
+	}
+	req := &Request{ID: Int64ID(id), Method: c.method, Params: c.params}
+	// Send runs beside the wait: an HTTP transport's Send lasts until the
+	// server answers with a status, and timeouts and cancellation must
+	// apply to that time too. A failed send fails the call.
+	sendCtx, stopSend := context.WithCancel(s.ctx)
+	defer stopSend()
+	stop := context.AfterFunc(ctx, stopSend)
+	defer stop()
+	go func() {
+		if err := s.send(sendCtx, req, &c.send); err != nil {
+			select {
+			case p.ch <- &Response{TransportErr: err}:
+			default:
+			}
+		}
+	}()
+	return s.await(ctx, p, c)
+}
+
+func (s *Session) await(ctx context.Context, p *pendingCall, c *callSpec) (*Response, error) {
+	var idle, total <-chan time.Time
+	var idleTimer *time.Timer
+	if c.timeout > 0 {
+		idleTimer = time.NewTimer(c.timeout)
+		defer idleTimer.Stop()
+		idle = idleTimer.C
+	}
+	if c.total > 0 {
+		t := time.NewTimer(c.total)
+		defer t.Stop()
+		total = t.C
+	}
+	for {
+		select {
+		case r := <-p.ch:
+			if r.TransportErr != nil {
+				return nil, r.TransportErr
+			}
+			return r, nil
+		case <-p.touch:
+			if c.reset && idleTimer != nil {
+				idleTimer.Reset(c.timeout)
+			}
+		case <-idle:
+			s.cancelRequest(p.id, "timeout")
+			return nil, &TimeoutError{Method: c.method, Timeout: c.timeout}
+		case <-total:
+			s.cancelRequest(p.id, "timeout")
+			return nil, &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
+		case <-ctx.Done():
+			s.cancelRequest(p.id, "cancelled")
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// cancelRequest abandons a request: the pending entry goes away and the
+// server is told (notifications/cancelled; on modern HTTP the transport
+// closes the request's stream instead).
+func (s *Session) cancelRequest(id int64, reason string) {
+	s.mu.Lock()
+	p := s.pending[id]
+	delete(s.pending, id)
+	closed := s.closed
+	version := s.version
+	s.mu.Unlock()
+	if closed || p == nil {
+		return
+	}
+	params, _ := json.Marshal(&CancelledParams{RequestID: Int64ID(id), Reason: reason})
+	note := &Request{Method: NotificationCancelled, Params: params}
+	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+	defer cancel()
+	if err := s.send(ctx, note, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
+		s.warn(fmt.Errorf("core: sending cancellation of request %d: %w", id, err))
+	}
+}
+
+// Notify sends a notification to the server. Most notifications are sent
+// by the session itself; this is the escape hatch.
+func (s *Session) Notify(ctx context.Context, method string, params any) error {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	closed, version := s.closed, s.version
+	s.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	return s.send(ctx, &Request{Method: method, Params: raw}, &SendOptions{ProtocolVersion: version})
+}
+
+func marshalParams(params any) (json.RawMessage, error) {
+	switch p := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return p, nil
+	case []byte:
+		return json.RawMessage(p), nil
+	}
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("core: encoding params: %w", err)
+	}
+	if string(b) == "null" {
+		return nil, nil
+	}
+	return b, nil
+}

@@ -1,0 +1,334 @@
+package core
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonschema"
+)
+
+// toolInfo is what the session remembers of a listed tool.
+type toolInfo struct {
+	headers      []headerSpec
+	outputSchema json.RawMessage
+
+	once     sync.Once
+	compiled *jsonschema.Schema
+	err      error
+}
+
+func (t *toolInfo) schema() (*jsonschema.Schema, error) {
+	t.once.Do(func() { t.compiled, t.err = jsonschema.Compile(t.outputSchema) })
+	return t.compiled, t.err
+}
+
+// headerSpec is one x-mcp-header annotation: the property path and the
+// header name suffix.
+type headerSpec struct {
+	path []string
+	name string
+}
+
+func (s *Session) toolInfo(name string) *toolInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tools[name]
+}
+
+// registerTools remembers the tools of a tools/list page and, on header
+// mirroring transports, drops tools with invalid x-mcp-header annotations.
+func (s *Session) registerTools(result json.RawMessage) (json.RawMessage, error) {
+	ms, err := objectMembers(result)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tools/list: %v", ErrInvalidResult, err)
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(getMember(ms, "tools"), &list); err != nil {
+		return nil, fmt.Errorf("%w: tools/list: tools is not an array: %v", ErrInvalidResult, err)
+	}
+	kept := make([]json.RawMessage, 0, len(list))
+	infos := make(map[string]*toolInfo, len(list))
+	for _, raw := range list {
+		var t struct {
+			Name         string          `json:"name"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		}
+		if err := json.Unmarshal(raw, &t); err != nil || t.Name == "" {
+			s.warn(fmt.Errorf("%w: tools/list: dropping a malformed tool definition %.60s", ErrInvalidResult, raw))
+			continue
+		}
+		info := &toolInfo{outputSchema: t.OutputSchema}
+		if s.mirrors {
+			info.headers, err = headerSpecs(t.InputSchema)
+			if err != nil {
+				s.warn(&HeaderError{Tool: t.Name, Reason: err.Error()})
+				continue
+			}
+		}
+		infos[t.Name] = info
+		kept = append(kept, raw)
+	}
+	s.mu.Lock()
+	for name, info := range infos {
+		s.tools[name] = info
+	}
+	s.mu.Unlock()
+	if len(kept) == len(list) {
+		return result, nil
+	}
+	var arr bytes.Buffer
+	arr.WriteByte('[')
+	for i, raw := range kept {
+		if i > 0 {
+			arr.WriteByte(',')
+		}
+		arr.Write(raw)
+	}
+	arr.WriteByte(']')
+	ms = setMembers(ms, member{"tools", arr.Bytes()})
+	return appendObject(nil, ms), nil
+}
+
+// schemaKeywords are the keywords whose values are subschemas (or maps or
+// arrays of them). Anything else is data and is not searched.
+var (
+	schemaValued = []string{"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems"}
+	schemaMaps   = []string{"patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+	schemaArrays = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+)
+
+// headerSpecs validates the x-mcp-header annotations of an inputSchema
+// (2026-07-28 Streamable HTTP) and returns them.
+func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
+	if len(schema) == 0 || !bytes.Contains(schema, []byte("x-mcp-header")) {
+		return nil, nil
+	}
+	var root any
+	if err := json.Unmarshal(schema, &root); err != nil {
+		return nil, fmt.Errorf("inputSchema is not JSON: %v", err)
+	}
+	var specs []headerSpec
+	var walk func(node any, path []string, static bool) error
+	walk = func(node any, path []string, static bool) error {
+		obj, ok := node.(map[string]any)
+		if !ok {
+			return nil
+		}
+		if v, ok := obj["x-mcp-header"]; ok {
+			name, isStr := v.(string)
+			switch {
+			case !static || len(path) == 0:
+				return fmt.Errorf("x-mcp-header at %q is not on a property reachable through properties alone", "/"+strings.Join(path, "/"))
+			case !isStr:
+				return fmt.Errorf("x-mcp-header of %q is not a string", strings.Join(path, "."))
+			case name == "":
+				return fmt.Errorf("x-mcp-header of %q is empty", strings.Join(path, "."))
+			case !isToken(name):
+				return fmt.Errorf("x-mcp-header %q is not a valid header field name", name)
+			}
+			typ, _ := obj["type"].(string)
+			if typ != "string" && typ != "integer" && typ != "boolean" {
+				return fmt.Errorf("x-mcp-header %q is on a property of type %v; only string, integer and boolean are allowed", name, obj["type"])
+			}
+			for _, sp := range specs {
+				if strings.EqualFold(sp.name, name) {
+					return fmt.Errorf("x-mcp-header %q is used twice (names are case-insensitive)", name)
+				}
+			}
+			specs = append(specs, headerSpec{path: append([]string(nil), path...), name: name})
+		}
+		if props, ok := obj["properties"].(map[string]any); ok {
+			keys := make([]string, 0, len(props))
+			for k := range props {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if err := walk(props[k], append(path, k), static); err != nil {
+					return err
+				}
+			}
+		}
+		for _, k := range schemaValued {
+			if err := walk(obj[k], path, false); err != nil {
+				return err
+			}
+		}
+		for _, k := range schemaMaps {
+			if m, ok := obj[k].(map[string]any); ok {
+				for _, sub := range m {
+					if err := walk(sub, path, false); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		for _, k := range schemaArrays {
+			if arr, ok := obj[k].([]any); ok {
+				for _, sub := range arr {
+					if err := walk(sub, path, false); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(root, nil, true); err != nil {
+		return nil, err
+	}
+	return specs, nil
+}
+
+// isToken reports whether s is an RFC 9110 token (1*tchar).
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// EncodeHeaderValue encodes a value for an Mcp-Name or Mcp-Param-* header:
+// as-is when it is plain visible ASCII without leading or trailing
+// whitespace, otherwise (and for values that look like the sentinel) as
+// "=?base64?<base64 of the UTF-8 bytes>?=".
+func EncodeHeaderValue(v string) string {
+	safe := !(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?="))
+	for i := 0; safe && i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c >= 0x7f {
+			safe = false
+		}
+	}
+	if safe && v != "" && (v[0] == ' ' || v[len(v)-1] == ' ') {
+		safe = false
+	}
+	if safe {
+		return v
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+// mirroredHeaders computes the Mcp-Method, Mcp-Name and Mcp-Param-*
+// headers of a modern HTTP request.
+func (s *Session) mirroredHeaders(method string, user []member) ([]Header, error) {
+	hs := []Header{{"Mcp-Method", method}}
+	switch method {
+	case MethodCallTool, MethodGetPrompt:
+		hs = append(hs, Header{"Mcp-Name", EncodeHeaderValue(stringMember(user, "name"))})
+	case MethodReadResource:
+		hs = append(hs, Header{"Mcp-Name", EncodeHeaderValue(stringMember(user, "uri"))})
+	}
+	if method != MethodCallTool {
+		return hs, nil
+	}
+	info := s.toolInfo(stringMember(user, "name"))
+	if info == nil || len(info.headers) == 0 {
+		return hs, nil
+	}
+	args := getMember(user, "arguments")
+	if len(args) == 0 {
+		return hs, nil
+	}
+	var root any
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	if err := dec.Decode(&root); err != nil {
+		return nil, fmt.Errorf("%w: tools/call arguments: %v", errBadParams, err)
+	}
+	for _, sp := range info.headers {
+		v, ok := lookupPath(root, sp.path)
+		if !ok {
+			continue
+		}
+		text, ok := headerText(v)
+		if !ok {
+			continue
+		}
+		hs = append(hs, Header{"Mcp-Param-" + sp.name, EncodeHeaderValue(text)})
+	}
+	return hs, nil
+}
+
+func lookupPath(v any, path []string) (any, bool) {
+	for _, k := range path {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = obj[k]; !ok {
+			return nil, false
+		}
+	}
+	return v, v != nil
+}
+
+// headerText converts a primitive argument to its header representation.
+func headerText(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case bool:
+		return strconv.FormatBool(v), true
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return strconv.FormatInt(i, 10), true
+		}
+		f, err := v.Float64()
+		if err != nil || math.IsInf(f, 0) {
+			return "", false
+		}
+		if f == math.Trunc(f) && math.Abs(f) <= 1<<53-1 {
+			return strconv.FormatInt(int64(f), 10), true
+		}
+		return v.String(), true
+	}
+	return "", false
+}
+
+// validateOutput checks structuredContent against the tool's outputSchema.
+func (s *Session) validateOutput(tool string, result json.RawMessage) error {
+	info := s.toolInfo(tool)
+	if info == nil || len(info.outputSchema) == 0 || string(info.outputSchema) == "null" {
+		return nil
+	}
+	var r struct {
+		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(result, &r); err != nil {
+		return fmt.Errorf("%w: tools/call: %v", ErrInvalidResult, err)
+	}
+	if r.IsError {
+		return nil
+	}
+	if len(r.StructuredContent) == 0 {
+		return &OutputSchemaError{Tool: tool, Err: errors.New("the tool declares an outputSchema but returned no structuredContent")}
+	}
+	sch, err := info.schema()
+	if err != nil {
+		s.warn(fmt.Errorf("core: tool %q has an unusable outputSchema, not validating: %w", tool, err))
+		return nil
+	}
+	if err := sch.ValidateJSON(r.StructuredContent); err != nil {
+		return &OutputSchemaError{Tool: tool, Err: err}
+	}
+	return nil
+}

@@ -1,0 +1,225 @@
+package jsonschema
+
+import (
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ecmaSpace is the ECMA-262 WhiteSpace and LineTerminator set matched by \s.
+const ecmaSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
+
+var errUnsupportedRegexp = errors.New("unsupported ECMA-262 regular expression feature")
+
+// Long Unicode property names of ECMA-262 that RE2 only knows by their
+// short form.
+var ecmaProps = map[string]string{
+	"Letter": "L", "Cased_Letter": "L", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll",
+	"Titlecase_Letter": "Lt", "Modifier_Letter": "Lm", "Other_Letter": "Lo", "Mark": "M",
+	"Nonspacing_Mark": "Mn", "Spacing_Mark": "Mc", "Enclosing_Mark": "Me", "Number": "N",
+	"Decimal_Number": "Nd", "digit": "Nd", "Letter_Number": "Nl", "Other_Number": "No",
+	"Punctuation": "P", "punct": "P", "Symbol": "S", "Math_Symbol": "Sm", "Currency_Symbol": "Sc",
+	"Separator": "Z", "Space_Separator": "Zs", "Line_Separator": "Zl", "Paragraph_Separator": "Zp",
+	"Other": "C", "Control": "Cc", "Format": "Cf", "Private_Use": "Co", "Surrogate": "Cs",
+	"Unassigned": "Cn",
+}
+
+// compileECMA compiles an ECMA-262 regular expression, translated on a
+// best-effort basis to RE2 syntax. Matching is unanchored, as in ECMA-262.
+func compileECMA(src string) (*regexp.Regexp, error) {
+	t, err := translateECMA(src)
+	if err != nil {
+		return nil, err
+	}
+	return regexp.Compile(t)
+}
+
+func translateECMA(p string) (string, error) {
+	var b strings.Builder
+	b.Grow(len(p) + 8)
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(p) {
+				return "", errUnsupportedRegexp
+			}
+			i++
+			n, err := translateEscape(&b, p, i, inClass)
+			if err != nil {
+				return "", err
+			}
+			i += n
+		case inClass:
+			switch c {
+			case ']':
+				inClass = false
+				b.WriteByte(c)
+			case '[':
+				b.WriteString(`\[`)
+			default:
+				b.WriteByte(c)
+			}
+		case c == '[':
+			switch {
+			case strings.HasPrefix(p[i:], "[^]"): // any character
+				b.WriteString(`[\x{0}-\x{10FFFF}]`)
+				i += 2
+			case strings.HasPrefix(p[i:], "[]"): // no character
+				b.WriteString(`[^\x{0}-\x{10FFFF}]`)
+				i++
+			default:
+				inClass = true
+				b.WriteByte('[')
+				if i+1 < len(p) && p[i+1] == '^' {
+					b.WriteByte('^')
+					i++
+				}
+			}
+		case c == '.':
+			b.WriteString(`[^\n\r\x{2028}\x{2029}]`)
+		case c == '(':
+			if strings.HasPrefix(p[i:], "(?=") || strings.HasPrefix(p[i:], "(?!") ||
+				strings.HasPrefix(p[i:], "(?<=") || strings.HasPrefix(p[i:], "(?<!") {
+				return "", errUnsupportedRegexp
+			}
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+// translateEscape writes the RE2 form of the escape whose letter is p[i]
+// and returns how many extra bytes it consumed after p[i].
+func translateEscape(b *strings.Builder, p string, i int, inClass bool) (int, error) {
+	e := p[i]
+	switch e {
+	case 's':
+		if inClass {
+			b.WriteString(ecmaSpace)
+		} else {
+			b.WriteString("[" + ecmaSpace + "]")
+		}
+	case 'S':
+		if inClass {
+			b.WriteString(`\S`)
+		} else {
+			b.WriteString("[^" + ecmaSpace + "]")
+		}
+	case 'b':
+		if inClass {
+			b.WriteString(`\x08`) // backspace inside a class
+		} else {
+			b.WriteString(`\b`)
+		}
+	case 'd', 'D', 'w', 'W', 'B', 't', 'n', 'r', 'f', 'v':
+		b.WriteByte('\\')
+		b.WriteByte(e)
+	case 'p', 'P':
+		if i+1 < len(p) && p[i+1] == '{' {
+			end := strings.IndexByte(p[i:], '}')
+			if end < 0 {
+				return 0, errUnsupportedRegexp
+			}
+			name := p[i+2 : i+end]
+			if k, v, ok := strings.Cut(name, "="); ok {
+				if k != "Script" && k != "sc" && k != "General_Category" && k != "gc" && k != "Script_Extensions" && k != "scx" {
+					return 0, errUnsupportedRegexp
+				}
+				name = v
+			}
+			if short, ok := ecmaProps[name]; ok {
+				name = short
+			}
+			b.WriteByte('\\')
+			b.WriteByte(e)
+			b.WriteString("{" + name + "}")
+			return end, nil
+		}
+		b.WriteByte('\\')
+		b.WriteByte(e)
+	case 'u':
+		r, n := hexRune(p, i+1)
+		if n == 0 {
+			b.WriteByte('u') // identity escape
+			return 0, nil
+		}
+		if r >= 0xD800 && r < 0xDC00 && strings.HasPrefix(p[i+1+n:], `\u`) {
+			if lo, n2 := hexRune(p, i+1+n+2); n2 == 4 && lo >= 0xDC00 && lo < 0xE000 {
+				r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+				n += 2 + n2
+			}
+		}
+		writeRune(b, r)
+		return n, nil
+	case 'x':
+		if i+2 < len(p) && unhex(p[i+1]) >= 0 && unhex(p[i+2]) >= 0 {
+			writeRune(b, rune(unhex(p[i+1])<<4|unhex(p[i+2])))
+			return 2, nil
+		}
+		b.WriteByte('x')
+	case 'c':
+		if i+1 < len(p) && ('a' <= p[i+1] && p[i+1] <= 'z' || 'A' <= p[i+1] && p[i+1] <= 'Z') {
+			writeRune(b, rune(p[i+1]%32))
+			return 1, nil
+		}
+		b.WriteString(`\\c`)
+	case '0':
+		if i+1 < len(p) && '0' <= p[i+1] && p[i+1] <= '9' {
+			return 0, errUnsupportedRegexp // legacy octal escape
+		}
+		b.WriteString(`\x{0}`)
+	case '1', '2', '3', '4', '5', '6', '7', '8', '9', 'k':
+		return 0, errUnsupportedRegexp // back-references
+	default:
+		switch {
+		case e >= utf8.RuneSelf:
+			_, n := utf8.DecodeRuneInString(p[i:])
+			b.WriteString(p[i : i+n])
+			return n - 1, nil
+		case 'a' <= e && e <= 'z' || 'A' <= e && e <= 'Z':
+			b.WriteByte(e) // identity escape of a letter
+		default:
+			b.WriteByte('\\') // escaped punctuation, including \/ and \-
+			b.WriteByte(e)
+		}
+	}
+	return 0, nil
+}
+
+// hexRune parses the hex digits of a \u escape starting at p[i]: either
+// XXXX or {X…}. n is the number of bytes consumed, 0 when malformed.
+func hexRune(p string, i int) (r rune, n int) {
+	if i < len(p) && p[i] == '{' {
+		end := strings.IndexByte(p[i:], '}')
+		if end < 2 {
+			return 0, 0
+		}
+		v, err := strconv.ParseUint(p[i+1:i+end], 16, 32)
+		if err != nil || v > utf8.MaxRune {
+			return 0, 0
+		}
+		return rune(v), end + 1
+	}
+	if i+4 > len(p) {
+		return 0, 0
+	}
+	for k := i; k < i+4; k++ {
+		if unhex(p[k]) < 0 {
+			return 0, 0
+		}
+		r = r<<4 | rune(unhex(p[k]))
+	}
+	return r, 4
+}
+
+func writeRune(b *strings.Builder, r rune) {
+	b.WriteString(`\x{`)
+	b.WriteString(strconv.FormatInt(int64(r), 16))
+	b.WriteByte('}')
+}

@@ -1,0 +1,987 @@
+package jsonschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ErrInvalidSchema is returned, wrapped with detail, by Compile when the
+// document is not a usable JSON Schema. It is a sentinel value: compare with
+// errors.Is. It is safe for concurrent use.
+var ErrInvalidSchema = errors.New("jsonschema: invalid schema")
+
+// Schema is a compiled JSON Schema document. A *Schema is immutable after
+// Compile returns; all its methods are safe for concurrent use by multiple
+// goroutines.
+type Schema struct {
+	root       *node
+	unresolved []string
+	skipped    []string
+}
+
+// Unresolved returns the absolute references ($ref, $dynamicRef,
+// $recursiveRef) that could not be resolved inside the document, sorted and
+// without duplicates. Each of them accepts every instance. The returned slice
+// is a copy; Unresolved is safe for concurrent use.
+func (s *Schema) Unresolved() []string { return slices.Clone(s.unresolved) }
+
+// Skipped returns the pattern and patternProperties regular expressions that
+// could not be translated to Go's RE2 syntax, as "<schema pointer>: <pattern>",
+// sorted and without duplicates. A skipped pattern accepts every string. The
+// returned slice is a copy; Skipped is safe for concurrent use.
+func (s *Schema) Skipped() []string { return slices.Clone(s.skipped) }
+
+// Type bits of the "type" keyword.
+const (
+	tNull uint8 = 1 << iota
+	tBool
+	tObject
+	tArray
+	tNumber
+	tString
+	tInteger
+)
+
+var typeNames = [...]string{"null", "boolean", "object", "array", "number", "string", "integer"}
+
+// Draft identifiers; dDefault is "no (or unknown) $schema": 2020-12 plus the
+// draft-07 spellings.
+const (
+	dDefault = 0
+	d4       = 4
+	d6       = 6
+	d7       = 7
+	d2019    = 2019
+	d2020    = 2020
+)
+
+// node is one compiled (sub)schema. Nodes are created by Compile and never
+// modified afterwards.
+type node struct {
+	ptr    string // JSON pointer of this schema in the document
+	always bool   // true schema (or empty)
+	never  bool   // false schema
+
+	res       *node            // schema resource this node belongs to
+	dyn       map[string]*node // resource roots: $dynamicAnchor name -> schema
+	recAnchor bool             // $recursiveAnchor: true
+
+	ref     *node
+	dynRef  *node
+	dynName string // $dynamicRef anchor name when bookended (dynamic)
+	recRef  *node
+	recDyn  bool // $recursiveRef target has $recursiveAnchor: true
+
+	types    uint8
+	hasConst bool
+	constV   any
+	hasEnum  bool
+	enum     []any
+
+	minimum, maximum, exMin, exMax, multipleOf *num
+
+	minLen, maxLen int // -1 when absent
+	pattern        *regexp.Regexp
+	patternSrc     string
+
+	minItems, maxItems       int
+	unique                   bool
+	prefix                   []*node
+	items                    *node
+	contains                 *node
+	minContains, maxContains int
+	unevalItems              *node
+	containsEval             bool // contains marks items as evaluated (2020-12)
+
+	minProps, maxProps int
+	required           []string
+	depReq             []depReq
+	props              map[string]*node
+	propOrder          []string
+	patProps           []patProp
+	addProps           *node
+	propNames          *node
+	depSchemas         []depSchema
+	unevalProps        *node
+
+	allOf, anyOf, oneOf []*node
+	not                 *node
+	ifS, thenS, elseS   *node
+
+	needAnn bool // has unevaluatedItems or unevaluatedProperties
+	hasNum  bool // has a numeric assertion
+}
+
+type depReq struct {
+	prop string
+	req  []string
+}
+
+type depSchema struct {
+	prop string
+	n    *node
+}
+
+type patProp struct {
+	re *regexp.Regexp
+	n  *node
+}
+
+// num is a schema number: its source text and exact decimal value.
+type num struct {
+	text string
+	d    dec
+}
+
+type scanInfo struct {
+	base string // base URI in effect for the schema at this pointer
+	res  string // pointer of the enclosing schema resource
+}
+
+type compiler struct {
+	doc        any
+	draft      int
+	info       map[string]scanInfo
+	resources  map[string]string   // absolute URI (no fragment) -> pointer
+	anchors    map[string]string   // URI#name -> pointer
+	dynAnchors map[string][]string // resource pointer -> [name, pointer, ...]
+	nodes      map[string]*node
+	regexps    map[string]*regexp.Regexp
+	unresolved map[string]bool
+	skipped    map[string]bool
+	err        error
+}
+
+// Compile parses a JSON Schema document and prepares it for validation.
+// It resolves $ref, $dynamicRef and $recursiveRef inside the document only
+// (JSON pointers, $anchor, $dynamicAnchor and $id-relative URIs) and never
+// performs I/O; references it cannot resolve accept every instance and are
+// listed by Schema.Unresolved. Errors wrap ErrInvalidSchema. Compile is safe
+// for concurrent use, and the returned *Schema is immutable.
+func Compile(doc []byte) (*Schema, error) {
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: trailing data after the schema", ErrInvalidSchema)
+	}
+	switch v.(type) {
+	case map[string]any, bool:
+	default:
+		return nil, fmt.Errorf("%w: a schema must be a JSON object or boolean", ErrInvalidSchema)
+	}
+	c := &compiler{
+		doc:        v,
+		info:       map[string]scanInfo{},
+		resources:  map[string]string{},
+		anchors:    map[string]string{},
+		dynAnchors: map[string][]string{},
+		nodes:      map[string]*node{},
+		regexps:    map[string]*regexp.Regexp{},
+		unresolved: map[string]bool{},
+		skipped:    map[string]bool{},
+	}
+	if m, ok := v.(map[string]any); ok {
+		c.draft = draftOf(m["$schema"])
+	}
+	c.resources[""] = ""
+	c.scan(v, "", "", "")
+	root := c.compile("")
+	// Compile every other subschema too, so that the whole document is
+	// checked and the result does not depend on which parts are reachable.
+	ptrs := make([]string, 0, len(c.info))
+	for p := range c.info {
+		ptrs = append(ptrs, p)
+	}
+	slices.Sort(ptrs)
+	for _, p := range ptrs {
+		c.compile(p)
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	// Attach $dynamicAnchor tables to their resources.
+	for resPtr, list := range c.dynAnchors {
+		r := c.compile(resPtr)
+		r.dyn = make(map[string]*node, len(list)/2)
+		for i := 0; i < len(list); i += 2 {
+			if _, dup := r.dyn[list[i]]; !dup {
+				r.dyn[list[i]] = c.compile(list[i+1])
+			}
+		}
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	return &Schema{root: root, unresolved: sortedKeys(c.unresolved), skipped: sortedKeys(c.skipped)}, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func draftOf(v any) int {
+	s, _ := v.(string)
+	switch {
+	case strings.Contains(s, "/draft/2020-12/"):
+		return d2020
+	case strings.Contains(s, "/draft/2019-09/"):
+		return d2019
+	case strings.Contains(s, "/draft-07/"):
+		return d7
+	case strings.Contains(s, "/draft-06/"):
+		return d6
+	case strings.Contains(s, "/draft-04/"), strings.Contains(s, "/draft-03/"):
+		return d4
+	}
+	return dDefault
+}
+
+// refOverrides reports whether $ref makes sibling keywords ineffective.
+func (c *compiler) refOverrides(m map[string]any) bool {
+	if c.draft < d4 || c.draft > d7 {
+		return false
+	}
+	_, ok := m["$ref"]
+	return ok
+}
+
+func (c *compiler) fail(ptr, format string, args ...any) {
+	if c.err == nil {
+		loc := "#" + ptr
+		c.err = fmt.Errorf("%w: %s: %s", ErrInvalidSchema, loc, fmt.Sprintf(format, args...))
+	}
+}
+
+// Keywords whose value is a schema, an array of schemas, or an object of
+// schemas. The scan only descends through these, so values of enum, const,
+// examples, default, … are never mistaken for schemas.
+var (
+	kwSchema = []string{"additionalProperties", "propertyNames", "additionalItems", "contains", "not",
+		"if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "items"}
+	kwArray = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+	kwMap   = []string{"$defs", "definitions", "properties", "patternProperties", "dependentSchemas", "dependencies"}
+)
+
+// scan indexes the document: base URIs, resources, anchors.
+func (c *compiler) scan(v any, ptr, base, res string) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if _, ok := v.(bool); ok {
+			c.info[ptr] = scanInfo{base, res}
+		}
+		return
+	}
+	if !c.refOverrides(m) {
+		idKey := "$id"
+		if c.draft == d4 {
+			idKey = "id"
+		}
+		if id, ok := m[idKey].(string); ok {
+			u := resolveURI(base, id)
+			uri, frag, _ := strings.Cut(u, "#")
+			if !strings.HasPrefix(id, "#") {
+				base = uri
+				res = ptr
+				if _, dup := c.resources[uri]; !dup || uri == "" {
+					c.resources[uri] = ptr
+				}
+			}
+			if frag != "" && frag[0] != '/' {
+				c.anchors[uri+"#"+frag] = ptr // draft-07 style "#name" anchor
+			}
+		}
+		if a, ok := m["$anchor"].(string); ok {
+			c.anchors[base+"#"+a] = ptr
+		}
+		if a, ok := m["$dynamicAnchor"].(string); ok {
+			if _, dup := c.anchors[base+"#"+a]; !dup {
+				c.anchors[base+"#"+a] = ptr
+			}
+			c.dynAnchors[res] = append(c.dynAnchors[res], a, ptr)
+		}
+	}
+	c.info[ptr] = scanInfo{base, res}
+	for _, kw := range kwSchema {
+		if sub, ok := m[kw]; ok {
+			c.scan(sub, ptr+"/"+escapeToken(kw), base, res)
+		}
+	}
+	for _, kw := range kwArray {
+		if arr, ok := m[kw].([]any); ok {
+			for i, sub := range arr {
+				c.scan(sub, ptr+"/"+kw+"/"+strconv.Itoa(i), base, res)
+			}
+		}
+	}
+	for _, kw := range kwMap {
+		if obj, ok := m[kw].(map[string]any); ok {
+			for k, sub := range obj {
+				c.scan(sub, ptr+"/"+escapeToken(kw)+"/"+escapeToken(k), base, res)
+			}
+		}
+	}
+}
+
+// infoOf returns the scan information of ptr or of its nearest scanned
+// ancestor (for references into places the scan does not descend into).
+func (c *compiler) infoOf(ptr string) scanInfo {
+	for {
+		if in, ok := c.info[ptr]; ok {
+			return in
+		}
+		i := strings.LastIndexByte(ptr, '/')
+		if i < 0 {
+			return scanInfo{}
+		}
+		ptr = ptr[:i]
+	}
+}
+
+// resolve resolves a reference against base to a pointer in the document.
+// abs is the absolute form of the reference.
+func (c *compiler) resolve(base, ref string) (ptr, abs string, ok bool) {
+	abs = resolveURI(base, ref)
+	uri, frag, _ := strings.Cut(abs, "#")
+	frag = percentDecode(frag)
+	if frag == "" || frag[0] == '/' {
+		root, found := c.resources[uri]
+		if !found {
+			return "", abs, false
+		}
+		p := root + frag
+		if _, found := lookup(c.doc, p); !found {
+			return "", abs, false
+		}
+		return p, abs, true
+	}
+	p, found := c.anchors[uri+"#"+frag]
+	return p, abs, found
+}
+
+// compile returns the node for the schema at ptr, compiling it on first use.
+func (c *compiler) compile(ptr string) *node {
+	if n, ok := c.nodes[ptr]; ok {
+		return n
+	}
+	n := &node{ptr: ptr, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1,
+		minProps: -1, maxProps: -1, minContains: -1, maxContains: -1}
+	c.nodes[ptr] = n
+	in := c.infoOf(ptr)
+	n.res = c.compile(in.res)
+	v, _ := lookup(c.doc, ptr)
+	switch v := v.(type) {
+	case bool:
+		n.always, n.never = v, !v
+		return n
+	case map[string]any:
+		c.compileObject(n, v, in.base)
+	default:
+		c.fail(ptr, "a schema must be a JSON object or boolean")
+	}
+	return n
+}
+
+func (c *compiler) child(n *node, path string) *node { return c.compile(n.ptr + path) }
+
+func (c *compiler) compileObject(n *node, m map[string]any, base string) {
+	ptr := n.ptr
+	if c.refOverrides(m) {
+		c.compileRef(n, m, base, "$ref")
+		return
+	}
+	if len(m) == 0 {
+		n.always = true
+		return
+	}
+	n.recAnchor = m["$recursiveAnchor"] == true
+	c.compileRef(n, m, base, "$ref")
+	c.compileRef(n, m, base, "$dynamicRef")
+	if c.draft == d2019 {
+		c.compileRef(n, m, base, "$recursiveRef")
+	}
+
+	// type
+	switch t := m["type"].(type) {
+	case nil:
+	case string:
+		n.types = c.typeBit(ptr, t)
+	case []any:
+		for _, e := range t {
+			s, ok := e.(string)
+			if !ok {
+				c.fail(ptr+"/type", "type must be a string or an array of strings")
+				break
+			}
+			n.types |= c.typeBit(ptr, s)
+		}
+		if n.types == 0 { // "type": [] allows nothing
+			n.types = 0xff &^ (tNull | tBool | tObject | tArray | tNumber | tString | tInteger)
+		}
+	default:
+		c.fail(ptr+"/type", "type must be a string or an array of strings")
+	}
+	if v, ok := m["const"]; ok {
+		n.hasConst, n.constV = true, v
+	}
+	if v, ok := m["enum"]; ok {
+		arr, ok := v.([]any)
+		if !ok {
+			c.fail(ptr+"/enum", "enum must be an array")
+		}
+		n.hasEnum, n.enum = true, arr
+	}
+
+	// numbers
+	n.minimum = c.number(m, ptr, "minimum")
+	n.maximum = c.number(m, ptr, "maximum")
+	if b, ok := m["exclusiveMinimum"].(bool); ok { // draft-04
+		if b {
+			n.exMin, n.minimum = n.minimum, nil
+		}
+	} else {
+		n.exMin = c.number(m, ptr, "exclusiveMinimum")
+	}
+	if b, ok := m["exclusiveMaximum"].(bool); ok { // draft-04
+		if b {
+			n.exMax, n.maximum = n.maximum, nil
+		}
+	} else {
+		n.exMax = c.number(m, ptr, "exclusiveMaximum")
+	}
+	n.multipleOf = c.number(m, ptr, "multipleOf")
+	if n.multipleOf != nil && (n.multipleOf.d.neg || len(n.multipleOf.d.d) == 0) {
+		c.fail(ptr+"/multipleOf", "multipleOf must be greater than 0")
+	}
+	n.hasNum = n.minimum != nil || n.maximum != nil || n.exMin != nil || n.exMax != nil || n.multipleOf != nil
+
+	// strings
+	n.minLen = c.count(m, ptr, "minLength")
+	n.maxLen = c.count(m, ptr, "maxLength")
+	if v, ok := m["pattern"]; ok {
+		s, ok := v.(string)
+		if !ok {
+			c.fail(ptr+"/pattern", "pattern must be a string")
+		}
+		n.pattern, n.patternSrc = c.regexp(ptr+"/pattern", s), s
+	}
+
+	// arrays
+	n.minItems = c.count(m, ptr, "minItems")
+	n.maxItems = c.count(m, ptr, "maxItems")
+	n.unique = c.boolean(m, ptr, "uniqueItems")
+	if arr, ok := m["prefixItems"]; ok {
+		n.prefix = c.schemaArray(n, arr, "prefixItems")
+	}
+	switch it := m["items"].(type) {
+	case nil:
+	case []any: // draft-2019-09 and earlier tuple form
+		n.prefix = c.schemaArray(n, it, "items")
+		if _, ok := m["additionalItems"]; ok && c.draft != d2020 {
+			n.items = c.child(n, "/additionalItems")
+		}
+	default:
+		n.items = c.child(n, "/items")
+	}
+	if _, ok := m["contains"]; ok {
+		n.contains = c.child(n, "/contains")
+		n.containsEval = c.draft != d2019
+		n.minContains = c.count(m, ptr, "minContains")
+		n.maxContains = c.count(m, ptr, "maxContains")
+	}
+	if _, ok := m["unevaluatedItems"]; ok {
+		n.unevalItems = c.child(n, "/unevaluatedItems")
+	}
+
+	// objects
+	n.minProps = c.count(m, ptr, "minProperties")
+	n.maxProps = c.count(m, ptr, "maxProperties")
+	if v, ok := m["required"]; ok {
+		n.required = c.strings(v, ptr+"/required")
+	}
+	if v, ok := m["dependentRequired"]; ok {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			c.fail(ptr+"/dependentRequired", "dependentRequired must be an object")
+		}
+		for _, k := range sortedMapKeys(obj) {
+			n.depReq = append(n.depReq, depReq{k, c.strings(obj[k], ptr+"/dependentRequired/"+escapeToken(k))})
+		}
+	}
+	if v, ok := m["properties"]; ok {
+		obj := c.object(v, ptr, "properties")
+		n.props = make(map[string]*node, len(obj))
+		n.propOrder = sortedMapKeys(obj)
+		for _, k := range n.propOrder {
+			n.props[k] = c.child(n, "/properties/"+escapeToken(k))
+		}
+	}
+	if v, ok := m["patternProperties"]; ok {
+		obj := c.object(v, ptr, "patternProperties")
+		for _, k := range sortedMapKeys(obj) {
+			path := "/patternProperties/" + escapeToken(k)
+			if re := c.regexp(ptr+path, k); re != nil {
+				n.patProps = append(n.patProps, patProp{re, c.child(n, path)})
+			}
+		}
+	}
+	if _, ok := m["additionalProperties"]; ok {
+		n.addProps = c.child(n, "/additionalProperties")
+	}
+	if _, ok := m["propertyNames"]; ok {
+		n.propNames = c.child(n, "/propertyNames")
+	}
+	if v, ok := m["dependentSchemas"]; ok {
+		obj := c.object(v, ptr, "dependentSchemas")
+		for _, k := range sortedMapKeys(obj) {
+			n.depSchemas = append(n.depSchemas, depSchema{k, c.child(n, "/dependentSchemas/"+escapeToken(k))})
+		}
+	}
+	if v, ok := m["dependencies"]; ok {
+		obj := c.object(v, ptr, "dependencies")
+		for _, k := range sortedMapKeys(obj) {
+			path := "/dependencies/" + escapeToken(k)
+			if arr, ok := obj[k].([]any); ok {
+				n.depReq = append(n.depReq, depReq{k, c.strings(arr, ptr+path)})
+			} else {
+				n.depSchemas = append(n.depSchemas, depSchema{k, c.child(n, path)})
+			}
+		}
+	}
+	if _, ok := m["unevaluatedProperties"]; ok {
+		n.unevalProps = c.child(n, "/unevaluatedProperties")
+	}
+
+	// in-place applicators
+	for _, kw := range [...]string{"allOf", "anyOf", "oneOf"} {
+		v, ok := m[kw]
+		if !ok {
+			continue
+		}
+		arr, ok := v.([]any)
+		if !ok || len(arr) == 0 {
+			c.fail(ptr+"/"+kw, "%s must be a non-empty array of schemas", kw)
+			continue
+		}
+		list := c.schemaArray(n, arr, kw)
+		switch kw {
+		case "allOf":
+			n.allOf = list
+		case "anyOf":
+			n.anyOf = list
+		default:
+			n.oneOf = list
+		}
+	}
+	if _, ok := m["not"]; ok {
+		n.not = c.child(n, "/not")
+	}
+	if _, ok := m["if"]; ok {
+		n.ifS = c.child(n, "/if")
+		if _, ok := m["then"]; ok {
+			n.thenS = c.child(n, "/then")
+		}
+		if _, ok := m["else"]; ok {
+			n.elseS = c.child(n, "/else")
+		}
+	}
+	n.needAnn = n.unevalItems != nil || n.unevalProps != nil
+}
+
+func (c *compiler) compileRef(n *node, m map[string]any, base, kw string) {
+	v, ok := m[kw]
+	if !ok {
+		return
+	}
+	ref, ok := v.(string)
+	if !ok {
+		c.fail(n.ptr+"/"+kw, "%s must be a string", kw)
+		return
+	}
+	if kw == "$recursiveRef" {
+		ref = "#" // the only value defined by draft 2019-09
+	}
+	p, abs, ok := c.resolve(base, ref)
+	if !ok {
+		c.unresolved[abs] = true
+		return
+	}
+	t := c.compile(p)
+	switch kw {
+	case "$ref":
+		n.ref = t
+	case "$dynamicRef":
+		n.dynRef = t
+		// Dynamic resolution only applies when the statically resolved
+		// target carries a matching $dynamicAnchor ("bookending").
+		if _, frag, _ := strings.Cut(abs, "#"); frag != "" && frag[0] != '/' {
+			if tm, ok := lookupMap(c.doc, p); ok && tm["$dynamicAnchor"] == frag {
+				n.dynName = frag
+			}
+		}
+	case "$recursiveRef":
+		n.recRef = t
+		if tm, ok := lookupMap(c.doc, p); ok && tm["$recursiveAnchor"] == true {
+			n.recDyn = true
+		}
+	}
+}
+
+func lookupMap(doc any, ptr string) (map[string]any, bool) {
+	v, _ := lookup(doc, ptr)
+	m, ok := v.(map[string]any)
+	return m, ok
+}
+
+func (c *compiler) typeBit(ptr, s string) uint8 {
+	for i, name := range typeNames {
+		if s == name {
+			return 1 << i
+		}
+	}
+	c.fail(ptr+"/type", "unknown type %q", s)
+	return 0
+}
+
+func (c *compiler) schemaArray(n *node, v any, kw string) []*node {
+	arr, ok := v.([]any)
+	if !ok {
+		c.fail(n.ptr+"/"+kw, "%s must be an array of schemas", kw)
+		return nil
+	}
+	out := make([]*node, len(arr))
+	for i := range arr {
+		out[i] = c.child(n, "/"+kw+"/"+strconv.Itoa(i))
+	}
+	return out
+}
+
+func (c *compiler) object(v any, ptr, kw string) map[string]any {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		c.fail(ptr+"/"+kw, "%s must be an object", kw)
+	}
+	return obj
+}
+
+func (c *compiler) strings(v any, ptr string) []string {
+	arr, ok := v.([]any)
+	if !ok {
+		c.fail(ptr, "must be an array of strings")
+		return nil
+	}
+	out := make([]string, 0, len(arr))
+	for _, e := range arr {
+		s, ok := e.(string)
+		if !ok {
+			c.fail(ptr, "must be an array of strings")
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (c *compiler) boolean(m map[string]any, ptr, kw string) bool {
+	v, ok := m[kw]
+	if !ok {
+		return false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		c.fail(ptr+"/"+kw, "%s must be a boolean", kw)
+	}
+	return b
+}
+
+func (c *compiler) number(m map[string]any, ptr, kw string) *num {
+	v, ok := m[kw]
+	if !ok {
+		return nil
+	}
+	s, ok := v.(json.Number)
+	if !ok {
+		c.fail(ptr+"/"+kw, "%s must be a number", kw)
+		return nil
+	}
+	d, ok := parseDec(string(s), nil)
+	if !ok {
+		c.fail(ptr+"/"+kw, "%s must be a number", kw)
+		return nil
+	}
+	return &num{text: string(s), d: d}
+}
+
+// count parses a non-negative integer keyword; -1 when absent.
+func (c *compiler) count(m map[string]any, ptr, kw string) int {
+	v, ok := m[kw]
+	if !ok {
+		return -1
+	}
+	s, _ := v.(json.Number)
+	d, ok := parseDec(string(s), nil)
+	if !ok || d.neg || !d.isInt() {
+		c.fail(ptr+"/"+kw, "%s must be a non-negative integer", kw)
+		return -1
+	}
+	if len(d.d) == 0 {
+		return 0
+	}
+	if d.exp > 15 {
+		return 1 << 50
+	}
+	i, _ := strconv.Atoi(string(d.d) + strings.Repeat("0", d.exp-len(d.d)))
+	return i
+}
+
+func (c *compiler) regexp(ptr, src string) *regexp.Regexp {
+	if re, ok := c.regexps[src]; ok {
+		if re == nil {
+			c.skipped[ptr+": "+src] = true
+		}
+		return re
+	}
+	re, err := compileECMA(src)
+	if err != nil {
+		re = nil
+		c.skipped[ptr+": "+src] = true
+	}
+	c.regexps[src] = re
+	return re
+}
+
+func sortedMapKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ---- JSON pointers ----
+
+// escapeToken escapes a JSON pointer reference token (RFC 6901).
+func escapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+func unescapeToken(s string) string {
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+}
+
+// lookup returns the value at a JSON pointer.
+func lookup(v any, ptr string) (any, bool) {
+	if ptr == "" {
+		return v, true
+	}
+	if ptr[0] != '/' {
+		return nil, false
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = unescapeToken(tok)
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[tok]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) || (len(tok) > 1 && tok[0] == '0') {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// ---- URIs (RFC 3986 reference resolution, no I/O) ----
+
+type uriRef struct {
+	scheme, auth, path, query, frag string
+	hasAuth, hasQuery, hasFrag      bool
+}
+
+func parseURI(s string) (u uriRef) {
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		u.frag, u.hasFrag, s = s[i+1:], true, s[:i]
+	}
+	if i := strings.IndexByte(s, '?'); i >= 0 {
+		u.query, u.hasQuery, s = s[i+1:], true, s[:i]
+	}
+	if i := strings.IndexByte(s, ':'); i > 0 && !strings.ContainsAny(s[:i], "/") && isScheme(s[:i]) {
+		u.scheme, s = s[:i], s[i+1:]
+	}
+	if strings.HasPrefix(s, "//") {
+		s = s[2:]
+		i := strings.IndexByte(s, '/')
+		if i < 0 {
+			i = len(s)
+		}
+		u.auth, u.hasAuth, s = s[:i], true, s[i:]
+	}
+	u.path = s
+	return u
+}
+
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+func (u uriRef) String() string {
+	var b strings.Builder
+	if u.scheme != "" {
+		b.WriteString(u.scheme)
+		b.WriteByte(':')
+	}
+	if u.hasAuth {
+		b.WriteString("//")
+		b.WriteString(u.auth)
+	}
+	b.WriteString(u.path)
+	if u.hasQuery {
+		b.WriteByte('?')
+		b.WriteString(u.query)
+	}
+	if u.hasFrag {
+		b.WriteByte('#')
+		b.WriteString(u.frag)
+	}
+	return b.String()
+}
+
+// resolveURI resolves ref against base (RFC 3986 section 5.2.2). An empty
+// fragment is dropped.
+func resolveURI(base, ref string) string {
+	r := parseURI(ref)
+	var t uriRef
+	switch {
+	case r.scheme != "":
+		t = r
+		t.path = removeDots(r.path)
+	default:
+		b := parseURI(base)
+		t.scheme = b.scheme
+		switch {
+		case r.hasAuth:
+			t.auth, t.hasAuth, t.path, t.query, t.hasQuery = r.auth, true, removeDots(r.path), r.query, r.hasQuery
+		case r.path == "":
+			t.auth, t.hasAuth, t.path = b.auth, b.hasAuth, b.path
+			t.query, t.hasQuery = b.query, b.hasQuery
+			if r.hasQuery {
+				t.query, t.hasQuery = r.query, true
+			}
+		default:
+			t.auth, t.hasAuth, t.query, t.hasQuery = b.auth, b.hasAuth, r.query, r.hasQuery
+			switch {
+			case r.path[0] == '/':
+				t.path = removeDots(r.path)
+			case b.hasAuth && b.path == "":
+				t.path = removeDots("/" + r.path)
+			default:
+				i := strings.LastIndexByte(b.path, '/')
+				t.path = removeDots(b.path[:i+1] + r.path)
+			}
+		}
+		t.frag, t.hasFrag = r.frag, r.hasFrag
+	}
+	if t.frag == "" {
+		t.hasFrag = false
+	}
+	return t.String()
+}
+
+func removeDots(p string) string {
+	if !strings.Contains(p, ".") {
+		return p
+	}
+	abs := strings.HasPrefix(p, "/")
+	segs := strings.Split(p, "/")
+	out := make([]string, 0, len(segs))
+	for i, s := range segs {
+		switch s {
+		case ".":
+			if i == len(segs)-1 {
+				out = append(out, "")
+			}
+		case "..":
+			if len(out) > 1 || (len(out) == 1 && !abs) {
+				out = out[:len(out)-1]
+			}
+			if i == len(segs)-1 {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	res := strings.Join(out, "/")
+	if abs && !strings.HasPrefix(res, "/") {
+		res = "/" + res
+	}
+	return res
+}
+
+func percentDecode(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if h, l := unhex(s[i+1]), unhex(s[i+2]); h >= 0 && l >= 0 {
+				b = append(b, byte(h<<4|l))
+				i += 2
+				continue
+			}
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+func unhex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c - 'a' + 10)
+	case 'A' <= c && c <= 'F':
+		return int(c - 'A' + 10)
+	}
+	return -1
+}

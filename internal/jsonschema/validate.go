@@ -1,0 +1,1083 @@
+package jsonschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+const (
+	// maxCauses bounds the causes collected for one invalid instance.
+	maxCauses = 20
+	// maxDepth bounds nested schema evaluations (deeply nested instances).
+	maxDepth = 4096
+	// A validation pass may evaluate at most max(minEvals, evalsPerValue ×
+	// the number of values in the instance) schemas, so that a hostile
+	// schema (e.g. nested anyOf over shared $defs) cannot make validation
+	// run for an exponential time. Ordinary schemas need a handful of
+	// evaluations per value.
+	minEvals      = 1 << 18
+	evalsPerValue = 256
+	limitMsg      = "validation exceeds the evaluation limits"
+)
+
+// ValidationError reports why an instance is invalid. Causes holds at most
+// 20 entries, in a deterministic order. A *ValidationError is a plain value:
+// it is safe for concurrent reads.
+type ValidationError struct {
+	Causes []Cause
+}
+
+// Cause is one reason an instance is invalid. It is a plain value, safe for
+// concurrent reads.
+type Cause struct {
+	// InstancePath is a JSON pointer into the instance ("" is the root),
+	// e.g. "/items/0/name".
+	InstancePath string
+	// KeywordPath is the JSON pointer of the failing keyword along the
+	// evaluation path, through any $ref ("keywordLocation" in the JSON
+	// Schema output format), e.g. "/properties/items/items/required".
+	KeywordPath string
+	// Message is a short English explanation, e.g.
+	// `missing required property "name"`.
+	Message string
+}
+
+// Error returns the first cause and the number of further causes, e.g.
+// `jsonschema: /items/0: missing required property "name" (and 2 more)`.
+// The root instance is shown as "(root)". The text is stable. Error is safe
+// for concurrent use.
+func (e *ValidationError) Error() string {
+	if len(e.Causes) == 0 {
+		return "jsonschema: invalid instance"
+	}
+	c := e.Causes[0]
+	at := c.InstancePath
+	if at == "" {
+		at = "(root)"
+	}
+	s := "jsonschema: " + at + ": " + c.Message
+	if n := len(e.Causes) - 1; n > 0 {
+		s += " (and " + strconv.Itoa(n) + " more)"
+	}
+	return s
+}
+
+// Validate checks an instance as produced by encoding/json: map[string]any,
+// []any, string, bool, nil, float64 or json.Number (Go int, int32, int64,
+// uint, uint32, uint64 and float32 are accepted as numbers too). It returns
+// nil or a *ValidationError. Validate is safe for concurrent use.
+func (s *Schema) Validate(instance any) error {
+	b := new(buffers) // one allocation for all the evaluation stacks
+	v := newValidator(instance, true, b)
+	if v.eval(s.root, instance, nil) {
+		return nil
+	}
+	// Second pass, only for invalid instances: collect causes in a
+	// deterministic order.
+	v = newValidator(instance, false, b)
+	v.eval(s.root, instance, nil)
+	if v.exhausted {
+		// The result may only reflect the limit: say so first.
+		v.causes = append([]Cause{{Message: limitMsg}}, v.causes[:min(len(v.causes), maxCauses-1)]...)
+	}
+	if len(v.causes) == 0 {
+		v.causes = append(v.causes, Cause{Message: "instance is invalid"})
+	}
+	return &ValidationError{Causes: v.causes}
+}
+
+// ValidateJSON decodes raw (a single JSON value) with json.Decoder.UseNumber
+// and validates it. Malformed JSON yields a decoding error that is not a
+// *ValidationError. ValidateJSON is safe for concurrent use.
+func (s *Schema) ValidateJSON(raw []byte) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return fmt.Errorf("jsonschema: invalid JSON instance: %w", err)
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return fmt.Errorf("jsonschema: invalid JSON instance: trailing data")
+	}
+	return s.Validate(v)
+}
+
+// ielem is one step of an instance path: an object key, or an array
+// index when idx >= 0.
+type ielem struct {
+	key string
+	idx int
+}
+
+// annot collects the evaluated-locations annotations needed by
+// unevaluatedProperties and unevaluatedItems.
+type annot struct {
+	allProps bool
+	props    map[string]struct{}
+	allItems bool
+	nItems   int
+	items    map[int]struct{}
+}
+
+func (a *annot) markProp(k string) {
+	if a == nil || a.allProps {
+		return
+	}
+	if a.props == nil {
+		a.props = map[string]struct{}{}
+	}
+	a.props[k] = struct{}{}
+}
+
+func (a *annot) propDone(k string) bool {
+	if a.allProps {
+		return true
+	}
+	_, ok := a.props[k]
+	return ok
+}
+
+func (a *annot) itemDone(i int) bool {
+	if a.allItems || i < a.nItems {
+		return true
+	}
+	_, ok := a.items[i]
+	return ok
+}
+
+func (a *annot) markItem(i int) {
+	if a.items == nil {
+		a.items = map[int]struct{}{}
+	}
+	a.items[i] = struct{}{}
+}
+
+func (a *annot) merge(b *annot) {
+	a.allProps = a.allProps || b.allProps
+	if !a.allProps {
+		for k := range b.props {
+			a.markProp(k)
+		}
+	}
+	a.allItems = a.allItems || b.allItems
+	a.nItems = max(a.nItems, b.nItems)
+	for i := range b.items {
+		a.markItem(i)
+	}
+}
+
+// validator holds the state of one validation pass. Paths are kept as
+// stacks (not linked lists) so that they never escape to the heap.
+type validator struct {
+	quick     bool // stop at the first failure and record nothing
+	causes    []Cause
+	scope     []*node  // dynamic scope: schema resources entered, outermost first
+	stack     []frame  // schemas being evaluated, innermost last
+	ipath     []ielem  // current instance location
+	kpath     []string // current keyword path, as escaped pointer suffixes
+	evals     int      // evaluations so far
+	budget    int      // evaluations allowed
+	grown     bool     // budget already sized to the instance
+	exhausted bool     // the evaluation limits were hit
+	root      any      // the instance, to size the budget
+}
+
+// frame is an active evaluation: a schema and the depth of its instance
+// location. Frames of equal depth at the top of the stack are at the same
+// instance location (a deeper location is only left by returning).
+type frame struct {
+	n     *node
+	depth int
+}
+
+// buffers provides the initial capacity of a validator's stacks.
+type buffers struct {
+	scope [16]*node
+	stack [64]frame
+	ipath [16]ielem
+	kpath [64]string
+}
+
+func newValidator(instance any, quick bool, b *buffers) validator {
+	return validator{quick: quick, scope: b.scope[:0], stack: b.stack[:0], ipath: b.ipath[:0], kpath: b.kpath[:0],
+		budget: minEvals, root: instance}
+}
+
+func (v *validator) instPath() string {
+	var b strings.Builder
+	for _, e := range v.ipath {
+		b.WriteByte('/')
+		if e.idx >= 0 {
+			b.WriteString(strconv.Itoa(e.idx))
+		} else {
+			b.WriteString(escapeToken(e.key))
+		}
+	}
+	return b.String()
+}
+
+// halt reports whether a failure must end the evaluation at once.
+func (v *validator) halt() bool { return v.quick || len(v.causes) >= maxCauses }
+
+// failf records a cause for keyword kw (never call it in quick mode) and
+// reports whether evaluation must stop.
+func (v *validator) failf(kw, format string, args ...any) bool {
+	if len(v.causes) < maxCauses {
+		v.causes = append(v.causes, Cause{v.instPath(), strings.Join(v.kpath, "") + kw, fmt.Sprintf(format, args...)})
+	}
+	return len(v.causes) >= maxCauses
+}
+
+// grow raises the evaluation budget, once, in proportion to the size of
+// the instance; it reports whether evaluation may continue.
+func (v *validator) grow() bool {
+	if !v.grown {
+		v.grown = true
+		v.budget = max(minEvals, evalsPerValue*countValues(v.root))
+	}
+	return v.evals < v.budget
+}
+
+// countValues counts the JSON values in v.
+func countValues(v any) int {
+	n := 1
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			n += countValues(e)
+		}
+	case map[string]any:
+		for _, e := range x {
+			n += countValues(e)
+		}
+	}
+	return n
+}
+
+// in evaluates s against x at the current instance location; kw is the
+// keyword path from the current schema to s.
+func (v *validator) in(s *node, x any, kw string, ann *annot) bool {
+	v.kpath = append(v.kpath, kw)
+	ok := v.eval(s, x, ann)
+	v.kpath = v.kpath[:len(v.kpath)-1]
+	return ok
+}
+
+// test evaluates s against x at the current location in quick mode, for
+// the applicators that only need to know whether s passes.
+func (v *validator) test(s *node, x any, ann *annot) bool {
+	q := v.quick
+	v.quick = true
+	ok := v.in(s, x, "", ann)
+	v.quick = q
+	return ok
+}
+
+// at evaluates s against the member x of the current instance (object
+// member key when idx < 0, array element idx otherwise). When s is the
+// false schema, the cause is worded with what ("additional ", …).
+func (v *validator) at(s *node, x any, key string, idx int, kw, what string) bool {
+	v.ipath = append(v.ipath, ielem{key, idx})
+	var ok bool
+	switch {
+	case !s.never:
+		ok = v.in(s, x, kw, nil)
+	case v.quick:
+	case idx >= 0:
+		v.failf(kw, "%sarray item is not allowed", what)
+	default:
+		v.failf(kw, "%sproperty %q is not allowed", what, key)
+	}
+	v.ipath = v.ipath[:len(v.ipath)-1]
+	return ok
+}
+
+func (v *validator) eval(n *node, x any, ann *annot) bool {
+	if n.always {
+		return true
+	}
+	if n.never {
+		if !v.quick {
+			v.failf("", "value is not allowed (false schema)")
+		}
+		return false
+	}
+	depth := len(v.ipath)
+	for i := len(v.stack) - 1; i >= 0 && v.stack[i].depth == depth; i-- {
+		if v.stack[i].n == n {
+			// The same schema again at the same instance location: a
+			// reference cycle such as {"$ref": "#"} that would never end.
+			if !v.quick {
+				v.failf("", "circular schema reference at the same instance location")
+			}
+			return false
+		}
+	}
+	if v.evals >= v.budget && !v.grow() || len(v.stack) >= maxDepth {
+		v.exhausted = true
+		if !v.quick {
+			v.failf("", limitMsg)
+		}
+		return false
+	}
+	v.evals++
+	v.stack = append(v.stack, frame{n, depth})
+	pushed := len(v.scope) == 0 || v.scope[len(v.scope)-1] != n.res
+	if pushed {
+		v.scope = append(v.scope, n.res)
+	}
+	ok := v.evalKeywords(n, x, ann)
+	if pushed {
+		v.scope = v.scope[:len(v.scope)-1]
+	}
+	v.stack = v.stack[:len(v.stack)-1]
+	return ok
+}
+
+// rel is the keyword path from parent to its structural child.
+func rel(parent, child *node) string { return child.ptr[len(parent.ptr):] }
+
+func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
+	ok := true
+	local := ann
+	if n.needAnn {
+		local = &annot{}
+	}
+	if n.ref != nil && !v.in(n.ref, x, "/$ref", local) {
+		if v.halt() {
+			return false
+		}
+		ok = false
+	}
+	if n.dynRef != nil {
+		t := n.dynRef
+		if n.dynName != "" {
+			for _, r := range v.scope {
+				if d, found := r.dyn[n.dynName]; found {
+					t = d
+					break
+				}
+			}
+		}
+		if !v.in(t, x, "/$dynamicRef", local) {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	}
+	if n.recRef != nil {
+		t := n.recRef
+		if n.recDyn {
+			for _, r := range v.scope {
+				if r.recAnchor {
+					t = r
+					break
+				}
+			}
+		}
+		if !v.in(t, x, "/$recursiveRef", local) {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	}
+
+	k := kindOf(x)
+	if k == 0 {
+		if !v.quick {
+			v.failf("", "unsupported Go value of type %T", x)
+		}
+		return false
+	}
+	if n.types != 0 && n.types&k == 0 && (k != tNumber || n.types&tInteger == 0 || !isInteger(x)) {
+		if v.quick || v.failf("/type", "got %s, want %s", kindName(x, k), typesString(n.types)) {
+			return false
+		}
+		ok = false
+	}
+	if n.hasConst && !equal(x, n.constV) {
+		if v.quick || v.failf("/const", "must be equal to %s", render(n.constV)) {
+			return false
+		}
+		ok = false
+	}
+	if n.hasEnum && !inEnum(x, n.enum) {
+		if v.quick || v.failf("/enum", "must be one of %s", render(n.enum)) {
+			return false
+		}
+		ok = false
+	}
+
+	switch k {
+	case tNumber:
+		if n.hasNum && !v.evalNumber(n, x) {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	case tString:
+		if !v.evalString(n, x.(string)) {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	case tArray:
+		if !v.evalArray(n, x.([]any), local) {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	case tObject:
+		if !v.evalObject(n, x.(map[string]any), local) {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	}
+
+	if !v.evalApplicators(n, x, local) {
+		if v.halt() {
+			return false
+		}
+		ok = false
+	}
+
+	if n.unevalProps != nil {
+		if m, isObj := x.(map[string]any); isObj && !local.allProps {
+			for _, key := range v.keys(m) {
+				if local.propDone(key) {
+					continue
+				}
+				if !v.at(n.unevalProps, m[key], key, -1, "/unevaluatedProperties", "unevaluated ") {
+					if v.halt() {
+						return false
+					}
+					ok = false
+				}
+			}
+			local.allProps = true
+		}
+	}
+	if n.unevalItems != nil {
+		if a, isArr := x.([]any); isArr && !local.allItems {
+			for i, e := range a {
+				if local.itemDone(i) {
+					continue
+				}
+				if !v.at(n.unevalItems, e, "", i, "/unevaluatedItems", "unevaluated ") {
+					if v.halt() {
+						return false
+					}
+					ok = false
+				}
+			}
+			local.allItems = true
+		}
+	}
+	if ann != nil && local != ann {
+		ann.merge(local)
+	}
+	return ok
+}
+
+func inEnum(x any, enum []any) bool {
+	for _, e := range enum {
+		if equal(x, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// keys returns the keys of m; sorted unless in quick mode (where order does
+// not matter and sorting would only cost time).
+func (v *validator) keys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	if !v.quick {
+		slices.Sort(out)
+	}
+	return out
+}
+
+// The bounds checked by evalNumber: minimum, maximum, exclusiveMinimum,
+// exclusiveMaximum; a comparison result of boundFail (or 0 for the
+// exclusive ones) fails.
+var (
+	boundKW   = [4]string{"/minimum", "/maximum", "/exclusiveMinimum", "/exclusiveMaximum"}
+	boundOp   = [4]string{">=", "<=", ">", "<"}
+	boundFail = [4]int{-1, 1, -1, 1}
+)
+
+func (v *validator) evalNumber(n *node, x any) bool {
+	var buf [40]byte
+	d, valid := toDec(x, buf[:0])
+	if !valid {
+		if !v.quick {
+			v.failf("", "invalid number %v", x)
+		}
+		return false
+	}
+	ok := true
+	for i, b := range [4]*num{n.minimum, n.maximum, n.exMin, n.exMax} {
+		if b == nil {
+			continue
+		}
+		if c := cmpDec(d, b.d); c == boundFail[i] || i >= 2 && c == 0 {
+			if v.quick || v.failf(boundKW[i], "must be %s %s", boundOp[i], b.text) {
+				return false
+			}
+			ok = false
+		}
+	}
+	if n.multipleOf != nil && !isMultiple(d, n.multipleOf.d) {
+		if v.quick || v.failf("/multipleOf", "must be a multiple of %s", n.multipleOf.text) {
+			return false
+		}
+		ok = false
+	}
+	return ok
+}
+
+func (v *validator) evalString(n *node, s string) bool {
+	ok := true
+	if n.minLen >= 0 || n.maxLen >= 0 {
+		l := utf8.RuneCountInString(s)
+		if n.minLen >= 0 && l < n.minLen {
+			if v.quick || v.failf("/minLength", "length must be >= %d, got %d", n.minLen, l) {
+				return false
+			}
+			ok = false
+		}
+		if n.maxLen >= 0 && l > n.maxLen {
+			if v.quick || v.failf("/maxLength", "length must be <= %d, got %d", n.maxLen, l) {
+				return false
+			}
+			ok = false
+		}
+	}
+	if n.pattern != nil && !n.pattern.MatchString(s) {
+		if v.quick || v.failf("/pattern", "must match pattern %q", n.patternSrc) {
+			return false
+		}
+		ok = false
+	}
+	return ok
+}
+
+func (v *validator) evalArray(n *node, a []any, ann *annot) bool {
+	ok := true
+	if n.minItems >= 0 && len(a) < n.minItems {
+		if v.quick || v.failf("/minItems", "array must have at least %d items, got %d", n.minItems, len(a)) {
+			return false
+		}
+		ok = false
+	}
+	if n.maxItems >= 0 && len(a) > n.maxItems {
+		if v.quick || v.failf("/maxItems", "array must have at most %d items, got %d", n.maxItems, len(a)) {
+			return false
+		}
+		ok = false
+	}
+	if n.unique {
+		if i, j, dup := findDuplicate(a); dup {
+			if v.quick || v.failf("/uniqueItems", "array items %d and %d are equal", i, j) {
+				return false
+			}
+			ok = false
+		}
+	}
+	for i, p := range n.prefix {
+		if i >= len(a) {
+			break
+		}
+		if !v.at(p, a[i], "", i, rel(n, p), "") {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	}
+	if ann != nil {
+		ann.nItems = max(ann.nItems, min(len(a), len(n.prefix)))
+	}
+	if n.items != nil {
+		kw := rel(n, n.items)
+		for i := len(n.prefix); i < len(a); i++ {
+			if !v.at(n.items, a[i], "", i, kw, "additional ") {
+				if v.halt() {
+					return false
+				}
+				ok = false
+			}
+		}
+		if ann != nil {
+			ann.allItems = true
+		}
+	}
+	if n.contains != nil {
+		q := v.quick
+		v.quick = true
+		matches := 0
+		for i, e := range a {
+			if v.at(n.contains, e, "", i, "/contains", "") {
+				matches++
+				if ann != nil && n.containsEval {
+					ann.markItem(i)
+				}
+			}
+		}
+		v.quick = q
+		lo, kw := n.minContains, "/minContains"
+		if lo < 0 {
+			lo, kw = 1, "/contains"
+		}
+		if matches < lo {
+			if v.quick || v.failf(kw, "array must contain at least %d matching items, got %d", lo, matches) {
+				return false
+			}
+			ok = false
+		}
+		if n.maxContains >= 0 && matches > n.maxContains {
+			if v.quick || v.failf("/maxContains", "array must contain at most %d matching items, got %d", n.maxContains, matches) {
+				return false
+			}
+			ok = false
+		}
+	}
+	return ok
+}
+
+func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
+	ok := true
+	if n.minProps >= 0 && len(m) < n.minProps {
+		if v.quick || v.failf("/minProperties", "object must have at least %d properties, got %d", n.minProps, len(m)) {
+			return false
+		}
+		ok = false
+	}
+	if n.maxProps >= 0 && len(m) > n.maxProps {
+		if v.quick || v.failf("/maxProperties", "object must have at most %d properties, got %d", n.maxProps, len(m)) {
+			return false
+		}
+		ok = false
+	}
+	for _, r := range n.required {
+		if _, has := m[r]; !has {
+			if v.quick || v.failf("/required", "missing required property %q", r) {
+				return false
+			}
+			ok = false
+		}
+	}
+	for _, dr := range n.depReq {
+		if _, has := m[dr.prop]; !has {
+			continue
+		}
+		for _, r := range dr.req {
+			if _, has := m[r]; !has {
+				if v.quick || v.failf("/dependentRequired", "property %q is required when %q is present", r, dr.prop) {
+					return false
+				}
+				ok = false
+			}
+		}
+	}
+	for _, name := range n.propOrder {
+		val, has := m[name]
+		if !has {
+			continue
+		}
+		ann.markProp(name)
+		s := n.props[name]
+		if !v.at(s, val, name, -1, rel(n, s), "") {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	}
+	if len(n.patProps) > 0 || n.addProps != nil || n.propNames != nil {
+		if v.quick {
+			for key, val := range m {
+				if !v.evalKey(n, key, val, ann) {
+					return false
+				}
+			}
+		} else {
+			for _, key := range v.keys(m) {
+				if !v.evalKey(n, key, m[key], ann) {
+					if v.halt() {
+						return false
+					}
+					ok = false
+				}
+			}
+		}
+		if n.addProps != nil && ann != nil {
+			ann.allProps = true
+		}
+	}
+	for _, ds := range n.depSchemas {
+		if _, has := m[ds.prop]; !has {
+			continue
+		}
+		if !v.in(ds.n, m, rel(n, ds.n), ann) {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	}
+	return ok
+}
+
+// evalKey applies propertyNames, patternProperties and additionalProperties
+// to one property.
+func (v *validator) evalKey(n *node, key string, val any, ann *annot) bool {
+	ok := true
+	if n.propNames != nil && !v.at(n.propNames, key, key, -1, "/propertyNames", "") {
+		if v.halt() {
+			return false
+		}
+		ok = false
+	}
+	_, matched := n.props[key]
+	for _, pp := range n.patProps {
+		if !pp.re.MatchString(key) {
+			continue
+		}
+		matched = true
+		ann.markProp(key)
+		if !v.at(pp.n, val, key, -1, rel(n, pp.n), "") {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	}
+	if !matched && n.addProps != nil && !v.at(n.addProps, val, key, -1, "/additionalProperties", "additional ") {
+		if v.halt() {
+			return false
+		}
+		ok = false
+	}
+	return ok
+}
+
+// evalApplicators evaluates allOf, anyOf, oneOf, not and if/then/else.
+func (v *validator) evalApplicators(n *node, x any, ann *annot) bool {
+	ok := true
+	for _, s := range n.allOf {
+		if !v.in(s, x, rel(n, s), ann) {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	}
+	if len(n.anyOf) > 0 {
+		matched := false
+		for _, s := range n.anyOf {
+			var a *annot
+			if ann != nil {
+				a = &annot{}
+			}
+			if v.test(s, x, a) {
+				matched = true
+				if ann == nil {
+					break
+				}
+				ann.merge(a)
+			}
+		}
+		if !matched {
+			if v.quick || v.failf("/anyOf", "value does not match any schema in anyOf") || v.explain(n, n.anyOf, x) {
+				return false
+			}
+			ok = false
+		}
+	}
+	if len(n.oneOf) > 0 {
+		first, second := -1, -1
+		var best *annot
+		for i, s := range n.oneOf {
+			var a *annot
+			if ann != nil {
+				a = &annot{}
+			}
+			if v.test(s, x, a) {
+				if first >= 0 {
+					second = i
+					break
+				}
+				first, best = i, a
+			}
+		}
+		switch {
+		case first < 0:
+			if v.quick || v.failf("/oneOf", "value does not match any schema in oneOf") || v.explain(n, n.oneOf, x) {
+				return false
+			}
+			ok = false
+		case second >= 0:
+			if v.quick || v.failf("/oneOf", "value matches more than one schema in oneOf (%d and %d)", first, second) {
+				return false
+			}
+			ok = false
+		case ann != nil:
+			ann.merge(best)
+		}
+	}
+	if n.not != nil && v.test(n.not, x, nil) {
+		if v.quick || v.failf("/not", "value must not match the schema in not") {
+			return false
+		}
+		ok = false
+	}
+	if n.ifS != nil && (n.thenS != nil || n.elseS != nil || ann != nil) {
+		var a *annot
+		if ann != nil {
+			a = &annot{}
+		}
+		next := n.elseS
+		if v.test(n.ifS, x, a) {
+			next = n.thenS
+			if ann != nil {
+				ann.merge(a)
+			}
+		}
+		if next != nil && !v.in(next, x, rel(n, next), ann) {
+			if v.halt() {
+				return false
+			}
+			ok = false
+		}
+	}
+	return ok
+}
+
+// explain adds the causes of the one branch of a failed anyOf/oneOf that
+// fails for reasons other than a plain type mismatch (for instance the
+// object branch of an "object or null" union), and reports whether
+// evaluation must stop. When no single branch stands out it adds nothing.
+func (v *validator) explain(n *node, branches []*node, x any) bool {
+	var pick []Cause
+	candidates := 0
+	at := v.instPath()
+	for _, s := range branches {
+		start := len(v.causes)
+		v.in(s, x, rel(n, s), nil)
+		got := v.causes[start:]
+		plausible := false
+		for _, c := range got {
+			if c.InstancePath != at || !strings.HasSuffix(c.KeywordPath, "/type") {
+				plausible = true
+			}
+		}
+		if plausible {
+			candidates++
+			pick = slices.Clone(got)
+		}
+		v.causes = v.causes[:start]
+	}
+	if candidates == 1 {
+		for _, c := range pick {
+			if len(v.causes) >= maxCauses {
+				break
+			}
+			v.causes = append(v.causes, c)
+		}
+	}
+	return len(v.causes) >= maxCauses
+}
+
+func kindOf(x any) uint8 {
+	switch x.(type) {
+	case nil:
+		return tNull
+	case bool:
+		return tBool
+	case map[string]any:
+		return tObject
+	case []any:
+		return tArray
+	case string:
+		return tString
+	}
+	if isNumber(x) {
+		return tNumber
+	}
+	return 0
+}
+
+func kindName(x any, k uint8) string {
+	if k == tNumber && isInteger(x) {
+		return "integer"
+	}
+	for i, name := range typeNames {
+		if k == 1<<i {
+			return name
+		}
+	}
+	return "unknown"
+}
+
+func typesString(t uint8) string {
+	var names []string
+	for i, name := range typeNames {
+		if t&(1<<i) != 0 {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return "nothing"
+	}
+	return strings.Join(names, " or ")
+}
+
+// render returns a short JSON rendering of a schema value for messages.
+func render(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "the given value"
+	}
+	if len(b) > 64 {
+		return string(b[:60]) + " …"
+	}
+	return string(b)
+}
+
+// equal reports deep JSON equality; numbers compare by value (1 == 1.0).
+func equal(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !equal(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case float64:
+		if y, ok := b.(float64); ok {
+			return x == y
+		}
+	case json.Number:
+		if y, ok := b.(json.Number); ok && x == y {
+			return true
+		}
+	}
+	if !isNumber(a) || !isNumber(b) {
+		return false
+	}
+	var ba, bb [40]byte
+	da, ok1 := toDec(a, ba[:0])
+	db, ok2 := toDec(b, bb[:0])
+	return ok1 && ok2 && cmpDec(da, db) == 0
+}
+
+// findDuplicate returns the indexes of two equal items.
+func findDuplicate(a []any) (int, int, bool) {
+	if len(a) <= 16 {
+		for i := range a {
+			for j := i + 1; j < len(a); j++ {
+				if equal(a[i], a[j]) {
+					return i, j, true
+				}
+			}
+		}
+		return 0, 0, false
+	}
+	seen := make(map[string]int, len(a))
+	var buf []byte
+	for j, e := range a {
+		buf = appendCanonical(buf[:0], e)
+		if i, dup := seen[string(buf)]; dup {
+			return i, j, true
+		}
+		seen[string(buf)] = j
+	}
+	return 0, 0, false
+}
+
+// appendCanonical appends an unambiguous encoding of a JSON value in which
+// equal values (per equal) encode identically.
+func appendCanonical(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, 'n')
+	case bool:
+		if x {
+			return append(b, 't')
+		}
+		return append(b, 'f')
+	case string:
+		b = append(b, 's')
+		b = strconv.AppendInt(b, int64(len(x)), 10)
+		b = append(b, ':')
+		return append(b, x...)
+	case []any:
+		b = append(b, '[')
+		for _, e := range x {
+			b = appendCanonical(b, e)
+		}
+		return append(b, ']')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for _, k := range keys {
+			b = appendCanonical(b, k)
+			b = appendCanonical(b, x[k])
+		}
+		return append(b, '}')
+	}
+	var buf [40]byte
+	if d, ok := toDec(v, buf[:0]); ok {
+		b = append(b, 'd')
+		b = d.appendTo(b)
+		return append(b, ';')
+	}
+	return fmt.Appendf(b, "?%T;", v)
+}

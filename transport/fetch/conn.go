@@ -1,0 +1,614 @@
+package fetch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/sse"
+)
+
+// conn is one Streamable HTTP (or, after fallback, HTTP+SSE) connection.
+type conn struct {
+	t      *Transport
+	ctx    context.Context // ends with Close
+	cancel context.CancelFunc
+	in     chan core.Message
+	wg     sync.WaitGroup
+
+	mu           sync.Mutex
+	sessionID    string
+	maybeHidden  bool   // the session id header may have been hidden by CORS
+	version      string // legacy protocol version, for GET and DELETE
+	streams      map[int64]context.CancelFunc
+	getStarted   bool
+	closed       bool
+	fatal        error // the connection failed as a whole
+	legacySSE    *legacySSE
+	legacyFailed error
+}
+
+func (c *conn) MirrorsHeaders() bool { return true }
+
+// SessionID returns the legacy session id ("" if none).
+func (c *conn) SessionID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID
+}
+
+func (c *conn) Recv(ctx context.Context) (core.Message, error) {
+	select {
+	case m := <-c.in:
+		return m, nil
+	case <-c.ctx.Done():
+		// Drain what arrived before the end.
+		select {
+		case m := <-c.in:
+			return m, nil
+		default:
+		}
+		c.mu.Lock()
+		err := c.fatal
+		c.mu.Unlock()
+		if err == nil {
+			err = io.EOF
+		}
+		return nil, err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// push delivers an incoming message; it gives up when the connection ends.
+func (c *conn) push(m core.Message) {
+	select {
+	case c.in <- m:
+	case <-c.ctx.Done():
+	}
+}
+
+// fail ends the connection with err (for example the HTTP+SSE stream died).
+func (c *conn) fail(err error) {
+	c.mu.Lock()
+	if c.fatal == nil && !c.closed {
+		c.fatal = err
+	}
+	c.mu.Unlock()
+	c.cancel()
+}
+
+func (c *conn) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	sid, version := c.sessionID, c.version
+	c.mu.Unlock()
+	if sid != "" {
+		// Terminate the legacy session; servers may answer 405.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		h := c.baseHeader(version, sid)
+		if resp, err := c.t.doer.Do(ctx, &Request{Method: "DELETE", URL: c.t.endpoint, Header: h}); err == nil {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+			resp.Body.Close()
+		}
+		cancel()
+	}
+	c.cancel()
+	c.wg.Wait()
+	return nil
+}
+
+// baseHeader returns the headers common to every request.
+func (c *conn) baseHeader(version, sessionID string) Header {
+	h := make(Header, 8)
+	for k, v := range c.t.opts.Header {
+		h.Set(k, v)
+	}
+	if version != "" {
+		h.Set("MCP-Protocol-Version", version)
+	}
+	if sessionID != "" {
+		h.Set("Mcp-Session-Id", sessionID)
+	}
+	return h
+}
+
+func (c *conn) postHeader(opts *core.SendOptions) (Header, string) {
+	modern := core.IsModernVersion(opts.ProtocolVersion)
+	sid := ""
+	if !modern {
+		c.mu.Lock()
+		sid = c.sessionID
+		c.mu.Unlock()
+	}
+	h := c.baseHeader(opts.ProtocolVersion, sid)
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	for _, x := range opts.Headers {
+		h.Set(x.Name, x.Value)
+	}
+	return h, sid
+}
+
+func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOptions) error {
+	if opts == nil {
+		opts = &core.SendOptions{}
+	}
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return core.ErrClosed
+	}
+	if l := c.sse(); l != nil || c.t.sseMode() {
+		return c.sendLegacySSE(ctx, msg, opts)
+	}
+	switch m := msg.(type) {
+	case *core.Request:
+		if !m.IsNotification() {
+			return c.postRequest(ctx, m, opts)
+		}
+		if m.Method == core.NotificationCancelled {
+			c.abortStream(m)
+			if core.IsModernVersion(opts.ProtocolVersion) {
+				// Closing the stream is the cancellation (2026-07-28).
+				return nil
+			}
+		}
+		if err := c.postNoReply(ctx, msg, m.Method, opts); err != nil {
+			return err
+		}
+		if m.Method == core.NotificationInitialized {
+			// Wait (briefly) until the GET stream is established, so that
+			// server messages sent after initialization have a stream.
+			ready := c.startGET(opts.ProtocolVersion)
+			t := time.NewTimer(2 * time.Second)
+			select {
+			case <-ready:
+			case <-t.C:
+			case <-ctx.Done():
+			}
+			t.Stop()
+		}
+		return nil
+	case *core.Response:
+		return c.postNoReply(ctx, msg, "", opts)
+	}
+	return fmt.Errorf("fetch: cannot send %T", msg)
+}
+
+// abortStream closes the response stream of a cancelled request.
+func (c *conn) abortStream(m *core.Request) {
+	var p core.CancelledParams
+	if json.Unmarshal(m.Params, &p) != nil {
+		return
+	}
+	id, ok := p.RequestID.Raw().(int64)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.streams[id]
+	delete(c.streams, id)
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (c *conn) addStream(id int64, cancel context.CancelFunc) {
+	c.mu.Lock()
+	c.streams[id] = cancel
+	c.mu.Unlock()
+}
+
+func (c *conn) dropStream(id int64) {
+	c.mu.Lock()
+	delete(c.streams, id)
+	c.mu.Unlock()
+}
+
+// postNoReply POSTs a notification or response; the server answers 202.
+func (c *conn) postNoReply(ctx context.Context, msg core.Message, method string, opts *core.SendOptions) error {
+	body, err := core.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	h, _ := c.postHeader(opts)
+	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body})
+	if err != nil {
+		return fmt.Errorf("fetch: POST: %w", err)
+	}
+	b, _ := readLimited(resp.Body, 4096)
+	resp.Body.Close()
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return nil
+	}
+	return &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header, Method: method}
+}
+
+// postRequest POSTs a request. The response (JSON or an SSE stream) is
+// read on a goroutine and delivered through Recv.
+func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.SendOptions) error {
+	id, _ := m.ID.Raw().(int64)
+	body, err := core.EncodeMessage(m)
+	if err != nil {
+		return err
+	}
+	h, sid := c.postHeader(opts)
+	modern := core.IsModernVersion(opts.ProtocolVersion)
+
+	rctx, rcancel := context.WithCancel(c.ctx)
+	stop := context.AfterFunc(ctx, rcancel) // Send's ctx aborts the request until it is accepted
+	c.addStream(id, rcancel)
+	resp, err := c.t.doer.Do(rctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body})
+	stopped := stop()
+	if err == nil && !stopped {
+		err = ctx.Err()
+		resp.Body.Close()
+	}
+	if err != nil {
+		c.dropStream(id)
+		rcancel()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if c.ctx.Err() != nil {
+			return core.ErrClosed
+		}
+		return fmt.Errorf("fetch: POST %s: %w", m.Method, err)
+	}
+
+	if m.Method == core.MethodInitialize && resp.StatusCode < 300 {
+		c.mu.Lock()
+		c.sessionID = resp.Header.Get("Mcp-Session-Id")
+		c.maybeHidden = c.sessionID == "" && resp.Hidden != nil && resp.Hidden("mcp-session-id")
+		c.mu.Unlock()
+	}
+	if !modern && opts.ProtocolVersion != "" {
+		c.mu.Lock()
+		c.version = opts.ProtocolVersion
+		c.mu.Unlock()
+	}
+
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		if resp.StatusCode == 202 || resp.StatusCode == 204 {
+			// The answer will come on another stream (legacy servers).
+			resp.Body.Close()
+			c.dropStream(id)
+			rcancel()
+			return nil
+		}
+		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		c.wg.Add(1)
+		if ct == "text/event-stream" {
+			go c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
+		} else {
+			go c.readJSON(rctx, rcancel, resp, id)
+		}
+		return nil
+	}
+
+	b, _ := readLimited(resp.Body, 4096)
+	resp.Body.Close()
+	c.dropStream(id)
+	rcancel()
+	se := &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header, Method: m.Method}
+	if r := jsonrpcError(b); r != nil {
+		// A JSON-RPC error for this request (or a modern protocol error,
+		// which servers may send without an id) is a normal response.
+		if r.ID == m.ID || core.IsModernError(r.Error.Code) {
+			r.ID = m.ID
+			c.push(r)
+			return nil
+		}
+	}
+	switch {
+	case modern && resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != 401 && resp.StatusCode != 403:
+		return fmt.Errorf("%w: %w", core.ErrNotModern, se)
+	case !modern && resp.StatusCode == 404 && sid != "":
+		c.mu.Lock()
+		if c.sessionID == sid {
+			c.sessionID = ""
+		}
+		c.mu.Unlock()
+		return fmt.Errorf("%w: %w", core.ErrSessionExpired, se)
+	case !modern && m.Method == core.MethodInitialize && c.t.opts.Mode == ModeAuto &&
+		(resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405):
+		return c.fallbackToSSE(ctx, m, opts, se)
+	case !modern && sid == "" && (resp.StatusCode == 400 || resp.StatusCode == 404):
+		c.mu.Lock()
+		hidden := c.maybeHidden
+		c.mu.Unlock()
+		if hidden {
+			return fmt.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers): %w", ErrHiddenHeader, se)
+		}
+	}
+	return se
+}
+
+// jsonrpcError decodes a JSON-RPC error response from an HTTP error body.
+func jsonrpcError(b []byte) *core.Response {
+	if len(b) == 0 || !strings.Contains(string(b), `"error"`) {
+		return nil
+	}
+	m, err := core.DecodeMessage(b)
+	if err != nil {
+		return nil
+	}
+	r, ok := m.(*core.Response)
+	if !ok || r.Error == nil {
+		return nil
+	}
+	return r
+}
+
+// readJSON delivers an application/json response.
+func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64) {
+	defer c.wg.Done()
+	defer cancel()
+	defer c.dropStream(id)
+	defer resp.Body.Close()
+	b, err := readLimited(resp.Body, c.t.opts.MaxMessageSize)
+	if err != nil {
+		if ctx.Err() == nil {
+			c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("fetch: reading response: %w", err)})
+		}
+		return
+	}
+	msgs, err := core.DecodeMessages(b)
+	if err != nil {
+		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("fetch: malformed JSON response: %w", err)})
+		return
+	}
+	answered := false
+	for _, m := range msgs {
+		if r, ok := m.(*core.Response); ok && r.ID == core.Int64ID(id) {
+			answered = true
+		}
+		c.push(m)
+	}
+	if !answered {
+		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("%w: the JSON body held no response to request %d", ErrStreamEnded, id)})
+	}
+}
+
+// streamResult summarises one SSE stream.
+type streamResult struct {
+	answered bool
+	lastID   string
+	retry    time.Duration
+	events   int
+	bad      int
+	err      error
+}
+
+// consume reads SSE events, delivering messages; it notes whether the
+// response to request id (if id > 0) arrived.
+func (c *conn) consume(body io.Reader, id int64) streamResult {
+	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
+	var res streamResult
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				res.err = err
+			}
+			break
+		}
+		res.events++
+		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
+			continue // priming event, keep-alive or unknown type
+		}
+		msgs, err := core.DecodeMessages(ev.Data)
+		if err != nil {
+			res.bad++
+			continue
+		}
+		for _, m := range msgs {
+			if resp, ok := m.(*core.Response); ok && id > 0 && resp.ID == core.Int64ID(id) {
+				res.answered = true
+			}
+			c.push(m)
+		}
+	}
+	res.lastID = r.LastEventID()
+	if d, ok := r.Retry(); ok {
+		res.retry = d
+	}
+	return res
+}
+
+// readPostStream reads the SSE response of a POSTed request. A legacy
+// stream that ends early is resumed with GET and Last-Event-ID after the
+// server's retry delay; a modern one fails the request.
+func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64, modern bool, version string) {
+	defer c.wg.Done()
+	defer cancel()
+	defer c.dropStream(id)
+	res := c.consume(resp.Body, id)
+	resp.Body.Close()
+	if res.answered || ctx.Err() != nil {
+		return
+	}
+	if !modern && res.lastID != "" {
+		if c.resume(ctx, id, version, res) {
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+	}
+	detail := ""
+	if res.err != nil {
+		detail = ": " + res.err.Error()
+	}
+	if res.bad > 0 {
+		detail += fmt.Sprintf(" (%d malformed events)", res.bad)
+	}
+	c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("%w%s", ErrStreamEnded, detail)})
+}
+
+// resume re-opens a legacy stream with GET + Last-Event-ID until the
+// response arrives; it reports whether it did.
+func (c *conn) resume(ctx context.Context, id int64, version string, last streamResult) bool {
+	lastID := last.lastID
+	retry := last.retry
+	failures := 0
+	for failures < c.t.opts.MaxReconnects {
+		if !sleep(ctx, orDefault(retry, c.t.opts.Retry)) {
+			return false
+		}
+		resp, err := c.get(ctx, version, lastID)
+		if err != nil || resp.StatusCode != 200 {
+			if resp != nil {
+				resp.Body.Close()
+				if resp.StatusCode == 405 || resp.StatusCode == 404 {
+					return false
+				}
+			}
+			failures++
+			continue
+		}
+		res := c.consume(resp.Body, id)
+		resp.Body.Close()
+		if res.answered {
+			return true
+		}
+		if res.lastID != "" {
+			lastID = res.lastID
+		}
+		if res.retry > 0 {
+			retry = res.retry
+		}
+		if res.events > 0 {
+			failures = 0
+		} else {
+			failures++
+		}
+	}
+	return false
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// get opens a GET SSE stream of a legacy session.
+func (c *conn) get(ctx context.Context, version, lastID string) (*Response, error) {
+	c.mu.Lock()
+	sid := c.sessionID
+	c.mu.Unlock()
+	h := c.baseHeader(version, sid)
+	h.Set("Accept", "text/event-stream")
+	if lastID != "" {
+		h.Set("Last-Event-ID", lastID)
+	}
+	return c.t.doer.Do(ctx, &Request{Method: "GET", URL: c.t.endpoint, Header: h})
+}
+
+// startGET opens the standalone GET stream of a legacy session, over which
+// the server sends requests and notifications outside any request.
+// The returned channel is closed once the first attempt has its answer.
+func (c *conn) startGET(version string) <-chan struct{} {
+	ready := make(chan struct{})
+	c.mu.Lock()
+	if c.getStarted || c.closed {
+		c.mu.Unlock()
+		close(ready)
+		return ready
+	}
+	c.getStarted = true
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go c.runGET(version, ready)
+	return ready
+}
+
+func (c *conn) runGET(version string, ready chan struct{}) {
+	defer c.wg.Done()
+	first := true
+	signal := func() {
+		if first {
+			first = false
+			close(ready)
+		}
+	}
+	defer signal()
+	ctx := c.ctx
+	lastID := ""
+	retry := time.Duration(0)
+	failures := 0
+	for ctx.Err() == nil && failures < c.t.opts.MaxReconnects {
+		resp, err := c.get(ctx, version, lastID)
+		signal()
+		if err != nil {
+			failures++
+			if !sleep(ctx, backoff(c.t.opts.Retry, failures)) {
+				return
+			}
+			continue
+		}
+		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		if resp.StatusCode != 200 || ct != "text/event-stream" {
+			resp.Body.Close()
+			if resp.StatusCode == 405 || resp.StatusCode == 404 || resp.StatusCode == 400 {
+				return // the server offers no GET stream
+			}
+			failures++
+			if !sleep(ctx, backoff(c.t.opts.Retry, failures)) {
+				return
+			}
+			continue
+		}
+		res := c.consume(resp.Body, 0)
+		resp.Body.Close()
+		if res.lastID != "" {
+			lastID = res.lastID
+		}
+		if res.retry > 0 {
+			retry = res.retry
+		}
+		if res.events > 0 {
+			failures = 0
+		} else {
+			failures++
+		}
+		if !sleep(ctx, orDefault(retry, backoff(c.t.opts.Retry, failures))) {
+			return
+		}
+	}
+}
+
+func backoff(base time.Duration, failures int) time.Duration {
+	d := base
+	for i := 1; i < failures && d < 30*time.Second; i++ {
+		d *= 2
+	}
+	return min(d, 30*time.Second)
+}

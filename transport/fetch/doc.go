@@ -1,0 +1,23 @@
+// Package fetch is mcpwasm's HTTP transport: Streamable HTTP in both
+// protocol eras and the deprecated 2024-11-05 HTTP+SSE transport, behind one
+// core.Transport.
+//
+// Modern (2026-07-28) requests are POSTed with MCP-Protocol-Version and the
+// Mcp-Method, Mcp-Name and Mcp-Param-* headers the session computes; each
+// response arrives as JSON or as an SSE stream scoped to its request, and
+// closing that stream is the request's cancellation. A 4xx answer without a
+// recognised modern JSON-RPC error marks the server as legacy
+// (core.ErrNotModern), which makes the session fall back to initialize.
+//
+// Legacy sessions keep the Mcp-Session-Id the server assigned, open the
+// standalone GET stream after initialization, resume broken streams with
+// GET and Last-Event-ID after the server's retry delay, treat 404 as an
+// expired session (core.ErrSessionExpired) and DELETE the session on Close.
+// When an initialize POST is refused with 400, 404 or 405 the transport
+// tries the HTTP+SSE transport (GET, endpoint event, POSTs) and remembers
+// the verdict.
+//
+// All HTTP goes through the small Doer interface: net/http natively, the
+// JavaScript fetch function under GOOS=js (which keeps net/http out of the
+// WebAssembly build).
+package fetch

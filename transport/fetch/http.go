@@ -1,0 +1,118 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Doer performs HTTP requests. It is the only thing the transport needs
+// from the platform: natively it is net/http, under GOOS=js the JavaScript
+// fetch function (a page or script may pass its own). Implementations must
+// be safe for concurrent use. The response body must be streamed (not
+// buffered whole): SSE responses stay open indefinitely.
+type Doer interface {
+	Do(ctx context.Context, req *Request) (*Response, error)
+}
+
+// Request is one HTTP request.
+type Request struct {
+	Method string
+	URL    string
+	Header Header
+	Body   []byte
+}
+
+// Response is one HTTP response. Body must be closed.
+type Response struct {
+	StatusCode int
+	Header     Header
+	Body       io.ReadCloser
+	// Hidden lists response headers the platform could not read (under
+	// GOOS=js: headers the server did not expose with
+	// Access-Control-Expose-Headers). Natively it is empty.
+	Hidden func(name string) bool
+}
+
+// Header is a set of HTTP headers with lower-case names.
+type Header map[string][]string
+
+// Get returns the first value of name (case-insensitive).
+func (h Header) Get(name string) string {
+	if v := h[strings.ToLower(name)]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// Set replaces the values of name.
+func (h Header) Set(name, value string) { h[strings.ToLower(name)] = []string{value} }
+
+// Add appends a value to name.
+func (h Header) Add(name, value string) {
+	k := strings.ToLower(name)
+	h[k] = append(h[k], value)
+}
+
+// Clone returns a copy of h.
+func (h Header) Clone() Header {
+	out := make(Header, len(h))
+	for k, v := range h {
+		out[k] = append([]string(nil), v...)
+	}
+	return out
+}
+
+// StatusError is returned when the server answers with an HTTP error
+// status that carries no JSON-RPC error. Match it with errors.As.
+type StatusError struct {
+	StatusCode int
+	// Body holds the start of the response body (at most 4 KiB).
+	Body   string
+	Header Header
+	Method string // the MCP method of the request, if any
+}
+
+func (e *StatusError) Error() string {
+	msg := fmt.Sprintf("fetch: HTTP %d", e.StatusCode)
+	if e.Method != "" {
+		msg += " for " + e.Method
+	}
+	if b := strings.TrimSpace(e.Body); b != "" {
+		if len(b) > 200 {
+			b = b[:200] + "…"
+		}
+		msg += ": " + b
+	}
+	return msg
+}
+
+// Sentinel errors of the transport.
+var (
+	// ErrHiddenHeader means a response header the client needs was not
+	// readable because the server did not expose it to browser scripts
+	// (Access-Control-Expose-Headers).
+	ErrHiddenHeader = errors.New("fetch: response header not exposed by the server (CORS)")
+	// ErrStreamEnded means a response stream ended before it delivered the
+	// response to its request and could not be resumed.
+	ErrStreamEnded = errors.New("fetch: response stream ended before the response")
+	// ErrNoEndpoint means an HTTP+SSE (2024-11-05) server did not send its
+	// endpoint event.
+	ErrNoEndpoint = errors.New("fetch: HTTP+SSE server sent no endpoint event")
+	// ErrTooLarge means a response exceeded Options.MaxMessageSize.
+	ErrTooLarge = errors.New("fetch: message too large")
+)
+
+// readLimited reads at most limit bytes; more is ErrTooLarge.
+func readLimited(r io.Reader, limit int) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > limit {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
+	}
+	return b, nil
+}

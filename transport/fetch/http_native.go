@@ -1,0 +1,57 @@
+//go:build !js
+
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+)
+
+// DefaultDoer returns the platform's HTTP implementation: net/http's
+// default transport here (the GOOS=js build uses the JavaScript fetch).
+func DefaultDoer() Doer { return &netDoer{client: &http.Client{}} }
+
+// NetHTTP adapts an *http.Client (nil means a default one) to Doer.
+func NetHTTP(c *http.Client) Doer {
+	if c == nil {
+		c = &http.Client{}
+	}
+	return &netDoer{client: c}
+}
+
+type netDoer struct{ client *http.Client }
+
+func (d *netDoer) Do(ctx context.Context, r *Request) (*Response, error) {
+	var body *bytes.Reader
+	if r.Body != nil {
+		body = bytes.NewReader(r.Body)
+	}
+	var req *http.Request
+	var err error
+	if body != nil {
+		req, err = http.NewRequestWithContext(ctx, r.Method, r.URL, body)
+	} else {
+		req, err = http.NewRequestWithContext(ctx, r.Method, r.URL, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range r.Header {
+		// Keep the header name as given: net/http canonicalises it anyway
+		// on the wire for HTTP/1.1, and names are case-insensitive.
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	resp, err := d.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	h := make(Header, len(resp.Header))
+	for k, vs := range resp.Header {
+		h[strings.ToLower(k)] = vs
+	}
+	return &Response{StatusCode: resp.StatusCode, Header: h, Body: resp.Body}, nil
+}

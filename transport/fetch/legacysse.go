@@ -1,0 +1,190 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/url"
+	"strings"
+
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/sse"
+)
+
+// legacySSE is the state of the 2024-11-05 HTTP+SSE transport: one GET
+// stream carries every server message, and the client POSTs its messages to
+// the endpoint the server announced in its first event.
+type legacySSE struct {
+	postURL string
+}
+
+func (c *conn) sse() *legacySSE {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.legacySSE
+}
+
+// fallbackToSSE switches to the HTTP+SSE transport after a Streamable HTTP
+// initialize was refused with 400, 404 or 405, and re-sends initialize.
+func (c *conn) fallbackToSSE(ctx context.Context, m *core.Request, opts *core.SendOptions, cause error) error {
+	if err := c.openLegacySSE(ctx); err != nil {
+		return fmt.Errorf("%w (the HTTP+SSE fallback failed too: %v)", cause, err)
+	}
+	c.t.rememberSSE()
+	return c.sendLegacySSE(ctx, m, opts)
+}
+
+// openLegacySSE opens the GET stream and waits for the endpoint event.
+func (c *conn) openLegacySSE(ctx context.Context) error {
+	c.mu.Lock()
+	if c.legacySSE != nil {
+		c.mu.Unlock()
+		return nil
+	}
+	if c.legacyFailed != nil {
+		err := c.legacyFailed
+		c.mu.Unlock()
+		return err
+	}
+	c.mu.Unlock()
+
+	h := c.baseHeader("", "")
+	h.Set("Accept", "text/event-stream")
+	resp, err := c.t.doer.Do(c.ctx, &Request{Method: "GET", URL: c.t.endpoint, Header: h})
+	if err != nil {
+		return fmt.Errorf("fetch: GET %s: %w", c.t.endpoint, err)
+	}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode != 200 || ct != "text/event-stream" {
+		b, _ := readLimited(resp.Body, 4096)
+		resp.Body.Close()
+		return &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header}
+	}
+	r := sse.NewReader(resp.Body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
+	endpoint := make(chan error, 1)
+	c.wg.Add(1)
+	go c.readLegacySSE(resp.Body, r, endpoint)
+	select {
+	case err := <-endpoint:
+		if err != nil {
+			c.mu.Lock()
+			c.legacyFailed = err
+			c.mu.Unlock()
+			return err
+		}
+		return nil
+	case <-ctx.Done():
+		resp.Body.Close()
+		return ctx.Err()
+	}
+}
+
+// readLegacySSE reads the HTTP+SSE stream: the endpoint event first, then
+// messages. The end of the stream ends the connection.
+func (c *conn) readLegacySSE(body io.ReadCloser, r *sse.Reader, endpoint chan<- error) {
+	defer c.wg.Done()
+	defer body.Close()
+	stop := context.AfterFunc(c.ctx, func() { body.Close() })
+	defer stop()
+	announced := false
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			if !announced {
+				endpoint <- fmt.Errorf("%w: %v", ErrNoEndpoint, err)
+				return
+			}
+			if c.ctx.Err() == nil {
+				if errors.Is(err, io.EOF) {
+					err = ErrStreamEnded
+				}
+				c.fail(fmt.Errorf("fetch: HTTP+SSE stream ended: %w", err))
+			}
+			return
+		}
+		switch {
+		case ev.Type == "endpoint":
+			u, err := c.resolveEndpoint(string(ev.Data))
+			if err != nil {
+				if !announced {
+					endpoint <- err
+					return
+				}
+				continue
+			}
+			c.mu.Lock()
+			c.legacySSE = &legacySSE{postURL: u}
+			c.mu.Unlock()
+			if !announced {
+				announced = true
+				endpoint <- nil
+			}
+		case ev.Type == "" || ev.Type == "message":
+			if len(ev.Data) == 0 {
+				continue
+			}
+			msgs, err := core.DecodeMessages(ev.Data)
+			if err != nil {
+				continue
+			}
+			for _, m := range msgs {
+				c.push(m)
+			}
+		}
+	}
+}
+
+// resolveEndpoint resolves the announced POST URL, which must stay on the
+// server's origin (credentials must not leak to another origin).
+func (c *conn) resolveEndpoint(ref string) (string, error) {
+	base, err := url.Parse(c.t.endpoint)
+	if err != nil {
+		return "", err
+	}
+	u, err := base.Parse(strings.TrimSpace(ref))
+	if err != nil {
+		return "", fmt.Errorf("fetch: invalid endpoint event %q: %w", ref, err)
+	}
+	if u.Scheme != base.Scheme || u.Host != base.Host {
+		return "", fmt.Errorf("fetch: endpoint event %q points to another origin", ref)
+	}
+	return u.String(), nil
+}
+
+// sendLegacySSE POSTs a message to the HTTP+SSE endpoint.
+func (c *conn) sendLegacySSE(ctx context.Context, msg core.Message, opts *core.SendOptions) error {
+	if core.IsModernVersion(opts.ProtocolVersion) {
+		return fmt.Errorf("%w: the server speaks the 2024-11-05 HTTP+SSE transport", core.ErrNotModern)
+	}
+	if err := c.openLegacySSE(ctx); err != nil {
+		return err
+	}
+	l := c.sse()
+	body, err := core.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	h := c.baseHeader("", "")
+	h.Set("Content-Type", "application/json")
+	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: l.postURL, Header: h, Body: body})
+	if err != nil {
+		return fmt.Errorf("fetch: POST %s: %w", l.postURL, err)
+	}
+	b, _ := readLimited(resp.Body, 4096)
+	resp.Body.Close()
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return nil
+	}
+	method := ""
+	if r, ok := msg.(*core.Request); ok {
+		method = r.Method
+		if rr := jsonrpcError(b); rr != nil && !r.IsNotification() {
+			rr.ID = r.ID
+			c.push(rr)
+			return nil
+		}
+	}
+	return &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header, Method: method}
+}

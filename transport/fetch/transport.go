@@ -1,0 +1,155 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpwasm/mcpwasm/core"
+)
+
+// Transport modes.
+const (
+	// ModeAuto speaks Streamable HTTP and falls back to the 2024-11-05
+	// HTTP+SSE transport when the server does not accept POSTs.
+	ModeAuto = "auto"
+	// ModeStreamableHTTP speaks only Streamable HTTP.
+	ModeStreamableHTTP = "streamable-http"
+	// ModeSSE speaks only the 2024-11-05 HTTP+SSE transport.
+	ModeSSE = "sse"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxMessageSize = 32 << 20
+	DefaultRetry          = time.Second
+	DefaultMaxReconnects  = 5
+)
+
+// Options configure a Transport; nil means all defaults.
+type Options struct {
+	// Mode is ModeAuto (the default), ModeStreamableHTTP or ModeSSE.
+	Mode string
+	// Header is sent with every HTTP request (for example Authorization
+	// for a pre-issued token).
+	Header map[string]string
+	// HTTP performs the requests. Default: DefaultDoer() (net/http natively,
+	// the JavaScript fetch under GOOS=js).
+	HTTP Doer
+	// MaxMessageSize bounds one JSON body or SSE event. Default
+	// DefaultMaxMessageSize.
+	MaxMessageSize int
+	// Retry is the reconnection delay of SSE streams when the server sent no
+	// retry field. Default DefaultRetry.
+	Retry time.Duration
+	// MaxReconnects bounds consecutive failed attempts to resume a stream.
+	// Default DefaultMaxReconnects.
+	MaxReconnects int
+}
+
+// Transport connects to an MCP server over HTTP: Streamable HTTP (legacy
+// sessions and the stateless 2026-07-28 revision) and the 2024-11-05
+// HTTP+SSE transport. It is safe for concurrent use; each Connect makes an
+// independent connection.
+type Transport struct {
+	endpoint string
+	origin   string
+	opts     Options
+	doer     Doer
+
+	mu     sync.Mutex
+	useSSE bool // the server turned out to speak HTTP+SSE
+}
+
+// New returns a transport for the MCP endpoint URL (http or https).
+func New(endpoint string, opts *Options) (*Transport, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("fetch: invalid endpoint URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("fetch: endpoint URL must be http or https, got %q", u.Scheme)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("fetch: endpoint URL %q has no host", endpoint)
+	}
+	u.Fragment = ""
+	t := &Transport{endpoint: u.String(), origin: u.Scheme + "://" + u.Host}
+	if opts != nil {
+		t.opts = *opts
+	}
+	switch t.opts.Mode {
+	case "":
+		t.opts.Mode = ModeAuto
+	case ModeAuto, ModeStreamableHTTP, ModeSSE:
+	default:
+		return nil, fmt.Errorf("fetch: unknown mode %q", t.opts.Mode)
+	}
+	for name, v := range t.opts.Header {
+		if !validHeaderName(name) || strings.ContainsAny(v, "\r\n\x00") {
+			return nil, fmt.Errorf("fetch: invalid header %q", name)
+		}
+	}
+	if t.opts.MaxMessageSize <= 0 {
+		t.opts.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if t.opts.Retry <= 0 {
+		t.opts.Retry = DefaultRetry
+	}
+	if t.opts.MaxReconnects <= 0 {
+		t.opts.MaxReconnects = DefaultMaxReconnects
+	}
+	t.doer = t.opts.HTTP
+	if t.doer == nil {
+		t.doer = DefaultDoer()
+	}
+	t.useSSE = t.opts.Mode == ModeSSE
+	return t, nil
+}
+
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("()<>@,;:\\\"/[]?={}", c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// URL returns the endpoint URL.
+func (t *Transport) URL() string { return t.endpoint }
+
+// EraKey returns the server's origin: the key under which a client caches
+// the server's protocol era.
+func (t *Transport) EraKey() string { return t.origin }
+
+// Connect returns a new connection. No request is made until the session
+// sends its first message.
+func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
+	c := &conn{
+		t:       t,
+		in:      make(chan core.Message, 256),
+		streams: map[int64]context.CancelFunc{},
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	return c, nil
+}
+
+func (t *Transport) sseMode() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.useSSE
+}
+
+func (t *Transport) rememberSSE() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.useSSE = true
+}
