@@ -51,6 +51,30 @@
 // that RE2 cannot express (look-around, back-references) is skipped rather
 // than rejected; such patterns are reported by [Schema.Skipped].
 //
+// # Errors
+//
+// Validate returns nil or a *ValidationError whose Causes (at most 20, in a
+// deterministic order) give a JSON pointer into the instance, the keyword's
+// path along the evaluation path (through $ref, like "keywordLocation" of the
+// JSON Schema output format) and a short English message. Valid instances
+// are checked in a single fast pass that allocates almost nothing; only an
+// invalid instance is evaluated a second time to collect the causes.
+//
+// # Limits
+//
+//   - $schema is only read at the document root; embedded resources using
+//     another draft are evaluated with the root's rules.
+//   - Reference cycles that do not consume the instance ({"$ref": "#"}),
+//     more than 4096 nested evaluations, and more than
+//     max(2^18, 256 × number of instance values) evaluations in one pass
+//     make the instance invalid instead of running away.
+//   - multipleOf is exact unless the divisor has more than 18 significant
+//     digits, where it falls back to float64 division.
+//   - Patterns match Unicode code points, \d, \w and \b are ASCII-only, and
+//     look-around and back-references are not supported (see Skipped).
+//   - A number with no fractional part (1.0) is an integer, as in draft 6
+//     and later, also for draft-04 documents.
+//
 // # Concurrency
 //
 // A compiled *Schema is immutable: Validate, ValidateJSON, Unresolved and

@@ -18,9 +18,8 @@ type dec struct {
 
 const maxExp = 1 << 40 // clamp for absurd exponents such as 1e999999999999
 
-// parseDec parses a JSON number. The digits are appended to buf[:0], which
-// may alias s (the digits never overtake the read position).
-func parseDec[T string | []byte](s T, buf []byte) (dec, bool) {
+// parseDec parses a JSON number. The digits are appended to buf[:0].
+func parseDec(s string, buf []byte) (dec, bool) {
 	var x dec
 	i, n := 0, len(s)
 	if i < n && s[i] == '-' {
@@ -127,7 +126,8 @@ func toDec(v any, buf []byte) (dec, bool) {
 	default:
 		return dec{}, false
 	}
-	return parseDec(b, b[:0])
+	// string(b) is short and does not escape: no allocation.
+	return parseDec(string(b), b[:0])
 }
 
 func isNumber(v any) bool {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -273,4 +274,18 @@ func TestURIResolution(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, resolveURI(tc.base, tc.ref), "%q + %q", tc.base, tc.ref)
 	}
+}
+
+func TestDeepInstances(t *testing.T) {
+	s := mustCompile(t, `{"type":["array","integer"],"items":{"$ref":"#"}}`)
+	nest := func(depth int) string {
+		return strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth)
+	}
+	assertValid(t, s, nest(1000), true)
+	// Beyond maxDepth nested evaluations the instance is rejected, without
+	// exhausting the goroutine stack.
+	err := s.ValidateJSON([]byte(nest(5000)))
+	var verr *ValidationError
+	require.ErrorAs(t, err, &verr)
+	assert.Equal(t, limitMsg, verr.Causes[0].Message)
 }

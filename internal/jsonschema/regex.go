@@ -13,18 +13,14 @@ const ecmaSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{
 
 var errUnsupportedRegexp = errors.New("unsupported ECMA-262 regular expression feature")
 
-// Long Unicode property names of ECMA-262 that RE2 only knows by their
-// short form.
-var ecmaProps = map[string]string{
-	"Letter": "L", "Cased_Letter": "L", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll",
-	"Titlecase_Letter": "Lt", "Modifier_Letter": "Lm", "Other_Letter": "Lo", "Mark": "M",
-	"Nonspacing_Mark": "Mn", "Spacing_Mark": "Mc", "Enclosing_Mark": "Me", "Number": "N",
-	"Decimal_Number": "Nd", "digit": "Nd", "Letter_Number": "Nl", "Other_Number": "No",
-	"Punctuation": "P", "punct": "P", "Symbol": "S", "Math_Symbol": "Sm", "Currency_Symbol": "Sc",
-	"Separator": "Z", "Space_Separator": "Zs", "Line_Separator": "Zl", "Paragraph_Separator": "Zp",
-	"Other": "C", "Control": "Cc", "Format": "Cf", "Private_Use": "Co", "Surrogate": "Cs",
-	"Unassigned": "Cn",
-}
+// ecmaProps maps the long Unicode General_Category names of ECMA-262 to
+// the short names RE2 knows, as ",Long=Short" entries (a string rather
+// than a map keeps the WebAssembly binary smaller).
+const ecmaProps = ",Letter=L,Cased_Letter=L,Uppercase_Letter=Lu,Lowercase_Letter=Ll,Titlecase_Letter=Lt" +
+	",Modifier_Letter=Lm,Other_Letter=Lo,Mark=M,Nonspacing_Mark=Mn,Spacing_Mark=Mc,Enclosing_Mark=Me" +
+	",Number=N,Decimal_Number=Nd,digit=Nd,Letter_Number=Nl,Other_Number=No,Punctuation=P,punct=P" +
+	",Symbol=S,Math_Symbol=Sm,Currency_Symbol=Sc,Separator=Z,Space_Separator=Zs,Line_Separator=Zl" +
+	",Paragraph_Separator=Zp,Other=C,Control=Cc,Format=Cf,Private_Use=Co,Surrogate=Cs,Unassigned=Cn,"
 
 // compileECMA compiles an ECMA-262 regular expression, translated on a
 // best-effort basis to RE2 syntax. Matching is unanchored, as in ECMA-262.
@@ -133,8 +129,9 @@ func translateEscape(b *strings.Builder, p string, i int, inClass bool) (int, er
 				}
 				name = v
 			}
-			if short, ok := ecmaProps[name]; ok {
-				name = short
+			if i := strings.Index(ecmaProps, ","+name+"="); i >= 0 {
+				rest := ecmaProps[i+len(name)+2:]
+				name = rest[:strings.IndexByte(rest, ',')]
 			}
 			b.WriteByte('\\')
 			b.WriteByte(e)

@@ -742,13 +742,16 @@ func (c *compiler) count(m map[string]any, ptr, kw string) int {
 		c.fail(ptr+"/"+kw, "%s must be a non-negative integer", kw)
 		return -1
 	}
-	if len(d.d) == 0 {
-		return 0
+	i := 0
+	for k := 0; k < d.exp; k++ {
+		if i > 1<<50 {
+			return 1 << 50 // more than any instance can have
+		}
+		i *= 10
+		if k < len(d.d) {
+			i += int(d.d[k] - '0')
+		}
 	}
-	if d.exp > 15 {
-		return 1 << 50
-	}
-	i, _ := strconv.Atoi(string(d.d) + strings.Repeat("0", d.exp-len(d.d)))
 	return i
 }
 
@@ -784,14 +787,34 @@ func escapeToken(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+	b := make([]byte, 0, len(s)+4)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '~':
+			b = append(b, "~0"...)
+		case '/':
+			b = append(b, "~1"...)
+		default:
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
 }
 
 func unescapeToken(s string) string {
 	if !strings.Contains(s, "~") {
 		return s
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' && i+1 < len(s) && (s[i+1] == '0' || s[i+1] == '1') {
+			b = append(b, "~/"[s[i+1]-'0'])
+			i++
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
 }
 
 // lookup returns the value at a JSON pointer.

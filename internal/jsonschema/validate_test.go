@@ -399,3 +399,63 @@ func TestConcurrentValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestTranslateECMA(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`^a.b$`, `^a[^\n\r\x{2028}\x{2029}]b$`},
+		{`\s`, `[` + ecmaSpace + `]`},
+		{`[\s\d]`, `[` + ecmaSpace + `\d]`},
+		{`[^\S]`, `[^\S]`},
+		{`\S`, `[^` + ecmaSpace + `]`},
+		{`[\b]\b`, `[\x08]\b`},
+		{`\u00e9`, `\x{e9}`},
+		{`\u{1F600}`, `\x{1f600}`},
+		{`\uD83D\uDE00`, `\x{1f600}`},
+		{`\uZZ`, `uZZ`},
+		{`\x41\xZ`, `\x{41}xZ`},
+		{`\cA\c1`, `\x{1}\\c1`},
+		{`\0`, `\x{0}`},
+		{`\/\-\.`, `\/\-\.`},
+		{`\é`, `é`},
+		{`\q`, `q`},
+		{`[[a]`, `[\[a]`},
+		{`[^]`, `[\x{0}-\x{10FFFF}]`},
+		{`[]`, `[^\x{0}-\x{10FFFF}]`},
+		{`\p{Lu}\pL\P{Greek}`, `\p{Lu}\pL\P{Greek}`},
+		{`\p{Letter}\p{gc=Decimal_Number}\p{sc=Greek}`, `\p{L}\p{Nd}\p{Greek}`},
+		{`(?<name>x)`, `(?<name>x)`},
+	} {
+		got, err := translateECMA(tc.in)
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, got, tc.in)
+	}
+	for _, bad := range []string{`a\`, `(?=a)`, `(?!a)`, `(?<=a)`, `(?<!a)`, `(a)\1`, `\k<n>`, `\01`, `\p{Letter`, `\p{Block=Greek}`} {
+		_, err := translateECMA(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestBudgetGrowsWithInstance(t *testing.T) {
+	// More evaluations than minEvals, all legitimate.
+	s := mustCompile(t, `{"type":"array","items":{"type":"integer"}}`)
+	items := make([]any, minEvals)
+	for i := range items {
+		items[i] = float64(i)
+	}
+	require.NoError(t, s.Validate(items))
+	items[len(items)-1] = "x"
+	err := s.Validate(items)
+	var verr *ValidationError
+	require.ErrorAs(t, err, &verr)
+	assert.Equal(t, []Cause{{"/262143", "/items/type", "got string, want integer"}}, verr.Causes)
+}
+
+func TestLongValuesInMessages(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	err := mustCompile(t, `{"const":"`+long+`"}`).Validate("y")
+	require.Error(t, err)
+	assert.Equal(t, `jsonschema: (root): must be equal to "`+long[:59]+` …`, err.Error())
+	s := mustCompile(t, `{"maxLength":1e2,"minLength":1e300}`)
+	assert.Equal(t, 100, s.root.maxLen)
+	assert.Error(t, s.Validate(long))
+}
