@@ -13,7 +13,7 @@ suite="$root/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 expected="$root/conformance/expected-failures.yml"
 revisions=(2025-11-25 2026-07-28)
 runners=("$@")
-[ ${#runners[@]} -gt 0 ] || runners=(native)
+[ ${#runners[@]} -gt 0 ] || runners=(native js)
 
 command_for() {
   case "$1" in
@@ -21,6 +21,17 @@ command_for() {
       mkdir -p build/bin
       go build -o build/bin/conformance-native ./conformance/client
       echo "$root/build/bin/conformance-native" ;;
+    js)
+      bash scripts/build-wasm.sh >/dev/null
+      echo "$node22 $root/conformance/js/client.mjs" ;;
+    wasip1)
+      # The wasip1 reactor, run under wazero by wasm/wasihost; its compiled
+      # code is cached so that each scenario's process starts at once.
+      mkdir -p build/bin build/cache/wazero
+      GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o build/bin/mcpwasm-wasip1.wasm ./wasm/wasip1
+      go build -o build/bin/conformance-wasip1 ./conformance/wasip1
+      go run ./wasm/wasihost/cmd/wasirun -precompile -cache "$root/build/cache/wazero" build/bin/mcpwasm-wasip1.wasm
+      echo "$root/build/bin/conformance-wasip1 -wasm $root/build/bin/mcpwasm-wasip1.wasm -cache $root/build/cache/wazero" ;;
     *)
       echo "conformance/run.sh: unknown runner $1" >&2; return 2 ;;
   esac

@@ -230,8 +230,8 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 func (s *Session) reinitialize(ctx context.Context, gen int64) error {
 	s.reinitMu.Lock()
 	defer s.reinitMu.Unlock()
-	if s.reinitN != gen {
-		return nil
+	if s.reinitN.Load() != gen {
+		return nil // another call already re-initialized
 	}
 	s.mu.Lock()
 	v := s.version
@@ -239,16 +239,12 @@ func (s *Session) reinitialize(ctx context.Context, gen int64) error {
 	if err := s.initialize(ctx, v); err != nil {
 		return fmt.Errorf("core: re-initializing expired session: %w", err)
 	}
-	s.reinitN++
+	s.reinitN.Add(1)
 	s.restoreLegacyState(ctx)
 	return nil
 }
 
-func (s *Session) generation() int64 {
-	s.reinitMu.Lock()
-	defer s.reinitMu.Unlock()
-	return s.reinitN
-}
+func (s *Session) generation() int64 { return s.reinitN.Load() }
 
 // afterConnect applies session settings once the handshake is done.
 func (s *Session) afterConnect(ctx context.Context) {

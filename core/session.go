@@ -53,7 +53,7 @@ type Session struct {
 	notes    notificationQueue
 	managed  managedListen
 	reinitMu sync.Mutex
-	reinitN  int64 // generation of the legacy session; bumped by reinitialize
+	reinitN  atomic.Int64 // generation of the legacy session; bumped by reinitialize
 
 	done    chan struct{}
 	wg      sync.WaitGroup // reader, dispatcher, handler goroutines

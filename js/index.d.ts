@@ -1,0 +1,436 @@
+// TypeScript declarations of the mcpwasm package: plain interfaces written
+// from the MCP schemas (2026-07-28 and the legacy revisions), no runtime
+// validation library.
+
+// ---------------------------------------------------------------- loading
+
+export interface InitOptions {
+  /** Where to fetch mcpwasm.wasm (default: dist/mcpwasm.wasm next to the package). */
+  wasmURL?: string | URL;
+  /** A precompiled module (Workers-style runtimes that forbid compiling at run time). */
+  wasmModule?: WebAssembly.Module;
+  /** The module's bytes. */
+  bytes?: ArrayBuffer | ArrayBufferView;
+  /** A Response (or a Promise of one), compiled with streaming compilation when possible. */
+  response?: Response | PromiseLike<Response>;
+}
+
+/** Loads the WebAssembly module once; later calls return at once; retryable after failure. */
+export function init(options?: InitOptions): Promise<void>;
+
+// ---------------------------------------------------------------- errors
+
+export type McpErrorKind =
+  | "rpc" | "timeout" | "closed" | "http" | "cors" | "transport" | "input"
+  | "output-schema" | "tool" | "protocol" | "unsupported-version" | "abort" | "internal";
+
+/** Every failed operation rejects with an McpError (or the AbortSignal's reason). */
+export class McpError extends Error {
+  constructor(code: number, message: string, data?: unknown, options?: { kind?: McpErrorKind; status?: number; cause?: unknown });
+  readonly name: "McpError";
+  /** The JSON-RPC error code (server errors as sent; -32000 connection closed, -32001 timeout). */
+  code: number;
+  data?: unknown;
+  kind: McpErrorKind;
+  /** The HTTP status, for kind "http". */
+  status?: number;
+}
+
+export declare const ErrorCode: {
+  readonly ConnectionClosed: -32000;
+  readonly RequestTimeout: -32001;
+  readonly ResourceNotFound: -32002;
+  readonly HeaderMismatch: -32020;
+  readonly MissingRequiredClientCapability: -32021;
+  readonly UnsupportedProtocolVersion: -32022;
+  readonly URLElicitationRequired: -32042;
+  readonly ParseError: -32700;
+  readonly InvalidRequest: -32600;
+  readonly MethodNotFound: -32601;
+  readonly InvalidParams: -32602;
+  readonly InternalError: -32603;
+};
+
+/** Throws an McpError (kind "tool") when result.isError is set; returns the result otherwise. */
+export function throwIfToolError<T extends CallToolResult>(result: T, toolName?: string): T;
+
+// ---------------------------------------------------------------- MCP types
+
+export type Meta = { [key: string]: unknown };
+export type Role = "user" | "assistant";
+export type LoggingLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+export type ProgressToken = string | number;
+export type Cursor = string;
+
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: "light" | "dark";
+}
+
+export interface Implementation {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+}
+
+export interface ClientCapabilities {
+  experimental?: { [key: string]: object };
+  extensions?: { [key: string]: object };
+  roots?: { listChanged?: boolean };
+  sampling?: { context?: object; tools?: object };
+  elicitation?: { form?: { applyDefaults?: boolean }; url?: object };
+  [key: string]: unknown;
+}
+
+export interface ServerCapabilities {
+  experimental?: { [key: string]: object };
+  extensions?: { [key: string]: object };
+  logging?: object;
+  completions?: object;
+  prompts?: { listChanged?: boolean };
+  resources?: { subscribe?: boolean; listChanged?: boolean };
+  tools?: { listChanged?: boolean };
+  [key: string]: unknown;
+}
+
+export interface Annotations {
+  audience?: Role[];
+  priority?: number;
+  lastModified?: string;
+}
+
+export interface TextContent { type: "text"; text: string; annotations?: Annotations; _meta?: Meta }
+export interface ImageContent { type: "image"; data: string; mimeType: string; annotations?: Annotations; _meta?: Meta }
+export interface AudioContent { type: "audio"; data: string; mimeType: string; annotations?: Annotations; _meta?: Meta }
+export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: Meta }
+export interface BlobResourceContents { uri: string; mimeType?: string; blob: string; _meta?: Meta }
+export type ResourceContents = TextResourceContents | BlobResourceContents;
+export interface EmbeddedResource { type: "resource"; resource: ResourceContents; annotations?: Annotations; _meta?: Meta }
+export interface ResourceLink {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+export interface ToolUseContent { type: "tool_use"; id: string; name: string; input: { [key: string]: unknown }; _meta?: Meta }
+export interface ToolResultContent {
+  type: "tool_result";
+  toolUseId: string;
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Meta;
+}
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+export type SamplingContent = TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+
+/** A JSON Schema object (kept as the server sent it). */
+export interface JSONSchema {
+  type?: string | string[];
+  properties?: { [key: string]: JSONSchema };
+  required?: string[];
+  [key: string]: unknown;
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JSONSchema;
+  outputSchema?: JSONSchema;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+export interface Resource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+export interface PromptArgument { name: string; title?: string; description?: string; required?: boolean }
+export interface Prompt { name: string; title?: string; description?: string; arguments?: PromptArgument[]; icons?: Icon[]; _meta?: Meta }
+export interface PromptMessage { role: Role; content: ContentBlock }
+
+/** Members every result may carry. */
+export interface Result {
+  _meta?: Meta;
+  /** 2026-07-28: "complete" (absent means complete). */
+  resultType?: string;
+  [key: string]: unknown;
+}
+
+/** Caching hints of cacheable results (2026-07-28). */
+export interface CacheHints {
+  ttlMs?: number;
+  cacheScope?: "public" | "private";
+}
+
+export interface PaginatedParams { cursor?: Cursor; _meta?: Meta }
+export interface ListToolsResult extends Result, CacheHints { tools: Tool[]; nextCursor?: Cursor }
+export interface ListResourcesResult extends Result, CacheHints { resources: Resource[]; nextCursor?: Cursor }
+export interface ListResourceTemplatesResult extends Result, CacheHints { resourceTemplates: ResourceTemplate[]; nextCursor?: Cursor }
+export interface ListPromptsResult extends Result, CacheHints { prompts: Prompt[]; nextCursor?: Cursor }
+
+export interface CallToolParams { name: string; arguments?: { [key: string]: unknown }; _meta?: Meta }
+export interface CallToolResult extends Result {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+export interface ReadResourceParams { uri: string; _meta?: Meta }
+export interface ReadResourceResult extends Result, CacheHints { contents: ResourceContents[] }
+export interface GetPromptParams { name: string; arguments?: { [key: string]: string }; _meta?: Meta }
+export interface GetPromptResult extends Result { description?: string; messages: PromptMessage[] }
+
+export interface CompleteParams {
+  ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+  argument: { name: string; value: string };
+  context?: { arguments?: { [key: string]: string } };
+  _meta?: Meta;
+}
+export interface CompleteResult extends Result { completion: { values: string[]; total?: number; hasMore?: boolean } }
+
+export interface Root { uri: string; name?: string; _meta?: Meta }
+export interface ListRootsResult { roots: Root[]; _meta?: Meta }
+
+export interface ModelPreferences {
+  hints?: { name?: string }[];
+  costPriority?: number;
+  speedPriority?: number;
+  intelligencePriority?: number;
+}
+export interface SamplingMessage { role: Role; content: SamplingContent | SamplingContent[]; _meta?: Meta }
+export interface CreateMessageParams {
+  messages: SamplingMessage[];
+  modelPreferences?: ModelPreferences;
+  systemPrompt?: string;
+  includeContext?: "none" | "thisServer" | "allServers";
+  temperature?: number;
+  maxTokens: number;
+  stopSequences?: string[];
+  metadata?: object;
+  tools?: Tool[];
+  toolChoice?: { mode?: "auto" | "required" | "none" };
+  _meta?: Meta;
+}
+export interface CreateMessageResult {
+  role: Role;
+  content: SamplingContent | SamplingContent[];
+  model: string;
+  stopReason?: "endTurn" | "stopSequence" | "maxTokens" | "toolUse" | string;
+  _meta?: Meta;
+}
+
+export interface ElicitFormParams {
+  mode?: "form";
+  message: string;
+  requestedSchema: { type: "object"; properties: { [key: string]: JSONSchema }; required?: string[] };
+  _meta?: Meta;
+}
+export interface ElicitURLParams {
+  mode: "url";
+  message: string;
+  url: string;
+  /** Legacy (2025-11-25) URL elicitations carry an id. */
+  elicitationId?: string;
+  _meta?: Meta;
+}
+export type ElicitParams = ElicitFormParams | ElicitURLParams;
+export interface ElicitResult {
+  action: "accept" | "decline" | "cancel";
+  content?: { [key: string]: string | number | boolean | string[] };
+  _meta?: Meta;
+}
+
+export interface LoggingMessage { level: LoggingLevel; logger?: string; data: unknown; _meta?: Meta }
+export interface ProgressNotification { progressToken: ProgressToken; progress: number; total?: number; message?: string; _meta?: Meta }
+export interface Progress { progress: number; total?: number; message?: string }
+export interface ResourceUpdated { uri: string; _meta?: Meta }
+export interface ElicitationComplete { elicitationId: string; _meta?: Meta }
+
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+// ---------------------------------------------------------------- client
+
+/** Extra arguments of server-request handlers. */
+export interface HandlerExtra {
+  /** Aborts when the server cancels its request or the session ends. */
+  signal?: AbortSignal;
+}
+
+export interface ClientOptions {
+  /** Answers sampling/createMessage (legacy requests and modern input requests alike). */
+  sampling?: (params: CreateMessageParams, extra: HandlerExtra) => CreateMessageResult | Promise<CreateMessageResult>;
+  /** Declares sampling.tools: the handler accepts tools and toolChoice. */
+  samplingTools?: boolean;
+  /** Answers elicitation/create (form and, if declared, URL mode). */
+  elicitation?: (params: ElicitParams, extra: HandlerExtra) => ElicitResult | Promise<ElicitResult>;
+  /** Declared elicitation modes (default ["form"]). */
+  elicitationModes?: ("form" | "url")[];
+  /** Fill schema defaults into accepted forms (SEP-1034). Default true. */
+  applyElicitationDefaults?: boolean;
+  /** Answers roots/list: a callback, or a fixed list (changed later with setRoots). */
+  roots?: (() => ListRootsResult | Promise<ListRootsResult>) | Root[];
+  onLog?: (message: LoggingMessage) => void;
+  /** Every progress notification (per-call progress goes to the call's onprogress). */
+  onProgress?: (notification: ProgressNotification) => void;
+  onToolsListChanged?: () => void;
+  onPromptsListChanged?: () => void;
+  onResourcesListChanged?: () => void;
+  onResourceUpdated?: (notification: ResourceUpdated) => void;
+  onElicitationComplete?: (notification: ElicitationComplete) => void;
+  /** A tee of every JSON-RPC message ("in" or "out"). */
+  onMessage?: (direction: "in" | "out", message: object) => void;
+  /** Non-fatal problems (a tool dropped for an invalid x-mcp-header, a malformed message, …). */
+  onWarning?: (message: string) => void;
+  /** Capabilities declared in addition to those implied by the handlers. */
+  capabilities?: ClientCapabilities;
+  /** Accepted protocol versions in preference order (default: 2026-07-28, then the legacy ones). */
+  protocolVersions?: string[];
+  /** Initial log level. */
+  logLevel?: LoggingLevel;
+  /** Default per-request timeout in ms (default 60000; negative: none). */
+  requestTimeout?: number;
+  /** Default hard limit in ms even when progress resets the timeout. */
+  maxTotalTimeout?: number;
+  /** Maximum input_required rounds of one call (default 16). */
+  maxInputRounds?: number;
+  /** Use the ttlMs result cache (default true). */
+  cache?: boolean;
+  /** Validate structuredContent against tool output schemas (default true). */
+  validateOutput?: boolean;
+}
+
+export interface ConnectOptions {
+  /** Default "auto": Streamable HTTP, falling back to HTTP+SSE. "websocket" is an extension. */
+  transport?: "auto" | "streamable-http" | "sse" | "websocket";
+  /** Headers sent with every HTTP request (for example Authorization). */
+  headers?: Record<string, string> | Headers;
+  /** Your own fetch function (instrumentation, proxies, tests). */
+  fetch?: typeof fetch;
+  credentials?: RequestCredentials;
+  mode?: RequestMode;
+  /** Largest accepted message in bytes. */
+  maxMessageSize?: number;
+  /** Overrides the client's protocolVersions for this connection. */
+  protocolVersions?: string[];
+  signal?: AbortSignal;
+}
+
+export interface SessionInfo {
+  era: "modern" | "legacy";
+  protocolVersion: string;
+  serverInfo?: Implementation;
+  serverCapabilities: ServerCapabilities;
+  instructions?: string;
+  sessionId?: string;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Idle timeout in ms (0: none). */
+  timeout?: number;
+  /** Progress of this request; setting it sends a progress token. */
+  onprogress?: (progress: Progress) => void;
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeout?: number;
+  /** false: skip the ttlMs cache for this request. */
+  cache?: boolean;
+  /** Extra _meta members. */
+  _meta?: Meta;
+}
+
+export interface ListenOptions {
+  signal?: AbortSignal;
+  /** The subscription's notifications (also delivered to the client's callbacks). */
+  onNotification?: (method: string, params: unknown) => void;
+}
+
+export interface Subscription {
+  id: number;
+  acknowledged: SubscriptionFilter;
+  /** Resolves when the subscription ends: undefined when gracefully, else the McpError. */
+  closed: Promise<McpError | undefined>;
+  close(): Promise<void>;
+}
+
+export class Client {
+  constructor(info: Implementation, options?: ClientOptions);
+  /** A new, unconnected client with the same identity and options. */
+  clone(): Client;
+  connect(url: string | URL, options?: ConnectOptions): Promise<SessionInfo>;
+  readonly serverInfo: Implementation | undefined;
+  readonly serverCapabilities: ServerCapabilities | undefined;
+  readonly protocolVersion: string | undefined;
+  readonly instructions: string | undefined;
+  readonly era: "modern" | "legacy" | undefined;
+  readonly sessionId: string | undefined;
+
+  request<R extends Result = Result>(method: string, params?: object, options?: RequestOptions): Promise<R>;
+  notify(method: string, params?: object): Promise<void>;
+  ping(): Promise<void>;
+
+  listTools(params?: PaginatedParams, options?: RequestOptions): Promise<ListToolsResult>;
+  tools(params?: PaginatedParams, options?: RequestOptions): AsyncIterableIterator<Tool>;
+  callTool(params: CallToolParams, options?: RequestOptions): Promise<CallToolResult>;
+  callToolOrThrow(params: CallToolParams, options?: RequestOptions): Promise<CallToolResult>;
+  listResources(params?: PaginatedParams, options?: RequestOptions): Promise<ListResourcesResult>;
+  resources(params?: PaginatedParams, options?: RequestOptions): AsyncIterableIterator<Resource>;
+  listResourceTemplates(params?: PaginatedParams, options?: RequestOptions): Promise<ListResourceTemplatesResult>;
+  resourceTemplates(params?: PaginatedParams, options?: RequestOptions): AsyncIterableIterator<ResourceTemplate>;
+  readResource(params: ReadResourceParams, options?: RequestOptions): Promise<ReadResourceResult>;
+  listPrompts(params?: PaginatedParams, options?: RequestOptions): Promise<ListPromptsResult>;
+  prompts(params?: PaginatedParams, options?: RequestOptions): AsyncIterableIterator<Prompt>;
+  getPrompt(params: GetPromptParams, options?: RequestOptions): Promise<GetPromptResult>;
+  complete(params: CompleteParams, options?: RequestOptions): Promise<CompleteResult>;
+
+  setLogLevel(level: LoggingLevel): Promise<void>;
+  subscribe(uri: string): Promise<void>;
+  unsubscribe(uri: string): Promise<void>;
+  listen(filter: SubscriptionFilter, options?: ListenOptions): Promise<Subscription>;
+  setRoots(roots: Root[]): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,326 @@
+// The Promise-based MCP client, on top of the WebAssembly module.
+
+import { bridge, checkOptions } from "./loader.js";
+import { ErrorCode, McpError, fromBridge, throwIfToolError } from "./errors.js";
+
+const CLIENT_OPTIONS = [
+  "sampling", "samplingTools", "elicitation", "elicitationModes", "applyElicitationDefaults", "roots",
+  "onLog", "onProgress", "onToolsListChanged", "onPromptsListChanged", "onResourcesListChanged",
+  "onResourceUpdated", "onElicitationComplete", "onMessage", "onWarning",
+  "capabilities", "protocolVersions", "logLevel", "requestTimeout", "maxTotalTimeout", "maxInputRounds",
+  "cache", "validateOutput",
+];
+const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "signal"];
+const CALL_OPTIONS = ["signal", "timeout", "onprogress", "resetTimeoutOnProgress", "maxTotalTimeout", "cache", "_meta"];
+const LISTEN_OPTIONS = ["signal", "onNotification"];
+const TRANSPORTS = ["auto", "streamable-http", "sse", "websocket"];
+
+// Clients the page dropped without close() are freed in the module.
+const registry = typeof FinalizationRegistry === "function"
+  ? new FinalizationRegistry(({ api, handle }) => { try { api.freeClient(handle); } catch { /* instance gone */ } })
+  : null;
+
+function callbackError(where, err) {
+  // A throwing notification callback must not break the client.
+  if (typeof console !== "undefined") console.error(`mcpwasm: ${where} callback threw`, err);
+}
+
+/**
+ * Client is an MCP client: identity, handlers and options, connected to one
+ * server at a time. Every method returns a Promise that rejects with an
+ * McpError (or, when the caller's AbortSignal fired, the signal's reason).
+ */
+export class Client {
+  #api;
+  #handle;
+  #identity;
+  #options;
+  #info_;
+
+  /**
+   * @param info {name, version, title?}: the client's identity.
+   * @param options handlers and settings (see index.d.ts).
+   */
+  constructor(info, options) {
+    if (!info || typeof info.name !== "string" || typeof info.version !== "string") {
+      throw new TypeError("Client: the first argument must be {name, version}");
+    }
+    const opts = checkOptions(options, CLIENT_OPTIONS, "Client");
+    for (const k of ["sampling", "elicitation", "onLog", "onProgress", "onToolsListChanged", "onPromptsListChanged",
+      "onResourcesListChanged", "onResourceUpdated", "onElicitationComplete", "onMessage", "onWarning"]) {
+      if (opts[k] !== undefined && typeof opts[k] !== "function") throw new TypeError(`Client: option "${k}" must be a function`);
+    }
+    if (opts.roots !== undefined && typeof opts.roots !== "function" && !Array.isArray(opts.roots)) {
+      throw new TypeError('Client: option "roots" must be a function or an array of roots');
+    }
+    if (opts.logLevel !== undefined && typeof opts.logLevel !== "string") throw new TypeError('Client: option "logLevel" must be a string');
+    if (opts.protocolVersions !== undefined && !Array.isArray(opts.protocolVersions)) throw new TypeError('Client: option "protocolVersions" must be an array');
+    this.#api = bridge();
+    this.#identity = { name: info.name, version: info.version, title: info.title };
+    this.#options = opts;
+    const notifications = {
+      "notifications/message": !!opts.onLog,
+      "notifications/progress": !!opts.onProgress,
+      "notifications/tools/list_changed": !!opts.onToolsListChanged,
+      "notifications/prompts/list_changed": !!opts.onPromptsListChanged,
+      "notifications/resources/list_changed": !!opts.onResourcesListChanged,
+      "notifications/resources/updated": !!opts.onResourceUpdated,
+      "notifications/elicitation/complete": !!opts.onElicitationComplete,
+      message: !!opts.onMessage,
+    };
+    const config = {
+      name: info.name,
+      version: info.version,
+      title: info.title,
+      protocolVersions: opts.protocolVersions,
+      capabilities: opts.capabilities,
+      sampling: !!opts.sampling,
+      samplingTools: !!opts.samplingTools,
+      elicitation: !!opts.elicitation,
+      elicitationModes: opts.elicitationModes,
+      noElicitationDefaults: opts.applyElicitationDefaults === false,
+      rootsHandler: typeof opts.roots === "function",
+      roots: Array.isArray(opts.roots) ? opts.roots : undefined,
+      notifications,
+      logLevel: opts.logLevel,
+      requestTimeout: opts.requestTimeout,
+      maxTotalTimeout: opts.maxTotalTimeout,
+      maxInputRounds: opts.maxInputRounds,
+      disableCache: opts.cache === false,
+      disableOutputValidation: opts.validateOutput === false,
+    };
+    this.#handle = this.#api.newClient(JSON.stringify(config), this.#callbacks(opts));
+    registry?.register(this, { api: this.#api, handle: this.#handle }, this);
+  }
+
+  // #callbacks is what the module calls: server requests (answered by the
+  // user's handlers, async) and notifications (fire and forget).
+  #callbacks(opts) {
+    const handlers = {
+      "sampling/createMessage": opts.sampling,
+      "elicitation/create": opts.elicitation,
+      "roots/list": typeof opts.roots === "function" ? opts.roots : undefined,
+    };
+    return {
+      handle: async (method, paramsJSON, signal) => {
+        const h = handlers[method];
+        if (!h) throw new McpError(ErrorCode.MethodNotFound, `no handler for ${method}`);
+        const params = paramsJSON ? JSON.parse(paramsJSON) : {};
+        const result = await h(params, { signal });
+        if (result === undefined || result === null) throw new McpError(ErrorCode.InternalError, `the ${method} handler returned nothing`);
+        return JSON.stringify(result);
+      },
+      notify: (method, paramsJSON) => {
+        const params = paramsJSON ? JSON.parse(paramsJSON) : undefined;
+        const route = {
+          "notifications/message": opts.onLog,
+          "notifications/progress": opts.onProgress,
+          "notifications/tools/list_changed": opts.onToolsListChanged,
+          "notifications/prompts/list_changed": opts.onPromptsListChanged,
+          "notifications/resources/list_changed": opts.onResourcesListChanged,
+          "notifications/resources/updated": opts.onResourceUpdated,
+          "notifications/elicitation/complete": opts.onElicitationComplete,
+        }[method];
+        if (!route) return;
+        try {
+          const r = route(params);
+          if (r && typeof r.catch === "function") r.catch((e) => callbackError(method, e));
+        } catch (e) {
+          callbackError(method, e);
+        }
+      },
+      warn: (message) => {
+        if (!opts.onWarning) return;
+        try { opts.onWarning(message); } catch (e) { callbackError("onWarning", e); }
+      },
+      message: (direction, json) => {
+        try { opts.onMessage(direction, JSON.parse(json)); } catch (e) { callbackError("onMessage", e); }
+      },
+    };
+  }
+
+  /** clone returns a new, unconnected client with the same identity and options. */
+  clone() {
+    return new Client(this.#identity, this.#options);
+  }
+
+  /**
+   * connect opens a session to the server at url, determining its protocol
+   * era and version. Options: transport ("auto" | "streamable-http" | "sse"
+   * | "websocket"), headers, fetch (your own fetch function), credentials,
+   * mode, maxMessageSize, protocolVersions, signal.
+   */
+  async connect(url, options) {
+    const opts = checkOptions(options, CONNECT_OPTIONS, "connect");
+    if (opts.transport !== undefined && !TRANSPORTS.includes(opts.transport)) {
+      throw new TypeError(`connect: unknown transport "${opts.transport}" (known: ${TRANSPORTS.join(", ")})`);
+    }
+    if (opts.fetch !== undefined && typeof opts.fetch !== "function") throw new TypeError('connect: option "fetch" must be a function');
+    const headers = opts.headers instanceof Headers ? Object.fromEntries(opts.headers.entries()) : opts.headers;
+    const json = JSON.stringify({
+      transport: opts.transport,
+      headers,
+      credentials: opts.credentials,
+      mode: opts.mode,
+      maxMessageSize: opts.maxMessageSize,
+      protocolVersions: opts.protocolVersions,
+    });
+    const info = await this.#settle(opts.signal, (resolve, reject) =>
+      this.#api.connect(this.#handle, String(url), json, opts.fetch, opts.signal, resolve, reject));
+    this.#info_ = JSON.parse(info);
+    return this.#info_;
+  }
+
+  // #settle runs a module call that settles a Promise through resolve and
+  // reject, turning rejections into McpError (or the abort reason).
+  #settle(signal, start) {
+    return new Promise((resolve, reject) => {
+      start(resolve, (errJSON) => {
+        if (signal?.aborted) reject(signal.reason);
+        else reject(fromBridge(errJSON));
+      });
+    });
+  }
+
+  #current() {
+    const s = this.#api.info(this.#handle);
+    if (typeof s === "string") this.#info_ = JSON.parse(s);
+    return this.#info_;
+  }
+
+  /** The server's identity ({name, version, …}), after connect. */
+  get serverInfo() { return this.#current()?.serverInfo; }
+  /** The server's capabilities, after connect. */
+  get serverCapabilities() { return this.#current()?.serverCapabilities; }
+  /** The negotiated protocol version. */
+  get protocolVersion() { return this.#current()?.protocolVersion; }
+  /** The server's instructions, if any. */
+  get instructions() { return this.#current()?.instructions; }
+  /** "modern" (2026-07-28 and later) or "legacy". */
+  get era() { return this.#current()?.era; }
+  /** The legacy HTTP session id, if any. */
+  get sessionId() { return this.#current()?.sessionId; }
+
+  /**
+   * request sends any client request through the full pipeline and
+   * resolves with the raw result object.
+   */
+  async request(method, params, options) {
+    const opts = checkOptions(options, CALL_OPTIONS, "request");
+    if (opts.onprogress !== undefined && typeof opts.onprogress !== "function") throw new TypeError('request: option "onprogress" must be a function');
+    let optsJSON = "";
+    if (opts.timeout !== undefined || opts.maxTotalTimeout !== undefined || opts.resetTimeoutOnProgress || opts.cache === false || opts._meta) {
+      optsJSON = JSON.stringify({
+        timeout: opts.timeout,
+        maxTotalTimeout: opts.maxTotalTimeout,
+        resetTimeoutOnProgress: !!opts.resetTimeoutOnProgress,
+        noCache: opts.cache === false,
+        _meta: opts._meta,
+      });
+    }
+    const onprogress = opts.onprogress
+      ? (progress, total, message) => {
+        try { opts.onprogress({ progress, total, message: message || undefined }); } catch (e) { callbackError("onprogress", e); }
+      }
+      : undefined;
+    const out = await this.#settle(opts.signal, (resolve, reject) =>
+      this.#api.request(this.#handle, method, params === undefined ? "" : JSON.stringify(params), optsJSON, opts.signal, onprogress, resolve, reject));
+    return JSON.parse(out);
+  }
+
+  /** notify sends a notification (rarely needed: the client sends its own). */
+  async notify(method, params) {
+    await this.#settle(undefined, (resolve, reject) =>
+      this.#api.notify(this.#handle, method, params === undefined ? "" : JSON.stringify(params), resolve, reject));
+  }
+
+  /** ping checks the server is alive (ping on legacy servers, server/discover on modern ones). */
+  async ping() {
+    await this.#settle(undefined, (resolve, reject) => this.#api.ping(this.#handle, resolve, reject));
+  }
+
+  /** listTools returns one page: {tools, nextCursor}. */
+  listTools(params, options) { return this.request("tools/list", params, options); }
+  /** callTool calls a tool; an isError result resolves (see callToolOrThrow). */
+  callTool(params, options) { return this.request("tools/call", params, options); }
+  /** callToolOrThrow calls a tool and rejects when the result has isError. */
+  async callToolOrThrow(params, options) { return throwIfToolError(await this.callTool(params, options), params?.name); }
+  listResources(params, options) { return this.request("resources/list", params, options); }
+  listResourceTemplates(params, options) { return this.request("resources/templates/list", params, options); }
+  readResource(params, options) { return this.request("resources/read", params, options); }
+  listPrompts(params, options) { return this.request("prompts/list", params, options); }
+  getPrompt(params, options) { return this.request("prompts/get", params, options); }
+  complete(params, options) { return this.request("completion/complete", params, options); }
+
+  /** tools iterates over every tool of every page. */
+  tools(params, options) { return this.#pages("tools/list", "tools", params, options); }
+  resources(params, options) { return this.#pages("resources/list", "resources", params, options); }
+  resourceTemplates(params, options) { return this.#pages("resources/templates/list", "resourceTemplates", params, options); }
+  prompts(params, options) { return this.#pages("prompts/list", "prompts", params, options); }
+
+  async *#pages(method, key, params, options) {
+    const seen = new Set();
+    let cursor = params?.cursor;
+    for (;;) {
+      const page = await this.request(method, { ...params, cursor }, options);
+      yield* page[key] || [];
+      const next = page.nextCursor;
+      if (!next) return;
+      if (seen.has(next)) throw new McpError(ErrorCode.InternalError, `the server repeated the pagination cursor ${JSON.stringify(next)}`, undefined, { kind: "protocol" });
+      seen.add(next);
+      cursor = next;
+    }
+  }
+
+  /** setLogLevel sets the minimum level of log messages (both eras). */
+  async setLogLevel(level) {
+    await this.#settle(undefined, (resolve, reject) => this.#api.setLogLevel(this.#handle, String(level), resolve, reject));
+  }
+
+  /** subscribe asks for onResourceUpdated notifications about uri (both eras). */
+  async subscribe(uri) {
+    await this.#settle(undefined, (resolve, reject) => this.#api.subscribe(this.#handle, String(uri), resolve, reject));
+  }
+
+  async unsubscribe(uri) {
+    await this.#settle(undefined, (resolve, reject) => this.#api.unsubscribe(this.#handle, String(uri), resolve, reject));
+  }
+
+  /**
+   * listen opens a subscriptions/listen stream (modern servers) and resolves
+   * once acknowledged, with {id, acknowledged, closed: Promise, close()}.
+   */
+  async listen(filter, options) {
+    const opts = checkOptions(options, LISTEN_OPTIONS, "listen");
+    let endResolve;
+    const closed = new Promise((resolve) => { endResolve = resolve; });
+    const onNote = (method, paramsJSON) => {
+      if (!opts.onNotification) return;
+      try { opts.onNotification(method, paramsJSON ? JSON.parse(paramsJSON) : undefined); } catch (e) { callbackError("onNotification", e); }
+    };
+    const onEnd = (errJSON) => endResolve(errJSON === undefined ? undefined : fromBridge(errJSON));
+    const out = JSON.parse(await this.#settle(opts.signal, (resolve, reject) =>
+      this.#api.listen(this.#handle, JSON.stringify(filter ?? {}), onNote, onEnd, resolve, reject)));
+    const api = this.#api;
+    const sub = {
+      id: out.id,
+      acknowledged: out.acknowledged,
+      /** Resolves when the subscription ends: undefined if gracefully, else the McpError. */
+      closed,
+      close: () => new Promise((resolve, reject) => api.closeListen(out.id, resolve, (e) => reject(fromBridge(e)))),
+    };
+    opts.signal?.addEventListener("abort", () => sub.close(), { once: true });
+    return sub;
+  }
+
+  /** setRoots replaces the client's roots (legacy servers are notified). */
+  async setRoots(roots) {
+    if (!Array.isArray(roots)) throw new TypeError("setRoots: roots must be an array");
+    await this.#settle(undefined, (resolve, reject) => this.#api.setRoots(this.#handle, JSON.stringify(roots), resolve, reject));
+  }
+
+  /** close ends the session (a legacy HTTP session is deleted). */
+  async close() {
+    await this.#settle(undefined, (resolve, reject) => this.#api.close(this.#handle, resolve, reject));
+  }
+}

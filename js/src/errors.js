@@ -1,0 +1,61 @@
+// Errors of the mcpwasm package.
+
+/**
+ * McpError is how every failed operation rejects: a JSON-RPC error from the
+ * server (code and data as sent), or a client-side failure with one of the
+ * codes the TypeScript SDK uses (-32000 connection closed, -32001 request
+ * timeout). `kind` says which: "rpc", "timeout", "closed", "http", "cors",
+ * "transport", "input", "output-schema", "tool", "protocol",
+ * "unsupported-version", "internal".
+ */
+export class McpError extends Error {
+  constructor(code, message, data, options = {}) {
+    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = "McpError";
+    this.code = code;
+    if (data !== undefined) this.data = data;
+    this.kind = options.kind ?? "rpc";
+    if (options.status !== undefined) this.status = options.status;
+  }
+}
+
+/** Error codes of JSON-RPC and MCP. */
+export const ErrorCode = Object.freeze({
+  ConnectionClosed: -32000,
+  RequestTimeout: -32001,
+  ResourceNotFound: -32002,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+  URLElicitationRequired: -32042,
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+});
+
+// fromBridge turns the JSON error description the module rejects with into
+// an McpError.
+export function fromBridge(json) {
+  let e;
+  try {
+    e = JSON.parse(json);
+  } catch {
+    return new McpError(ErrorCode.InternalError, String(json), undefined, { kind: "internal" });
+  }
+  return new McpError(e.code, e.message, e.data, { kind: e.kind, status: e.status });
+}
+
+/**
+ * Throws an McpError (kind "tool", data.result = the result) when a tool
+ * result has isError set; returns the result otherwise.
+ */
+export function throwIfToolError(result, toolName = "") {
+  if (result && result.isError) {
+    const text = (result.content || []).find((c) => c && c.type === "text")?.text;
+    const name = toolName ? ` "${toolName}"` : "";
+    throw new McpError(ErrorCode.InternalError, `tool${name} failed${text ? `: ${text}` : ""}`, { result }, { kind: "tool" });
+  }
+  return result;
+}

@@ -1,0 +1,81 @@
+// The API's edges: option validation, errors, a closed client, bad input.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { init, Client, McpError, ErrorCode, throwIfToolError } from "../src/index.js";
+import { startPeer, text } from "./helpers.mjs";
+
+await init();
+let server;
+before(async () => { server = await startPeer("ts", []); });
+after(() => server?.stop());
+
+test("unknown options are rejected", async () => {
+  assert.throws(() => new Client({ name: "x", version: "1" }, { sampler: () => {} }), /unknown option "sampler"/);
+  assert.throws(() => new Client({ name: "x", version: "1" }, { sampling: "yes" }), /must be a function/);
+  assert.throws(() => new Client({ name: "x" }), /\{name, version\}/);
+  const c = new Client({ name: "x", version: "1" });
+  await assert.rejects(c.connect(server.url, { transprot: "sse" }), /unknown option "transprot"/);
+  await assert.rejects(c.connect(server.url, { transport: "carrier-pigeon" }), /unknown transport/);
+  await c.connect(server.url);
+  await assert.rejects(c.callTool({ name: "echo" }, { timout: 5 }), /unknown option "timout"/);
+  await c.close();
+});
+
+test("errors carry code, message, data and kind", async () => {
+  const c = new Client({ name: "x", version: "1" });
+  await c.connect(server.url);
+  try {
+    const e = await c.request("no/such/method").catch((x) => x);
+    assert.ok(e instanceof McpError);
+    assert.equal(e.code, ErrorCode.MethodNotFound);
+    assert.equal(e.kind, "rpc");
+    assert.throws(() => throwIfToolError({ content: [{ type: "text", text: "nope" }], isError: true }, "t"), /tool "t" failed: nope/);
+    assert.deepEqual(throwIfToolError({ content: [] }), { content: [] });
+  } finally {
+    await c.close();
+  }
+});
+
+test("a closed client rejects, and the instance keeps working", async () => {
+  const c = new Client({ name: "x", version: "1" });
+  await c.connect(server.url);
+  await c.close();
+  await assert.rejects(c.listTools(), (e) => e instanceof McpError && e.kind === "closed" && e.code === ErrorCode.ConnectionClosed);
+  await c.close(); // twice is fine
+  const d = c.clone();
+  await d.connect(server.url);
+  assert.equal(text(await d.callTool({ name: "echo", arguments: { text: "fresh session" } })), "fresh session");
+  await d.close();
+});
+
+test("bad input never kills the instance", async () => {
+  const c = new Client({ name: "x", version: "1" }, {
+    onToolsListChanged: () => { throw new Error("callback bug"); },
+  });
+  await c.connect(server.url);
+  try {
+    await assert.rejects(c.request("tools/call", [1, 2, 3]), McpError);
+    await assert.rejects(c.connect("ftp://example.com/mcp"), /http or https/);
+    await assert.rejects(c.connect("http://127.0.0.1:1/mcp"), McpError, "nothing listens on port 1");
+  } finally {
+    await c.close();
+  }
+  const d = new Client({ name: "x", version: "1" });
+  await d.connect(server.url);
+  assert.equal(text(await d.callTool({ name: "echo", arguments: { text: "still fine" } })), "still fine");
+  await d.close();
+});
+
+test("a JS fetch can be injected", async () => {
+  const seen = [];
+  const c = new Client({ name: "x", version: "1" });
+  await c.connect(server.url, {
+    fetch: (input, init) => {
+      seen.push(init?.method ?? "GET");
+      return fetch(input, init);
+    },
+  });
+  await c.listTools();
+  await c.close();
+  assert.ok(seen.filter((m) => m === "POST").length >= 2, `saw ${seen}`);
+});

@@ -1,0 +1,73 @@
+// Test helpers: real MCP servers as child processes, and the package.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/**
+ * startPeer starts a real MCP server and resolves with {url, stop}.
+ * kind: "ts" (TypeScript SDK v2 server), "everything" (server-everything),
+ * "go" (the official Go SDK server, internal/demoserver; needs the
+ * MCPWASM_DEMOSERVE binary that scripts/test.sh builds).
+ */
+export function startPeer(kind, args = []) {
+  let cmd, argv;
+  switch (kind) {
+    case "ts":
+      cmd = process.execPath;
+      argv = [path.join(repo, "internal/testpeers/node/ts-server.mjs"), ...args];
+      break;
+    case "everything":
+      cmd = process.execPath;
+      argv = [path.join(repo, "internal/testpeers/node/everything.mjs"), ...args];
+      break;
+    case "go":
+      cmd = process.env.MCPWASM_DEMOSERVE;
+      if (!cmd) throw new Error("set MCPWASM_DEMOSERVE to a built internal/demoserver/demoserve binary (scripts/test.sh does)");
+      argv = args;
+      break;
+    default:
+      throw new Error(`unknown peer ${kind}`);
+  }
+  const child = spawn(cmd, argv, { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => { stderr = (stderr + d).slice(-8192); });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`${kind}: no LISTENING line in 30s\n${stderr}`)); }, 30000);
+    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`${kind} exited (${code}) before listening\n${stderr}`)); });
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /LISTENING (\S+)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.removeAllListeners("exit");
+      resolve({
+        url: m[1],
+        stderr: () => stderr,
+        stop: () => new Promise((r) => {
+          if (child.exitCode !== null) return r();
+          child.on("exit", () => r());
+          child.stdin.end();
+          setTimeout(() => child.kill("SIGKILL"), 3000).unref();
+        }),
+      });
+    });
+  });
+}
+
+/** text joins the text content blocks of a tool result. */
+export function text(result) {
+  return (result.content || []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+}
+
+/** waitFor polls cond until it is true (or fails after ms). */
+export async function waitFor(cond, ms = 5000, what = "condition") {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await cond()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,695 @@
+//go:build js
+
+// Command js is mcpwasm's GOOS=js entry point: the WebAssembly module the
+// npm package mcpwasm loads. It exposes a small low-level API object to the
+// package's JavaScript glue (js/src), which builds the Promise-based Client
+// on top of it. The glue defines globalThis.__mcpwasmRegister before running
+// the module; main calls it with the API object and then waits forever.
+//
+// Conventions of the API object: JavaScript creates every Promise and passes
+// its resolve and reject functions in (cheaper than a Go-made Promise);
+// structured values cross as JSON strings (JSON.parse/stringify are fast in
+// JavaScript); no exported function blocks — work runs on goroutines.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+)
+
+// Version is the module's API version, checked by the JavaScript glue.
+const Version = "mcpwasm-abi-1"
+
+func main() {
+	b := &bridge{clients: map[int]*clientEntry{}, subs: map[int]*core.Subscription{}}
+	api := js.Global().Get("Object").New()
+	api.Set("version", Version)
+	for name, f := range map[string]func(js.Value, []js.Value) any{
+		"newClient":    b.newClient,
+		"freeClient":   b.freeClient,
+		"connect":      b.connect,
+		"info":         b.info,
+		"request":      b.request,
+		"notify":       b.notify,
+		"close":        b.close,
+		"setRoots":     b.setRoots,
+		"setLogLevel":  b.setLogLevel,
+		"subscribe":    b.subscribe,
+		"unsubscribe":  b.unsubscribe,
+		"listen":       b.listen,
+		"closeListen":  b.closeListen,
+		"encodeHeader": b.encodeHeader,
+		"stats":        b.stats,
+	} {
+		api.Set(name, js.FuncOf(guard(f)))
+	}
+	register := js.Global().Get("__mcpwasmRegister")
+	if register.Type() != js.TypeFunction {
+		js.Global().Get("console").Call("error", "mcpwasm: load the module through the mcpwasm package (globalThis.__mcpwasmRegister is missing)")
+		return
+	}
+	register.Invoke(api)
+	select {} // the API functions live as long as the instance
+}
+
+// guard turns a panic in an API function into a thrown JavaScript Error,
+// so a bad call never kills the instance.
+func guard(f func(js.Value, []js.Value) any) func(js.Value, []js.Value) any {
+	return func(this js.Value, args []js.Value) (out any) {
+		defer func() {
+			if r := recover(); r != nil {
+				var err error
+				if jerr, ok := r.(js.Error); ok {
+					err = jsbridge.ErrorFrom(jerr.Value)
+				} else {
+					err = fmt.Errorf("mcpwasm: internal error: %v", r)
+				}
+				out = js.Global().Get("Error").New(err.Error())
+			}
+		}()
+		return f(this, args)
+	}
+}
+
+// bridge holds the clients and subscriptions of this instance.
+type bridge struct {
+	mu      sync.Mutex
+	next    int
+	clients map[int]*clientEntry
+	subs    map[int]*core.Subscription
+	calls   int64 // requests in flight, for stats
+}
+
+type clientEntry struct {
+	client    *core.Client
+	callbacks js.Value // {handle(method, paramsJSON, signal) → Promise<string>, notify(method, paramsJSON), warn(message)}
+
+	mu      sync.Mutex
+	session *core.Session
+}
+
+func (b *bridge) add(c *clientEntry) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.next++
+	b.clients[b.next] = c
+	return b.next
+}
+
+func (b *bridge) entry(v js.Value) (*clientEntry, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c := b.clients[v.Int()]
+	if c == nil {
+		return nil, errors.New("mcpwasm: unknown or freed client")
+	}
+	return c, nil
+}
+
+func (c *clientEntry) sess() (*core.Session, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.session == nil {
+		return nil, fmt.Errorf("%w: not connected", core.ErrClosed)
+	}
+	return c.session, nil
+}
+
+// arg returns args[i] or undefined.
+func arg(args []js.Value, i int) js.Value {
+	if i < len(args) {
+		return args[i]
+	}
+	return js.Undefined()
+}
+
+// settle runs f on a goroutine and settles the JavaScript Promise whose
+// resolve and reject functions were passed in: a string result resolves,
+// an error rejects with its JSON description (see errorJSON).
+func settle(resolve, reject js.Value, f func() (any, error)) {
+	go func() {
+		var (
+			out any
+			err error
+		)
+		func() {
+			defer jsbridge.Recover(&err)
+			out, err = f()
+		}()
+		defer func() { _ = recover() }() // the page may have torn the functions down
+		if err != nil {
+			reject.Invoke(errorJSON(err))
+			return
+		}
+		switch v := out.(type) {
+		case json.RawMessage:
+			resolve.Invoke(string(v))
+		case nil:
+			resolve.Invoke()
+		default:
+			resolve.Invoke(v)
+		}
+	}()
+}
+
+// clientConfig is the JSON the glue passes to newClient.
+type clientConfig struct {
+	Name             string                   `json:"name"`
+	Version          string                   `json:"version"`
+	Title            string                   `json:"title"`
+	ProtocolVersions []string                 `json:"protocolVersions"`
+	Capabilities     *core.ClientCapabilities `json:"capabilities"`
+	Sampling         bool                     `json:"sampling"`
+	SamplingTools    bool                     `json:"samplingTools"`
+	Elicitation      bool                     `json:"elicitation"`
+	ElicitationModes []string                 `json:"elicitationModes"`
+	NoElicitDefaults bool                     `json:"noElicitationDefaults"`
+	RootsHandler     bool                     `json:"rootsHandler"`
+	Roots            []*core.Root             `json:"roots"`
+	Notifications    map[string]bool          `json:"notifications"` // which on* callbacks exist
+	LogLevel         string                   `json:"logLevel"`
+	RequestTimeout   float64                  `json:"requestTimeout"`  // ms; <0 none
+	MaxTotalTimeout  float64                  `json:"maxTotalTimeout"` // ms
+	MaxInputRounds   int                      `json:"maxInputRounds"`
+	DisableCache     bool                     `json:"disableCache"`
+	NoOutputCheck    bool                     `json:"disableOutputValidation"`
+}
+
+func ms(v float64) time.Duration {
+	if v < 0 {
+		return -1
+	}
+	return time.Duration(v * float64(time.Millisecond))
+}
+
+// newClient(configJSON, callbacks) → handle
+func (b *bridge) newClient(_ js.Value, args []js.Value) any {
+	var cfg clientConfig
+	if err := json.Unmarshal([]byte(arg(args, 0).String()), &cfg); err != nil {
+		panic(fmt.Errorf("mcpwasm: client options: %w", err))
+	}
+	ce := &clientEntry{callbacks: arg(args, 1)}
+	opts := &core.ClientOptions{
+		ProtocolVersions:        cfg.ProtocolVersions,
+		Capabilities:            cfg.Capabilities,
+		SamplingTools:           cfg.SamplingTools,
+		ElicitationModes:        cfg.ElicitationModes,
+		NoElicitationDefaults:   cfg.NoElicitDefaults,
+		Roots:                   cfg.Roots,
+		LogLevel:                cfg.LogLevel,
+		RequestTimeout:          ms(cfg.RequestTimeout),
+		MaxTotalTimeout:         ms(cfg.MaxTotalTimeout),
+		MaxInputRounds:          cfg.MaxInputRounds,
+		DisableCache:            cfg.DisableCache,
+		DisableOutputValidation: cfg.NoOutputCheck,
+		OnWarning: func(_ *core.Session, err error) {
+			ce.call("warn", err.Error())
+		},
+	}
+	if cfg.Sampling {
+		opts.SamplingHandler = func(ctx context.Context, req *core.CreateMessageRequest) (*core.CreateMessageResult, error) {
+			var r core.CreateMessageResult
+			return &r, ce.ask(ctx, core.MethodCreateMessage, req.Params, &r)
+		}
+	}
+	if cfg.Elicitation {
+		opts.ElicitationHandler = func(ctx context.Context, req *core.ElicitRequest) (*core.ElicitResult, error) {
+			var r core.ElicitResult
+			return &r, ce.ask(ctx, core.MethodElicit, req.Params, &r)
+		}
+	}
+	if cfg.RootsHandler {
+		opts.RootsHandler = func(ctx context.Context, req *core.ListRootsRequest) (*core.ListRootsResult, error) {
+			var r core.ListRootsResult
+			return &r, ce.ask(ctx, core.MethodListRoots, req.Params, &r)
+		}
+	}
+	n := cfg.Notifications
+	if n[core.NotificationMessage] {
+		opts.LoggingHandler = func(_ context.Context, _ *core.Session, p *core.LoggingMessageParams) {
+			ce.notifyJS(core.NotificationMessage, p)
+		}
+	}
+	if n[core.NotificationProgress] {
+		opts.ProgressHandler = func(_ context.Context, _ *core.Session, p *core.ProgressParams) {
+			ce.notifyJS(core.NotificationProgress, p)
+		}
+	}
+	if n[core.NotificationToolsChanged] {
+		opts.ToolListChangedHandler = func(context.Context, *core.Session) { ce.notifyJS(core.NotificationToolsChanged, nil) }
+	}
+	if n[core.NotificationPromptsChanged] {
+		opts.PromptListChangedHandler = func(context.Context, *core.Session) { ce.notifyJS(core.NotificationPromptsChanged, nil) }
+	}
+	if n[core.NotificationResourcesChanged] {
+		opts.ResourceListChangedHandler = func(context.Context, *core.Session) { ce.notifyJS(core.NotificationResourcesChanged, nil) }
+	}
+	if n[core.NotificationResourceUpdated] {
+		opts.ResourceUpdatedHandler = func(_ context.Context, _ *core.Session, p *core.ResourceUpdatedParams) {
+			ce.notifyJS(core.NotificationResourceUpdated, p)
+		}
+	}
+	if n[core.NotificationElicitComplete] {
+		opts.ElicitationCompleteHandler = func(_ context.Context, _ *core.Session, p *core.ElicitationCompleteParams) {
+			ce.notifyJS(core.NotificationElicitComplete, p)
+		}
+	}
+	if n["message"] {
+		opts.OnMessage = func(_ *core.Session, dir core.Direction, m core.Message) {
+			b, err := core.EncodeMessage(m)
+			if err == nil {
+				ce.call("message", dir.String(), string(b))
+			}
+		}
+	}
+	impl := &core.Implementation{Name: cfg.Name, Version: cfg.Version, Title: cfg.Title}
+	ce.client = core.NewClient(impl, opts)
+	return b.add(ce)
+}
+
+// call invokes a JavaScript callback, ignoring exceptions (the glue
+// already catches errors of user callbacks).
+func (c *clientEntry) call(name string, args ...any) {
+	defer func() { _ = recover() }()
+	f := c.callbacks.Get(name)
+	if f.Type() == js.TypeFunction {
+		f.Invoke(args...)
+	}
+}
+
+func (c *clientEntry) notifyJS(method string, params any) {
+	var s string
+	if params != nil {
+		b, err := json.Marshal(params)
+		if err != nil {
+			return
+		}
+		s = string(b)
+	}
+	c.call("notify", method, s)
+}
+
+// ask forwards a server request to the page's handler and decodes its
+// answer. The handler's Promise rejection becomes a JSON-RPC error.
+func (c *clientEntry) ask(ctx context.Context, method string, params, out any) (err error) {
+	defer jsbridge.Recover(&err)
+	b, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	signal, stop, err := jsbridge.AbortSignal(ctx)
+	if err != nil {
+		signal = js.Undefined()
+	}
+	defer stop()
+	p := c.callbacks.Call("handle", method, string(b), signal)
+	v, err := jsbridge.Await(ctx, p)
+	if err != nil {
+		var jerr *jsbridge.Error
+		if errors.As(err, &jerr) {
+			return handlerError(jerr)
+		}
+		return err
+	}
+	if v.Type() != js.TypeString {
+		return fmt.Errorf("mcpwasm: %s handler returned no result", method)
+	}
+	if err := json.Unmarshal([]byte(v.String()), out); err != nil {
+		return fmt.Errorf("mcpwasm: %s handler returned an invalid result: %w", method, err)
+	}
+	return nil
+}
+
+// handlerError keeps the code and data of an McpError thrown by a handler.
+func handlerError(e *jsbridge.Error) error {
+	v := e.Value
+	if v.Type() == js.TypeObject && v.Get("code").Type() == js.TypeNumber {
+		rpc := &core.RPCError{Code: int64(v.Get("code").Int()), Message: e.Message}
+		if d := v.Get("data"); d.Type() != js.TypeUndefined {
+			if s := js.Global().Get("JSON").Call("stringify", d); s.Type() == js.TypeString {
+				rpc.Data = json.RawMessage(s.String())
+			}
+		}
+		return rpc
+	}
+	return e
+}
+
+func (b *bridge) freeClient(_ js.Value, args []js.Value) any {
+	b.mu.Lock()
+	c := b.clients[arg(args, 0).Int()]
+	delete(b.clients, arg(args, 0).Int())
+	b.mu.Unlock()
+	if c != nil {
+		if s, err := c.sess(); err == nil {
+			go s.Close()
+		}
+	}
+	return nil
+}
+
+// connectOptions is the JSON of connect's options.
+type connectOptions struct {
+	Transport        string            `json:"transport"`
+	Headers          map[string]string `json:"headers"`
+	Credentials      string            `json:"credentials"`
+	Mode             string            `json:"mode"`
+	MaxMessageSize   int               `json:"maxMessageSize"`
+	ProtocolVersions []string          `json:"protocolVersions"`
+}
+
+// connect(handle, url, optionsJSON, fetchFn, signal, resolve, reject)
+func (b *bridge) connect(_ js.Value, args []js.Value) any {
+	c, err := b.entry(arg(args, 0))
+	url := arg(args, 1).String()
+	optsJSON := arg(args, 2).String()
+	fetchFn, signal := arg(args, 3), arg(args, 4)
+	resolve, reject := arg(args, 5), arg(args, 6)
+	settle(resolve, reject, func() (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		var o connectOptions
+		if err := json.Unmarshal([]byte(optsJSON), &o); err != nil {
+			return nil, fmt.Errorf("mcpwasm: connect options: %w", err)
+		}
+		t, err := newTransport(url, &o, fetchFn)
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := jsbridge.ContextFromSignal(context.Background(), signal)
+		defer cancel()
+		s, err := c.client.Connect(ctx, t, &core.ConnectOptions{ProtocolVersions: o.ProtocolVersions})
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		old := c.session
+		c.session = s
+		c.mu.Unlock()
+		if old != nil {
+			go old.Close()
+		}
+		return sessionInfo(s), nil
+	})
+	return nil
+}
+
+type infoJSON struct {
+	Era                string                   `json:"era"`
+	ProtocolVersion    string                   `json:"protocolVersion"`
+	ServerInfo         *core.Implementation     `json:"serverInfo"`
+	ServerCapabilities *core.ServerCapabilities `json:"serverCapabilities"`
+	Instructions       string                   `json:"instructions,omitempty"`
+	SessionID          string                   `json:"sessionId,omitempty"`
+}
+
+func sessionInfo(s *core.Session) json.RawMessage {
+	b, _ := json.Marshal(&infoJSON{
+		Era:                s.Era().String(),
+		ProtocolVersion:    s.ProtocolVersion(),
+		ServerInfo:         s.ServerInfo(),
+		ServerCapabilities: s.ServerCapabilities(),
+		Instructions:       s.Instructions(),
+		SessionID:          s.ID(),
+	})
+	return b
+}
+
+// info(handle) → JSON string (sync)
+func (b *bridge) info(_ js.Value, args []js.Value) any {
+	c, err := b.entry(arg(args, 0))
+	if err != nil {
+		return js.Null()
+	}
+	s, err := c.sess()
+	if err != nil {
+		return js.Null()
+	}
+	return string(sessionInfo(s))
+}
+
+// callOptions is the JSON of per-call options.
+type callOptions struct {
+	Timeout                *float64  `json:"timeout"`
+	MaxTotalTimeout        *float64  `json:"maxTotalTimeout"`
+	ResetTimeoutOnProgress bool      `json:"resetTimeoutOnProgress"`
+	NoCache                bool      `json:"noCache"`
+	Meta                   core.Meta `json:"_meta"`
+}
+
+// request(handle, method, paramsJSON, optionsJSON, signal, onprogress, resolve, reject)
+func (b *bridge) request(_ js.Value, args []js.Value) any {
+	c, err := b.entry(arg(args, 0))
+	method := arg(args, 1).String()
+	var params json.RawMessage
+	if p := arg(args, 2); p.Type() == js.TypeString && p.String() != "" {
+		params = json.RawMessage(p.String())
+	}
+	optsV, signal, onprogress := arg(args, 3), arg(args, 4), arg(args, 5)
+	resolve, reject := arg(args, 6), arg(args, 7)
+	var o callOptions
+	if optsV.Type() == js.TypeString && optsV.String() != "" {
+		if jerr := json.Unmarshal([]byte(optsV.String()), &o); jerr != nil && err == nil {
+			err = fmt.Errorf("mcpwasm: call options: %w", jerr)
+		}
+	}
+	b.mu.Lock()
+	b.calls++
+	b.mu.Unlock()
+	settle(resolve, reject, func() (any, error) {
+		defer func() {
+			b.mu.Lock()
+			b.calls--
+			b.mu.Unlock()
+		}()
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.sess()
+		if err != nil {
+			return nil, err
+		}
+		opts := &core.CallOptions{ResetTimeoutOnProgress: o.ResetTimeoutOnProgress, NoCache: o.NoCache, Meta: o.Meta}
+		if o.Timeout != nil {
+			opts.Timeout = ms(*o.Timeout)
+			if opts.Timeout == 0 {
+				opts.Timeout = -1
+			}
+		}
+		if o.MaxTotalTimeout != nil {
+			opts.MaxTotalTimeout = ms(*o.MaxTotalTimeout)
+		}
+		if onprogress.Type() == js.TypeFunction {
+			opts.OnProgress = func(p *core.ProgressParams) {
+				defer func() { _ = recover() }()
+				var total any = js.Undefined()
+				if p.Total != nil {
+					total = *p.Total
+				}
+				onprogress.Invoke(p.Progress, total, p.Message)
+			}
+		}
+		ctx, cancel := jsbridge.ContextFromSignal(context.Background(), signal)
+		defer cancel()
+		raw, err := s.Request(ctx, method, params, opts)
+		if err != nil {
+			return nil, withResult(err, raw)
+		}
+		return raw, nil
+	})
+	return nil
+}
+
+// notify(handle, method, paramsJSON, resolve, reject)
+func (b *bridge) notify(_ js.Value, args []js.Value) any {
+	c, err := b.entry(arg(args, 0))
+	method, params := arg(args, 1).String(), arg(args, 2)
+	settle(arg(args, 3), arg(args, 4), func() (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.sess()
+		if err != nil {
+			return nil, err
+		}
+		var raw json.RawMessage
+		if params.Type() == js.TypeString && params.String() != "" {
+			raw = json.RawMessage(params.String())
+		}
+		return nil, s.Notify(context.Background(), method, raw)
+	})
+	return nil
+}
+
+// close(handle, resolve, reject)
+func (b *bridge) close(_ js.Value, args []js.Value) any {
+	c, err := b.entry(arg(args, 0))
+	settle(arg(args, 1), arg(args, 2), func() (any, error) {
+		if err != nil {
+			return nil, nil // closing a freed client is fine
+		}
+		c.mu.Lock()
+		s := c.session
+		c.session = nil
+		c.mu.Unlock()
+		if s != nil {
+			return nil, s.Close()
+		}
+		return nil, nil
+	})
+	return nil
+}
+
+// setRoots(handle, rootsJSON, resolve, reject)
+func (b *bridge) setRoots(_ js.Value, args []js.Value) any {
+	c, err := b.entry(arg(args, 0))
+	raw := arg(args, 1).String()
+	settle(arg(args, 2), arg(args, 3), func() (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		var roots []*core.Root
+		if err := json.Unmarshal([]byte(raw), &roots); err != nil {
+			return nil, fmt.Errorf("mcpwasm: roots: %w", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		c.client.SetRoots(ctx, roots)
+		return nil, nil
+	})
+	return nil
+}
+
+// sessionOp runs f on the connected session of args[0], settling
+// args[resolveAt], args[resolveAt+1].
+func (b *bridge) sessionOp(args []js.Value, resolveAt int, f func(context.Context, *core.Session) (any, error)) {
+	c, err := b.entry(arg(args, 0))
+	settle(arg(args, resolveAt), arg(args, resolveAt+1), func() (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.sess()
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		return f(ctx, s)
+	})
+}
+
+// setLogLevel(handle, level, resolve, reject)
+func (b *bridge) setLogLevel(_ js.Value, args []js.Value) any {
+	level := arg(args, 1).String()
+	b.sessionOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
+		return nil, s.SetLogLevel(ctx, level)
+	})
+	return nil
+}
+
+// ping(handle, resolve, reject)
+func (b *bridge) ping(_ js.Value, args []js.Value) any {
+	b.sessionOp(args, 1, func(ctx context.Context, s *core.Session) (any, error) {
+		return nil, s.Ping(ctx)
+	})
+	return nil
+}
+
+// subscribe(handle, uri, resolve, reject)
+func (b *bridge) subscribe(_ js.Value, args []js.Value) any {
+	uri := arg(args, 1).String()
+	b.sessionOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
+		return nil, s.Subscribe(ctx, uri)
+	})
+	return nil
+}
+
+// unsubscribe(handle, uri, resolve, reject)
+func (b *bridge) unsubscribe(_ js.Value, args []js.Value) any {
+	uri := arg(args, 1).String()
+	b.sessionOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
+		return nil, s.Unsubscribe(ctx, uri)
+	})
+	return nil
+}
+
+// listen(handle, filterJSON, onNotification, onEnd, resolve, reject):
+// resolves with JSON {id, acknowledged}; onNotification(method, paramsJSON)
+// receives the subscription's notifications; onEnd(errorJSON|undefined) is
+// called once when it ends.
+func (b *bridge) listen(_ js.Value, args []js.Value) any {
+	raw := arg(args, 1).String()
+	onNote, onEnd := arg(args, 2), arg(args, 3)
+	b.sessionOp(args, 4, func(ctx context.Context, s *core.Session) (any, error) {
+		var f core.SubscriptionFilter
+		if err := json.Unmarshal([]byte(raw), &f); err != nil {
+			return nil, fmt.Errorf("mcpwasm: subscription filter: %w", err)
+		}
+		sub, err := s.Listen(ctx, &f, &core.ListenOptions{
+			Handler: func(_ context.Context, method string, params json.RawMessage) {
+				defer func() { _ = recover() }()
+				onNote.Invoke(method, string(params))
+			},
+		})
+		if err != nil {
+			return nil, err
+		}
+		b.mu.Lock()
+		b.next++
+		id := b.next
+		b.subs[id] = sub
+		b.mu.Unlock()
+		go func() {
+			<-sub.Done()
+			b.mu.Lock()
+			delete(b.subs, id)
+			b.mu.Unlock()
+			defer func() { _ = recover() }()
+			if err := sub.Err(); err != nil {
+				onEnd.Invoke(errorJSON(err))
+			} else {
+				onEnd.Invoke()
+			}
+		}()
+		out, _ := json.Marshal(map[string]any{"id": id, "acknowledged": sub.Acknowledged()})
+		return json.RawMessage(out), nil
+	})
+	return nil
+}
+
+// closeListen(id, resolve, reject)
+func (b *bridge) closeListen(_ js.Value, args []js.Value) any {
+	b.mu.Lock()
+	sub := b.subs[arg(args, 0).Int()]
+	b.mu.Unlock()
+	settle(arg(args, 1), arg(args, 2), func() (any, error) {
+		if sub != nil {
+			return nil, sub.Close()
+		}
+		return nil, nil
+	})
+	return nil
+}
+
+// encodeHeader(value) → the Mcp-Param header encoding (sync; for tests and
+// for pages that build their own requests).
+func (b *bridge) encodeHeader(_ js.Value, args []js.Value) any {
+	return core.EncodeHeaderValue(arg(args, 0).String())
+}
+
+// stats() → JSON {clients, subscriptions, calls}: for leak checks.
+func (b *bridge) stats(js.Value, []js.Value) any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out, _ := json.Marshal(map[string]any{"clients": len(b.clients), "subscriptions": len(b.subs), "calls": b.calls})
+	return string(out)
+}
