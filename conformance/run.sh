@@ -13,7 +13,7 @@ suite="$root/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 expected="$root/conformance/expected-failures.yml"
 revisions=(2025-11-25 2026-07-28)
 runners=("$@")
-[ ${#runners[@]} -gt 0 ] || runners=(native js)
+[ ${#runners[@]} -gt 0 ] || runners=(native)
 
 command_for() {
   case "$1" in
