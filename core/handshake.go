@@ -176,7 +176,7 @@ func (s *Session) setVersionLocked(v string) {
 
 func (s *Session) rebuildMetaLocked() {
 	if s.era != EraModern {
-		s.metaPrefix = nil
+		s.metaMembers = nil
 		return
 	}
 	ver, _ := json.Marshal(s.version)
@@ -189,7 +189,7 @@ func (s *Session) rebuildMetaLocked() {
 		lvl, _ := json.Marshal(s.logLevel)
 		ms = append(ms, member{MetaLogLevel, lvl})
 	}
-	s.metaPrefix = appendObject(nil, ms)
+	s.metaMembers = ms
 }
 
 // initialize runs the legacy handshake.

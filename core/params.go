@@ -18,36 +18,97 @@ type member struct {
 }
 
 // objectMembers splits a JSON object into its members, keeping each value's
-// bytes exactly as received.
+// bytes exactly as received (the values alias obj).
 func objectMembers(obj json.RawMessage) ([]member, error) {
 	obj = bytes.TrimSpace(obj)
 	if len(obj) == 0 || string(obj) == "null" {
 		return nil, nil
 	}
-	if obj[0] != '{' {
-		return nil, fmt.Errorf("core: params must be a JSON object, got %.20s", obj)
+	if obj[0] != '{' || !json.Valid(obj) {
+		return nil, fmt.Errorf("%w: params must be a JSON object, got %.40s", errBadParams, obj)
 	}
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
+	// obj is valid JSON: a plain scan finds the members.
 	var out []member
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
+	i := skipSpace(obj, 1)
+	for i < len(obj) && obj[i] != '}' {
+		if obj[i] == ',' {
+			i = skipSpace(obj, i+1)
 		}
-		key, ok := t.(string)
-		if !ok {
-			return nil, fmt.Errorf("core: malformed JSON object")
+		kend := stringEnd(obj, i)
+		key := obj[i:kend]
+		var k string
+		if bytes.IndexByte(key, '\\') >= 0 || !isASCII(key) {
+			if err := json.Unmarshal(key, &k); err != nil {
+				return nil, err
+			}
+		} else {
+			k = string(key[1 : len(key)-1])
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, member{key, v})
+		i = skipSpace(obj, kend)
+		i = skipSpace(obj, i+1) // the colon
+		vend := valueEnd(obj, i)
+		out = append(out, member{k, json.RawMessage(obj[i:vend])})
+		i = skipSpace(obj, vend)
 	}
 	return out, nil
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index after the JSON string starting at b[i].
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+// valueEnd returns the index after the JSON value starting at b[i].
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = stringEnd(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	return j
 }
 
 // appendObject encodes members as a JSON object.

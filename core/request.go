@@ -159,7 +159,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		}
 		result := resp.Result
 		if era == EraModern && peekResultType(result) == ResultTypeInputRequired {
-			if !supportsInputRequired(method) && method != MethodDiscover {
+			if !supportsInputRequired(method) {
 				return nil, fmt.Errorf("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
 			}
 			if rounds >= s.client.opts.MaxInputRounds {
@@ -188,20 +188,14 @@ func (s *Session) wireParams(era Era, version string, user []member, opts *CallO
 	var meta []member
 	if era == EraModern {
 		s.mu.Lock()
-		prefix := s.metaPrefix
-		cur := s.version
+		base, cur := s.metaMembers, s.version
 		s.mu.Unlock()
-		if prefix == nil || cur != version {
+		if base == nil || cur != version {
 			// During the handshake the session has no committed version.
 			ver, _ := json.Marshal(version)
-			meta = []member{{MetaProtocolVersion, ver}, {MetaClientCapabilities, s.capsJSON}, {MetaClientInfo, s.infoJSON}}
-		} else {
-			pm, err := objectMembers(prefix)
-			if err != nil {
-				return nil, err
-			}
-			meta = pm
+			base = []member{{MetaProtocolVersion, ver}, {MetaClientCapabilities, s.capsJSON}, {MetaClientInfo, s.infoJSON}}
 		}
+		meta = append(make([]member, 0, len(base)+2), base...)
 	}
 	if token.IsValid() {
 		meta = append(meta, member{MetaProgressToken, token.appendJSON(nil)})

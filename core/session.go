@@ -37,7 +37,7 @@ type Session struct {
 	initResult   *InitializeResult
 	discover     *DiscoverResult
 	logLevel     string
-	metaPrefix   []byte // encoded modern _meta members for version, caps, info (and log level)
+	metaMembers  []member // modern _meta members: version, caps, info (and log level); never modified, only replaced
 	pending      map[int64]*pendingCall
 	progress     map[ID]*pendingCall
 	incoming     map[ID]context.CancelFunc // legacy server→client requests in flight

@@ -1,0 +1,76 @@
+package core
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestObjectMembers(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		want []member
+		err  bool
+	}{
+		{"empty", ``, nil, false},
+		{"null", `null`, nil, false},
+		{"empty object", ` { } `, nil, false},
+		{"simple", `{"a":1,"b":"x"}`, []member{{"a", json.RawMessage(`1`)}, {"b", json.RawMessage(`"x"`)}}, false},
+		{"whitespace", "{ \"a\" :\t[1, {\"}\":\"]\"}] ,\n\"b\": true }", []member{{"a", json.RawMessage(`[1, {"}":"]"}]`)}, {"b", json.RawMessage(`true`)}}, false},
+		{"escaped key", `{"a\"b":null,"\u00e9":-1.5e3}`, []member{{`a"b`, json.RawMessage(`null`)}, {"é", json.RawMessage(`-1.5e3`)}}, false},
+		{"string with escapes", `{"s":"a\\\"b\\\\"}`, []member{{"s", json.RawMessage(`"a\\\"b\\\\"`)}}, false},
+		{"not an object", `[1]`, nil, true},
+		{"truncated", `{"a":`, nil, true},
+		{"garbage", `{"a":1}x`, nil, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := objectMembers(json.RawMessage(tc.in))
+			if tc.err {
+				require.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestBuildParams(t *testing.T) {
+	ms, err := objectMembers(json.RawMessage(`{"name":"t","_meta":{"keep":1,"progressToken":"old"}}`))
+	require.NoError(t, err)
+	out, err := buildParams(ms, []member{{"progressToken", json.RawMessage(`7`)}, {"v", json.RawMessage(`"x"`)}},
+		member{"requestState", json.RawMessage(`"s\u00e9"`)}, member{"absent", nil})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"name":"t","_meta":{"keep":1,"progressToken":7,"v":"x"},"requestState":"s\u00e9"}`, string(out))
+	assert.Contains(t, string(out), `"s\u00e9"`, "values keep their exact bytes")
+}
+
+func FuzzObjectMembers(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":1}`, `{"a":{"b":[1,"}"]},"c":"\""}`, `{"\u0041":true}`, `[]`, `{"a"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		ms, err := objectMembers(json.RawMessage(in))
+		var want map[string]json.RawMessage
+		werr := json.Unmarshal([]byte(in), &want)
+		if werr != nil || want == nil {
+			if err == nil && len(ms) > 0 {
+				t.Fatalf("accepted invalid object %q", in)
+			}
+			return
+		}
+		require.NoError(t, err, "%q", in)
+		got := map[string]json.RawMessage{}
+		for _, m := range ms {
+			got[m.key] = m.val
+		}
+		require.Equal(t, len(want), len(got), "%q", in)
+		for k, v := range want {
+			assert.JSONEq(t, string(v), string(got[k]), "%q key %q", in, k)
+		}
+	})
+}
