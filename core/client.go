@@ -129,8 +129,9 @@ type ClientOptions struct {
 	// MaxTotalTimeout is the default hard limit of a request even when
 	// progress resets its timeout. Default: none.
 	MaxTotalTimeout time.Duration
-	// ProbeTimeout bounds the modern-era probe when connecting. Default
-	// DefaultProbeTimeout.
+	// ProbeTimeout bounds the modern-era probe when connecting over
+	// transports where a legacy server may ignore the probe (anything but
+	// HTTP, where the status answers it). Default DefaultProbeTimeout.
 	ProbeTimeout time.Duration
 	// MaxInputRounds bounds the input_required rounds of one call. Default
 	// DefaultMaxInputRounds.

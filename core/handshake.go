@@ -94,7 +94,15 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 	v := modern[0]
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		pctx, cancel := context.WithTimeout(ctx, s.client.opts.ProbeTimeout)
+		// Over HTTP a legacy server answers the probe with a status, and
+		// the first request may legitimately wait for an interactive
+		// authorization: only the caller's ctx bounds it. Elsewhere (a
+		// stdio-like pipe) a legacy server may stay silent, so the probe
+		// has its own timeout.
+		pctx, cancel := ctx, context.CancelFunc(func() {})
+		if !s.mirrors {
+			pctx, cancel = context.WithTimeout(ctx, s.client.opts.ProbeTimeout)
+		}
 		raw, err := s.call(pctx, MethodDiscover, nil, &CallOptions{NoCache: true, Timeout: -1}, &callEra{era: EraModern, version: v})
 		cancel()
 		var rpc *RPCError
@@ -118,7 +126,7 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 				return err
 			}
 			return &legacyFallback{cause: err}
-		case errors.Is(err, ErrTimeout) || (errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil):
+		case !s.mirrors && (errors.Is(err, ErrTimeout) || (errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil)):
 			// A legacy server may ignore the unknown method (stdio rule).
 			return &legacyFallback{cause: err}
 		default:

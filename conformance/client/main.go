@@ -69,7 +69,11 @@ func run(ctx context.Context, d *scenario.Driver, url string) error {
 		Roots:            []*core.Root{{URI: "file:///conformance", Name: "conformance"}},
 		OnWarning:        func(_ *core.Session, err error) { log.Printf("warning: %v", err) },
 	})
-	t, err := fetch.New(url, nil)
+	topts, err := transportOptions(d.Name, d.Context)
+	if err != nil {
+		return err
+	}
+	t, err := fetch.New(url, topts)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,12 @@ type Request struct {
 	URL    string
 	Header Header
 	Body   []byte
+	// NoRedirect asks the Doer not to follow a redirect: a 3xx response is
+	// returned as is, with its Location header (package auth reads the
+	// authorization server's redirect this way, and follows the redirects
+	// of credentialed requests itself). Under GOOS=js in browsers fetch can
+	// only report an opaque redirect (status 0, no headers) for it.
+	NoRedirect bool
 }
 
 // Response is one HTTP response. Body must be closed.

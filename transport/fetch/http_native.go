@@ -1,4 +1,4 @@
-//go:build !js
+//go:build !js && !wasip1
 
 package fetch
 
@@ -45,7 +45,13 @@ func (d *netDoer) Do(ctx context.Context, r *Request) (*Response, error) {
 			req.Header.Add(k, v)
 		}
 	}
-	resp, err := d.client.Do(req)
+	c := d.client
+	if r.NoRedirect {
+		nc := *d.client
+		nc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		c = &nc
+	}
+	resp, err := c.Do(req)
 	if err != nil {
 		return nil, err
 	}

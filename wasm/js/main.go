@@ -42,6 +42,7 @@ func main() {
 		"close":        b.close,
 		"setRoots":     b.setRoots,
 		"setLogLevel":  b.setLogLevel,
+		"ping":         b.ping,
 		"subscribe":    b.subscribe,
 		"unsubscribe":  b.unsubscribe,
 		"listen":       b.listen,

@@ -1,0 +1,321 @@
+package auth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+	"net/url"
+	"strings"
+
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
+)
+
+// maxDocument bounds metadata documents and OAuth responses.
+const maxDocument = 1 << 20
+
+// prMetadata is OAuth 2.0 Protected Resource Metadata (RFC 9728).
+type prMetadata struct {
+	Resource             string   `json:"resource"`
+	AuthorizationServers []string `json:"authorization_servers"`
+	ScopesSupported      []string `json:"scopes_supported"`
+}
+
+// asMetadata is OAuth 2.0 Authorization Server Metadata (RFC 8414) or an
+// OpenID Provider configuration, limited to what the client uses.
+type asMetadata struct {
+	Issuer                            string   `json:"issuer"`
+	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
+	TokenEndpoint                     string   `json:"token_endpoint"`
+	RegistrationEndpoint              string   `json:"registration_endpoint"`
+	ScopesSupported                   []string `json:"scopes_supported"`
+	GrantTypesSupported               []string `json:"grant_types_supported"`
+	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
+	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
+	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
+	IssParameterSupported             bool     `json:"authorization_response_iss_parameter_supported"`
+	DPoPSigningAlgValuesSupported     []string `json:"dpop_signing_alg_values_supported"`
+
+	// fallback marks the 2025-03-26 default endpoints (/authorize, /token,
+	// /register at the server's origin) used when no document exists.
+	fallback bool
+}
+
+// discovery is what an authorization is based on.
+type discovery struct {
+	// resource is the RFC 8707 resource identifier: the PRM resource as
+	// published, or the server's origin for a 2025-03-26 server.
+	resource string
+	// covers is the set of URLs the resource's tokens may be sent to.
+	covers *url.URL
+	// prm is nil for a 2025-03-26 server (no protected resource metadata).
+	prm    *prMetadata
+	meta   *asMetadata
+	issuer string
+}
+
+// origin returns scheme://host[:port] of u.
+func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// canonicalHostPort lower-cases the host and drops a default port.
+func canonicalHostPort(u *url.URL) string {
+	host := strings.ToLower(u.Hostname())
+	port := u.Port()
+	if (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		return host + ":" + port
+	}
+	return host
+}
+
+// coversURL reports whether target belongs to the protected resource: the
+// same origin, and a path equal to the resource's or below it.
+func coversURL(resource, target *url.URL) bool {
+	if !strings.EqualFold(resource.Scheme, target.Scheme) || canonicalHostPort(resource) != canonicalHostPort(target) {
+		return false
+	}
+	rp := strings.TrimSuffix(resource.EscapedPath(), "/")
+	tp := target.EscapedPath()
+	return rp == "" || tp == rp || tp == rp+"/" || strings.HasPrefix(tp, rp+"/")
+}
+
+// isLoopback reports whether the URL's host is a loopback host.
+func isLoopback(u *url.URL) bool {
+	h := strings.ToLower(u.Hostname())
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && a.IsLoopback()
+}
+
+// checkEndpoint validates an authorization server URL: absolute http(s),
+// no fragment, HTTPS unless loopback or allowed.
+func (d *Doer) checkEndpoint(what, raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, fmt.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, raw)
+	}
+	if u.Fragment != "" {
+		return nil, fmt.Errorf("%w: %s %q has a fragment", ErrMetadata, what, raw)
+	}
+	if u.Scheme == "http" && !isLoopback(u) && !d.cfg.AllowInsecureHTTP {
+		return nil, fmt.Errorf("%w: %s %s", ErrInsecureEndpoint, what, raw)
+	}
+	return u, nil
+}
+
+// getJSON fetches a JSON document. found is false (with a nil error) for a
+// non-2xx answer; the error is a network or decoding failure.
+func (d *Doer) getJSON(ctx context.Context, u string, v any) (found bool, status int, err error) {
+	resp, err := d.inner.Do(ctx, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}})
+	if err != nil {
+		return false, 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+		return false, resp.StatusCode, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
+	if err != nil {
+		return false, resp.StatusCode, err
+	}
+	if len(b) > maxDocument {
+		return false, resp.StatusCode, fmt.Errorf("%w: %s: document larger than %d bytes", ErrBadResponse, u, maxDocument)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return false, resp.StatusCode, fmt.Errorf("%w: %s: %w", ErrBadResponse, u, err)
+	}
+	return true, resp.StatusCode, nil
+}
+
+// wellKnownPRM lists the RFC 9728 well-known URLs for target in the order
+// MCP prescribes: path-aware first (when the endpoint has a path), then the
+// root.
+func wellKnownPRM(target *url.URL) []string {
+	o := origin(target)
+	var out []string
+	if p := strings.TrimSuffix(target.EscapedPath(), "/"); p != "" {
+		out = append(out, o+"/.well-known/oauth-protected-resource"+p)
+	}
+	return append(out, o+"/.well-known/oauth-protected-resource")
+}
+
+// wellKnownAS lists the RFC 8414 and OpenID Connect discovery URLs for an
+// issuer in the order MCP prescribes.
+func wellKnownAS(issuer *url.URL) []string {
+	o := origin(issuer)
+	p := strings.TrimSuffix(issuer.EscapedPath(), "/")
+	if p == "" {
+		return []string{o + "/.well-known/oauth-authorization-server", o + "/.well-known/openid-configuration"}
+	}
+	return []string{
+		o + "/.well-known/oauth-authorization-server" + p,
+		o + "/.well-known/openid-configuration" + p,
+		o + p + "/.well-known/openid-configuration",
+	}
+}
+
+// issuerMatches compares a metadata document's issuer with the issuer
+// identifier its well-known URL was built from (RFC 8414 §3.3). They must
+// be identical, except that an issuer without a path may differ by a
+// trailing slash (both forms build the same well-known URL).
+func issuerMatches(got, want string) bool {
+	if got == want {
+		return true
+	}
+	u, err := url.Parse(want)
+	if err != nil || (u.Path != "" && u.Path != "/") {
+		return false
+	}
+	return strings.TrimSuffix(got, "/") == strings.TrimSuffix(want, "/")
+}
+
+// discover finds the protected resource and its authorization server for
+// a request to target that was refused with challenge ch.
+func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge, hidden bool) (*discovery, error) {
+	var prm *prMetadata
+	var misses []string
+	fetchPRM := func(u string) {
+		var doc prMetadata
+		found, status, err := d.getJSON(ctx, u, &doc)
+		switch {
+		case err != nil:
+			misses = append(misses, fmt.Sprintf("%s: %v", u, err))
+		case !found:
+			misses = append(misses, fmt.Sprintf("%s: HTTP %d", u, status))
+		default:
+			prm = &doc
+		}
+	}
+	if ch.resourceMetadata != "" {
+		u, err := target.Parse(ch.resourceMetadata)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
+			misses = append(misses, fmt.Sprintf("resource_metadata %q is not an http(s) URL", ch.resourceMetadata))
+		} else {
+			d.cfg.logf("auth: protected resource metadata from WWW-Authenticate: %s", u)
+			fetchPRM(u.String())
+		}
+	}
+	if prm == nil {
+		for _, u := range wellKnownPRM(target) {
+			d.cfg.logf("auth: protected resource metadata at %s", u)
+			fetchPRM(u)
+			if prm != nil {
+				break
+			}
+		}
+	}
+
+	disc := &discovery{prm: prm}
+	var asURL *url.URL
+	if prm != nil {
+		res, err := url.Parse(prm.Resource)
+		if prm.Resource == "" || err != nil || res.Host == "" || (res.Scheme != "https" && res.Scheme != "http") || res.Fragment != "" {
+			return nil, fmt.Errorf("%w: resource %q is not an absolute http(s) URI without fragment", ErrResourceMismatch, prm.Resource)
+		}
+		if !coversURL(res, target) {
+			return nil, fmt.Errorf("%w: metadata for %q, request to %s", ErrResourceMismatch, prm.Resource, redact(target.String()))
+		}
+		if len(prm.AuthorizationServers) == 0 {
+			return nil, fmt.Errorf("%w (resource %s)", ErrNoAuthorizationServer, prm.Resource)
+		}
+		disc.resource, disc.covers = prm.Resource, res
+		asURL, err = d.checkEndpoint("authorization server", prm.AuthorizationServers[0])
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		// A 2025-03-26 server: no protected resource metadata; its
+		// authorization server is at its origin.
+		d.cfg.logf("auth: no protected resource metadata (%s): 2025-03-26 discovery at the origin", strings.Join(misses, "; "))
+		o, _ := url.Parse(origin(target))
+		disc.resource, disc.covers = o.String(), o
+		var err error
+		if asURL, err = d.checkEndpoint("authorization server", o.String()); err != nil {
+			return nil, err
+		}
+	}
+
+	meta, err := d.discoverAS(ctx, asURL, prm == nil)
+	if err != nil {
+		if prm == nil && hidden {
+			return nil, hiddenError(err)
+		}
+		return nil, err
+	}
+	if meta.fallback && hidden {
+		// Without a readable challenge, without any metadata, the default
+		// endpoints are a guess: report the likely cause instead.
+		return nil, hiddenError(fmt.Errorf("%w: no protected resource or authorization server metadata (%s)", ErrMetadata, strings.Join(misses, "; ")))
+	}
+	disc.meta, disc.issuer = meta, meta.Issuer
+	return disc, nil
+}
+
+func hiddenError(err error) error {
+	return fmt.Errorf("%w: WWW-Authenticate of the 401 response (the server must list it in Access-Control-Expose-Headers), and metadata discovery failed: %w", fetch.ErrHiddenHeader, err)
+}
+
+// discoverAS fetches and validates authorization server metadata; for a
+// 2025-03-26 server without any it returns the default endpoints.
+func (d *Doer) discoverAS(ctx context.Context, issuer *url.URL, legacy bool) (*asMetadata, error) {
+	want := issuer.String()
+	var misses []string
+	for _, u := range wellKnownAS(issuer) {
+		var meta asMetadata
+		found, status, err := d.getJSON(ctx, u, &meta)
+		if err != nil {
+			if errors.Is(err, ErrBadResponse) {
+				return nil, fmt.Errorf("%w: %w", ErrMetadata, err)
+			}
+			misses = append(misses, fmt.Sprintf("%s: %v", u, err))
+			continue
+		}
+		if !found {
+			misses = append(misses, fmt.Sprintf("%s: HTTP %d", u, status))
+			continue
+		}
+		d.cfg.logf("auth: authorization server metadata at %s", u)
+		if !issuerMatches(meta.Issuer, want) {
+			return nil, fmt.Errorf("%w: %s names issuer %q, not %q", ErrMetadata, u, meta.Issuer, want)
+		}
+		for what, e := range map[string]string{
+			"authorization_endpoint": meta.AuthorizationEndpoint,
+			"token_endpoint":         meta.TokenEndpoint,
+			"registration_endpoint":  meta.RegistrationEndpoint,
+		} {
+			if e == "" {
+				continue
+			}
+			if _, err := d.checkEndpoint(what, e); err != nil {
+				return nil, err
+			}
+		}
+		if meta.TokenEndpoint == "" {
+			return nil, fmt.Errorf("%w: %s has no token_endpoint", ErrMetadata, u)
+		}
+		return &meta, nil
+	}
+	if !legacy {
+		return nil, fmt.Errorf("%w: none found for %s (%s)", ErrMetadata, want, strings.Join(misses, "; "))
+	}
+	o := origin(issuer)
+	d.cfg.logf("auth: no authorization server metadata: 2025-03-26 default endpoints at %s", o)
+	return &asMetadata{
+		Issuer:                        o,
+		AuthorizationEndpoint:         o + "/authorize",
+		TokenEndpoint:                 o + "/token",
+		RegistrationEndpoint:          o + "/register",
+		CodeChallengeMethodsSupported: []string{"S256"},
+		fallback:                      true,
+	}, nil
+}

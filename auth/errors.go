@@ -1,0 +1,86 @@
+package auth
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors of the package. Errors returned by the Doer wrap them (and
+// often a more specific cause): match them with errors.Is.
+var (
+	// ErrResourceMismatch means the protected resource metadata names a
+	// resource that does not cover the URL the client requested. No
+	// authorization is started (a server could otherwise obtain a token for
+	// another resource).
+	ErrResourceMismatch = errors.New("auth: protected resource metadata names a different resource")
+	// ErrNoAuthorizationServer means the protected resource metadata lists
+	// no usable authorization server.
+	ErrNoAuthorizationServer = errors.New("auth: protected resource metadata lists no authorization server")
+	// ErrMetadata means authorization server metadata was missing or
+	// invalid (for example its issuer differs from the issuer identifier
+	// the well-known URL was built from).
+	ErrMetadata = errors.New("auth: unusable authorization server metadata")
+	// ErrNoPKCE means the authorization server does not advertise the S256
+	// PKCE method; the authorization code flow refuses to proceed.
+	ErrNoPKCE = errors.New("auth: authorization server does not support PKCE with S256")
+	// ErrStateMismatch means the authorization response carried a state
+	// other than the one the client sent.
+	ErrStateMismatch = errors.New("auth: authorization response state does not match")
+	// ErrIssuerMismatch means the authorization response's iss parameter
+	// (RFC 9207) is not the authorization server's issuer, compared as
+	// plain strings. The response is not acted on.
+	ErrIssuerMismatch = errors.New("auth: authorization response iss does not match the authorization server")
+	// ErrIssuerMissing means the authorization server advertises the iss
+	// response parameter (RFC 9207) but the response had none.
+	ErrIssuerMissing = errors.New("auth: authorization response lacks the iss parameter the server advertises")
+	// ErrRedirectMismatch means the user agent returned a callback URL that
+	// is not at the redirect URI.
+	ErrRedirectMismatch = errors.New("auth: callback URL is not at the redirect URI")
+	// ErrNoRegistration means the client has no way to obtain a client ID
+	// at the authorization server: no pre-registered credentials for it, no
+	// Client ID Metadata Document support, no dynamic registration.
+	ErrNoRegistration = errors.New("auth: no client registration possible with the authorization server")
+	// ErrNoUserAgent means the authorization code grant needs a UserAgent
+	// and Options.UserAgent is nil.
+	ErrNoUserAgent = errors.New("auth: authorization needs a user agent (Options.UserAgent)")
+	// ErrRetryLimit means the server kept refusing freshly obtained tokens
+	// (401, or 403 insufficient_scope) Options.MaxAuthorizations times in a
+	// row; the Doer stops authorizing until a request succeeds.
+	ErrRetryLimit = errors.New("auth: server still refuses after repeated authorization")
+	// ErrInsecureEndpoint means an authorization server endpoint is not
+	// HTTPS (plain HTTP is accepted for loopback hosts, or with
+	// Options.AllowInsecureHTTP).
+	ErrInsecureEndpoint = errors.New("auth: authorization server endpoint is not HTTPS")
+	// ErrBadResponse means an authorization server answered with something
+	// that is not a valid OAuth response.
+	ErrBadResponse = errors.New("auth: invalid response from the authorization server")
+)
+
+// Error is an OAuth 2.0 error response (RFC 6749 §5.2 and §4.1.2.1) from an
+// authorization server's token, registration or authorization endpoint.
+// Match it with errors.As.
+type Error struct {
+	// Code is the error code, e.g. "invalid_grant" or "access_denied".
+	Code string
+	// Description is error_description, if any.
+	Description string
+	// URI is error_uri, if any.
+	URI string
+	// StatusCode is the HTTP status (0 for an authorization response
+	// delivered through the redirect URI).
+	StatusCode int
+	// Endpoint names where the error came from: "token", "registration",
+	// "authorization" or "token exchange".
+	Endpoint string
+}
+
+func (e *Error) Error() string {
+	msg := "auth: " + e.Endpoint + " endpoint: " + e.Code
+	if e.StatusCode != 0 {
+		msg = fmt.Sprintf("auth: %s endpoint: HTTP %d: %s", e.Endpoint, e.StatusCode, e.Code)
+	}
+	if e.Description != "" {
+		msg += ": " + e.Description
+	}
+	return msg
+}

@@ -1,0 +1,527 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
+)
+
+// clientAuth is the client's identity at one authorization server and how
+// it authenticates at the token endpoint.
+type clientAuth struct {
+	id, secret, method string
+	signer             Signer
+	how                string // for logs: "pre-registered", "CIMD", …
+}
+
+// pkce returns a code verifier and its S256 challenge (RFC 7636).
+func pkce() (verifier, challenge string) {
+	verifier = randomString(32) // 43 characters of the unreserved set
+	return verifier, s256(verifier)
+}
+
+// s256 is the S256 code challenge of a verifier: BASE64URL(SHA256(v)).
+func s256(verifier string) string {
+	sum := sha256.Sum256([]byte(verifier))
+	return b64.EncodeToString(sum[:])
+}
+
+// chooseAuthMethod picks the token endpoint authentication method from
+// what the server supports (RFC 8414 default: client_secret_basic) and
+// what the client holds.
+func chooseAuthMethod(supported []string, hasSecret, hasSigner bool) string {
+	if len(supported) == 0 {
+		supported = []string{AuthMethodBasic}
+	}
+	var candidates []string
+	if hasSecret {
+		candidates = append(candidates, AuthMethodBasic, AuthMethodPost)
+	}
+	if hasSigner {
+		candidates = append(candidates, AuthMethodJWT)
+	}
+	candidates = append(candidates, AuthMethodNone)
+	for _, c := range candidates {
+		if slices.Contains(supported, c) {
+			return c
+		}
+	}
+	switch {
+	case hasSecret:
+		return AuthMethodBasic
+	case hasSigner:
+		return AuthMethodJWT
+	}
+	return AuthMethodNone
+}
+
+// preRegistered returns Options.Client if it may be used with issuer,
+// binding credentials without an issuer to the first one.
+func (d *Doer) preRegistered(issuer string) (*Client, string) {
+	c := d.cfg.Client
+	if c == nil || c.ID == "" {
+		return nil, ""
+	}
+	if c.Issuer != "" {
+		if issuerMatches(issuer, c.Issuer) {
+			return c, ""
+		}
+		return nil, c.Issuer
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.preBound == "" {
+		d.preBound = issuer
+	}
+	if d.preBound == issuer {
+		return c, ""
+	}
+	return nil, d.preBound
+}
+
+// client returns the client identity to use with the discovered
+// authorization server, registering one if needed and allowed, in the
+// order MCP prescribes: pre-registered credentials, a registration made
+// earlier, a Client ID Metadata Document, dynamic client registration.
+func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, register bool) (*clientAuth, error) {
+	meta, issuer := disc.meta, disc.issuer
+	pre, boundTo := d.preRegistered(issuer)
+	if pre != nil {
+		method := pre.AuthMethod
+		if method == "" {
+			method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, pre.Secret != "", pre.Signer != nil)
+		}
+		return &clientAuth{id: pre.ID, secret: pre.Secret, signer: pre.Signer, method: method, how: "pre-registered"}, nil
+	}
+	if d.cfg.Grant != GrantAuthorizationCode {
+		return nil, fmt.Errorf("%w: the %s grant needs Options.Client credentials for %s%s", ErrNoRegistration, d.cfg.Grant, issuer, boundNote(boundTo))
+	}
+	reg, err := d.cfg.Store.Registration(ctx, issuer)
+	if err != nil {
+		return nil, fmt.Errorf("auth: reading the client registration: %w", err)
+	}
+	if reg != nil && reg.ClientID != "" &&
+		(reg.SecretExpiresAt.IsZero() || d.cfg.Now().Before(reg.SecretExpiresAt)) &&
+		(redirect == "" || len(reg.RedirectURIs) == 0 || slices.Contains(reg.RedirectURIs, redirect)) {
+		method := reg.AuthMethod
+		if method == "" {
+			method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, reg.ClientSecret != "", false)
+		}
+		return &clientAuth{id: reg.ClientID, secret: reg.ClientSecret, method: method, how: "registered"}, nil
+	}
+	if meta.ClientIDMetadataDocumentSupported && d.cfg.ClientMetadataURL != "" {
+		if u, err := url.Parse(d.cfg.ClientMetadataURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" {
+			d.cfg.logf("auth: ignoring ClientMetadataURL %q: not an https URL with a path", d.cfg.ClientMetadataURL)
+		} else {
+			return &clientAuth{id: d.cfg.ClientMetadataURL, method: AuthMethodNone, how: "client ID metadata document"}, nil
+		}
+	}
+	if !register {
+		return nil, fmt.Errorf("%w: no registration with %s", ErrNoRegistration, issuer)
+	}
+	if meta.RegistrationEndpoint == "" {
+		return nil, fmt.Errorf("%w: %s offers neither dynamic registration nor client ID metadata documents%s", ErrNoRegistration, issuer, boundNote(boundTo))
+	}
+	reg, err = d.registerClient(ctx, meta, redirect)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.cfg.Store.SetRegistration(ctx, issuer, reg); err != nil {
+		return nil, fmt.Errorf("auth: storing the client registration: %w", err)
+	}
+	method := reg.AuthMethod
+	if method == "" {
+		method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, reg.ClientSecret != "", false)
+	}
+	return &clientAuth{id: reg.ClientID, secret: reg.ClientSecret, method: method, how: "dynamically registered"}, nil
+}
+
+func boundNote(issuer string) string {
+	if issuer == "" {
+		return ""
+	}
+	return " (the pre-registered credentials belong to " + issuer + ")"
+}
+
+// applicationType returns the OpenID application_type for a redirect URI.
+func (d *Doer) applicationType(redirect string) string {
+	if d.cfg.ApplicationType != "" {
+		return d.cfg.ApplicationType
+	}
+	u, err := url.Parse(redirect)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || isLoopback(u) {
+		return "native"
+	}
+	return "web"
+}
+
+// registerClient performs dynamic client registration (RFC 7591).
+func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect string) (*Registration, error) {
+	body := map[string]any{
+		"client_name":      d.cfg.ClientName,
+		"redirect_uris":    []string{redirect},
+		"grant_types":      []string{GrantAuthorizationCode, refreshGrantType},
+		"response_types":   []string{"code"},
+		"application_type": d.applicationType(redirect),
+	}
+	// Ask for a method the server supports, preferring a public client.
+	for _, m := range []string{AuthMethodNone, AuthMethodBasic, AuthMethodPost} {
+		if slices.Contains(meta.TokenEndpointAuthMethodsSupported, m) {
+			body["token_endpoint_auth_method"] = m
+			break
+		}
+	}
+	b, _ := json.Marshal(body)
+	d.cfg.logf("auth: registering the client at %s", meta.RegistrationEndpoint)
+	resp, err := d.inner.Do(ctx, &fetch.Request{Method: "POST", URL: meta.RegistrationEndpoint, Header: fetch.Header{
+		"content-type": {"application/json"},
+		"accept":       {"application/json"},
+	}, Body: b})
+	if err != nil {
+		return nil, fmt.Errorf("auth: client registration: %w", err)
+	}
+	rb, err := readBody(resp)
+	if err != nil {
+		return nil, fmt.Errorf("auth: client registration: %w", err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, oauthError(rb, resp.StatusCode, "registration")
+	}
+	var r struct {
+		ClientID              string   `json:"client_id"`
+		ClientSecret          string   `json:"client_secret"`
+		ClientSecretExpiresAt int64    `json:"client_secret_expires_at"`
+		AuthMethod            string   `json:"token_endpoint_auth_method"`
+		RedirectURIs          []string `json:"redirect_uris"`
+	}
+	if err := json.Unmarshal(rb, &r); err != nil || r.ClientID == "" {
+		return nil, fmt.Errorf("%w: registration response without client_id", ErrBadResponse)
+	}
+	reg := &Registration{ClientID: r.ClientID, ClientSecret: r.ClientSecret, AuthMethod: r.AuthMethod, RedirectURIs: r.RedirectURIs}
+	if len(reg.RedirectURIs) == 0 {
+		reg.RedirectURIs = []string{redirect}
+	}
+	if r.ClientSecretExpiresAt > 0 {
+		reg.SecretExpiresAt = time.Unix(r.ClientSecretExpiresAt, 0)
+	}
+	return reg, nil
+}
+
+// authorizationCode runs the authorization code grant with PKCE, state
+// and RFC 9207 issuer validation.
+func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []string, dpop bool) (*Token, error) {
+	ua := d.cfg.UserAgent
+	if ua == nil {
+		return nil, ErrNoUserAgent
+	}
+	meta := disc.meta
+	if !slices.Contains(meta.CodeChallengeMethodsSupported, "S256") {
+		return nil, fmt.Errorf("%w (code_challenge_methods_supported: %v)", ErrNoPKCE, meta.CodeChallengeMethodsSupported)
+	}
+	if meta.AuthorizationEndpoint == "" {
+		return nil, fmt.Errorf("%w: no authorization_endpoint", ErrMetadata)
+	}
+	redirect := ua.RedirectURI()
+	ru, err := url.Parse(redirect)
+	if err != nil || ru.Scheme == "" {
+		return nil, fmt.Errorf("auth: invalid redirect URI %q", redirect)
+	}
+	ca, err := d.client(ctx, disc, redirect, true)
+	if err != nil {
+		return nil, err
+	}
+	d.cfg.logf("auth: client %s (%s, token endpoint auth %s)", ca.id, ca.how, ca.method)
+
+	verifier, challenge := pkce()
+	state := randomString(32)
+	au, _ := url.Parse(meta.AuthorizationEndpoint)
+	q := au.Query()
+	q.Set("response_type", "code")
+	q.Set("client_id", ca.id)
+	q.Set("redirect_uri", redirect)
+	q.Set("code_challenge", challenge)
+	q.Set("code_challenge_method", "S256")
+	q.Set("state", state)
+	if len(scopes) > 0 {
+		q.Set("scope", strings.Join(scopes, " "))
+	}
+	q.Set("resource", disc.resource)
+	au.RawQuery = q.Encode()
+	d.cfg.logf("auth: authorization request to %s (scope %q)", meta.AuthorizationEndpoint, strings.Join(scopes, " "))
+
+	cb, err := ua.Authorize(ctx, au.String())
+	if err != nil {
+		return nil, err
+	}
+	code, err := checkCallback(cb, ru, state, meta, disc.issuer)
+	if err != nil {
+		return nil, err
+	}
+	form := url.Values{
+		"grant_type":    {GrantAuthorizationCode},
+		"code":          {code},
+		"redirect_uri":  {redirect},
+		"code_verifier": {verifier},
+		"resource":      {disc.resource},
+	}
+	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
+	if err != nil {
+		return nil, err
+	}
+	tok.Scope = strings.Join(scopes, " ")
+	return tok, nil
+}
+
+// checkCallback validates an authorization response and returns its code:
+// it must be at the redirect URI, carry our state, and an iss equal to
+// the recorded issuer whenever one is present or the server advertises it
+// (RFC 9207 §2.4; plain string comparison). Errors are reported only
+// after the issuer check (a mix-up attacker's error is not acted on).
+func checkCallback(raw string, redirect *url.URL, state string, meta *asMetadata, issuer string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrRedirectMismatch, err)
+	}
+	if !atRedirect(u, redirect) {
+		return "", fmt.Errorf("%w: %s", ErrRedirectMismatch, redact(raw))
+	}
+	q := u.Query()
+	if got := q.Get("state"); subtle.ConstantTimeCompare([]byte(got), []byte(state)) != 1 {
+		return "", ErrStateMismatch
+	}
+	if q.Has("iss") {
+		if q.Get("iss") != issuer {
+			return "", fmt.Errorf("%w: got %q, expected %q", ErrIssuerMismatch, q.Get("iss"), issuer)
+		}
+	} else if meta.IssParameterSupported {
+		return "", fmt.Errorf("%w (expected %q)", ErrIssuerMissing, issuer)
+	}
+	if e := q.Get("error"); e != "" {
+		return "", &Error{Code: e, Description: q.Get("error_description"), URI: q.Get("error_uri"), Endpoint: "authorization"}
+	}
+	code := q.Get("code")
+	if code == "" {
+		return "", fmt.Errorf("%w: authorization response without code", ErrBadResponse)
+	}
+	return code, nil
+}
+
+// refresh exchanges a refresh token (the new token keeps the requested
+// scope, and the old refresh token if no new one is issued).
+func (d *Doer) refresh(ctx context.Context, disc *discovery, old *Token, dpop bool) (*Token, error) {
+	ca, err := d.client(ctx, disc, "", false)
+	if err != nil {
+		return nil, err
+	}
+	d.cfg.logf("auth: refreshing the token for %s", disc.resource)
+	form := url.Values{
+		"grant_type":    {refreshGrantType},
+		"refresh_token": {old.RefreshToken},
+		"resource":      {disc.resource},
+	}
+	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
+	if err != nil {
+		return nil, err
+	}
+	if tok.RefreshToken == "" {
+		tok.RefreshToken = old.RefreshToken
+	}
+	tok.Scope = old.Scope
+	return tok, nil
+}
+
+// machineGrant runs the client credentials or JWT bearer grant.
+func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []string, dpop bool) (*Token, error) {
+	ca, err := d.client(ctx, disc, "", false)
+	if err != nil {
+		return nil, err
+	}
+	form := url.Values{"grant_type": {d.cfg.Grant}, "resource": {disc.resource}}
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	if d.cfg.Grant == GrantJWTBearer {
+		if d.cfg.Assertion == nil {
+			return nil, errors.New("auth: the JWT bearer grant needs Options.Assertion")
+		}
+		a, err := d.cfg.Assertion(ctx, &AssertionRequest{
+			Issuer:        disc.issuer,
+			TokenEndpoint: disc.meta.TokenEndpoint,
+			Resource:      disc.resource,
+			Scopes:        slices.Clone(scopes),
+			HTTP:          d.inner,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("auth: obtaining the assertion: %w", err)
+		}
+		form.Set("assertion", a)
+	}
+	d.cfg.logf("auth: %s grant at %s as %s (%s)", d.cfg.Grant, disc.meta.TokenEndpoint, ca.id, ca.method)
+	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
+	if err != nil {
+		return nil, err
+	}
+	tok.Scope = strings.Join(scopes, " ")
+	return tok, nil
+}
+
+// applyClientAuth adds the client's authentication to a token request.
+func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form url.Values, h fetch.Header, audience string) error {
+	switch ca.method {
+	case AuthMethodBasic:
+		// RFC 6749 §2.3.1: form-encode both, then Base64.
+		cred := url.QueryEscape(ca.id) + ":" + url.QueryEscape(ca.secret)
+		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+	case AuthMethodPost:
+		form.Set("client_id", ca.id)
+		form.Set("client_secret", ca.secret)
+	case AuthMethodJWT:
+		if ca.signer == nil {
+			return errors.New("auth: private_key_jwt needs Client.Signer")
+		}
+		a, err := clientAssertion(ctx, ca.signer, ca.id, audience, d.cfg.Now())
+		if err != nil {
+			return err
+		}
+		form.Set("client_id", ca.id)
+		form.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+		form.Set("client_assertion", a)
+	case AuthMethodNone:
+		form.Set("client_id", ca.id)
+	default:
+		return fmt.Errorf("auth: unsupported token endpoint auth method %q", ca.method)
+	}
+	return nil
+}
+
+// tokenRequest POSTs to the token endpoint (with a DPoP proof when dpop,
+// retrying once with the server's nonce on use_dpop_nonce) and parses the
+// token response.
+func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base url.Values, ca *clientAuth, dpop bool) (*Token, error) {
+	endpoint := disc.meta.TokenEndpoint
+	eu, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("%w: token endpoint %q", ErrMetadata, endpoint)
+	}
+	for attempt := 0; ; attempt++ {
+		form := url.Values{}
+		for k, v := range base {
+			form[k] = slices.Clone(v)
+		}
+		h := fetch.Header{
+			"content-type": {"application/x-www-form-urlencoded"},
+			"accept":       {"application/json"},
+		}
+		if err := d.applyClientAuth(ctx, ca, form, h, disc.issuer); err != nil {
+			return nil, err
+		}
+		nonce := ""
+		if dpop {
+			nonce = d.nonce(eu)
+			proof, err := dpopProof(ctx, d.cfg.DPoP, "POST", endpoint, "", nonce, d.cfg.Now())
+			if err != nil {
+				return nil, err
+			}
+			h.Set("DPoP", proof)
+		}
+		resp, err := d.inner.Do(ctx, &fetch.Request{Method: "POST", URL: endpoint, Header: h, Body: []byte(form.Encode())})
+		if err != nil {
+			return nil, fmt.Errorf("auth: token request: %w", err)
+		}
+		d.noteNonce(eu, resp)
+		b, err := readBody(resp)
+		if err != nil {
+			return nil, fmt.Errorf("auth: token request: %w", err)
+		}
+		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+			return d.parseToken(b, dpop)
+		}
+		oe := oauthError(b, resp.StatusCode, "token")
+		var e *Error
+		if dpop && attempt == 0 && errors.As(oe, &e) && e.Code == "use_dpop_nonce" && d.nonce(eu) != nonce {
+			d.cfg.logf("auth: token endpoint asked for a DPoP nonce: retrying")
+			continue
+		}
+		return nil, oe
+	}
+}
+
+// parseToken parses a successful token response (RFC 6749 §5.1).
+func (d *Doer) parseToken(b []byte, dpop bool) (*Token, error) {
+	var r struct {
+		AccessToken  string          `json:"access_token"`
+		TokenType    string          `json:"token_type"`
+		ExpiresIn    json.RawMessage `json:"expires_in"`
+		RefreshToken string          `json:"refresh_token"`
+		Scope        string          `json:"scope"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%w: token response: %v", ErrBadResponse, err)
+	}
+	if r.AccessToken == "" {
+		return nil, fmt.Errorf("%w: token response without access_token", ErrBadResponse)
+	}
+	t := &Token{AccessToken: r.AccessToken, RefreshToken: r.RefreshToken, GrantedScope: r.Scope}
+	switch {
+	case r.TokenType == "" || strings.EqualFold(r.TokenType, "Bearer"):
+		t.Type = "Bearer"
+	case strings.EqualFold(r.TokenType, "DPoP") && dpop:
+		t.Type = "DPoP"
+		t.JKT = thumbprint(d.cfg.DPoP.PublicJWK())
+	default:
+		return nil, fmt.Errorf("%w: unsupported token_type %q", ErrBadResponse, r.TokenType)
+	}
+	if len(r.ExpiresIn) > 0 && string(r.ExpiresIn) != "null" {
+		s := strings.Trim(string(r.ExpiresIn), `"`)
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("%w: invalid expires_in %s", ErrBadResponse, r.ExpiresIn)
+		}
+		t.Expiry = d.cfg.Now().Add(time.Duration(n * float64(time.Second)))
+	}
+	return t, nil
+}
+
+// readBody reads (at most maxDocument bytes of) a response body.
+func readBody(resp *fetch.Response) ([]byte, error) {
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxDocument {
+		return nil, fmt.Errorf("%w: response larger than %d bytes", ErrBadResponse, maxDocument)
+	}
+	return b, nil
+}
+
+// oauthError turns an error response into *Error (or ErrBadResponse when
+// the body is not an OAuth error).
+func oauthError(b []byte, status int, endpoint string) error {
+	var e struct {
+		Error       string `json:"error"`
+		Description string `json:"error_description"`
+		URI         string `json:"error_uri"`
+	}
+	if json.Unmarshal(b, &e) == nil && e.Error != "" {
+		return &Error{Code: e.Error, Description: e.Description, URI: e.URI, StatusCode: status, Endpoint: endpoint}
+	}
+	detail := string(bytes.TrimSpace(b))
+	if len(detail) > 200 {
+		detail = detail[:200] + "…"
+	}
+	return fmt.Errorf("%w: %s endpoint answered HTTP %d: %s", ErrBadResponse, endpoint, status, detail)
+}

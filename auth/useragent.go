@@ -1,0 +1,116 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
+)
+
+// UserAgent performs the user's part of the authorization code grant.
+// Implementations must be safe for concurrent use (the Doer runs one
+// authorization at a time, but a UserAgent may be shared by Doers).
+type UserAgent interface {
+	// RedirectURI is the redirect URI to register and to send in
+	// authorization requests. It must be stable for the UserAgent's life.
+	RedirectURI() string
+	// Authorize sends the user to authURL (in a browser, a popup, …) and
+	// returns the URL the authorization server redirected back to: the
+	// redirect URI with the code, state and iss parameters (or an error).
+	// It must give up when ctx ends.
+	Authorize(ctx context.Context, authURL string) (callbackURL string, err error)
+}
+
+// DefaultHeadlessRedirectURI is the redirect URI of a HeadlessAgent that
+// names none.
+const DefaultHeadlessRedirectURI = "http://127.0.0.1/callback"
+
+// HeadlessAgent is a UserAgent for authorization servers that redirect
+// without user interaction (test servers, like those of the MCP
+// conformance suite, or a server that already holds the user's session in
+// a cookie the Doer sends): it requests the authorization URL without
+// following redirects and returns the Location that points at the redirect
+// URI. Redirects within the authorization server are followed (at most
+// 10); an answer that is not a redirect means a user is needed, and is an
+// error. It is safe for concurrent use.
+type HeadlessAgent struct {
+	// HTTP performs the requests; it must honour fetch.Request.NoRedirect.
+	HTTP fetch.Doer
+	// Redirect is the redirect URI; default DefaultHeadlessRedirectURI.
+	Redirect string
+}
+
+// Headless returns a HeadlessAgent using doer (nil: fetch.DefaultDoer())
+// and DefaultHeadlessRedirectURI. Set its Redirect before use to change the
+// redirect URI.
+func Headless(doer fetch.Doer) *HeadlessAgent {
+	if doer == nil {
+		doer = fetch.DefaultDoer()
+	}
+	return &HeadlessAgent{HTTP: doer}
+}
+
+// RedirectURI implements UserAgent.
+func (h *HeadlessAgent) RedirectURI() string {
+	if h.Redirect != "" {
+		return h.Redirect
+	}
+	return DefaultHeadlessRedirectURI
+}
+
+// Authorize implements UserAgent.
+func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, error) {
+	redirect, err := url.Parse(h.RedirectURI())
+	if err != nil {
+		return "", fmt.Errorf("auth: invalid redirect URI: %w", err)
+	}
+	next := authURL
+	for hop := 0; hop < 10; hop++ {
+		resp, err := h.HTTP.Do(ctx, &fetch.Request{Method: "GET", URL: next, NoRedirect: true})
+		if err != nil {
+			return "", fmt.Errorf("auth: headless authorization: %w", err)
+		}
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+		loc := resp.Header.Get("Location")
+		if resp.StatusCode < 300 || resp.StatusCode > 399 || loc == "" {
+			if resp.StatusCode == 0 {
+				return "", fmt.Errorf("auth: headless authorization: the platform hides redirects (opaque redirect): use an interactive user agent")
+			}
+			detail := strings.TrimSpace(string(b))
+			if len(detail) > 200 {
+				detail = detail[:200] + "…"
+			}
+			return "", fmt.Errorf("auth: headless authorization: the authorization endpoint answered HTTP %d instead of redirecting (a user must sign in: use an interactive user agent): %s", resp.StatusCode, detail)
+		}
+		base, _ := url.Parse(next)
+		u, err := base.Parse(loc)
+		if err != nil {
+			return "", fmt.Errorf("%w: invalid Location %q", ErrBadResponse, loc)
+		}
+		if atRedirect(u, redirect) {
+			return u.String(), nil
+		}
+		if u.Scheme != "https" && u.Scheme != "http" {
+			return "", fmt.Errorf("%w: redirected to %s", ErrRedirectMismatch, redact(u.String()))
+		}
+		next = u.String()
+	}
+	return "", fmt.Errorf("auth: headless authorization: too many redirects")
+}
+
+// atRedirect reports whether u is at the redirect URI: same scheme, host
+// and path (a loopback redirect URI without a port accepts any port, RFC
+// 8252 §7.3).
+func atRedirect(u, redirect *url.URL) bool {
+	if !strings.EqualFold(u.Scheme, redirect.Scheme) || u.EscapedPath() != redirect.EscapedPath() {
+		return false
+	}
+	if redirect.Port() == "" && isLoopback(redirect) {
+		return strings.EqualFold(u.Hostname(), redirect.Hostname())
+	}
+	return canonicalHostPort(u) == canonicalHostPort(redirect)
+}
