@@ -7,10 +7,14 @@ import (
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
+	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
 
-// newTransport builds the transport connect asked for.
+// newTransport builds the transport connect asked for: Streamable HTTP /
+// HTTP+SSE over the JavaScript fetch (the page's own fetch function when
+// one was passed), or WebSocket.
 func newTransport(url string, o *connectOptions, fetchFn js.Value) (core.Transport, error) {
 	switch o.Transport {
 	case "", "auto", fetch.ModeStreamableHTTP, fetch.ModeSSE:
@@ -18,9 +22,17 @@ func newTransport(url string, o *connectOptions, fetchFn js.Value) (core.Transpo
 		if mode == "" {
 			mode = fetch.ModeAuto
 		}
-		return fetch.New(url, &fetch.Options{Mode: mode, Header: o.Headers, MaxMessageSize: o.MaxMessageSize})
+		doer, err := fetch.JSFetch(&fetch.JSFetchOptions{
+			Credentials: o.Credentials,
+			Mode:        o.Mode,
+			Hook:        &jsfetch.Hook{Fetch: fetchFn},
+		})
+		if err != nil {
+			return nil, err
+		}
+		return fetch.New(url, &fetch.Options{Mode: mode, Header: o.Headers, MaxMessageSize: o.MaxMessageSize, HTTP: doer})
 	case "websocket":
-		return nil, fmt.Errorf("mcpwasm: the websocket transport is not wired in yet")
+		return ws.New(url, &ws.Options{Header: o.Headers, MaxMessageSize: o.MaxMessageSize})
 	}
 	return nil, fmt.Errorf("mcpwasm: unknown transport %q", o.Transport)
 }
