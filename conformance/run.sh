@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (client scenarios) against each
-# runner named on the command line (default: native), for both requirement
-# sets, keeping the suite's output under build/conformance/<runner>/<revision>/
+# runner named on the command line (default: native, js and wasip1), for both
+# requirement sets, keeping the suite's output under
+# build/conformance/<runner>/<revision>/
 # and printing mcpwasm's pass table. Exits non-zero on any unexpected result.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ suite="$root/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 expected="$root/conformance/expected-failures.yml"
 revisions=(2025-11-25 2026-07-28)
 runners=("$@")
-[ ${#runners[@]} -gt 0 ] || runners=(native)
+[ ${#runners[@]} -gt 0 ] || runners=(native js wasip1)
 
 command_for() {
   case "$1" in
@@ -30,29 +31,42 @@ command_for() {
       mkdir -p build/bin build/cache/wazero
       GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o build/bin/mcpwasm-wasip1.wasm ./wasm/wasip1
       go build -o build/bin/conformance-wasip1 ./conformance/wasip1
-      go run ./wasm/wasihost/cmd/wasirun -precompile -cache "$root/build/cache/wazero" build/bin/mcpwasm-wasip1.wasm
+      go build -o build/bin/wasirun ./wasm/wasihost/cmd/wasirun
+      build/bin/wasirun -precompile -cache "$root/build/cache/wazero" build/bin/mcpwasm-wasip1.wasm
       echo "$root/build/bin/conformance-wasip1 -wasm $root/build/bin/mcpwasm-wasip1.wasm -cache $root/build/cache/wazero" ;;
     *)
       echo "conformance/run.sh: unknown runner $1" >&2; return 2 ;;
   esac
 }
 
+# expected_for prints a runner's expected-failures file: its own
+# conformance/expected-failures-<runner>.yml if there is one, else the
+# shared list.
+expected_for() {
+  if [ -f "$root/conformance/expected-failures-$1.yml" ]; then
+    echo "$root/conformance/expected-failures-$1.yml"
+  else
+    echo "$expected"
+  fi
+}
+
 status=0
-dirs=()
 for runner in "${runners[@]}"; do
   cmd=$(command_for "$runner")
+  runner_expected=$(expected_for "$runner")
+  dirs=()
   for rev in "${revisions[@]}"; do
     out="build/conformance/$runner/$rev"
     rm -rf "$out"; mkdir -p "$out"
     echo "== conformance: runner $runner, requirements $rev"
     if ! "$node22" "$suite" client --command "$cmd" --requirements "$rev" \
-        --expected-failures "$expected" -o "$out" > "$out/suite.log" 2>&1; then
+        --expected-failures "$runner_expected" -o "$out" > "$out/suite.log" 2>&1; then
       echo "the suite reported unexpected results (see $out/suite.log):"
       sed -n '/SUITE SUMMARY/,$p' "$out/suite.log"
       status=1
     fi
     dirs+=("$out")
   done
+  go run ./conformance/report -expected "$runner_expected" "${dirs[@]}" || status=1
 done
-go run ./conformance/report -expected "$expected" "${dirs[@]}" || status=1
 exit $status

@@ -69,6 +69,7 @@ type pendingCall struct {
 	token    ID
 	sub      *Subscription // set for subscriptions/listen
 	longLive bool
+	version  string // the protocol version the request was sent with
 }
 
 func newSession(c *Client, t Transport, versions []string, key string) *Session {
@@ -366,6 +367,7 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 		token:    c.token,
 		sub:      c.sub,
 		longLive: c.longLive,
+		version:  c.send.ProtocolVersion,
 	}
 	if c.sub != nil {
 		c.sub.id = id
@@ -441,11 +443,14 @@ func (s *Session) cancelRequest(id int64, reason string) {
 	p := s.pending[id]
 	delete(s.pending, id)
 	closed := s.closed
-	version := s.version
 	s.mu.Unlock()
 	if closed || p == nil {
 		return
 	}
+	// The cancellation belongs to the request's own protocol version: during
+	// the handshake the session has none yet, and on modern HTTP the
+	// transport closes the request's stream instead of sending it.
+	version := p.version
 	params, _ := json.Marshal(&CancelledParams{RequestID: Int64ID(id), Reason: reason})
 	note := &Request{Method: NotificationCancelled, Params: params}
 	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)

@@ -364,12 +364,10 @@ func TestTimeouts(t *testing.T) {
 	s := connectFake(t, tr, nil)
 
 	t.Run("idle timeout", func(t *testing.T) {
-		start := time.Now()
 		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "silent"}, &CallOptions{Timeout: 100 * time.Millisecond})
 		var te *TimeoutError
 		require.ErrorAs(t, err, &te)
 		assert.False(t, te.Total)
-		assert.Less(t, time.Since(start), 2*time.Second)
 		require.Eventually(t, func() bool { return len(f.requests(NotificationCancelled)) == 1 }, time.Second, 5*time.Millisecond)
 		req := lastID.Load().(*Request)
 		assert.Equal(t, req.ID.Raw(), int64(paramsOf(t, f.requests(NotificationCancelled)[0])["requestId"].(float64)))
@@ -377,15 +375,15 @@ func TestTimeouts(t *testing.T) {
 	t.Run("progress resets the timeout", func(t *testing.T) {
 		var n atomic.Int32
 		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "progressing"}, &CallOptions{
-			Timeout: 100 * time.Millisecond, ResetTimeoutOnProgress: true,
+			Timeout: 200 * time.Millisecond, ResetTimeoutOnProgress: true,
 			OnProgress: func(*ProgressParams) { n.Add(1) },
 		})
-		require.NoError(t, err, "240ms of work with a 100ms idle timeout succeeds when progress resets it")
+		require.NoError(t, err, "240ms of work with a 200ms idle timeout succeeds when progress resets it")
 		require.Eventually(t, func() bool { return n.Load() == 6 }, time.Second, 5*time.Millisecond)
 	})
 	t.Run("maximum total timeout", func(t *testing.T) {
 		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "progressing"}, &CallOptions{
-			Timeout: 100 * time.Millisecond, ResetTimeoutOnProgress: true, MaxTotalTimeout: 150 * time.Millisecond,
+			Timeout: 5 * time.Second, ResetTimeoutOnProgress: true, MaxTotalTimeout: 150 * time.Millisecond,
 			OnProgress: func(*ProgressParams) {},
 		})
 		var te *TimeoutError

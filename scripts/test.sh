@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The project's test command (make test): static checks, Go tests against
-# real MCP servers, and the conformance suite. Installs the Node
-# dependencies it needs first (idempotent).
+# real MCP servers (native, GOOS=js under Node, GOOS=wasip1 under wazero),
+# the JS package's tests under Node, and the conformance suite for every
+# runner. Installs the Node dependencies it needs first (idempotent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -11,14 +13,32 @@ step "node dependencies"
 bash scripts/node-deps.sh
 
 step "gofmt / go vet"
-unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '^node_modules/') 2>/dev/null || true)
+unformatted=$(gofmt -l $(git ls-files '*.go') 2>/dev/null || true)
 if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
+GOOS=js GOARCH=wasm go vet ./wasm/js/... ./internal/jsbridge/... ./transport/...
+GOOS=wasip1 GOARCH=wasm go vet ./wasm/wasip1/...
+
+step "build the WebAssembly module and the test servers"
+bash scripts/build-wasm.sh
+mkdir -p build/bin
+go build -o build/bin/demoserve ./internal/demoserver/demoserve
 
 step "go test (native, race detector)"
 go test -race -count=1 ./...
+
+step "go test (GOOS=wasip1, run under wazero by wasirun)"
+go build -o build/bin/wasirun ./wasm/wasihost/cmd/wasirun
+# The compilation cache grows with every distinct test binary: keep it bounded.
+if [ -d build/cache/wazero ] && [ "$(du -sm build/cache/wazero | cut -f1)" -gt 2048 ]; then rm -rf build/cache/wazero; fi
+# -p 1: the wasm test binaries are CPU-bound and timing-sensitive.
+GOOS=wasip1 GOARCH=wasm go test -p 1 -count=1 -exec "$root/build/bin/wasirun -cache $root/build/cache/wazero" \
+  ./core/... ./internal/sse/... ./internal/jsonschema/... ./wasm/wasip1/...
+
+step "JS package (node --test)"
+(cd js && MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-concurrency=1 test/)
 
 step "conformance"
 bash conformance/run.sh

@@ -225,7 +225,7 @@ func (c *conn) postNoReply(ctx context.Context, msg core.Message, method string,
 	if err != nil {
 		return err
 	}
-	h, _ := c.postHeader(opts)
+	h, sid := c.postHeader(opts)
 	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body})
 	if err != nil {
 		return fmt.Errorf("fetch: POST: %w", err)
@@ -235,7 +235,27 @@ func (c *conn) postNoReply(ctx context.Context, msg core.Message, method string,
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return nil
 	}
-	return &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header, Method: method}
+	se := &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header, Method: method}
+	if err := c.hiddenSessionError(core.IsModernVersion(opts.ProtocolVersion), sid, se); err != nil {
+		return err
+	}
+	return se
+}
+
+// hiddenSessionError explains a legacy request refused with 400 or 404 for
+// want of the session id when CORS may have hidden Mcp-Session-Id from the
+// initialize response; nil otherwise.
+func (c *conn) hiddenSessionError(modern bool, sid string, se *StatusError) error {
+	if modern || sid != "" || (se.StatusCode != 400 && se.StatusCode != 404) {
+		return nil
+	}
+	c.mu.Lock()
+	hidden := c.maybeHidden
+	c.mu.Unlock()
+	if !hidden {
+		return nil
+	}
+	return fmt.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers): %w", ErrHiddenHeader, se)
 }
 
 // postRequest POSTs a request. The response (JSON or an SSE stream) is
@@ -327,12 +347,9 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 	case !modern && m.Method == core.MethodInitialize && c.t.opts.Mode == ModeAuto &&
 		(resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405):
 		return c.fallbackToSSE(ctx, m, opts, se)
-	case !modern && sid == "" && (resp.StatusCode == 400 || resp.StatusCode == 404):
-		c.mu.Lock()
-		hidden := c.maybeHidden
-		c.mu.Unlock()
-		if hidden {
-			return fmt.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers): %w", ErrHiddenHeader, se)
+	default:
+		if err := c.hiddenSessionError(modern, sid, se); err != nil {
+			return err
 		}
 	}
 	return se

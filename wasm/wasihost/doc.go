@@ -1,0 +1,28 @@
+// Package wasihost runs mcpwasm's wasip1 reactor (wasm/wasip1) under
+// github.com/tetratelabs/wazero and lets a Go program drive MCP sessions
+// through it: the protocol runs inside the WebAssembly instance, the
+// network outside, with net/http performing the requests the guest asks
+// for. It is both a usable host and the reference implementation of the
+// ABI documented in docs/wasi-abi.md.
+//
+//	h, err := wasihost.New(ctx, wasmBytes, &wasihost.Options{CompilationCache: cache})
+//	sess, err := h.Connect(ctx, "https://example.com/mcp", &wasihost.ConnectOptions{
+//		Handlers: wasihost.Handlers{Sampling: sample},
+//	})
+//	result, err := sess.Request(ctx, "tools/call", map[string]any{"name": "echo"}, nil)
+//
+// One goroutine per Host (the pump) owns the instance and makes every call
+// into it: the exports that start operations and deliver HTTP responses,
+// body chunks and handler answers, and mcpwasm_poll, which runs the guest's
+// goroutines and returns its events. Guest timers only advance while the
+// guest runs, so the pump also polls every Options.PumpInterval while work
+// is in flight. A guest call that fails is a trap: the instance is closed,
+// every pending call fails with an error wrapping ErrTrapped, and the Host
+// is not reused — make a new one (a shared CompilationCache makes that
+// cheap).
+//
+// Handlers (sampling, elicitation, roots) run on their own goroutines with
+// a context that ends when the server withdraws the request or the session
+// ends; notification and progress callbacks run in order on one goroutine
+// per session.
+package wasihost

@@ -1,0 +1,69 @@
+package wasihost_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"net/http/httptest"
+	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/wasm/wasihost"
+	"github.com/mcpwasm/mcpwasm/wasm/wasihost/internal/testmodule"
+)
+
+// Example runs an MCP session through the wasip1 module: the client runs
+// inside the WebAssembly instance, HTTP outside, and the server's sampling
+// request is answered by a Go function of the host.
+func Example() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	// The module (GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared
+	// ./wasm/wasip1) and a compilation cache; an in-process MCP server.
+	mod, err := testmodule.Get()
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := demoserver.New(&demoserver.Options{Modern: true})
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	defer hs.CloseClientConnections()
+
+	host, err := wasihost.New(ctx, mod.Wasm, &wasihost.Options{CompilationCache: mod.Cache})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer host.Close()
+
+	sess, err := host.Connect(ctx, hs.URL+demoserver.MCPPath, &wasihost.ConnectOptions{
+		ClientInfo: &wasihost.Implementation{Name: "example", Version: "1.0.0"},
+		Handlers: wasihost.Handlers{
+			Sampling: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
+				return json.RawMessage(`{"role":"assistant","model":"host-llm","content":{"type":"text","text":"hello from the host"}}`), nil
+			},
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sess.Close()
+	fmt.Println(sess.Era(), sess.ProtocolVersion())
+
+	raw, err := sess.Request(ctx, "tools/call", map[string]any{"name": "sample", "arguments": map[string]any{"prompt": "hi"}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var result struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &result); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(result.Content[0].Text)
+	// Output:
+	// modern 2026-07-28
+	// host-llm: hello from the host
+}

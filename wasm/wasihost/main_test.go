@@ -1,0 +1,84 @@
+package wasihost
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/wasm/wasihost/internal/testmodule"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
+		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
+		goleak.Cleanup(func(code int) {
+			testmodule.Cleanup()
+			os.Exit(code)
+		}),
+	)
+}
+
+// newHost starts a Host on the test module; it is closed by t's cleanup.
+func newHost(t *testing.T, opts *Options) *Host {
+	t.Helper()
+	return newHostTB(t, opts)
+}
+
+func newHostB(b *testing.B) *Host {
+	b.Helper()
+	return newHostTB(b, nil)
+}
+
+func newHostTB(t testing.TB, opts *Options) *Host {
+	t.Helper()
+	mod := testmodule.Build(t)
+	if opts == nil {
+		opts = &Options{}
+	}
+	if opts.CompilationCache == nil {
+		opts.CompilationCache = mod.Cache
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	h, err := New(ctx, mod.Wasm, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	return h
+}
+
+// goSDKServer starts the Go SDK demo server in-process and returns its
+// origin.
+func goSDKServer(t *testing.T, opts demoserver.Options) string {
+	t.Helper()
+	return goSDKServerB(t, opts)
+}
+
+func goSDKServerB(t testing.TB, opts demoserver.Options) string {
+	t.Helper()
+	if opts.PageSize == 0 {
+		opts.PageSize = 10
+	}
+	srv := demoserver.New(&opts)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+		srv.Close()
+	})
+	return hs.URL
+}
+
+func testCtx(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}

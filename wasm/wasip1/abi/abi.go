@@ -1,0 +1,330 @@
+package abi
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Version is the ABI version returned by the mcpwasm_abi_version export.
+// It changes whenever an export, an import or a message changes
+// incompatibly; a host must refuse a module whose version it does not know.
+const Version = 1
+
+// ImportModule is the module name of the host functions the guest imports
+// (besides wasi_snapshot_preview1).
+const ImportModule = "mcpwasm"
+
+// Names of the guest's exports (besides _initialize, which the host calls
+// once before anything else, and the memory export "memory").
+const (
+	ExportABIVersion   = "mcpwasm_abi_version"
+	ExportAlloc        = "mcpwasm_alloc"
+	ExportFree         = "mcpwasm_free"
+	ExportLastError    = "mcpwasm_last_error"
+	ExportClientNew    = "mcpwasm_client_new"
+	ExportClientFree   = "mcpwasm_client_free"
+	ExportSetRoots     = "mcpwasm_set_roots"
+	ExportConnect      = "mcpwasm_connect"
+	ExportRequest      = "mcpwasm_request"
+	ExportCancel       = "mcpwasm_cancel"
+	ExportAnswer       = "mcpwasm_answer"
+	ExportClose        = "mcpwasm_close"
+	ExportPoll         = "mcpwasm_poll"
+	ExportHTTPResponse = "mcpwasm_http_response"
+	ExportHTTPBody     = "mcpwasm_http_body"
+	ExportHTTPEnd      = "mcpwasm_http_end"
+	ExportDebugTrap    = "mcpwasm_debug_trap"
+)
+
+// Exports lists every mcpwasm_* export, in the order docs/wasi-abi.md
+// documents them.
+var Exports = []string{
+	ExportABIVersion, ExportAlloc, ExportFree, ExportLastError,
+	ExportClientNew, ExportClientFree, ExportSetRoots,
+	ExportConnect, ExportRequest, ExportCancel, ExportAnswer, ExportClose,
+	ExportPoll, ExportHTTPResponse, ExportHTTPBody, ExportHTTPEnd,
+	ExportDebugTrap,
+}
+
+// Names of the host functions the guest imports from ImportModule.
+const (
+	ImportHTTPRequest = "http_request"
+	ImportHTTPRead    = "http_read"
+	ImportHTTPClose   = "http_close"
+)
+
+// Imports lists every host function of ImportModule.
+var Imports = []string{ImportHTTPRequest, ImportHTTPRead, ImportHTTPClose}
+
+// Status codes returned (as i32) by exports. Positive values are ids; 0 is
+// success without an id; negative values are failures whose message
+// mcpwasm_last_error returns.
+const (
+	StatusOK int32 = 0
+	// StatusInvalid: a malformed argument (bad JSON, unknown option, a
+	// buffer that was not allocated with mcpwasm_alloc).
+	StatusInvalid int32 = -1
+	// StatusNotFound: the id is unknown (never issued, already finished or
+	// released). For the HTTP deliveries and mcpwasm_answer this is the
+	// normal outcome of a race with cancellation and may be ignored.
+	StatusNotFound int32 = -2
+	// StatusClosed: the client or session is closed.
+	StatusClosed int32 = -3
+	// StatusInternal: the guest recovered from an internal failure while
+	// serving the call; the instance remains usable.
+	StatusInternal int32 = -4
+)
+
+// StatusText names a status code for messages.
+func StatusText(code int32) string {
+	switch code {
+	case StatusOK:
+		return "ok"
+	case StatusInvalid:
+		return "invalid argument"
+	case StatusNotFound:
+		return "not found"
+	case StatusClosed:
+		return "closed"
+	case StatusInternal:
+		return "internal error"
+	}
+	if code > 0 {
+		return "ok"
+	}
+	return fmt.Sprintf("status %d", code)
+}
+
+// Debug trap kinds of mcpwasm_debug_trap.
+const (
+	// TrapPanic makes a guest goroutine panic without recovery: the Go
+	// runtime exits the instance (proc_exit 2).
+	TrapPanic = 1
+	// TrapDeadlock blocks the export on a channel nothing will ever send
+	// to; with no other goroutine able to run, the Go runtime reports a
+	// deadlock and exits the instance.
+	TrapDeadlock = 2
+)
+
+// Pack combines a guest pointer and length into the u64 returned by
+// exports that return a guest-owned buffer: ptr<<32 | len.
+func Pack(ptr, n uint32) uint64 { return uint64(ptr)<<32 | uint64(n) }
+
+// Unpack splits a value made by Pack.
+func Unpack(v uint64) (ptr, n uint32) { return uint32(v >> 32), uint32(v) }
+
+// Methods of the server→client requests a host answers ("request"
+// events).
+const (
+	MethodCreateMessage = "sampling/createMessage"
+	MethodElicit        = "elicitation/create"
+	MethodListRoots     = "roots/list"
+)
+
+// Handlers says which server→client requests the host answers (through
+// "request" events and mcpwasm_answer). Setting one declares the matching
+// client capability.
+type Handlers struct {
+	Sampling    bool `json:"sampling,omitempty"`
+	Elicitation bool `json:"elicitation,omitempty"`
+	Roots       bool `json:"roots,omitempty"`
+}
+
+// ClientConfig is the JSON argument of mcpwasm_client_new. Unknown
+// members are rejected. Durations are milliseconds; 0 means the default.
+type ClientConfig struct {
+	// ClientInfo is the client's MCP Implementation object; "name" and
+	// "version" are required.
+	ClientInfo json.RawMessage `json:"clientInfo"`
+	// ProtocolVersions lists the accepted protocol versions in order of
+	// preference (default: every version the client supports, 2026-07-28
+	// first).
+	ProtocolVersions []string `json:"protocolVersions,omitempty"`
+	// Capabilities are declared in addition to those implied by Handlers
+	// and Roots (a ClientCapabilities object).
+	Capabilities json.RawMessage `json:"capabilities,omitempty"`
+	// Handlers lists the requests the host answers.
+	Handlers Handlers `json:"handlers"`
+	// SamplingTools declares sampling.tools.
+	SamplingTools bool `json:"samplingTools,omitempty"`
+	// ElicitationModes are the declared elicitation modes (default
+	// ["form"]).
+	ElicitationModes []string `json:"elicitationModes,omitempty"`
+	// NoElicitationDefaults stops the guest from filling in schema
+	// defaults of accepted form elicitations.
+	NoElicitationDefaults bool `json:"noElicitationDefaults,omitempty"`
+	// Roots is a static root list ([{"uri","name"}]) the guest answers
+	// roots/list with when Handlers.Roots is false; it declares roots.
+	Roots json.RawMessage `json:"roots,omitempty"`
+	// LogLevel is the initial minimum log level.
+	LogLevel string `json:"logLevel,omitempty"`
+	// ListChanged names the list-changed notifications the host wants
+	// ("tools", "prompts", "resources"); on modern servers the guest opens
+	// a subscriptions/listen stream for them.
+	ListChanged []string `json:"listChanged,omitempty"`
+	// RequestTimeoutMs is the default request timeout (default 60000;
+	// negative: none).
+	RequestTimeoutMs int64 `json:"requestTimeoutMs,omitempty"`
+	// MaxTotalTimeoutMs is the default hard limit of a request (default
+	// none).
+	MaxTotalTimeoutMs int64 `json:"maxTotalTimeoutMs,omitempty"`
+	// ProbeTimeoutMs bounds the modern-era probe (default 15000).
+	ProbeTimeoutMs int64 `json:"probeTimeoutMs,omitempty"`
+	// MaxInputRounds bounds input_required rounds per call (default 16).
+	MaxInputRounds int `json:"maxInputRounds,omitempty"`
+	// DisableCache turns off the ttlMs result cache.
+	DisableCache bool `json:"disableCache,omitempty"`
+	// DisableOutputValidation turns off structuredContent validation.
+	DisableOutputValidation bool `json:"disableOutputValidation,omitempty"`
+}
+
+// ConnectRequest is the JSON argument of mcpwasm_connect.
+type ConnectRequest struct {
+	// URL is the MCP endpoint (http or https).
+	URL string `json:"url"`
+	// ProtocolVersions overrides ClientConfig.ProtocolVersions.
+	ProtocolVersions []string `json:"protocolVersions,omitempty"`
+	// Mode is "auto" (default), "streamable-http" or "sse".
+	Mode string `json:"mode,omitempty"`
+	// Headers are sent with every HTTP request of the session.
+	Headers map[string]string `json:"headers,omitempty"`
+	// MaxMessageSize bounds one JSON body or SSE event (default 32 MiB).
+	MaxMessageSize int `json:"maxMessageSize,omitempty"`
+	// RetryMs is the SSE reconnection delay when the server sent none
+	// (default 1000).
+	RetryMs int64 `json:"retryMs,omitempty"`
+	// MaxReconnects bounds consecutive failed stream resumptions
+	// (default 5).
+	MaxReconnects int `json:"maxReconnects,omitempty"`
+}
+
+// ConnectResult is the result of a connect operation.
+type ConnectResult struct {
+	// Session is the id of the new session.
+	Session uint32 `json:"session"`
+	// Era is "modern" or "legacy".
+	Era string `json:"era"`
+	// ProtocolVersion is the negotiated version.
+	ProtocolVersion string `json:"protocolVersion"`
+	// SessionID is the legacy Mcp-Session-Id ("" if none).
+	SessionID string `json:"sessionId,omitempty"`
+	// ServerInfo is the server's Implementation object.
+	ServerInfo json.RawMessage `json:"serverInfo,omitempty"`
+	// ServerCapabilities is the server's capabilities object.
+	ServerCapabilities json.RawMessage `json:"serverCapabilities,omitempty"`
+	// Instructions are the server's instructions.
+	Instructions string `json:"instructions,omitempty"`
+}
+
+// CallRequest is the JSON argument of mcpwasm_request.
+type CallRequest struct {
+	// Method is any client request method. resources/subscribe,
+	// resources/unsubscribe, logging/setLevel and ping are served in both
+	// eras (on modern servers through subscriptions/listen, per-request
+	// log level and server/discover).
+	Method string `json:"method"`
+	// Params is the params object (absent or null for none).
+	Params json.RawMessage `json:"params,omitempty"`
+	// TimeoutMs is the idle timeout (0: the client default; negative:
+	// none).
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// ResetTimeoutOnProgress restarts the timeout on each progress
+	// notification.
+	ResetTimeoutOnProgress bool `json:"resetTimeoutOnProgress,omitempty"`
+	// MaxTotalTimeoutMs is a hard limit (0: the client default; negative:
+	// none).
+	MaxTotalTimeoutMs int64 `json:"maxTotalTimeoutMs,omitempty"`
+	// Progress asks for a progress token; the request's progress
+	// notifications then also arrive as "progress" events of the op.
+	Progress bool `json:"progress,omitempty"`
+	// NoCache skips the ttlMs cache.
+	NoCache bool `json:"noCache,omitempty"`
+	// Meta members are added to the request's _meta.
+	Meta map[string]any `json:"meta,omitempty"`
+}
+
+// Event types of mcpwasm_poll.
+const (
+	// EventResult ends an operation: Op, and Result or Error (both for an
+	// output_schema error).
+	EventResult = "result"
+	// EventProgress is a progress notification of operation Op (Params).
+	EventProgress = "progress"
+	// EventNotification is a server notification (Client, Session,
+	// Method, Params).
+	EventNotification = "notification"
+	// EventRequest is a server→client request the host answers with
+	// mcpwasm_answer(ID, …) (Client, Session, ID, Method, Params).
+	EventRequest = "request"
+	// EventCancel withdraws request ID: its answer is no longer needed.
+	EventCancel = "cancel"
+	// EventClosed reports that a session ended (Session; Error unless it
+	// was closed by mcpwasm_close).
+	EventClosed = "closed"
+	// EventWarning is a non-fatal problem (Client, Session, Message).
+	EventWarning = "warning"
+)
+
+// Event is one element of the JSON array returned by mcpwasm_poll.
+type Event struct {
+	Type    string          `json:"type"`
+	Op      uint32          `json:"op,omitempty"`
+	ID      uint32          `json:"id,omitempty"`
+	Client  uint32          `json:"client,omitempty"`
+	Session uint32          `json:"session,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+	Message string          `json:"message,omitempty"`
+}
+
+// Error kinds of an operation's error.
+const (
+	KindInvalid            = "invalid"             // malformed request
+	KindRPC                = "rpc"                 // JSON-RPC error from the server (Code, Data)
+	KindTimeout            = "timeout"             // the request timed out
+	KindCancelled          = "cancelled"           // mcpwasm_cancel
+	KindClosed             = "closed"              // the session is closed
+	KindInput              = "input"               // a host answer to an input request failed the call
+	KindOutputSchema       = "output_schema"       // structuredContent does not match the output schema (Result set)
+	KindNotSupported       = "not_supported"       // not available in this era or server
+	KindUnsupportedVersion = "unsupported_version" // no common protocol version
+	KindTransport          = "transport"           // HTTP failed (Code is the HTTP status if any)
+	KindInternal           = "internal"            // the guest recovered from a panic
+	KindError              = "error"               // anything else
+)
+
+// Error is an operation's error, or (as an answer) a host handler's
+// JSON-RPC error.
+type Error struct {
+	Kind    string          `json:"kind,omitempty"`
+	Code    int64           `json:"code,omitempty"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Answer is the JSON argument of mcpwasm_answer: exactly one of Result
+// (the MCP result object) or Error (Code and Message; Data optional).
+type Answer struct {
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+}
+
+// HTTPRequestHead is the head of an http_request import call; the body is
+// passed separately as raw bytes.
+type HTTPRequestHead struct {
+	Method  string              `json:"method"`
+	URL     string              `json:"url"`
+	Headers map[string][]string `json:"headers,omitempty"`
+}
+
+// HTTPResponseHead is the JSON argument of mcpwasm_http_response. Header
+// names are lower case.
+type HTTPResponseHead struct {
+	Status  int                 `json:"status"`
+	Headers map[string][]string `json:"headers,omitempty"`
+	// Hidden lists response headers the host could not read (a browser-like
+	// host that obeys CORS exposure rules); usually absent.
+	Hidden []string `json:"hidden,omitempty"`
+}

@@ -1,0 +1,304 @@
+package guest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
+	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+)
+
+// Host is what the guest needs from its host: the three HTTP imports of the
+// ABI. The calls must not block and must not call back into the guest;
+// results arrive later through Guest.HTTPResponse, HTTPBody and HTTPEnd.
+// Implementations are called from the guest's goroutines, possibly
+// concurrently when the engine runs natively.
+type Host interface {
+	// HTTPRequest starts an HTTP request. head is the JSON
+	// abi.HTTPRequestHead, body the raw request body; both are only valid
+	// during the call.
+	HTTPRequest(handle uint32, head, body []byte)
+	// HTTPRead asks for the next chunk of the response body.
+	HTTPRead(handle uint32)
+	// HTTPClose releases the handle: the request is aborted if it is still
+	// running and nothing more is delivered for it.
+	HTTPClose(handle uint32)
+}
+
+// Error is the failure of a Guest method: an ABI status code and a
+// message. Match it with errors.As.
+type Error struct {
+	Status int32
+	Msg    string
+}
+
+func (e *Error) Error() string { return "mcpwasm: " + e.Msg }
+
+func errorf(status int32, format string, args ...any) *Error {
+	return &Error{Status: status, Msg: fmt.Sprintf(format, args...)}
+}
+
+// errCancelled is the cancellation cause of an operation cancelled by the
+// host.
+var errCancelled = errors.New("mcpwasm: operation cancelled by the host")
+
+// Guest is one instance's engine. The zero value is not usable; call New.
+type Guest struct {
+	host Host
+	doer *doer
+
+	mu        sync.Mutex
+	nextID    uint32
+	clients   map[uint32]*client
+	sessions  map[uint32]*session
+	bySession map[*core.Session]uint32
+	ops       map[uint32]context.CancelCauseFunc
+	questions map[uint32]*question
+	handles   map[uint32]*handle
+	events    [][]byte
+	// deferred holds result events of operations that report progress:
+	// core runs progress callbacks on its own goroutine, possibly after
+	// the call returned, so these results are released by Poll once the
+	// guest is quiescent, behind every progress event of the operation.
+	deferred [][]byte
+	progress map[uint32]bool // operations that report progress
+}
+
+// New returns an engine that performs HTTP through host.
+func New(host Host) *Guest {
+	g := &Guest{
+		host:      host,
+		clients:   map[uint32]*client{},
+		sessions:  map[uint32]*session{},
+		bySession: map[*core.Session]uint32{},
+		ops:       map[uint32]context.CancelCauseFunc{},
+		questions: map[uint32]*question{},
+		handles:   map[uint32]*handle{},
+		progress:  map[uint32]bool{},
+	}
+	g.doer = &doer{g: g}
+	return g
+}
+
+// Doer returns the guest's fetch.Doer (HTTP through the host).
+func (g *Guest) Doer() fetch.Doer { return g.doer }
+
+// newIDLocked returns a fresh non-zero id, unique across every kind.
+func (g *Guest) newIDLocked() uint32 {
+	for {
+		g.nextID++
+		id := g.nextID
+		if id == 0 {
+			continue
+		}
+		if g.clients[id] == nil && g.sessions[id] == nil && g.ops[id] == nil && g.questions[id] == nil && g.handles[id] == nil {
+			return id
+		}
+	}
+}
+
+// emit queues an event for the host.
+func (g *Guest) emit(ev *abi.Event) { g.queue(ev, false) }
+
+// queue encodes an event into the queue, or the deferred queue.
+func (g *Guest) queue(ev *abi.Event, deferred bool) {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		// Only a malformed raw member can fail; report the event without it.
+		b, _ = json.Marshal(&abi.Event{Type: abi.EventWarning, Client: ev.Client, Session: ev.Session,
+			Message: fmt.Sprintf("mcpwasm: dropped a %s event that could not be encoded: %v", ev.Type, err)})
+	}
+	g.mu.Lock()
+	if deferred {
+		g.deferred = append(g.deferred, b)
+	} else {
+		g.events = append(g.events, b)
+	}
+	g.mu.Unlock()
+}
+
+func (g *Guest) eventCount() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.events) + len(g.deferred)
+}
+
+// Poll bounds, in scheduling rounds.
+const (
+	maxPollRounds  = 256
+	idlePollRounds = 4
+)
+
+// Poll lets the guest's goroutines run until they all wait on the host (a
+// few scheduling rounds without a new event) and returns the queued events
+// as a JSON array, or nil if there are none. It never blocks. Results of
+// operations that report progress are released only once the guest is
+// quiescent, after the operation's progress events.
+func (g *Guest) Poll() []byte {
+	idle := 0
+	for round := 0; round < maxPollRounds && idle < idlePollRounds; round++ {
+		n := g.eventCount()
+		runtime.Gosched()
+		if g.eventCount() == n {
+			idle++
+		} else {
+			idle = 0
+		}
+	}
+	g.mu.Lock()
+	events := g.events
+	g.events = nil
+	if idle >= idlePollRounds {
+		events = append(events, g.deferred...)
+		g.deferred = nil
+	}
+	g.mu.Unlock()
+	if len(events) == 0 {
+		return nil
+	}
+	size := 2
+	for _, e := range events {
+		size += len(e) + 1
+	}
+	out := make([]byte, 0, size)
+	out = append(out, '[')
+	out = append(out, bytes.Join(events, []byte{','})...)
+	return append(out, ']')
+}
+
+// newOp registers an operation and returns its id and context.
+func (g *Guest) newOp() (uint32, context.Context) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	g.mu.Lock()
+	id := g.newIDLocked()
+	g.ops[id] = cancel
+	g.mu.Unlock()
+	return id, ctx
+}
+
+// finish ends an operation with its result event.
+func (g *Guest) finish(op uint32, ctx context.Context, result json.RawMessage, err error) {
+	g.mu.Lock()
+	cancel := g.ops[op]
+	delete(g.ops, op)
+	progress := g.progress[op]
+	delete(g.progress, op)
+	g.mu.Unlock()
+	ev := &abi.Event{Type: abi.EventResult, Op: op}
+	if err != nil {
+		ev.Error = errorInfo(ctx, err)
+		if ev.Error.Kind == abi.KindOutputSchema {
+			ev.Result = result
+		}
+	} else {
+		if len(result) == 0 {
+			result = json.RawMessage(`{}`)
+		}
+		ev.Result = result
+	}
+	g.queue(ev, progress)
+	if cancel != nil {
+		cancel(nil)
+	}
+}
+
+// run starts an operation's goroutine; a panic fails the operation.
+func (g *Guest) run(op uint32, ctx context.Context, f func(ctx context.Context) (json.RawMessage, error)) {
+	go func() {
+		var (
+			res json.RawMessage
+			err error
+		)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = &Error{Status: abi.StatusInternal, Msg: fmt.Sprintf("internal error: %v", r)}
+				}
+			}()
+			res, err = f(ctx)
+		}()
+		g.finish(op, ctx, res, err)
+	}()
+}
+
+// Cancel cancels a running operation. Its result event still follows,
+// with error kind "cancelled" unless it had already finished.
+func (g *Guest) Cancel(op uint32) error {
+	g.mu.Lock()
+	cancel := g.ops[op]
+	g.mu.Unlock()
+	if cancel == nil {
+		return errorf(abi.StatusNotFound, "no running operation %d", op)
+	}
+	cancel(errCancelled)
+	return nil
+}
+
+// errorInfo classifies an operation's error.
+func errorInfo(ctx context.Context, err error) *abi.Error {
+	e := &abi.Error{Kind: abi.KindError, Message: err.Error()}
+	var (
+		ge   *Error
+		rpc  *core.RPCError
+		ie   *core.InputError
+		se   *fetch.StatusError
+		herr *httpError
+	)
+	switch {
+	case context.Cause(ctx) == errCancelled && ctx.Err() != nil:
+		e.Kind = abi.KindCancelled
+		e.Message = errCancelled.Error()
+	case errors.As(err, &ge):
+		switch ge.Status {
+		case abi.StatusInvalid:
+			e.Kind = abi.KindInvalid
+		case abi.StatusInternal:
+			e.Kind = abi.KindInternal
+		case abi.StatusClosed:
+			e.Kind = abi.KindClosed
+		}
+	case errors.Is(err, core.ErrOutputSchema):
+		e.Kind = abi.KindOutputSchema
+	case errors.As(err, &ie):
+		e.Kind = abi.KindInput
+	case errors.As(err, &rpc):
+		e.Kind = abi.KindRPC
+		e.Code = rpc.Code
+		e.Data = rpc.Data
+		e.Message = rpc.Message
+	case errors.Is(err, core.ErrTimeout):
+		e.Kind = abi.KindTimeout
+	case errors.Is(err, core.ErrUnsupportedVersion):
+		e.Kind = abi.KindUnsupportedVersion
+	case errors.Is(err, core.ErrNotSupported):
+		e.Kind = abi.KindNotSupported
+	case errors.Is(err, core.ErrClosed):
+		e.Kind = abi.KindClosed
+	case errors.As(err, &se):
+		e.Kind = abi.KindTransport
+		e.Code = int64(se.StatusCode)
+	case errors.As(err, &herr), errors.Is(err, fetch.ErrStreamEnded), errors.Is(err, fetch.ErrTooLarge), errors.Is(err, fetch.ErrNoEndpoint):
+		e.Kind = abi.KindTransport
+	}
+	return e
+}
+
+// decodeStrict decodes a JSON object, rejecting unknown members and
+// trailing data.
+func decodeStrict(b []byte, v any, what string) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errorf(abi.StatusInvalid, "%s: %v", what, err)
+	}
+	if dec.More() {
+		return errorf(abi.StatusInvalid, "%s: trailing data after the JSON object", what)
+	}
+	return nil
+}
