@@ -277,9 +277,12 @@ func (s *Session) deliver(r *Response) {
 	if !r.ID.IsValid() || r.ID.isStr {
 		// We only issue integer ids. An error without an id may be a
 		// server's reply to an unparseable message: report it.
-		if r.Error != nil {
+		switch {
+		case r.TransportErr != nil:
+			s.warn(r.TransportErr)
+		case r.Error != nil:
 			s.warn(fmt.Errorf("core: server error without a request id: %w", rpcErrorFrom(r.Error)))
-		} else {
+		default:
 			s.warn(fmt.Errorf("%w: response with unknown id %v", ErrInvalidResult, r.ID))
 		}
 		return

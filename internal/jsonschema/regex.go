@@ -1,3 +1,5 @@
+//go:build !js
+
 package jsonschema
 
 import (
@@ -24,12 +26,17 @@ const ecmaProps = ",Letter=L,Cased_Letter=L,Uppercase_Letter=Lu,Lowercase_Letter
 
 // compileECMA compiles an ECMA-262 regular expression, translated on a
 // best-effort basis to RE2 syntax. Matching is unanchored, as in ECMA-262.
-func compileECMA(src string) (*regexp.Regexp, error) {
+// (Under GOOS=js, regex_js.go uses the JavaScript engine's own RegExp.)
+func compileECMA(src string) (matcher, error) {
 	t, err := translateECMA(src)
 	if err != nil {
 		return nil, err
 	}
-	return regexp.Compile(t)
+	re, err := regexp.Compile(t)
+	if err != nil {
+		return nil, err
+	}
+	return re, nil
 }
 
 func translateECMA(p string) (string, error) {

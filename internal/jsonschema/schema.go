@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,7 +87,7 @@ type node struct {
 	minimum, maximum, exMin, exMax, multipleOf *num
 
 	minLen, maxLen int // -1 when absent
-	pattern        *regexp.Regexp
+	pattern        matcher
 	patternSrc     string
 
 	minItems, maxItems       int
@@ -130,7 +129,7 @@ type depSchema struct {
 }
 
 type patProp struct {
-	re *regexp.Regexp
+	re matcher
 	n  *node
 }
 
@@ -153,7 +152,7 @@ type compiler struct {
 	anchors    map[string]string   // URI#name -> pointer
 	dynAnchors map[string][]string // resource pointer -> [name, pointer, ...]
 	nodes      map[string]*node
-	regexps    map[string]*regexp.Regexp
+	regexps    map[string]matcher
 	unresolved map[string]bool
 	skipped    map[string]bool
 	err        error
@@ -187,7 +186,7 @@ func Compile(doc []byte) (*Schema, error) {
 		anchors:    map[string]string{},
 		dynAnchors: map[string][]string{},
 		nodes:      map[string]*node{},
-		regexps:    map[string]*regexp.Regexp{},
+		regexps:    map[string]matcher{},
 		unresolved: map[string]bool{},
 		skipped:    map[string]bool{},
 	}
@@ -755,7 +754,7 @@ func (c *compiler) count(m map[string]any, ptr, kw string) int {
 	return i
 }
 
-func (c *compiler) regexp(ptr, src string) *regexp.Regexp {
+func (c *compiler) regexp(ptr, src string) matcher {
 	if re, ok := c.regexps[src]; ok {
 		if re == nil {
 			c.skipped[ptr+": "+src] = true

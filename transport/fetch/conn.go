@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"strings"
 	"sync"
 	"time"
@@ -310,7 +309,7 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 			rcancel()
 			return nil
 		}
-		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		ct := mediaType(resp.Header.Get("Content-Type"))
 		c.wg.Add(1)
 		if ct == "text/event-stream" {
 			go c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
@@ -591,7 +590,7 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 			}
 			continue
 		}
-		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		ct := mediaType(resp.Header.Get("Content-Type"))
 		if resp.StatusCode != 200 || ct != "text/event-stream" {
 			resp.Body.Close()
 			if resp.StatusCode == 405 || resp.StatusCode == 404 || resp.StatusCode == 400 {

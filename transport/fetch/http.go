@@ -122,3 +122,14 @@ func readLimited(r io.Reader, limit int) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// mediaType returns the lower-cased media type of a Content-Type value,
+// without parameters ("text/event-stream; charset=utf-8" →
+// "text/event-stream"). The mime package would cost the WebAssembly build
+// far more than this needs.
+func mediaType(contentType string) string {
+	if i := strings.IndexByte(contentType, ';'); i >= 0 {
+		contentType = contentType[:i]
+	}
+	return strings.ToLower(strings.TrimSpace(contentType))
+}

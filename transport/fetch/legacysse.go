@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/url"
 	"strings"
 
@@ -56,7 +55,7 @@ func (c *conn) openLegacySSE(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("fetch: GET %s: %w", c.t.endpoint, err)
 	}
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := mediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode != 200 || ct != "text/event-stream" {
 		b, _ := readLimited(resp.Body, 4096)
 		resp.Body.Close()

@@ -1,0 +1,8 @@
+package jsonschema
+
+// matcher is a compiled pattern: Go's regexp natively (ECMA-262 syntax
+// translated to RE2), the JavaScript RegExp under GOOS=js. It must be safe
+// for concurrent use.
+type matcher interface {
+	MatchString(s string) bool
+}

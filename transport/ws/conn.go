@@ -1,0 +1,370 @@
+package ws
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/mcpwasm/mcpwasm/core"
+)
+
+// conn is one MCP connection over a sequence of sockets (one, unless a
+// modern session reconnects).
+type conn struct {
+	t      *Transport
+	in     chan core.Message
+	ctx    context.Context // ends with Close or a fatal error
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	dialMu sync.Mutex // one dial at a time
+
+	mu       sync.Mutex
+	cur      *link // nil while disconnected
+	legacy   bool  // the server holds session state for this socket
+	closed   bool
+	fatal    error
+	lastDrop error // why the last socket went away
+}
+
+// link is one socket and the requests in flight on it.
+type link struct {
+	s        socket
+	inflight map[int64]struct{} // guarded by conn.mu
+}
+
+func newConn(t *Transport) *conn {
+	c := &conn{t: t, in: make(chan core.Message, 256)}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	return c
+}
+
+// link returns the current socket, dialling one when there is none and
+// the connection may reconnect.
+func (c *conn) link(ctx context.Context) (*link, error) {
+	c.mu.Lock()
+	l, err := c.cur, c.stateErrLocked()
+	c.mu.Unlock()
+	if err != nil || l != nil {
+		return l, err
+	}
+	c.dialMu.Lock()
+	defer c.dialMu.Unlock()
+	c.mu.Lock()
+	l, err = c.cur, c.stateErrLocked()
+	c.mu.Unlock()
+	if err != nil || l != nil {
+		return l, err
+	}
+	s, err := c.t.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l = &link{s: s, inflight: map[int64]struct{}{}}
+	c.mu.Lock()
+	if err := c.stateErrLocked(); err != nil {
+		c.mu.Unlock()
+		_ = s.Close(1000, "")
+		return nil, err
+	}
+	c.cur = l
+	// Add under mu: Close (which sets closed under mu, then waits) cannot
+	// be waiting yet.
+	ping := c.t.opts.PingInterval > 0 && canPing
+	c.wg.Add(1)
+	if ping {
+		c.wg.Add(1)
+	}
+	c.mu.Unlock()
+	go c.readLoop(l)
+	if ping {
+		go c.pingLoop(l)
+	}
+	return l, nil
+}
+
+// stateErrLocked says why no socket may be used or dialled, if so.
+func (c *conn) stateErrLocked() error {
+	switch {
+	case c.closed:
+		return core.ErrClosed
+	case c.fatal != nil:
+		return c.fatal
+	case c.cur == nil && c.lastDrop != nil && (c.legacy || c.t.opts.DisableReconnect):
+		return c.lastDrop
+	}
+	return nil
+}
+
+func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOptions) error {
+	if opts == nil {
+		opts = &core.SendOptions{}
+	}
+	b, err := core.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	var reqID int64
+	hasID := false
+	switch m := msg.(type) {
+	case *core.Request:
+		if m.Method == core.MethodInitialize || (opts.ProtocolVersion != "" && !core.IsModernVersion(opts.ProtocolVersion)) {
+			c.mu.Lock()
+			c.legacy = true
+			c.mu.Unlock()
+		}
+		if id, ok := m.ID.Raw().(int64); ok {
+			reqID, hasID = id, true
+		}
+		if m.Method == core.NotificationCancelled {
+			// The server should not answer a cancelled request: stop
+			// tracking it.
+			var p core.CancelledParams
+			if json.Unmarshal(m.Params, &p) == nil {
+				if id, ok := p.RequestID.Raw().(int64); ok {
+					c.untrack(id)
+				}
+			}
+		}
+	}
+	l, err := c.link(ctx)
+	if err != nil {
+		return err
+	}
+	if hasID {
+		c.mu.Lock()
+		if c.cur != l {
+			// The socket went away since link returned: its requests
+			// were failed already.
+			c.mu.Unlock()
+			return fmt.Errorf("%w: %w", ErrConnectionLost, c.lastDropOr(core.ErrClosed))
+		}
+		l.inflight[reqID] = struct{}{}
+		c.mu.Unlock()
+	}
+	if err := ctx.Err(); err != nil {
+		if hasID {
+			c.untrack(reqID)
+		}
+		return err
+	}
+	// The write runs under the connection's context, not ctx: a frame
+	// abandoned half-way would corrupt the stream (coder/websocket closes
+	// the connection when a write's context ends), and ctx may end the
+	// moment the response arrives, before Write has returned.
+	if err := l.s.Write(c.ctx, b); err != nil {
+		if hasID {
+			c.untrack(reqID)
+		}
+		c.mu.Lock()
+		closed := c.closed
+		c.mu.Unlock()
+		if closed {
+			return core.ErrClosed
+		}
+		return fmt.Errorf("ws: sending: %w", err)
+	}
+	return nil
+}
+
+// lastDropOr returns why the last socket went away, or def.
+func (c *conn) lastDropOr(def error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lastDrop != nil {
+		return c.lastDrop
+	}
+	return def
+}
+
+func (c *conn) untrack(id int64) {
+	c.mu.Lock()
+	if c.cur != nil {
+		delete(c.cur.inflight, id)
+	}
+	c.mu.Unlock()
+}
+
+func (c *conn) Recv(ctx context.Context) (core.Message, error) {
+	select {
+	case m := <-c.in:
+		return m, nil
+	case <-c.ctx.Done():
+		select {
+		case m := <-c.in:
+			return m, nil
+		default:
+		}
+		c.mu.Lock()
+		err := c.fatal
+		c.mu.Unlock()
+		if err == nil {
+			err = io.EOF
+		}
+		return nil, err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// push delivers an incoming message; it gives up when the connection ends.
+func (c *conn) push(m core.Message) {
+	select {
+	case c.in <- m:
+	case <-c.ctx.Done():
+	}
+}
+
+func (c *conn) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	l := c.cur
+	c.cur = nil
+	c.mu.Unlock()
+	if l != nil {
+		// Close first: cancelling the context would cut the socket before
+		// the close frame went out.
+		_ = l.s.Close(1000, "")
+	}
+	c.cancel()
+	c.wg.Wait()
+	return nil
+}
+
+// readLoop reads the socket's frames until it closes.
+func (c *conn) readLoop(l *link) {
+	defer c.wg.Done()
+	for {
+		text, data, err := l.s.Read(c.ctx)
+		if err != nil {
+			c.drop(l, err)
+			return
+		}
+		if !text {
+			c.malformed(l, nil, fmt.Errorf("%w: a binary frame (%d bytes); MCP over WebSocket uses text frames", ErrMalformed, len(data)))
+			continue
+		}
+		msgs, err := core.DecodeMessages(data)
+		if err != nil {
+			c.malformed(l, data, fmt.Errorf("%w: %w", ErrMalformed, err))
+			continue
+		}
+		for _, m := range msgs {
+			if r, ok := m.(*core.Response); ok {
+				if id, ok := r.ID.Raw().(int64); ok {
+					c.mu.Lock()
+					delete(l.inflight, id)
+					c.mu.Unlock()
+				}
+			}
+			c.push(m)
+		}
+	}
+}
+
+// malformed handles a frame that is not a JSON-RPC message: a response it
+// still identifies fails its request, a request it identifies is answered
+// with Invalid Request, anything else is reported without an id.
+func (c *conn) malformed(l *link, data []byte, err error) {
+	var probe struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	var id core.ID
+	if data != nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) && json.Unmarshal(data, &probe) == nil &&
+		len(probe.ID) > 0 && id.UnmarshalJSON(probe.ID) == nil && id.IsValid() {
+		switch {
+		case len(probe.Method) > 0:
+			resp := &core.Response{ID: id, Error: &core.WireError{Code: -32600, Message: "Invalid Request: " + err.Error()}}
+			if b, eerr := core.EncodeMessage(resp); eerr == nil {
+				_ = l.s.Write(c.ctx, b)
+			}
+			c.push(&core.Response{TransportErr: fmt.Errorf("%w (answered with Invalid Request)", err)})
+			return
+		case len(probe.Result) > 0 || len(probe.Error) > 0:
+			if n, ok := id.Raw().(int64); ok {
+				c.mu.Lock()
+				delete(l.inflight, n)
+				c.mu.Unlock()
+			}
+			c.push(&core.Response{ID: id, TransportErr: err})
+			return
+		}
+	}
+	c.push(&core.Response{TransportErr: err})
+}
+
+// drop handles the end of a socket: the connection ends, or (modern
+// sessions) the requests in flight on it fail and the next Send dials.
+func (c *conn) drop(l *link, err error) {
+	var ce *CloseError
+	switch {
+	case errors.As(err, &ce), errors.Is(err, ErrTooLarge):
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		// The TCP connection ended without a close frame. (Not wrapping
+		// io.EOF: the session would take it for an orderly end.)
+		err = &CloseError{Code: 1006}
+	default:
+		err = fmt.Errorf("ws: the connection broke: %w", err)
+	}
+	c.mu.Lock()
+	if c.cur != l || c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.cur = nil
+	c.lastDrop = err
+	fatal := c.legacy || c.t.opts.DisableReconnect
+	if fatal && c.fatal == nil {
+		c.fatal = err
+	}
+	ids := l.inflight
+	l.inflight = map[int64]struct{}{}
+	c.mu.Unlock()
+	_ = l.s.Abort()
+	if fatal {
+		c.cancel()
+		return
+	}
+	for id := range ids {
+		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("%w: %w", ErrConnectionLost, err)})
+	}
+}
+
+// pingLoop pings the socket; an unanswered ping drops it.
+func (c *conn) pingLoop(l *link) {
+	defer c.wg.Done()
+	d := c.t.opts.PingInterval
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+		}
+		c.mu.Lock()
+		current := c.cur == l
+		c.mu.Unlock()
+		if !current {
+			return
+		}
+		ctx, cancel := context.WithTimeout(c.ctx, d)
+		err := l.s.Ping(ctx)
+		cancel()
+		if err != nil && c.ctx.Err() == nil {
+			c.drop(l, fmt.Errorf("no pong within %v: %w", d, err))
+			return
+		}
+	}
+}

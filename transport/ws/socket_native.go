@@ -1,0 +1,83 @@
+//go:build !js
+
+package ws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/coder/websocket"
+)
+
+// canSendHeaders: native handshakes may carry headers.
+const canSendHeaders = true
+
+// canPing: native sockets can send pings.
+const canPing = true
+
+type nativeSocket struct{ c *websocket.Conn }
+
+func dial(ctx context.Context, u string, o *Options) (socket, error) {
+	h := http.Header{}
+	for k, v := range o.Header {
+		h.Set(k, v)
+	}
+	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{
+		Subprotocols: []string{Subprotocol},
+		HTTPHeader:   h,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			var body []byte
+			if resp.Body != nil {
+				body, _ = io.ReadAll(io.LimitReader(resp.Body, 512))
+				resp.Body.Close()
+			}
+			msg := fmt.Sprintf("%v: %s answered HTTP %d", ErrDial, u, resp.StatusCode)
+			if b := strings.TrimSpace(string(body)); b != "" {
+				msg += ": " + b
+			}
+			return nil, errors.New(msg)
+		}
+		return nil, fmt.Errorf("%w: %s: %w", ErrDial, u, err)
+	}
+	c.SetReadLimit(int64(o.MaxMessageSize))
+	return &nativeSocket{c: c}, nil
+}
+
+func (s *nativeSocket) Read(ctx context.Context) (bool, []byte, error) {
+	typ, data, err := s.c.Read(ctx)
+	if err != nil {
+		if code := websocket.CloseStatus(err); code != -1 {
+			var ce websocket.CloseError
+			errors.As(err, &ce)
+			return false, nil, &CloseError{Code: int(code), Reason: ce.Reason}
+		}
+		if errors.Is(err, websocket.ErrMessageTooBig) {
+			return false, nil, fmt.Errorf("%w: %w", ErrTooLarge, err)
+		}
+		return false, nil, err
+	}
+	return typ == websocket.MessageText, data, nil
+}
+
+func (s *nativeSocket) Write(ctx context.Context, data []byte) error {
+	return s.c.Write(ctx, websocket.MessageText, data)
+}
+
+func (s *nativeSocket) Ping(ctx context.Context) error { return s.c.Ping(ctx) }
+
+func (s *nativeSocket) Close(code int, reason string) error {
+	return s.c.Close(websocket.StatusCode(code), reason)
+}
+
+func (s *nativeSocket) Abort() error { return s.c.CloseNow() }
+
+func (s *nativeSocket) Subprotocol() string { return s.c.Subprotocol() }
