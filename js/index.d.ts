@@ -18,6 +18,18 @@ export interface InitOptions {
 /** Loads the WebAssembly module once; later calls return at once; retryable after failure. */
 export function init(options?: InitOptions): Promise<void>;
 
+/** The WebAssembly instance's bookkeeping (for leak checks and benchmarks). */
+export interface ModuleStats {
+  clients: number;
+  subscriptions: number;
+  calls: number;
+  goroutines: number;
+  goHeap: number;
+}
+
+/** Reports the instance's clients, subscriptions, calls in flight, goroutines and Go heap bytes. */
+export function moduleStats(): ModuleStats;
+
 // ---------------------------------------------------------------- errors
 
 export type McpErrorKind =

@@ -38,7 +38,7 @@ GOOS=wasip1 GOARCH=wasm go test -p 1 -count=1 -exec "$root/build/bin/wasirun -ca
   ./core/... ./internal/sse/... ./internal/jsonschema/... ./wasm/wasip1/...
 
 step "JS package (node --test)"
-(cd js && MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-concurrency=1 test/)
+(cd js && MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 test/)
 
 step "conformance"
 bash conformance/run.sh

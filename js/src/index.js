@@ -1,6 +1,6 @@
 // mcpwasm: a Model Context Protocol client compiled from Go to WebAssembly.
 // This entry point works in browsers, Web Workers, Node, Deno, Bun and
 // Workers-style isolates; it imports nothing Node-specific up front.
-export { init } from "./loader.js";
+export { init, moduleStats } from "./loader.js";
 export { Client } from "./client.js";
 export { McpError, ErrorCode, throwIfToolError } from "./errors.js";

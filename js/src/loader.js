@@ -45,6 +45,15 @@ export async function init(options) {
   return pending;
 }
 
+/**
+ * moduleStats reports the WebAssembly instance's bookkeeping: clients,
+ * subscriptions and calls in flight, Go goroutines and Go heap bytes. For
+ * leak checks and benchmarks.
+ */
+export function moduleStats() {
+  return JSON.parse(bridge().stats());
+}
+
 /** bridge returns the module's API object; it throws before init. */
 export function bridge() {
   if (!api) throw new Error("mcpwasm: call `await init()` before using the client");

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"syscall/js"
 	"time"
@@ -687,10 +688,17 @@ func (b *bridge) encodeHeader(_ js.Value, args []js.Value) any {
 	return core.EncodeHeaderValue(arg(args, 0).String())
 }
 
-// stats() → JSON {clients, subscriptions, calls}: for leak checks.
+// stats() → JSON {clients, subscriptions, calls, goroutines, goHeap}: for
+// leak checks and benchmarks.
 func (b *bridge) stats(js.Value, []js.Value) any {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out, _ := json.Marshal(map[string]any{"clients": len(b.clients), "subscriptions": len(b.subs), "calls": b.calls})
+	out, _ := json.Marshal(map[string]any{
+		"clients": len(b.clients), "subscriptions": len(b.subs), "calls": b.calls,
+		"goroutines": runtime.NumGoroutine(), "goHeap": ms.HeapAlloc,
+	})
 	return string(out)
 }
