@@ -47,6 +47,7 @@ func (s *Session) handshake(ctx context.Context) error {
 	if len(legacy) > 0 {
 		legacyVersion = legacy[0]
 	}
+	var probeErr error // why the modern probe concluded the server is legacy
 	if len(modern) > 0 && (cached != EraLegacy || len(legacy) == 0) {
 		err := s.probeModern(ctx, modern, legacy)
 		if err == nil {
@@ -63,11 +64,16 @@ func (s *Session) handshake(ctx context.Context) error {
 		if fb.version != "" {
 			legacyVersion = fb.version
 		}
+		probeErr = fb.cause
 	}
 	if len(legacy) == 0 {
 		return fmt.Errorf("%w: no protocol versions configured", ErrUnsupportedVersion)
 	}
 	err := s.initialize(ctx, legacyVersion)
+	if err != nil && probeErr != nil {
+		// Neither era worked: report both attempts.
+		err = fmt.Errorf("%w (before that, the modern probe failed: %v)", err, probeErr)
+	}
 	if err != nil && cached == EraLegacy && len(modern) > 0 && isModernSignal(err) {
 		// The cached verdict is stale: the server became modern.
 		s.client.setEra(s.eraKey, EraUnknown)

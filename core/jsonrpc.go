@@ -198,13 +198,59 @@ type wireMessage struct {
 // ErrInvalidMessage is wrapped by DecodeMessage errors.
 var ErrInvalidMessage = errors.New("core: invalid JSON-RPC message")
 
-// DecodeMessage decodes one JSON-RPC message.
+// DecodeMessage decodes one JSON-RPC message. The Params and Result of the
+// returned message alias data. It validates the JSON once and splits the
+// envelope without reflection (this runs for every message, and
+// reflection-based decoding is slow in WebAssembly).
 func DecodeMessage(data []byte) (Message, error) {
-	var w wireMessage
-	if err := json.Unmarshal(data, &w); err != nil {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidMessage)
+	}
+	ms, err := objectMembers(data)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
+	var w wireMessage
+	for _, m := range ms {
+		switch m.key {
+		case "jsonrpc":
+			w.JSONRPC = rawString(m.val)
+		case "id":
+			w.ID = m.val
+		case "method":
+			w.Method = rawString(m.val)
+			if w.Method == "" && string(m.val) != `""` {
+				return nil, fmt.Errorf("%w: method is not a string", ErrInvalidMessage)
+			}
+		case "params":
+			w.Params = m.val
+		case "result":
+			w.Result = m.val
+		case "error":
+			if string(m.val) == "null" {
+				continue
+			}
+			w.Error = &WireError{}
+			if err := json.Unmarshal(m.val, w.Error); err != nil {
+				return nil, fmt.Errorf("%w: error member: %v", ErrInvalidMessage, err)
+			}
+		}
+	}
 	return w.toMessage()
+}
+
+// rawString returns the value of a raw JSON string ("" for other values).
+func rawString(raw json.RawMessage) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && isASCII(raw) {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
 }
 
 // DecodeMessages decodes a message or a JSON-RPC batch (an array of

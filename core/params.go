@@ -24,8 +24,13 @@ func objectMembers(obj json.RawMessage) ([]member, error) {
 	if len(obj) == 0 || string(obj) == "null" {
 		return nil, nil
 	}
-	if obj[0] != '{' || !json.Valid(obj) {
-		return nil, fmt.Errorf("%w: params must be a JSON object, got %.40s", errBadParams, obj)
+	if obj[0] != '{' {
+		return nil, fmt.Errorf("%w: a JSON object is needed, got %.40s", errBadParams, obj)
+	}
+	if !json.Valid(obj) {
+		var v json.RawMessage
+		err := json.Unmarshal(obj, &v) // for the syntax error's position and text
+		return nil, fmt.Errorf("%w: %v", errBadParams, err)
 	}
 	// obj is valid JSON: a plain scan finds the members.
 	var out []member

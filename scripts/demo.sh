@@ -1,3 +1,16 @@
 #!/usr/bin/env bash
-# make demo: not yet — the example web app arrives with the example-web issue.
-echo "make demo: not yet (the example web app comes with the example-web issue); run 'make test'."
+# make demo: builds the WebAssembly module and the example-web server, then
+# runs it on 127.0.0.1 (the page, the mcpwasm package and an embedded demo
+# MCP server in one process) and prints the URL. Needs only Go; the page
+# needs no npm packages. Ctrl-C stops it.
+#
+# Port: $PORT, or -port N as an argument (make demo ARGS="-port 9000"),
+# else 8080 or the next free port. Other flags: go run ./example-web -h.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/build-wasm.sh
+mkdir -p build/bin
+go build -o build/bin/example-web ./example-web
+# shellcheck disable=SC2086 # ARGS is a list of flags
+exec build/bin/example-web -dir . ${ARGS:-} "$@"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command (make test): static checks, Go tests against
 # real MCP servers (native, GOOS=js under Node, GOOS=wasip1 under wazero),
-# the JS package's tests under Node, and the conformance suite for every
-# runner. Installs the Node dependencies it needs first (idempotent).
+# the JS package's tests under Node, headless Chromium tests (tests/browser),
+# and the conformance suite for every runner. Installs the Node dependencies
+# and Chromium it needs first (idempotent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -39,6 +40,10 @@ GOOS=wasip1 GOARCH=wasm go test -p 1 -count=1 -exec "$root/build/bin/wasirun -ca
 
 step "JS package (node --test)"
 (cd js && MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 test/)
+
+step "browser tests (headless Chromium: the example web app, the package cross-origin)"
+bash scripts/browser-deps.sh
+MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 tests/browser/
 
 step "conformance"
 bash conformance/run.sh

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -45,6 +46,9 @@ type Hook struct {
 	// headers, body, signal, redirect and the Options strings win).
 	// Undefined or null means none.
 	Init js.Value
+	// Host, when set, performs the exchanges through a JavaScript helper
+	// (see HostLink): the same behaviour with far fewer boundary crossings.
+	Host *HostLink
 }
 
 // Options configure a Fetcher; nil means every default. New copies them.
@@ -68,6 +72,7 @@ type Fetcher struct {
 	init   js.Value // extra RequestInit members, or undefined
 	strs   [4][2]string
 	custom bool
+	host   *HostLink
 }
 
 // New returns a Fetcher. It fails with ErrBadOption for an invalid option
@@ -87,6 +92,7 @@ func New(opts *Options) (*Fetcher, error) {
 		{"cache", opts.Cache},
 		{"referrerPolicy", opts.ReferrerPolicy},
 	}
+	f.host = opts.Hook.Host
 	switch t := opts.Hook.Fetch.Type(); t {
 	case js.TypeUndefined, js.TypeNull:
 	case js.TypeFunction:
@@ -150,6 +156,9 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (resp *Response, err err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if f.host != nil {
+		return f.doHost(ctx, f.host, req)
+	}
 	var (
 		ac       js.Value
 		stop     = func() bool { return false }
@@ -209,7 +218,7 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (resp *Response, err err
 	}
 	if err != nil {
 		stop()
-		return nil, fetchError(err)
+		return nil, fetchError(err, req)
 	}
 	v, err := jsbridge.Await(ctx, p)
 	if err != nil {
@@ -218,7 +227,7 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (resp *Response, err err
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fetchError(err)
+		return nil, fetchError(err, req)
 	}
 	resp, err = newResponse(v, ac, stop)
 	if err != nil {
@@ -229,8 +238,10 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (resp *Response, err err
 	return resp, nil
 }
 
-// fetchError classifies a rejection of fetch.
-func fetchError(err error) error {
+// fetchError classifies a rejection of fetch. A TypeError is how fetch
+// reports both a network failure and a refused CORS request (a browser
+// hides which), so the error names what a CORS policy must allow for req.
+func fetchError(err error, req *Request) error {
 	var je *jsbridge.Error
 	if !errors.As(err, &je) {
 		return err
@@ -240,9 +251,31 @@ func fetchError(err error) error {
 		cause = " (" + c + ")"
 	}
 	if je.Name == "TypeError" {
-		return fmt.Errorf("%w (a browser reports a refused CORS request this way too): %w%s", ErrNetwork, err, cause)
+		return fmt.Errorf("%w (a browser reports a refused CORS request this way too%s): %w%s", ErrNetwork, corsHint(req), err, cause)
 	}
 	return fmt.Errorf("jsfetch: fetch rejected: %w%s", err, cause)
+}
+
+// corsHint says what a server on another origin must allow for req: its
+// method and the request headers that are not CORS-safelisted.
+func corsHint(req *Request) string {
+	if req == nil {
+		return ""
+	}
+	var names []string
+	for k := range req.Header {
+		switch strings.ToLower(k) {
+		case "accept", "accept-language", "content-language":
+			continue
+		}
+		names = append(names, k)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	slices.Sort(names)
+	return fmt.Sprintf("; a server on another origin must allow this %s with Access-Control-Allow-Origin and the request headers %s with Access-Control-Allow-Headers",
+		req.Method, strings.Join(names, ", "))
 }
 
 // causeOf returns the message of an Error's cause (Node's undici puts the

@@ -32,6 +32,7 @@ type conn struct {
 	fatal        error // the connection failed as a whole
 	legacySSE    *legacySSE
 	legacyFailed error
+	hiddenIDs    map[int64]bool // legacy requests sent without a possibly hidden session id
 }
 
 func (c *conn) MirrorsHeaders() bool { return true }
@@ -67,7 +68,21 @@ func (c *conn) Recv(ctx context.Context) (core.Message, error) {
 }
 
 // push delivers an incoming message; it gives up when the connection ends.
+// An error answering a legacy request that had to go without the session
+// id (which CORS may have hidden) is explained as such.
 func (c *conn) push(m core.Message) {
+	if r, ok := m.(*core.Response); ok && r.ID.IsValid() {
+		if id, ok := r.ID.Raw().(int64); ok {
+			c.mu.Lock()
+			hidden := c.hiddenIDs[id]
+			delete(c.hiddenIDs, id)
+			c.mu.Unlock()
+			if hidden && r.Error != nil {
+				m = &core.Response{ID: r.ID, TransportErr: fmt.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers; without it the server answered: %w)",
+					ErrHiddenHeader, &core.RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data})}
+			}
+		}
+	}
 	select {
 	case c.in <- m:
 	case <-c.ctx.Done():
@@ -286,6 +301,12 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 		if c.ctx.Err() != nil {
 			return core.ErrClosed
 		}
+		if modern && m.Method == core.MethodDiscover && errors.Is(err, ErrNetwork) {
+			// In a browser a legacy server's CORS policy may refuse the
+			// modern probe's headers (Mcp-Method, ...) outright: try the
+			// legacy handshake before giving up.
+			return fmt.Errorf("%w: POST %s: %w", core.ErrNotModern, m.Method, err)
+		}
 		return fmt.Errorf("fetch: POST %s: %w", m.Method, err)
 	}
 
@@ -298,6 +319,12 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 	if !modern && opts.ProtocolVersion != "" {
 		c.mu.Lock()
 		c.version = opts.ProtocolVersion
+		if sid == "" && c.maybeHidden {
+			if c.hiddenIDs == nil {
+				c.hiddenIDs = map[int64]bool{}
+			}
+			c.hiddenIDs[id] = true
+		}
 		c.mu.Unlock()
 	}
 

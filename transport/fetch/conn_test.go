@@ -353,6 +353,43 @@ func TestHiddenSessionHeaderIsDiagnosed(t *testing.T) {
 	assert.Contains(t, err.Error(), "Access-Control-Expose-Headers")
 }
 
+// Some servers answer a request without its session id with HTTP 200 and
+// a JSON-RPC error: that too is explained as a hidden Mcp-Session-Id.
+func TestHiddenSessionHeaderWithRPCError(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		req := readReq(t, r)
+		switch {
+		case req.Method == core.MethodDiscover:
+			http.Error(w, "no", http.StatusBadRequest)
+		case req.Method == core.MethodInitialize:
+			w.Header().Set("Mcp-Session-Id", "secret")
+			writeJSON(w, req.ID, initResult)
+		case req.Method == core.NotificationInitialized:
+			w.WriteHeader(http.StatusAccepted)
+		case r.Header.Get("Mcp-Session-Id") == "":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":0,"message":"method is invalid during session initialization"}}`, req.ID)
+		default:
+			writeJSON(w, req.ID, `{"tools":[]}`)
+		}
+	}))
+	defer hs.Close()
+	tr, err := fetch.New(hs.URL, &fetch.Options{HTTP: hidingDoer{fetch.DefaultDoer()}})
+	require.NoError(t, err)
+	s, err := core.NewClient(&core.Implementation{Name: "t", Version: "1"}, nil).Connect(ctxT(t), tr, nil)
+	require.NoError(t, err)
+	defer s.Close()
+	_, err = s.ListTools(ctxT(t), nil)
+	require.ErrorIs(t, err, fetch.ErrHiddenHeader)
+	var rpc *core.RPCError
+	require.ErrorAs(t, err, &rpc, "the server's own answer stays in the chain")
+	assert.Contains(t, err.Error(), "Access-Control-Expose-Headers")
+}
+
 func TestDeleteOnClose(t *testing.T) {
 	deleted := make(chan string, 1)
 	hs := legacyServer(t, func(w http.ResponseWriter, r *http.Request, req rpcReq) {

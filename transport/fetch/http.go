@@ -107,6 +107,10 @@ var (
 	// ErrNoEndpoint means an HTTP+SSE (2024-11-05) server did not send its
 	// endpoint event.
 	ErrNoEndpoint = errors.New("fetch: HTTP+SSE server sent no endpoint event")
+	// ErrNetwork means the request did not reach the server or its answer
+	// could not be read: under GOOS=js fetch's TypeError, which is also
+	// how a browser reports a request refused by CORS.
+	ErrNetwork = errors.New("fetch: network error")
 	// ErrTooLarge means a response exceeded Options.MaxMessageSize.
 	ErrTooLarge = errors.New("fetch: message too large")
 )

@@ -4,6 +4,8 @@ package fetch
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
 )
@@ -82,6 +84,9 @@ func (d *jsDoer) Do(ctx context.Context, r *Request) (*Response, error) {
 		// (status 0, every header hidden); Node with the 3xx response.
 		NoRedirect: r.NoRedirect,
 	})
+	if errors.Is(err, jsfetch.ErrNetwork) {
+		return nil, fmt.Errorf("%w: %w", ErrNetwork, err)
+	}
 	if err != nil {
 		return nil, err
 	}

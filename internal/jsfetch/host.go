@@ -1,0 +1,327 @@
+//go:build js
+
+package jsfetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"syscall/js"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+)
+
+// HostLink is the fast path of a Fetcher: a JavaScript helper object (the
+// npm package's glue installs one, js/src/host.js) performs a whole
+// exchange — building the RequestInit, calling fetch, reading the headers
+// and the body — and reports back through one persistent callback. A
+// request then costs a handful of boundary crossings instead of dozens, and
+// no js.Func is allocated per request.
+//
+// The helper's contract: host.fetch(id, fn, url, method, headerLines, body,
+// extraInit, credentials, mode, cache, referrerPolicy, manualRedirect)
+// starts an exchange and host.abort(id) aborts it; both return at once.
+// The helper calls deliver(id, kind, …) with kind:
+//
+//	1 head+body: status, type, headerLines, Uint8Array (a non-SSE response, read whole)
+//	2 head:      status, type, headerLines (an SSE response: chunks follow)
+//	3 chunk:     Uint8Array
+//	4 end of the body
+//	5 failure:   the thrown value
+//
+// headerLines alternate names and values separated by "\n" (fetch headers
+// never contain CR, LF or NUL). A HostLink lives as long as the instance:
+// its callback is released by Release, after which no exchange may start.
+// It is safe for concurrent use.
+type HostLink struct {
+	host    js.Value
+	deliver js.Func
+
+	mu   sync.Mutex
+	next int
+	reqs map[int]*hostReq
+}
+
+// NewHostLink wraps a helper object (see HostLink).
+func NewHostLink(host js.Value) *HostLink {
+	l := &HostLink{host: host, reqs: map[int]*hostReq{}}
+	l.deliver = js.FuncOf(l.onDeliver)
+	host.Set("deliver", l.deliver)
+	return l
+}
+
+// Release frees the callback; exchanges in flight fail.
+func (l *HostLink) Release() {
+	l.mu.Lock()
+	reqs := l.reqs
+	l.reqs = map[int]*hostReq{}
+	l.mu.Unlock()
+	for _, r := range reqs {
+		r.fail(errors.New("jsfetch: host released"))
+	}
+	l.deliver.Release()
+}
+
+// hostReq is one exchange in flight.
+type hostReq struct {
+	req  *Request
+	head chan *Response // the response head, once
+	mu   sync.Mutex
+	q    [][]byte // body chunks not yet read
+	end  error    // io.EOF or the failure, after the last chunk
+	wake chan struct{}
+	sent bool // head delivered
+}
+
+func (r *hostReq) push(b []byte, end error) {
+	r.mu.Lock()
+	if b != nil {
+		r.q = append(r.q, b)
+	}
+	if end != nil && r.end == nil {
+		r.end = end
+	}
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (r *hostReq) fail(err error) {
+	r.mu.Lock()
+	sent := r.sent
+	r.sent = true
+	r.mu.Unlock()
+	if !sent {
+		r.head <- &Response{Status: -1, Body: errBody{err}}
+	}
+	r.push(nil, err)
+}
+
+type errBody struct{ err error }
+
+func (e errBody) Read([]byte) (int, error) { return 0, e.err }
+func (e errBody) Close() error             { return nil }
+
+func (l *HostLink) get(id int, remove bool) *hostReq {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.reqs[id]
+	if remove {
+		delete(l.reqs, id)
+	}
+	return r
+}
+
+// onDeliver runs on the JavaScript side of the boundary: it must not block.
+func (l *HostLink) onDeliver(_ js.Value, args []js.Value) any {
+	if len(args) < 2 {
+		return nil
+	}
+	id, kind := args[0].Int(), args[1].Int()
+	switch kind {
+	case 1, 2:
+		r := l.get(id, false)
+		if r == nil {
+			return nil
+		}
+		resp := &Response{Status: args[2].Int(), Type: args[3].String(), Header: parseHeaderLines(args[4].String())}
+		r.mu.Lock()
+		if r.sent {
+			r.mu.Unlock()
+			return nil // already failed
+		}
+		r.sent = true
+		r.mu.Unlock()
+		if kind == 1 {
+			r.push(copyBytes(args[5]), io.EOF)
+			l.get(id, true)
+		}
+		r.head <- resp
+	case 3:
+		if r := l.get(id, false); r != nil {
+			r.push(copyBytes(args[2]), nil)
+		}
+	case 4:
+		if r := l.get(id, true); r != nil {
+			r.push(nil, io.EOF)
+		}
+	case 5:
+		if r := l.get(id, true); r != nil {
+			v := js.Undefined()
+			if len(args) > 2 {
+				v = args[2]
+			}
+			r.fail(fetchError(jsbridge.ErrorFrom(v), r.req))
+		}
+	}
+	return nil
+}
+
+func copyBytes(v js.Value) []byte {
+	if v.Type() != js.TypeObject {
+		return nil
+	}
+	b := make([]byte, v.Get("byteLength").Int())
+	js.CopyBytesToGo(b, v)
+	return b
+}
+
+func parseHeaderLines(s string) map[string][]string {
+	h := map[string][]string{}
+	if s == "" {
+		return h
+	}
+	parts := strings.Split(s, "\n")
+	for i := 0; i+1 < len(parts); i += 2 {
+		name := strings.ToLower(parts[i])
+		h[name] = append(h[name], parts[i+1])
+	}
+	return h
+}
+
+func headerLines(h map[string][]string) string {
+	var b strings.Builder
+	for k, vs := range h {
+		for _, v := range vs {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(k)
+			b.WriteByte('\n')
+			b.WriteString(v)
+		}
+	}
+	return b.String()
+}
+
+// doHost performs req through the helper.
+func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Response, error) {
+	r := &hostReq{req: req, head: make(chan *Response, 1), wake: make(chan struct{}, 1)}
+	l.mu.Lock()
+	l.next++
+	id := l.next
+	l.reqs[id] = r
+	l.mu.Unlock()
+	abort := func() {
+		if l.get(id, true) != nil {
+			_ = jsbridge.Call(func() { l.host.Call("abort", id) })
+		}
+	}
+	var body any = js.Undefined()
+	if req.Body != nil {
+		body = string(req.Body)
+	}
+	fn := js.Undefined()
+	if f.custom {
+		fn = f.fn
+	}
+	err := jsbridge.Call(func() {
+		l.host.Call("fetch", id, fn, req.URL, req.Method, headerLines(req.Header), body, f.init,
+			f.strs[0][1], f.strs[1][1], f.strs[2][1], f.strs[3][1], req.NoRedirect)
+	})
+	if err != nil {
+		l.get(id, true)
+		return nil, fetchError(err, req)
+	}
+	var resp *Response
+	select {
+	case resp = <-r.head:
+	case <-ctx.Done():
+		abort()
+		return nil, ctx.Err()
+	}
+	if resp.Status < 0 {
+		_, err := resp.Body.Read(nil)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	b := &hostBody{r: r, abort: abort}
+	b.stop = context.AfterFunc(ctx, func() {
+		b.fail(ctx.Err())
+		abort()
+	})
+	resp.Body = b
+	return resp, nil
+}
+
+// hostBody reads the chunks a helper delivered.
+type hostBody struct {
+	r     *hostReq
+	abort func()
+	stop  func() bool
+	cur   []byte
+
+	mu     sync.Mutex
+	closed bool
+	err    error
+}
+
+func (b *hostBody) fail(err error) {
+	b.mu.Lock()
+	if b.err == nil {
+		b.err = fmt.Errorf("jsfetch: reading the response body: %w", err)
+	}
+	b.mu.Unlock()
+	b.r.push(nil, err)
+}
+
+func (b *hostBody) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for {
+		if len(b.cur) > 0 {
+			n := copy(p, b.cur)
+			b.cur = b.cur[n:]
+			return n, nil
+		}
+		b.mu.Lock()
+		closed, failed := b.closed, b.err
+		b.mu.Unlock()
+		if closed {
+			return 0, ErrBodyClosed
+		}
+		b.r.mu.Lock()
+		if len(b.r.q) > 0 {
+			b.cur = b.r.q[0]
+			b.r.q[0] = nil
+			b.r.q = b.r.q[1:]
+			b.r.mu.Unlock()
+			continue
+		}
+		end := b.r.end
+		b.r.mu.Unlock()
+		if failed != nil {
+			return 0, failed
+		}
+		if end != nil {
+			if end == io.EOF {
+				b.stop()
+				return 0, io.EOF
+			}
+			return 0, fmt.Errorf("jsfetch: reading the response body: %w", end)
+		}
+		<-b.r.wake
+	}
+}
+
+func (b *hostBody) Close() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closed = true
+	b.mu.Unlock()
+	b.stop()
+	b.abort()
+	b.r.push(nil, ErrBodyClosed)
+	return nil
+}
