@@ -678,3 +678,36 @@ func TestServerDisconnect(t *testing.T) {
 	require.ErrorIs(t, <-errc, ErrClosed)
 	<-s.Done()
 }
+
+func TestHeaderMismatchRelistsAndRetries(t *testing.T) {
+	f, tr := newFake(t, EraModern)
+	var calls, lists atomic.Int32
+	f.handle(MethodListTools, func(*Request) (any, *WireError) {
+		lists.Add(1)
+		return map[string]any{"tools": []any{map[string]any{"name": "t", "inputSchema": map[string]any{"type": "object"}}}}, nil
+	})
+	f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+		if calls.Add(1) == 1 {
+			return nil, &WireError{Code: CodeHeaderMismatch, Message: "Mcp-Param-Region header missing"}
+		}
+		return map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}}, nil
+	})
+	s := connectFake(t, tr, nil)
+	r, err := s.CallTool(ctx5(t), &CallToolParams{Name: "t"}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "ok", r.Content[0].Text)
+	assert.Equal(t, int32(2), calls.Load(), "retried once")
+	assert.Equal(t, int32(1), lists.Load(), "after re-listing the tools")
+
+	// A second mismatch in a row is returned, not retried forever.
+	calls.Store(0)
+	f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+		calls.Add(1)
+		return nil, &WireError{Code: CodeHeaderMismatch, Message: "still wrong"}
+	})
+	_, err = s.CallTool(ctx5(t), &CallToolParams{Name: "t"}, nil)
+	var rpc *RPCError
+	require.ErrorAs(t, err, &rpc)
+	assert.Equal(t, int64(CodeHeaderMismatch), rpc.Code)
+	assert.Equal(t, int32(2), calls.Load())
+}

@@ -41,7 +41,26 @@ section_wasip1() {
   echo "  net/http: not linked"
 }
 
-sections=(wasip1)
+# The GOOS=js module behind the npm package (wasm/js), as shipped, and the
+# package's JavaScript glue, against the budget in DESIGN.md (1.2 MB gzip).
+section_js() {
+  echo "== GOOS=js module: GOOS=js GOARCH=wasm ./wasm/js ($(go env GOVERSION)); budget 1.2 MB gzip"
+  bash scripts/build-wasm.sh >/dev/null
+  cp js/dist/mcpwasm.wasm "$out/mcpwasm.wasm"
+  report "mcpwasm.wasm (-s -w)" "$out/mcpwasm.wasm"
+  cat js/src/*.js > "$out/glue.js"
+  report "JS glue (js/src/*.js)" "$out/glue.js"
+  report "wasm_exec.js (from the toolchain)" js/dist/wasm_exec.js
+  for pkg in net/http crypto/tls regexp mime; do
+    if GOOS=js GOARCH=wasm go list -deps ./wasm/js | grep -qx "$pkg"; then
+      echo "  linked: $pkg"
+    else
+      echo "  not linked: $pkg"
+    fi
+  done
+}
+
+sections=(js wasip1)
 for s in "${sections[@]}"; do
   "section_$s"
 done

