@@ -4,9 +4,11 @@
 // (wasm/wasip1) under wazero through wasm/wasihost and drives the shared
 // scenario logic (package scenario) through the module's ABI, so the
 // protocol runs inside the WebAssembly instance and only HTTP runs in this
-// process. Like the native client it reads MCP_CONFORMANCE_SCENARIO,
-// MCP_CONFORMANCE_CONTEXT and MCP_CONFORMANCE_PROTOCOL_VERSION and takes the
-// server URL as its last argument.
+// process — OAuth included: the authorization scenarios configure the
+// guest's OAuth client through wasihost.AuthOptions (auth.go). Like the
+// native client it reads MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT
+// and MCP_CONFORMANCE_PROTOCOL_VERSION and takes the server URL as its last
+// argument.
 //
 //	wasip1 [-wasm module.wasm] [-cache dir] <server-url>
 package main
@@ -80,6 +82,10 @@ func run(ctx context.Context, d *scenario.Driver, wasmPath, cacheDir, url string
 		defer cache.Close(context.Background())
 		opts.CompilationCache = cache
 	}
+	authOpts, err := authOptions(d.Name, d.Context)
+	if err != nil {
+		return err
+	}
 	h, err := wasihost.New(ctx, wasm, opts)
 	if err != nil {
 		return err
@@ -101,6 +107,7 @@ func run(ctx context.Context, d *scenario.Driver, wasmPath, cacheDir, url string
 		},
 		ElicitationModes: []string{"form", "url"},
 		OnWarning:        func(msg string) { log.Printf("warning: %s", msg) },
+		Auth:             authOpts,
 	})
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)

@@ -131,24 +131,31 @@ func TestABIDocument(t *testing.T) {
 	}
 
 	assert.True(t, strings.HasPrefix(doc, fmt.Sprintf("# mcpwasm WASI ABI, version %d\n", abi.Version)), "the title names the ABI version")
+	assert.Contains(t, doc, fmt.Sprintf("returns the ABI version, **%d** for this page", abi.Version))
+	assert.Contains(t, doc, fmt.Sprintf("The ABI version (%d).", abi.Version))
+	for _, v := range []string{abi.GrantAuthorizationCode, abi.GrantClientCredentials, abi.GrantJWTBearer, abi.UserAgentHost, abi.UserAgentHeadless} {
+		assert.Contains(t, doc, "`"+v+"`", "auth value %s is not documented", v)
+	}
 	for code, name := range map[int32]string{abi.StatusOK: "ok", abi.StatusInvalid: "invalid", abi.StatusNotFound: "not_found", abi.StatusClosed: "closed", abi.StatusInternal: "internal"} {
 		assert.True(t, strings.Contains(doc, fmt.Sprintf("| `%d` | `%s` |", code, name)), "status %d (%s) is not documented", code, name)
 	}
 	for _, kind := range []string{abi.KindRPC, abi.KindTimeout, abi.KindCancelled, abi.KindClosed, abi.KindInput, abi.KindOutputSchema,
-		abi.KindNotSupported, abi.KindUnsupportedVersion, abi.KindTransport, abi.KindInvalid, abi.KindInternal, abi.KindError} {
+		abi.KindNotSupported, abi.KindUnsupportedVersion, abi.KindTransport, abi.KindAuth, abi.KindInvalid, abi.KindInternal, abi.KindError} {
 		assert.True(t, strings.Contains(doc, "| `"+kind+"` |"), "error kind %s is not documented", kind)
 	}
-	for _, typ := range []string{abi.EventResult, abi.EventProgress, abi.EventNotification, abi.EventRequest, abi.EventCancel, abi.EventClosed, abi.EventWarning} {
+	for _, typ := range []string{abi.EventResult, abi.EventProgress, abi.EventNotification, abi.EventRequest, abi.EventCancel, abi.EventClosed, abi.EventWarning,
+		abi.EventAuthorize, abi.EventAuthStore, abi.EventLog} {
 		assert.True(t, strings.Contains(doc, "| `"+typ+"` |"), "event type %s is not documented", typ)
 	}
-	for _, v := range []any{abi.ClientConfig{}, abi.ConnectRequest{}, abi.CallRequest{}} {
+	for _, v := range []any{abi.ClientConfig{}, abi.ConnectRequest{}, abi.CallRequest{}, abi.AuthConfig{}} {
 		typ := reflect.TypeOf(v)
 		for i := range typ.NumField() {
 			member, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
 			assert.True(t, strings.Contains(doc, "| `"+member+"` |"), "%s member %s is not documented", typ.Name(), member)
 		}
 	}
-	for _, v := range []any{abi.ConnectResult{}, abi.Event{}, abi.HTTPRequestHead{}, abi.HTTPResponseHead{}, abi.Answer{}, abi.Error{}, abi.Handlers{}} {
+	for _, v := range []any{abi.ConnectResult{}, abi.Event{}, abi.HTTPRequestHead{}, abi.HTTPResponseHead{}, abi.Answer{}, abi.Error{}, abi.Handlers{},
+		abi.IDJAGConfig{}, abi.AuthorizeResult{}} {
 		typ := reflect.TypeOf(v)
 		for i := range typ.NumField() {
 			member, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")

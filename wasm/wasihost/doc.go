@@ -25,4 +25,12 @@
 // a context that ends when the server withdraws the request or the session
 // ends; notification and progress callbacks run in order on one goroutine
 // per session.
+//
+// OAuth (ConnectOptions.Auth) runs inside the guest as well: discovery,
+// registration, PKCE, the token requests, refresh, step-up and DPoP happen
+// in the instance, which asks the host only for HTTP — with redirects not
+// followed where the guest says so, so that a token never follows a
+// redirect to another resource — and, through AuthOptions.Authorize, for
+// the user's sign-in. Without Authorize the guest reads the authorization
+// server's redirect itself (servers that need no user).
 package wasihost

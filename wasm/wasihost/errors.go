@@ -45,6 +45,10 @@ var (
 	// ErrTransport means HTTP failed (the GuestError's Code is the HTTP
 	// status when there was one).
 	ErrTransport = errors.New("wasihost: HTTP transport failure")
+	// ErrAuth means the OAuth authorization of a request failed (the
+	// GuestError's Code is the authorization server's HTTP status and
+	// Data its OAuth error when it answered with one).
+	ErrAuth = errors.New("wasihost: authorization failed")
 )
 
 // RPCError is a JSON-RPC error the server answered a request with. Match it
@@ -67,8 +71,13 @@ type GuestError struct {
 	Kind string
 	// Message is the guest's description.
 	Message string
-	// Code is the HTTP status for Kind "transport" (0 if none).
+	// Code is the HTTP status for Kind "transport" and "auth" (0 if
+	// none).
 	Code int64
+	// Data is the error's data: for Kind "auth", the authorization
+	// server's OAuth error ({"error", "error_description", "endpoint"}) if
+	// it answered with one.
+	Data json.RawMessage
 }
 
 func (e *GuestError) Error() string { return "wasihost: guest: " + e.Message }
@@ -94,6 +103,8 @@ func (e *GuestError) Unwrap() error {
 		return ErrUnsupportedVersion
 	case abi.KindTransport:
 		return ErrTransport
+	case abi.KindAuth:
+		return ErrAuth
 	case abi.KindInternal:
 		return ErrInternal
 	}
@@ -105,7 +116,7 @@ func opError(e *abi.Error) error {
 	if e.Kind == abi.KindRPC {
 		return &RPCError{Code: e.Code, Message: e.Message, Data: e.Data}
 	}
-	return &GuestError{Kind: e.Kind, Message: e.Message, Code: e.Code}
+	return &GuestError{Kind: e.Kind, Message: e.Message, Code: e.Code, Data: e.Data}
 }
 
 // statusError converts a negative export status and its message.

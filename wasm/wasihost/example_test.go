@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/internal/demoserver"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost/internal/testmodule"
@@ -66,4 +67,49 @@ func Example() {
 	// Output:
 	// modern 2026-07-28
 	// host-llm: hello from the host
+}
+
+// ExampleAuthOptions connects to an OAuth-protected MCP server. The
+// authorization runs inside the WebAssembly instance; the host's part is
+// the user's browser: here package auth's loopback callback, which
+// receives the authorization server's redirect on 127.0.0.1 while the user
+// signs in at the URL printed. The token store is handed back to the
+// application after each change so that the next run needs no sign-in.
+func ExampleAuthOptions() {
+	ctx := context.Background()
+	mod, err := testmodule.Get()
+	if err != nil {
+		log.Fatal(err)
+	}
+	host, err := wasihost.New(ctx, mod.Wasm, &wasihost.Options{CompilationCache: mod.Cache})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer host.Close()
+
+	callback, err := auth.NewLoopbackCallback(&auth.LoopbackOptions{
+		Open: func(_ context.Context, authURL string) error {
+			fmt.Println("Sign in at", authURL)
+			return nil
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer callback.Close()
+
+	var saved json.RawMessage // from the application's secret storage
+	sess, err := host.Connect(ctx, "https://mcp.example.com/mcp", &wasihost.ConnectOptions{
+		Auth: &wasihost.AuthOptions{
+			Authorize:         callback.Authorize,
+			RedirectURI:       callback.RedirectURI(),
+			ClientMetadataURL: "https://app.example.com/oauth/client.json",
+			Store:             saved,
+			OnStore:           func(state json.RawMessage) { saved = state /* persist it */ },
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sess.Close()
 }

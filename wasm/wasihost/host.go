@@ -443,6 +443,18 @@ func (h *Host) dispatch(ev *abi.Event) {
 		}
 	case abi.EventRequest:
 		h.serveRequest(ev)
+	case abi.EventAuthorize:
+		h.serveAuthorize(ev)
+	case abi.EventAuthStore:
+		if s := h.clients[ev.Client]; s != nil && s.opts.Auth != nil && s.opts.Auth.OnStore != nil {
+			f, state := s.opts.Auth.OnStore, ev.Store
+			s.queue.push(func() { f(state) })
+		}
+	case abi.EventLog:
+		if s := h.clients[ev.Client]; s != nil && s.opts.Auth != nil && s.opts.Auth.OnLog != nil {
+			f, msg := s.opts.Auth.OnLog, ev.Message
+			s.queue.push(func() { f(msg) })
+		}
 	case abi.EventCancel:
 		if cancel := h.questions[ev.ID]; cancel != nil {
 			delete(h.questions, ev.ID)
@@ -484,18 +496,53 @@ func (h *Host) serveRequest(ev *abi.Event) {
 			handler = s.opts.Handlers.Roots
 		}
 	}
-	id := ev.ID
 	if handler == nil {
-		h.answer(id, nil, &RPCError{Code: -32601, Message: "no handler for " + ev.Method})
+		h.answer(ev.ID, nil, &RPCError{Code: -32601, Message: "no handler for " + ev.Method})
 		return
 	}
+	params := ev.Params
+	h.serve(s, ev.ID, func(ctx context.Context) (json.RawMessage, error) {
+		return runHandler(ctx, handler, params)
+	})
+}
+
+// serveAuthorize runs the session's AuthOptions.Authorize for an
+// "authorize" event.
+func (h *Host) serveAuthorize(ev *abi.Event) {
+	s := h.clients[ev.Client]
+	if s == nil || s.opts.Auth == nil || s.opts.Auth.Authorize == nil {
+		h.answer(ev.ID, nil, errors.New("wasihost: no AuthOptions.Authorize for this session"))
+		return
+	}
+	authorize, authURL := s.opts.Auth.Authorize, ev.URL
+	h.serve(s, ev.ID, func(ctx context.Context) (json.RawMessage, error) {
+		cb, err := runAuthorize(ctx, authorize, authURL)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(&abi.AuthorizeResult{CallbackURL: cb})
+	})
+}
+
+func runAuthorize(ctx context.Context, f AuthorizeFunc, authURL string) (cb string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("wasihost: Authorize panicked: %v", r)
+		}
+	}()
+	return f(ctx, authURL)
+}
+
+// serve answers question id of session s with f's outcome, computed on
+// its own goroutine; f's context ends when the guest withdraws the
+// question or the session ends.
+func (h *Host) serve(s *Session, id uint32, f func(ctx context.Context) (json.RawMessage, error)) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	h.questions[id] = cancel
-	params := ev.Params
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
-		result, err := runHandler(ctx, handler, params)
+		result, err := f(ctx)
 		_ = h.submit(func() {
 			if h.questions[id] == nil {
 				return // withdrawn

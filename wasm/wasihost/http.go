@@ -21,10 +21,11 @@ const chunkSize = 32 << 10
 // the request, then one body read per http_read; results go to the guest
 // through the pump.
 type httpCall struct {
-	id     uint32
-	ctx    context.Context
-	cancel context.CancelFunc
-	reads  chan struct{} // buffered, 1
+	id         uint32
+	ctx        context.Context
+	cancel     context.CancelFunc
+	reads      chan struct{} // buffered, 1
+	noRedirect bool          // deliver a redirect instead of following it
 }
 
 // importHTTPRequest is http_request(handle, head_ptr, head_len, body_ptr,
@@ -57,6 +58,7 @@ func (h *Host) importHTTPRequest(_ context.Context, m api.Module, stack []uint64
 		req, err = http.NewRequestWithContext(c.ctx, head.Method, head.URL, body)
 	}
 	if err == nil {
+		c.noRedirect = head.NoRedirect
 		for name, values := range head.Headers {
 			for _, v := range values {
 				req.Header.Add(name, v)
@@ -108,7 +110,13 @@ func (h *Host) runHTTP(c *httpCall, req *http.Request, err error) {
 		h.deliverEnd(c, "invalid request: "+err.Error())
 		return
 	}
-	resp, err := h.http.Do(req)
+	client := h.http
+	if c.noRedirect {
+		nc := *client
+		nc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		client = &nc
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		h.deliverEnd(c, err.Error())
 		return

@@ -13,6 +13,10 @@
 // and messages; package guest is the engine behind the exports;
 // wasm/wasihost runs the module under wazero.
 //
+// OAuth runs inside too (package auth, configured by the connect
+// request's "auth" member): the host performs its HTTP requests and, when
+// a user must sign in, opens the authorization URL ("authorize" events).
+//
 // The host calls the exports one at a time. None of them blocks: an
 // operation returns an id at once and its result arrives as an event of
 // mcpwasm_poll, which runs the guest's goroutines until they wait on the

@@ -8,7 +8,12 @@ import (
 // Version is the ABI version returned by the mcpwasm_abi_version export.
 // It changes whenever an export, an import or a message changes
 // incompatibly; a host must refuse a module whose version it does not know.
-const Version = 1
+//
+// Version 2 added OAuth (ConnectRequest.Auth, the "authorize", "auth_store"
+// and "log" events, error kind "auth") and the noRedirect member of the
+// HTTP request head, which a host must honour. A configuration without
+// auth behaves as in version 1.
+const Version = 2
 
 // ImportModule is the module name of the host functions the guest imports
 // (besides wasi_snapshot_preview1).
@@ -196,6 +201,122 @@ type ConnectRequest struct {
 	// MaxReconnects bounds consecutive failed stream resumptions
 	// (default 5).
 	MaxReconnects int `json:"maxReconnects,omitempty"`
+	// Auth, when set, authorizes the session's HTTP requests with OAuth
+	// 2.1 inside the guest (absent: requests are sent as they are).
+	Auth *AuthConfig `json:"auth,omitempty"`
+}
+
+// Grants of AuthConfig.Grant.
+const (
+	GrantAuthorizationCode = "authorization_code"
+	GrantClientCredentials = "client_credentials"
+	GrantJWTBearer         = "jwt_bearer"
+)
+
+// User agents of AuthConfig.UserAgent.
+const (
+	// UserAgentHost: the host opens the authorization URL ("authorize"
+	// event) and answers with the callback URL.
+	UserAgentHost = "host"
+	// UserAgentHeadless: the guest requests the authorization URL itself
+	// without following redirects and reads the redirect to the redirect
+	// URI (authorization servers that need no user: test servers, the
+	// conformance suite's).
+	UserAgentHeadless = "headless"
+)
+
+// AuthConfig configures OAuth for a session (ConnectRequest.Auth). The
+// guest runs the whole authorization (discovery, registration, PKCE, token
+// requests, refresh, step-up, DPoP); the host only performs HTTP and, with
+// UserAgentHost, shows the authorization URL to the user.
+type AuthConfig struct {
+	// Grant is GrantAuthorizationCode (default), GrantClientCredentials or
+	// GrantJWTBearer.
+	Grant string `json:"grant,omitempty"`
+	// UserAgent performs the user's part of the authorization code grant:
+	// UserAgentHost (default) or UserAgentHeadless.
+	UserAgent string `json:"userAgent,omitempty"`
+	// RedirectURI is the redirect URI of authorization requests. Required
+	// with UserAgentHost; default http://127.0.0.1/callback with
+	// UserAgentHeadless.
+	RedirectURI string `json:"redirectUri,omitempty"`
+	// ClientID, ClientSecret, AuthMethod and Issuer are pre-registered
+	// client credentials (required for the client credentials and JWT
+	// bearer grants). AuthMethod is the token endpoint authentication
+	// method (default: chosen from what the server supports); Issuer binds
+	// the credentials to one authorization server (default: the first one
+	// they are used with).
+	ClientID     string `json:"clientId,omitempty"`
+	ClientSecret string `json:"clientSecret,omitempty"`
+	AuthMethod   string `json:"authMethod,omitempty"`
+	Issuer       string `json:"issuer,omitempty"`
+	// PrivateKeyPEM is the client's private key (PKCS #8, SEC 1 or PKCS #1
+	// PEM) for private_key_jwt client authentication.
+	PrivateKeyPEM string `json:"privateKeyPem,omitempty"`
+	// ClientMetadataURL is the client's Client ID Metadata Document URL.
+	ClientMetadataURL string `json:"clientMetadataUrl,omitempty"`
+	// ClientName is the client_name of dynamic registrations.
+	ClientName string `json:"clientName,omitempty"`
+	// ApplicationType is the application_type of dynamic registrations
+	// ("native" or "web"; default from the redirect URI).
+	ApplicationType string `json:"applicationType,omitempty"`
+	// Scopes are requested in addition to those the server asks for.
+	Scopes []string `json:"scopes,omitempty"`
+	// NoOfflineAccess stops the guest from adding offline_access.
+	NoOfflineAccess bool `json:"noOfflineAccess,omitempty"`
+	// DPoP asks for sender-constrained tokens (RFC 9449) with DPoPKeyPEM,
+	// or a P-256 key generated for the session.
+	DPoP bool `json:"dpop,omitempty"`
+	// DPoPKeyPEM is the DPoP private key (PEM); it implies DPoP.
+	DPoPKeyPEM string `json:"dpopKeyPem,omitempty"`
+	// Assertion is the assertion of the JWT bearer grant (a workload
+	// identity token).
+	Assertion string `json:"assertion,omitempty"`
+	// IDJAG makes the JWT bearer grant's assertion an identity assertion
+	// grant obtained from the user's identity provider for each token
+	// request (enterprise-managed authorization).
+	IDJAG *IDJAGConfig `json:"idjag,omitempty"`
+	// MaxAuthorizations bounds consecutive refusals of fresh tokens
+	// (default 3).
+	MaxAuthorizations int `json:"maxAuthorizations,omitempty"`
+	// AuthorizationTimeoutMs bounds one authorization, the user's sign-in
+	// included (default 600000).
+	AuthorizationTimeoutMs int64 `json:"authorizationTimeoutMs,omitempty"`
+	// AllowInsecureHTTP accepts plain-HTTP authorization server endpoints
+	// on hosts other than loopback ones. Never in production.
+	AllowInsecureHTTP bool `json:"allowInsecureHttp,omitempty"`
+	// Store is the initial token store: a state from an "auth_store"
+	// event (default: empty).
+	Store json.RawMessage `json:"store,omitempty"`
+	// Persist makes the guest report its token store in an "auth_store"
+	// event after every change.
+	Persist bool `json:"persist,omitempty"`
+	// Log makes the guest report each authorization step in a "log" event.
+	Log bool `json:"log,omitempty"`
+}
+
+// IDJAGConfig configures the identity assertion grant exchange (RFC 8693
+// token exchange at the identity provider) of AuthConfig.IDJAG.
+type IDJAGConfig struct {
+	// TokenEndpoint is the identity provider's token endpoint (required).
+	TokenEndpoint string `json:"tokenEndpoint"`
+	// ClientID is the client's identifier at the identity provider.
+	ClientID string `json:"clientId,omitempty"`
+	// ClientSecret authenticates the client at the identity provider.
+	ClientSecret string `json:"clientSecret,omitempty"`
+	// SubjectToken is the user's identity assertion (an ID token;
+	// required).
+	SubjectToken string `json:"subjectToken"`
+	// SubjectTokenType is its token type URI (default the ID token type).
+	SubjectTokenType string `json:"subjectTokenType,omitempty"`
+}
+
+// AuthorizeResult is the result of an answer to an "authorize" event.
+type AuthorizeResult struct {
+	// CallbackURL is the URL the authorization server redirected the user
+	// agent to: the redirect URI with the code, state and iss parameters
+	// (or an error).
+	CallbackURL string `json:"callbackUrl"`
 }
 
 // ConnectResult is the result of a connect operation.
@@ -263,6 +384,15 @@ const (
 	EventClosed = "closed"
 	// EventWarning is a non-fatal problem (Client, Session, Message).
 	EventWarning = "warning"
+	// EventAuthorize asks the host to send the user to URL and answer
+	// mcpwasm_answer(ID, …) with an AuthorizeResult (Client, Session).
+	EventAuthorize = "authorize"
+	// EventAuthStore reports a session's token store after a change
+	// (Client, Session, Store), with AuthConfig.Persist.
+	EventAuthStore = "auth_store"
+	// EventLog is a step of an authorization (Client, Session, Message),
+	// with AuthConfig.Log.
+	EventLog = "log"
 )
 
 // Event is one element of the JSON array returned by mcpwasm_poll.
@@ -277,6 +407,8 @@ type Event struct {
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *Error          `json:"error,omitempty"`
 	Message string          `json:"message,omitempty"`
+	URL     string          `json:"url,omitempty"`
+	Store   json.RawMessage `json:"store,omitempty"`
 }
 
 // Error kinds of an operation's error.
@@ -291,6 +423,7 @@ const (
 	KindNotSupported       = "not_supported"       // not available in this era or server
 	KindUnsupportedVersion = "unsupported_version" // no common protocol version
 	KindTransport          = "transport"           // HTTP failed (Code is the HTTP status if any)
+	KindAuth               = "auth"                // OAuth authorization failed
 	KindInternal           = "internal"            // the guest recovered from a panic
 	KindError              = "error"               // anything else
 )
@@ -317,6 +450,9 @@ type HTTPRequestHead struct {
 	Method  string              `json:"method"`
 	URL     string              `json:"url"`
 	Headers map[string][]string `json:"headers,omitempty"`
+	// NoRedirect asks the host not to follow a redirect: a 3xx response
+	// is delivered as it is, with its Location header.
+	NoRedirect bool `json:"noRedirect,omitempty"`
 }
 
 // HTTPResponseHead is the JSON argument of mcpwasm_http_response. Header

@@ -123,19 +123,19 @@ func (g *Guest) NewClient(config []byte) (uint32, error) {
 	if cfg.Handlers.Sampling {
 		opts.SamplingHandler = func(ctx context.Context, req *core.CreateMessageRequest) (*core.CreateMessageResult, error) {
 			var r core.CreateMessageResult
-			return &r, g.ask(ctx, id, req.Session, core.MethodCreateMessage, req.Params, &r)
+			return &r, g.askMCP(ctx, id, req.Session, core.MethodCreateMessage, req.Params, &r)
 		}
 	}
 	if cfg.Handlers.Elicitation {
 		opts.ElicitationHandler = func(ctx context.Context, req *core.ElicitRequest) (*core.ElicitResult, error) {
 			var r core.ElicitResult
-			return &r, g.ask(ctx, id, req.Session, core.MethodElicit, req.Params, &r)
+			return &r, g.askMCP(ctx, id, req.Session, core.MethodElicit, req.Params, &r)
 		}
 	}
 	if cfg.Handlers.Roots {
 		opts.RootsHandler = func(ctx context.Context, req *core.ListRootsRequest) (*core.ListRootsResult, error) {
 			var r core.ListRootsResult
-			return &r, g.ask(ctx, id, req.Session, core.MethodListRoots, req.Params, &r)
+			return &r, g.askMCP(ctx, id, req.Session, core.MethodListRoots, req.Params, &r)
 		}
 	}
 	opts.OnMessage = func(s *core.Session, dir core.Direction, m core.Message) {
@@ -210,29 +210,46 @@ func (g *Guest) Connect(clientID uint32, request []byte) (uint32, error) {
 	if err := checkVersions(req.ProtocolVersions, "connect request"); err != nil {
 		return 0, err
 	}
+	cn := newConn(clientID)
+	var doer fetch.Doer = g.doer
+	if req.Auth != nil {
+		if doer, err = g.authDoer(req.Auth, cn); err != nil {
+			cn.end()
+			return 0, err
+		}
+	}
 	t, err := fetch.New(req.URL, &fetch.Options{
 		Mode:           req.Mode,
 		Header:         req.Headers,
-		HTTP:           g.doer,
+		HTTP:           doer,
 		MaxMessageSize: req.MaxMessageSize,
 		Retry:          ms(req.RetryMs),
 		MaxReconnects:  req.MaxReconnects,
 	})
 	if err != nil {
+		cn.end()
 		return 0, errorf(abi.StatusInvalid, "connect request: %v", err)
 	}
 	op, ctx := g.newOp()
 	g.run(op, ctx, func(ctx context.Context) (json.RawMessage, error) {
+		connected := false
+		defer func() {
+			if !connected {
+				cn.end() // also when Connect panics
+			}
+		}()
 		s, err := c.c.Connect(ctx, t, &core.ConnectOptions{ProtocolVersions: req.ProtocolVersions})
 		if err != nil {
 			return nil, err
 		}
+		connected = true
 		g.mu.Lock()
 		id := g.newIDLocked()
 		g.sessions[id] = &session{id: id, client: clientID, s: s}
 		g.bySession[s] = id
 		g.mu.Unlock()
-		go g.watch(id, s)
+		cn.id.Store(id)
+		go g.watch(id, s, cn.end)
 		res := &abi.ConnectResult{
 			Session:         id,
 			Era:             s.Era().String(),
@@ -249,9 +266,10 @@ func (g *Guest) Connect(clientID uint32, request []byte) (uint32, error) {
 	return op, nil
 }
 
-// watch reports the end of a session.
-func (g *Guest) watch(id uint32, s *core.Session) {
+// watch reports the end of a session, and ends what belongs to it.
+func (g *Guest) watch(id uint32, s *core.Session, end func()) {
 	<-s.Done()
+	end()
 	g.mu.Lock()
 	delete(g.sessions, id)
 	delete(g.bySession, s)
@@ -382,28 +400,40 @@ func (g *Guest) SetRoots(clientID uint32, roots []byte) (uint32, error) {
 	return op, nil
 }
 
-// ask emits a server→client request and waits for the host's answer, which
-// it decodes into out.
-func (g *Guest) ask(ctx context.Context, clientID uint32, s *core.Session, method string, params any, out any) error {
+// askMCP emits a server→client request and waits for the host's answer,
+// which it decodes into out.
+func (g *Guest) askMCP(ctx context.Context, clientID uint32, s *core.Session, method string, params any, out any) error {
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return fmt.Errorf("mcpwasm: encoding %s params: %w", method, err)
 	}
+	a, err := g.ask(ctx, &abi.Event{Type: abi.EventRequest, Client: clientID, Session: g.sessionOf(s), Method: method, Params: raw})
+	if err != nil {
+		return err
+	}
+	if a.Error != nil {
+		return &core.RPCError{Code: a.Error.Code, Message: a.Error.Message, Data: a.Error.Data}
+	}
+	if err := json.Unmarshal(a.Result, out); err != nil {
+		return &core.RPCError{Code: core.CodeInternalError, Message: fmt.Sprintf("the client's %s answer is malformed: %v", method, err)}
+	}
+	return nil
+}
+
+// ask emits ev (a "request" or "authorize" event) under a new question id
+// and waits for the host's answer; when ctx ends first the question is
+// withdrawn with a "cancel" event.
+func (g *Guest) ask(ctx context.Context, ev *abi.Event) (*abi.Answer, error) {
 	q := &question{answer: make(chan *abi.Answer, 1)}
 	g.mu.Lock()
 	q.id = g.newIDLocked()
 	g.questions[q.id] = q
 	g.mu.Unlock()
-	g.emit(&abi.Event{Type: abi.EventRequest, ID: q.id, Client: clientID, Session: g.sessionOf(s), Method: method, Params: raw})
+	ev.ID = q.id
+	g.emit(ev)
 	select {
 	case a := <-q.answer:
-		if a.Error != nil {
-			return &core.RPCError{Code: a.Error.Code, Message: a.Error.Message, Data: a.Error.Data}
-		}
-		if err := json.Unmarshal(a.Result, out); err != nil {
-			return &core.RPCError{Code: core.CodeInternalError, Message: fmt.Sprintf("the client's %s answer is malformed: %v", method, err)}
-		}
-		return nil
+		return a, nil
 	case <-ctx.Done():
 		g.mu.Lock()
 		_, waiting := g.questions[q.id]
@@ -412,7 +442,7 @@ func (g *Guest) ask(ctx context.Context, clientID uint32, s *core.Session, metho
 		if waiting {
 			g.emit(&abi.Event{Type: abi.EventCancel, ID: q.id})
 		}
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
 }
 

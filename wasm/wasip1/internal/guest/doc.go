@@ -4,7 +4,9 @@
 // one instance, turns everything the host must see into JSON events, and
 // implements fetch.Doer on top of three host calls (Host), so that core and
 // transport/fetch run unchanged inside the guest while the network stays
-// outside.
+// outside. A session with an auth config wraps that Doer in package auth's
+// OAuth Doer, whose user agent is either headless (inside the guest) or
+// the host ("authorize" events).
 //
 // # The pump
 //

@@ -249,6 +249,7 @@ func errorInfo(ctx context.Context, err error) *abi.Error {
 		ie   *core.InputError
 		se   *fetch.StatusError
 		herr *httpError
+		af   *authFailure
 	)
 	switch {
 	case context.Cause(ctx) == errCancelled && ctx.Err() != nil:
@@ -263,6 +264,8 @@ func errorInfo(ctx context.Context, err error) *abi.Error {
 		case abi.StatusClosed:
 			e.Kind = abi.KindClosed
 		}
+	case errors.As(err, &af):
+		authErrorInfo(e, err)
 	case errors.Is(err, core.ErrOutputSchema):
 		e.Kind = abi.KindOutputSchema
 	case errors.As(err, &ie):

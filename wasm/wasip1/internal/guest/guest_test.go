@@ -391,7 +391,7 @@ func TestQuestions(t *testing.T) {
 		ch := make(chan answer, 1)
 		go func() {
 			var a answer
-			a.err = g.ask(ctx, client, nil, abi.MethodCreateMessage, map[string]any{"maxTokens": 5}, &a.res)
+			a.err = g.askMCP(ctx, client, nil, abi.MethodCreateMessage, map[string]any{"maxTokens": 5}, &a.res)
 			ch <- a
 		}()
 		return ch

@@ -53,7 +53,7 @@ func (d *doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, err
 		return nil, err
 	}
 	g := d.g
-	head, err := json.Marshal(&abi.HTTPRequestHead{Method: req.Method, URL: req.URL, Headers: req.Header})
+	head, err := json.Marshal(&abi.HTTPRequestHead{Method: req.Method, URL: req.URL, Headers: req.Header, NoRedirect: req.NoRedirect})
 	if err != nil {
 		return nil, err
 	}
