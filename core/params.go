@@ -194,16 +194,8 @@ func cacheKeyParams(ms []member) string {
 	return b.String()
 }
 
-// stringMember decodes a string member.
-func stringMember(ms []member, key string) string {
-	raw := getMember(ms, key)
-	if len(raw) == 0 {
-		return ""
-	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
-}
+// stringMember decodes a string member ("" when absent or not a string).
+func stringMember(ms []member, key string) string { return rawString(getMember(ms, key)) }
 
 // peekResultType returns the resultType of a result without decoding the
 // whole result when it is absent (the common case for legacy servers).
@@ -211,9 +203,9 @@ func peekResultType(result json.RawMessage) string {
 	if !bytes.Contains(result, []byte(`"resultType"`)) {
 		return ""
 	}
-	var r struct {
-		ResultType string `json:"resultType"`
+	ms, err := objectMembers(result)
+	if err != nil {
+		return ""
 	}
-	_ = json.Unmarshal(result, &r)
-	return r.ResultType
+	return rawString(getMember(ms, "resultType"))
 }

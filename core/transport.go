@@ -16,9 +16,11 @@ type Transport interface {
 // itself; Recv is called from one goroutine at a time.
 type Conn interface {
 	// Send transmits one message. For request-per-stream transports (HTTP)
-	// Send returns once the server has accepted the request (for example
-	// the response status is known): a rejection is returned as an error,
-	// while the response itself arrives through Recv. A transport rejects a
+	// Send returns no sooner than the server has accepted the request (the
+	// response status is known), and may keep reading the request's
+	// response stream before it returns: a rejection is returned as an
+	// error, while the response itself arrives through Recv. The session
+	// calls Send for a request on a goroutine of its own. A transport rejects a
 	// modern request with an error wrapping ErrNotModern when the server's
 	// answer shows it is a legacy server, and a legacy request with an error
 	// wrapping ErrSessionExpired when the server forgot the session. A

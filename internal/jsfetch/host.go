@@ -21,9 +21,11 @@ import (
 // request then costs a handful of boundary crossings instead of dozens, and
 // no js.Func is allocated per request.
 //
-// The helper's contract: host.fetch(id, fn, url, method, headerLines, body,
-// extraInit, credentials, mode, cache, referrerPolicy, manualRedirect)
-// starts an exchange and host.abort(id) aborts it; both return at once.
+// The helper's contract: host.fetch(id, fn, head, body, extraInit, init,
+// manualRedirect) starts an exchange — head is the method, the URL and the
+// header lines joined by "\n"; init, when not undefined, is credentials,
+// mode, cache and referrerPolicy joined by "\n" ("" for unset) — and
+// host.abort(id) aborts it; both return at once.
 // The helper calls deliver(id, kind, …) with kind:
 //
 //	1 head+body: status, type, headerLines, Uint8Array (a non-SSE response, read whole)
@@ -220,9 +222,16 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 	if f.custom {
 		fn = f.fn
 	}
+	// Every Go string crossing the boundary is decoded on the other side:
+	// the request line and headers travel as one, and the RequestInit
+	// strings only when set.
+	var opts any = js.Undefined()
+	if f.strs[0][1] != "" || f.strs[1][1] != "" || f.strs[2][1] != "" || f.strs[3][1] != "" {
+		opts = f.strs[0][1] + "\n" + f.strs[1][1] + "\n" + f.strs[2][1] + "\n" + f.strs[3][1]
+	}
+	head := req.Method + "\n" + req.URL + "\n" + headerLines(req.Header)
 	err := jsbridge.Call(func() {
-		l.host.Call("fetch", id, fn, req.URL, req.Method, headerLines(req.Header), body, f.init,
-			f.strs[0][1], f.strs[1][1], f.strs[2][1], f.strs[3][1], req.NoRedirect)
+		l.host.Call("fetch", id, fn, head, body, f.init, opts, req.NoRedirect)
 	})
 	if err != nil {
 		l.get(id, true)
@@ -249,6 +258,25 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 	})
 	resp.Body = b
 	return resp, nil
+}
+
+// Whole returns the entire body when the helper delivered it in one piece
+// (every response but an event stream) without copying it again; ok is
+// false otherwise, and then the body must be read as a stream.
+func (b *hostBody) Whole() (data []byte, ok bool) {
+	b.r.mu.Lock()
+	defer b.r.mu.Unlock()
+	if b.r.end != io.EOF || len(b.cur) > 0 || len(b.r.q) > 1 {
+		return nil, false
+	}
+	if len(b.r.q) == 1 {
+		data = b.r.q[0]
+		b.r.q = nil
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, true
 }
 
 // hostBody reads the chunks a helper delivered.
