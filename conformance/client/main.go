@@ -35,28 +35,9 @@ func main() {
 	}
 }
 
-// versionsFor derives the accepted protocol versions from the version the
-// suite asks for: a modern version alone, or a legacy version and the older
-// legacy versions a server may answer with.
-func versionsFor(v string) []string {
-	if v == "" {
-		return nil
-	}
-	if core.IsModernVersion(v) {
-		return []string{v}
-	}
-	out := []string{v}
-	for _, s := range core.SupportedVersions {
-		if !core.IsModernVersion(s) && s < v {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 func run(ctx context.Context, d *scenario.Driver, url string) error {
 	client := core.NewClient(&core.Implementation{Name: "mcpwasm-conformance", Version: "0.1.0"}, &core.ClientOptions{
-		ProtocolVersions: versionsFor(os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION")),
+		ProtocolVersions: scenario.VersionsFor(os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION")),
 		SamplingHandler: func(ctx context.Context, req *core.CreateMessageRequest) (*core.CreateMessageResult, error) {
 			var r core.CreateMessageResult
 			return &r, json.Unmarshal(d.Sample(ctx, mustJSON(req.Params)), &r)

@@ -1,86 +1,54 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"log"
-	"strings"
 
 	"github.com/mcpwasm/mcpwasm/auth"
+	"github.com/mcpwasm/mcpwasm/conformance/scenario"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost"
 )
 
-// clientMetadataURL is the conformance client's Client ID Metadata Document
-// URL (the suite's authorization servers accept it without fetching it).
-const clientMetadataURL = "https://conformance-test.local/client-metadata.json"
-
-// scenarioContext is MCP_CONFORMANCE_CONTEXT: the credentials and keys the
-// suite hands to the client for the scenarios that need them.
-type scenarioContext struct {
-	ClientID         string `json:"client_id"`
-	ClientSecret     string `json:"client_secret"`
-	PrivateKeyPEM    string `json:"private_key_pem"`
-	SigningAlgorithm string `json:"signing_algorithm"`
-	IDPClientID      string `json:"idp_client_id"`
-	IDPIDToken       string `json:"idp_id_token"`
-	IDPTokenEndpoint string `json:"idp_token_endpoint"`
-	ValidJWT         string `json:"valid_jwt"`
-}
-
-// authOptions returns the OAuth settings of a scenario, the same client
-// the native runner configures (conformance/client/auth.go) but run inside
-// the wasip1 module: a user-facing client whose guest reads the
-// authorization server's redirect itself (no Authorize function: the
-// headless user agent), with a Client ID Metadata Document URL and a DPoP
-// key generated in the guest; a client-credentials or workload client; an
-// enterprise-managed one. Nil for the scenarios that are not about
-// authorization.
+// authOptions returns the OAuth settings of a scenario (scenario.PlanAuth),
+// the same client the native runner configures but run inside the wasip1
+// module: the guest reads the authorization server's redirect itself (no
+// Authorize function: the headless user agent) and generates its DPoP key.
+// Nil for the scenarios that are not about authorization.
 func authOptions(name, contextJSON string) (*wasihost.AuthOptions, error) {
-	if !strings.HasPrefix(name, "auth/") {
-		return nil, nil
-	}
-	var sc scenarioContext
-	if contextJSON != "" {
-		if err := json.Unmarshal([]byte(contextJSON), &sc); err != nil {
-			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
-		}
+	plan, err := scenario.PlanAuth(name, contextJSON)
+	if plan == nil || err != nil {
+		return nil, err
 	}
 	opts := &wasihost.AuthOptions{
-		ClientName:        "mcpwasm-conformance",
-		ClientMetadataURL: clientMetadataURL,
+		ClientName:        scenario.ClientName,
+		ClientMetadataURL: scenario.ClientMetadataURL,
 		DPoP:              true,
-		ClientID:          sc.ClientID,
+		ClientID:          plan.ClientID,
+		ClientSecret:      plan.ClientSecret,
+		Assertion:         plan.Assertion,
 		OnLog:             func(msg string) { log.Print(msg) },
 	}
-	if sc.ClientID != "" {
-		opts.ClientSecret = sc.ClientSecret
+	switch plan.Grant {
+	case scenario.GrantClientCredentials:
+		opts.Grant = wasihost.GrantClientCredentials
+	case scenario.GrantJWTBearer:
+		opts.Grant = wasihost.GrantJWTBearer
 	}
-	switch name {
-	case "auth/client-credentials-basic":
-		opts.Grant = wasihost.GrantClientCredentials
-	case "auth/client-credentials-jwt":
-		opts.Grant = wasihost.GrantClientCredentials
+	if plan.PrivateKeyPEM != "" {
 		// The guest parses the key; check here that it signs with the
 		// algorithm the scenario expects, as the native runner does.
-		signer, err := auth.ParseSigner([]byte(sc.PrivateKeyPEM))
+		signer, err := auth.ParseSigner([]byte(plan.PrivateKeyPEM))
 		if err != nil {
 			return nil, err
 		}
-		if sc.SigningAlgorithm != "" && sc.SigningAlgorithm != signer.Algorithm() {
-			return nil, fmt.Errorf("the key signs %s, the scenario expects %s", signer.Algorithm(), sc.SigningAlgorithm)
+		if plan.SigningAlgorithm != "" && plan.SigningAlgorithm != signer.Algorithm() {
+			return nil, fmt.Errorf("the key signs %s, the scenario expects %s", signer.Algorithm(), plan.SigningAlgorithm)
 		}
-		opts.PrivateKeyPEM = sc.PrivateKeyPEM
+		opts.PrivateKeyPEM = plan.PrivateKeyPEM
 		opts.AuthMethod = auth.AuthMethodJWT
-	case "auth/wif-jwt-bearer":
-		opts.Grant = wasihost.GrantJWTBearer
-		opts.Assertion = sc.ValidJWT
-	case "auth/enterprise-managed-authorization":
-		opts.Grant = wasihost.GrantJWTBearer
-		opts.IDJAG = &wasihost.IDJAGOptions{
-			TokenEndpoint: sc.IDPTokenEndpoint,
-			ClientID:      sc.IDPClientID,
-			SubjectToken:  sc.IDPIDToken,
-		}
+	}
+	if j := plan.IDJAG; j != nil {
+		opts.IDJAG = &wasihost.IDJAGOptions{TokenEndpoint: j.TokenEndpoint, ClientID: j.ClientID, SubjectToken: j.IDToken}
 	}
 	return opts, nil
 }

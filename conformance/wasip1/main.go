@@ -26,7 +26,6 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	"github.com/mcpwasm/mcpwasm/conformance/scenario"
-	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost"
 )
 
@@ -47,25 +46,6 @@ func main() {
 	if err := run(ctx, d, *wasmPath, *cacheDir, url); err != nil {
 		log.Fatalf("scenario %s: %v", d.Name, err)
 	}
-}
-
-// versionsFor derives the accepted protocol versions from the version the
-// suite asks for: a modern version alone, or a legacy version and the older
-// legacy versions a server may answer with.
-func versionsFor(v string) []string {
-	if v == "" {
-		return nil
-	}
-	if core.IsModernVersion(v) {
-		return []string{v}
-	}
-	out := []string{v}
-	for _, s := range core.SupportedVersions {
-		if !core.IsModernVersion(s) && s < v {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func run(ctx context.Context, d *scenario.Driver, wasmPath, cacheDir, url string) error {
@@ -93,7 +73,7 @@ func run(ctx context.Context, d *scenario.Driver, wasmPath, cacheDir, url string
 	defer h.Close()
 	s, err := h.Connect(ctx, url, &wasihost.ConnectOptions{
 		ClientInfo:       &wasihost.Implementation{Name: "mcpwasm-conformance", Version: "0.1.0"},
-		ProtocolVersions: versionsFor(os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION")),
+		ProtocolVersions: scenario.VersionsFor(os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION")),
 		Handlers: wasihost.Handlers{
 			Sampling: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 				return d.Sample(ctx, params), nil
