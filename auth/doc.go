@@ -60,12 +60,19 @@
 // User agents: HeadlessAgent reads the authorization server's redirect
 // without following it (for servers that need no user, like the MCP
 // conformance suite's); LoopbackCallback (native programs) receives the
-// redirect on 127.0.0.1 and leaves opening the URL to the application.
+// redirect on 127.0.0.1 and leaves opening the URL to the application;
+// the JS package supplies a page's popup and the page's own redirect.
 // Storage: MemoryStore by default; implement Store to persist
 // registrations and tokens.
 //
+// An authorization can outlive the page that started it: a user agent that
+// sends the whole page to the authorization server returns ErrRedirected,
+// the Doer keeps the PKCE verifier and state in the Store (a PendingStore),
+// and the page loaded again at the redirect URI finishes it with a Doer
+// made with Options.CallbackURL — state, iss and PKCE checked as always.
+//
 // The package does no platform I/O of its own (all HTTP goes through the
-// fetch.Doer) except LoopbackCallback and the native Signer
-// (ParseSigner, GenerateSigner; crypto/ecdsa and crypto/rsa), which live in
-// build-tagged files.
+// fetch.Doer) except LoopbackCallback and the Signer (ParseSigner,
+// GenerateSigner: crypto/ecdsa and crypto/rsa natively, WebCrypto under
+// GOOS=js), which live in build-tagged files.
 package auth

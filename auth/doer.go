@@ -38,6 +38,7 @@ type Doer struct {
 	flight    *flight
 	nonces    map[string]string // DPoP nonces by origin
 	preBound  string            // issuer Options.Client without Issuer is bound to
+	callback  string            // Options.CallbackURL until first consulted
 }
 
 // resource is what the Doer knows about one protected resource.
@@ -67,7 +68,8 @@ func NewDoer(inner fetch.Doer, opts *Options) *Doer {
 	if inner == nil {
 		inner = fetch.DefaultDoer()
 	}
-	return &Doer{inner: inner, cfg: newConfig(opts), nonces: map[string]string{}}
+	cfg := newConfig(opts)
+	return &Doer{inner: inner, cfg: cfg, nonces: map[string]string{}, callback: cfg.CallbackURL}
 }
 
 // Do implements fetch.Doer.
@@ -297,6 +299,7 @@ func (d *Doer) await(ctx context.Context, fn func(context.Context) error) (joine
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.cfg.AuthorizationTimeout)
 		err := fn(fctx)
 		cancel()
+		releaseIdleTimer()
 		d.mu.Lock()
 		f.err = err
 		d.flight = nil

@@ -51,6 +51,16 @@ var (
 	// HTTPS (plain HTTP is accepted for loopback hosts, or with
 	// Options.AllowInsecureHTTP).
 	ErrInsecureEndpoint = errors.New("auth: authorization server endpoint is not HTTPS")
+	// ErrRedirected is returned by a UserAgent that sent the whole page to
+	// the authorization server (a full-page redirect, when a popup cannot
+	// be opened): the Doer keeps the pending authorization (PendingStore),
+	// and a Doer made with Options.CallbackURL when the page is loaded
+	// again at the redirect URI finishes it.
+	ErrRedirected = errors.New("auth: the page went to the authorization server; the authorization finishes when it is loaded again at the redirect URI (Options.CallbackURL)")
+	// ErrNoPendingAuthorization means Options.CallbackURL could not be
+	// used: the Store keeps no pending authorizations, or the one it kept
+	// has expired, is incomplete, or was made for another client.
+	ErrNoPendingAuthorization = errors.New("auth: no usable pending authorization for the callback URL")
 	// ErrBadResponse means an authorization server answered with something
 	// that is not a valid OAuth response.
 	ErrBadResponse = errors.New("auth: invalid response from the authorization server")

@@ -223,6 +223,11 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 // authorizationCode runs the authorization code grant with PKCE, state
 // and RFC 9207 issuer validation.
 func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []string, dpop bool) (*Token, error) {
+	if cb := d.takeCallback(); cb != "" {
+		if tok, ok, err := d.resume(ctx, disc, cb, dpop); ok || err != nil {
+			return tok, err
+		}
+	}
 	ua := d.cfg.UserAgent
 	if ua == nil {
 		return nil, ErrNoUserAgent
@@ -262,7 +267,16 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	au.RawQuery = q.Encode()
 	d.cfg.logf("auth: authorization request to %s (scope %q)", meta.AuthorizationEndpoint, strings.Join(scopes, " "))
 
+	pending := &Pending{State: state, Verifier: verifier, RedirectURI: redirect, ClientID: ca.id, Scope: strings.Join(scopes, " "), Created: d.cfg.Now()}
+	if err := d.savePending(ctx, disc, pending); err != nil {
+		return nil, err
+	}
 	cb, err := ua.Authorize(ctx, au.String())
+	if isRedirected(err) {
+		d.cfg.logf("auth: the page went to the authorization server; the authorization is pending")
+		return nil, err
+	}
+	d.dropPending(ctx, disc)
 	if err != nil {
 		return nil, err
 	}

@@ -16,8 +16,8 @@ import (
 // be safe for concurrent use.
 //
 // Natively ParseSigner and GenerateSigner return signers built on
-// crypto/ecdsa and crypto/rsa. (Under GOOS=js the same two functions are to
-// be provided by a WebCrypto implementation.)
+// crypto/ecdsa and crypto/rsa; under GOOS=js, on WebCrypto (crypto.subtle,
+// signer_js.go), so that the wasm module links neither.
 type Signer interface {
 	// Algorithm is the JWS algorithm ("ES256", "ES384" or "RS256").
 	Algorithm() string

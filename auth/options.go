@@ -90,7 +90,18 @@ type Options struct {
 	// Assertion provides the assertion of GrantJWTBearer.
 	Assertion AssertionFunc
 	// Store keeps client registrations and tokens. Default NewMemoryStore().
+	// A Store that is also a PendingStore keeps pending authorizations,
+	// which CallbackURL needs.
 	Store Store
+	// CallbackURL is an authorization response (the redirect URI with
+	// code, state and iss) of an authorization started by an earlier Doer
+	// whose page was replaced by a full-page redirect (its UserAgent
+	// returned ErrRedirected). When this Doer first authorizes for a
+	// resource whose pending authorization the Store holds, it finishes
+	// that one with CallbackURL (state, iss and the PKCE verifier are
+	// checked as always) instead of starting a new one. With nothing
+	// pending, CallbackURL is ignored. Empty: none.
+	CallbackURL string
 	// MaxAuthorizations bounds how many freshly obtained tokens the server
 	// may refuse in a row (401, or 403 insufficient_scope) before the Doer
 	// gives up with ErrRetryLimit; a successful request resets the count.

@@ -1,11 +1,7 @@
 //go:build !js
 
-// The GOOS=js build needs a twin of this file providing ParseSigner and
-// GenerateSigner on top of WebCrypto (crypto.subtle.importKey "pkcs8",
-// generateKey {name: "ECDSA", namedCurve: "P-256"} with a non-extractable
-// private key, sign {name: "ECDSA", hash: "SHA-256"}, which already returns
-// the R||S form, and exportKey "jwk" of the public key), awaiting the
-// promises from the calling goroutine.
+// The GOOS=js twin, signer_js.go, provides ParseSigner and GenerateSigner
+// on WebCrypto (crypto.subtle).
 
 package auth
 

@@ -91,6 +91,7 @@ type MemoryStore struct {
 	mu      sync.Mutex
 	clients map[string]*Registration
 	tokens  map[[2]string]*Token
+	pending map[[2]string]*Pending
 }
 
 // NewMemoryStore returns an empty MemoryStore.

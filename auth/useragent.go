@@ -20,7 +20,10 @@ type UserAgent interface {
 	// Authorize sends the user to authURL (in a browser, a popup, …) and
 	// returns the URL the authorization server redirected back to: the
 	// redirect URI with the code, state and iss parameters (or an error).
-	// It must give up when ctx ends.
+	// It must give up when ctx ends. A user agent that sends the whole
+	// page to authURL returns an error wrapping ErrRedirected: the
+	// authorization then stays pending (see PendingStore and
+	// Options.CallbackURL).
 	Authorize(ctx context.Context, authURL string) (callbackURL string, err error)
 }
 

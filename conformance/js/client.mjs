@@ -21,6 +21,46 @@ function versionsFor(v) {
 let client;
 let unrelatedDone = false;
 
+// The conformance client's Client ID Metadata Document URL (the suite's
+// authorization servers accept it without fetching it).
+const clientMetadataUrl = "https://conformance-test.local/client-metadata.json";
+
+// authFor returns connect's auth option for the authorization scenarios, as
+// the native runner configures its Doer (conformance/client/auth.go): a
+// user-facing client with the headless user agent (Node's fetch shows the
+// authorization server's redirect with redirect: "manual"), DPoP with a
+// WebCrypto key, the credentials of MCP_CONFORMANCE_CONTEXT, and for the
+// extension scenarios a client-credentials, workload or enterprise client.
+function authFor(name) {
+  if (!name.startsWith("auth/")) return undefined;
+  const sc = contextJSON ? JSON.parse(contextJSON) : {};
+  const auth = {
+    userAgent: "headless",
+    clientName: "mcpwasm-conformance-js",
+    clientMetadataUrl,
+    dpop: true,
+    onLog: (line) => log(line),
+  };
+  if (sc.client_id) auth.client = { id: sc.client_id, secret: sc.client_secret || undefined };
+  switch (name) {
+    case "auth/client-credentials-basic":
+      auth.grant = "client_credentials";
+      break;
+    case "auth/client-credentials-jwt":
+      auth.grant = "client_credentials";
+      auth.client = { ...auth.client, privateKeyPem: sc.private_key_pem, authMethod: "private_key_jwt" };
+      break;
+    case "auth/wif-jwt-bearer":
+      auth.grant = "jwt_bearer";
+      auth.assertion = () => sc.valid_jwt;
+      break;
+    case "auth/enterprise-managed-authorization":
+      auth.idJag = { tokenEndpoint: sc.idp_token_endpoint, clientId: sc.idp_client_id, subjectToken: () => sc.idp_id_token };
+      break;
+  }
+  return auth;
+}
+
 async function elicitation() {
   if (scenario === "sep-2322-client-request-state" && !unrelatedDone) {
     // While this round is pending, an unrelated call must not carry its state.
@@ -111,7 +151,7 @@ try {
     roots: [{ uri: "file:///conformance", name: "conformance" }],
     onWarning: (m) => log("warning:", m),
   });
-  const info = await client.connect(url);
+  const info = await client.connect(url, { auth: authFor(scenario) });
   log(`connected: era ${info.era}, version ${info.protocolVersion}`);
   await run();
   await client.close();

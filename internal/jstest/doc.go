@@ -17,7 +17,8 @@
 //
 // and then runs `go test` with GOOS=js GOARCH=wasm and -exec go_js_wasm_exec
 // on the GOOS=js tests of this package (sessions through core and
-// transport/fetch or transport/ws), internal/jsfetch and internal/jsws,
+// transport/fetch or transport/ws), internal/jsfetch, internal/jsws and
+// auth (its WebCrypto signer, checked against crypto/ecdsa and crypto/rsa),
 // with the servers' URLs in the environment (see env.go) and Node 22 first
 // on PATH. Its output is shown when it fails. Run by hand without those
 // variables, the GOOS=js tests fail and say how to run them; they never

@@ -2,6 +2,7 @@
 
 import { bridge, checkOptions } from "./loader.js";
 import { ErrorCode, McpError, fromBridge, throwIfToolError } from "./errors.js";
+import { authBridge } from "./auth.js";
 
 const CLIENT_OPTIONS = [
   "sampling", "samplingTools", "elicitation", "elicitationModes", "applyElicitationDefaults", "roots",
@@ -10,7 +11,7 @@ const CLIENT_OPTIONS = [
   "capabilities", "protocolVersions", "logLevel", "requestTimeout", "maxTotalTimeout", "maxInputRounds",
   "cache", "validateOutput",
 ];
-const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "signal"];
+const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "signal", "auth"];
 const CALL_OPTIONS = ["signal", "timeout", "onprogress", "resetTimeoutOnProgress", "maxTotalTimeout", "cache", "_meta"];
 const LISTEN_OPTIONS = ["signal", "onNotification"];
 const TRANSPORTS = ["auto", "streamable-http", "sse", "websocket"];
@@ -148,7 +149,7 @@ export class Client {
    * connect opens a session to the server at url, determining its protocol
    * era and version. Options: transport ("auto" | "streamable-http" | "sse"
    * | "websocket"), headers, fetch (your own fetch function), credentials,
-   * mode, maxMessageSize, protocolVersions, signal.
+   * mode, maxMessageSize, protocolVersions, signal, auth (OAuth: see auth.js).
    */
   async connect(url, options) {
     const opts = checkOptions(options, CONNECT_OPTIONS, "connect");
@@ -157,6 +158,8 @@ export class Client {
     }
     if (opts.fetch !== undefined && typeof opts.fetch !== "function") throw new TypeError('connect: option "fetch" must be a function');
     const headers = opts.headers instanceof Headers ? Object.fromEntries(opts.headers.entries()) : opts.headers;
+    const auth = opts.auth === undefined ? undefined : authBridge(opts.auth); // OAuth (auth.js)
+    if (auth && opts.transport === "websocket") throw new TypeError('connect: auth applies to the HTTP transports, not "websocket"');
     const json = JSON.stringify({
       transport: opts.transport,
       headers,
@@ -164,9 +167,10 @@ export class Client {
       mode: opts.mode,
       maxMessageSize: opts.maxMessageSize,
       protocolVersions: opts.protocolVersions,
+      auth: auth?.config,
     });
     const info = await this.#settle(opts.signal, (resolve, reject) =>
-      this.#api.connect(this.#handle, String(url), json, opts.fetch, opts.signal, resolve, reject));
+      this.#api.connect(this.#handle, String(url), json, opts.fetch, opts.signal, resolve, reject, auth?.hooks));
     this.#info_ = JSON.parse(info);
     return this.#info_;
   }

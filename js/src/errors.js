@@ -6,7 +6,8 @@
  * codes the TypeScript SDK uses (-32000 connection closed, -32001 request
  * timeout). `kind` says which: "rpc", "timeout", "closed", "http", "cors",
  * "transport", "input", "output-schema", "tool", "protocol",
- * "unsupported-version", "internal".
+ * "unsupported-version", "auth" (OAuth: data may hold error, errorDescription,
+ * endpoint, redirected, hiddenHeader), "internal".
  */
 export class McpError extends Error {
   constructor(code, message, data, options = {}) {

@@ -4,3 +4,4 @@
 export { init, moduleStats } from "./loader.js";
 export { Client } from "./client.js";
 export { McpError, ErrorCode, throwIfToolError } from "./errors.js";
+export { popupAuthorization, authorizationCallback, localStorageStore } from "./auth.js";

@@ -1,4 +1,5 @@
 // Loading the WebAssembly module: once per realm, retryable after failure.
+import { createHost } from "./host.js";
 
 const ABI = "mcpwasm-abi-1";
 const INIT_OPTIONS = ["wasmURL", "wasmModule", "bytes", "response"];
@@ -66,6 +67,7 @@ async function start(opts) {
   }
   const module = await compile(opts);
   const go = new globalThis.Go();
+  unrefTimers(go);
   const instance = await WebAssembly.instantiate(module, go.importObject);
   let registered;
   const ready = new Promise((resolve, reject) => {
@@ -80,10 +82,27 @@ async function start(opts) {
   try {
     const a = await ready;
     if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
+    a.setHost(createHost());
     return a;
   } finally {
     if (globalThis.__mcpwasmRegister === registered) delete globalThis.__mcpwasmRegister;
   }
+}
+
+// unrefTimers keeps the Go runtime's timers (request timeouts, retry
+// delays) from holding a Node process open: Go arms a JavaScript timeout
+// for its next timer and leaves it armed when the timer stops, so a script
+// that closed every client would otherwise wait for a timeout it no longer
+// needs. Pending requests keep the process alive through their fetches.
+function unrefTimers(go) {
+  const gojs = go.importObject?.gojs;
+  const schedule = gojs?.["runtime.scheduleTimeoutEvent"];
+  if (typeof schedule !== "function") return;
+  gojs["runtime.scheduleTimeoutEvent"] = (sp) => {
+    schedule(sp);
+    const id = go.mem.getInt32((sp >>> 0) + 16, true);
+    go._scheduledTimeouts?.get(id)?.unref?.();
+  };
 }
 
 function isNode() {

@@ -59,6 +59,10 @@ func errorJSON(err error) string {
 		withRes *resultError
 	)
 	switch {
+	case isAuthError(err): // authorization (wasm/js/auth.go), before cors: a hidden WWW-Authenticate
+		e.Kind, e.Code, e.Data, e.Status = "auth", codeConnectionClosed, authErrorData(err), authErrorStatus(err)
+	case errors.Is(err, fetch.ErrHiddenHeader):
+		e.Kind, e.Code = "cors", codeConnectionClosed
 	case errors.As(err, &rpc):
 		e.Kind, e.Code, e.Message, e.Data = "rpc", rpc.Code, rpc.Message, rpc.Data
 	case errors.As(err, &timeout):
@@ -75,8 +79,8 @@ func errorJSON(err error) string {
 		e.Kind = "unsupported-version"
 	case errors.As(err, &status):
 		e.Kind, e.Code, e.Status = "http", codeConnectionClosed, status.StatusCode
-	case errors.Is(err, fetch.ErrHiddenHeader):
-		e.Kind, e.Code = "cors", codeConnectionClosed
+	case errors.Is(err, fetch.ErrNetwork):
+		e.Kind, e.Code = "transport", codeConnectionClosed
 	case errors.As(err, &jserr):
 		e.Kind, e.Code = "transport", codeConnectionClosed
 	case errors.Is(err, core.ErrNotSupported), errors.Is(err, core.ErrInvalidResult), errors.Is(err, core.ErrTooManyRounds), errors.Is(err, core.ErrRepeatedCursor):

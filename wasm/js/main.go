@@ -24,6 +24,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
 )
 
 // Version is the module's API version, checked by the JavaScript glue.
@@ -50,6 +51,7 @@ func main() {
 		"closeListen":  b.closeListen,
 		"encodeHeader": b.encodeHeader,
 		"stats":        b.stats,
+		"setHost":      b.setHost,
 	} {
 		api.Set(name, js.FuncOf(guard(f)))
 	}
@@ -88,6 +90,28 @@ type bridge struct {
 	clients map[int]*clientEntry
 	subs    map[int]*core.Subscription
 	calls   int64 // requests in flight, for stats
+	host    *jsfetch.HostLink
+}
+
+// setHost(helper): the glue's HTTP helper (js/src/host.js), used by every
+// fetch transport made afterwards.
+func (b *bridge) setHost(_ js.Value, args []js.Value) any {
+	h := arg(args, 0)
+	if h.Type() != js.TypeObject {
+		panic(errors.New("mcpwasm: setHost needs an object"))
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.host == nil {
+		b.host = jsfetch.NewHostLink(h)
+	}
+	return nil
+}
+
+func (b *bridge) hostLink() *jsfetch.HostLink {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.host
 }
 
 type clientEntry struct {
@@ -366,15 +390,18 @@ type connectOptions struct {
 	Mode             string            `json:"mode"`
 	MaxMessageSize   int               `json:"maxMessageSize"`
 	ProtocolVersions []string          `json:"protocolVersions"`
+	Auth             *authOptions      `json:"auth"` // wasm/js/auth.go
+	authHooks        js.Value          // connect's last argument: the auth option's functions
 }
 
-// connect(handle, url, optionsJSON, fetchFn, signal, resolve, reject)
+// connect(handle, url, optionsJSON, fetchFn, signal, resolve, reject, authHooks)
 func (b *bridge) connect(_ js.Value, args []js.Value) any {
 	c, err := b.entry(arg(args, 0))
 	url := arg(args, 1).String()
 	optsJSON := arg(args, 2).String()
 	fetchFn, signal := arg(args, 3), arg(args, 4)
 	resolve, reject := arg(args, 5), arg(args, 6)
+	authHooks := arg(args, 7)
 	settle(resolve, reject, func() (any, error) {
 		if err != nil {
 			return nil, err
@@ -383,7 +410,8 @@ func (b *bridge) connect(_ js.Value, args []js.Value) any {
 		if err := json.Unmarshal([]byte(optsJSON), &o); err != nil {
 			return nil, fmt.Errorf("mcpwasm: connect options: %w", err)
 		}
-		t, err := newTransport(url, &o, fetchFn)
+		o.authHooks = authHooks
+		t, err := newTransport(url, &o, fetchFn, b.hostLink())
 		if err != nil {
 			return nil, err
 		}

@@ -15,7 +15,7 @@ import (
 // newTransport builds the transport connect asked for: Streamable HTTP /
 // HTTP+SSE over the JavaScript fetch (the page's own fetch function when
 // one was passed), or WebSocket.
-func newTransport(url string, o *connectOptions, fetchFn js.Value) (core.Transport, error) {
+func newTransport(url string, o *connectOptions, fetchFn js.Value, host *jsfetch.HostLink) (core.Transport, error) {
 	switch o.Transport {
 	case "", "auto", fetch.ModeStreamableHTTP, fetch.ModeSSE:
 		mode := o.Transport
@@ -25,10 +25,15 @@ func newTransport(url string, o *connectOptions, fetchFn js.Value) (core.Transpo
 		doer, err := fetch.JSFetch(&fetch.JSFetchOptions{
 			Credentials: o.Credentials,
 			Mode:        o.Mode,
-			Hook:        &jsfetch.Hook{Fetch: fetchFn},
+			Hook:        &jsfetch.Hook{Fetch: fetchFn, Host: host},
 		})
 		if err != nil {
 			return nil, err
+		}
+		if o.Auth != nil { // OAuth (wasm/js/auth.go)
+			if doer, err = authDoer(doer, o.Auth, o.authHooks); err != nil {
+				return nil, err
+			}
 		}
 		return fetch.New(url, &fetch.Options{Mode: mode, Header: o.Headers, MaxMessageSize: o.MaxMessageSize, HTTP: doer})
 	case "websocket":

@@ -48,3 +48,60 @@ export async function main(): Promise<void> {
   await client.setRoots([{ uri: "file:///new" }]);
   await client.close();
 }
+
+// Authorization: a page (popup, redirect fallback, callback page, storage).
+import { popupAuthorization, authorizationCallback, localStorageStore } from "../../index.js";
+import type { AuthOptions, AuthStorage, AuthErrorData, AuthorizationInfo } from "../../index.js";
+import { loopbackAuthorization, fileStore, Client as NodeClient } from "../../node.js";
+
+export async function page(): Promise<void> {
+  const storage: AuthStorage = localStorageStore("app:", sessionStorage);
+  const auth: AuthOptions = {
+    onAuthorizationUrl: popupAuthorization({ redirectUri: `${location.origin}/callback.html`, width: 480, timeoutMs: 120_000 }),
+    storage,
+    scopes: ["files:read"],
+    clientMetadataUrl: "https://app.example/client-metadata.json",
+    dpop: true,
+    onLog: (line) => console.debug(line),
+  };
+  const client = new Client({ name: "chat", version: "1.0.0" });
+  try {
+    await client.connect("https://host/mcp", { auth });
+  } catch (e) {
+    if (e instanceof McpError && e.kind === "auth") {
+      const data = e.data as AuthErrorData | undefined;
+      if (data?.redirected) return; // the page is going to the authorization server
+      console.log(data?.error, data?.errorDescription, data?.hiddenHeader, e.status);
+    }
+  }
+  // At the redirect URI (callback.html): a popup hands the response over; a redirected page finishes.
+  const callbackUrl = await authorizationCallback({ ackTimeoutMs: 500 });
+  if (callbackUrl !== null) await client.connect("https://host/mcp", { auth: { ...auth, callbackUrl } });
+
+  // Custom user agent and storage; machine grants.
+  const custom = async (url: string, info: AuthorizationInfo): Promise<string | null> => {
+    info.signal?.throwIfAborted();
+    return info.resumable ? null : `${info.redirectUri}?code=x&state=${info.state}&from=${url}`;
+  };
+  const map = new Map<string, string>();
+  await client.connect("https://host/mcp", {
+    auth: {
+      onAuthorizationUrl: custom,
+      redirectUri: "https://app.example/cb",
+      storage: { load: (k) => map.get(k) ?? null, save: async (k, v) => { map.set(k, v); }, remove: (k) => { map.delete(k); } },
+    },
+  });
+  await client.connect("https://host/mcp", { auth: { grant: "client_credentials", client: { id: "svc", secret: "s", authMethod: "client_secret_basic" } } });
+  await client.connect("https://host/mcp", { auth: { grant: "jwt_bearer", assertion: async (r) => `${r.issuer} ${r.resource} ${r.scopes.join(" ")}` } });
+  await client.connect("https://host/mcp", { auth: { idJag: { tokenEndpoint: "https://idp/token", clientId: "c", subjectToken: () => "id-token" } } });
+}
+
+// Authorization: Node (loopback callback, file storage).
+export async function node(): Promise<void> {
+  const agent = await loopbackAuthorization({ open: (url) => console.log(`Open ${url}`), path: "/cb" });
+  console.log(agent.redirectUri);
+  const client = new NodeClient({ name: "cli", version: "1.0.0" });
+  await client.connect("https://host/mcp", { auth: { onAuthorizationUrl: agent, storage: fileStore("/tmp/tokens.json") } });
+  await client.connect("https://host/mcp", { auth: { userAgent: "headless" } });
+  await agent.close();
+}

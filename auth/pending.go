@@ -1,0 +1,175 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+)
+
+// Resuming an authorization after a full-page redirect.
+//
+// A page whose user agent cannot open a popup sends the whole page to the
+// authorization server; the page (and the Doer in it) is gone when the
+// authorization server redirects back. Before a UserAgent runs, the Doer
+// therefore records what finishing the grant needs — the state, the PKCE
+// verifier, the redirect URI and the client — in the Store, when the Store
+// is a PendingStore, and removes it when the UserAgent returns, except
+// when it returns ErrRedirected. The page loaded again at the redirect URI
+// makes a new Doer with Options.CallbackURL set to its own URL; its first
+// authorization of that resource at that authorization server exchanges
+// the callback's code with the recorded verifier instead of starting a new
+// authorization.
+
+// Pending is an authorization code grant that waits for its authorization
+// response: what finishing it needs after the page that started it was
+// replaced. It holds the PKCE code verifier: keep it where the page's
+// tokens are kept. A Pending is a plain value.
+type Pending struct {
+	// State is the state parameter of the authorization request.
+	State string `json:"state"`
+	// Verifier is the PKCE code verifier.
+	Verifier string `json:"code_verifier"`
+	// RedirectURI is the redirect URI of the authorization request.
+	RedirectURI string `json:"redirect_uri"`
+	// ClientID is the client_id of the authorization request.
+	ClientID string `json:"client_id"`
+	// Scope is the space-separated scope requested.
+	Scope string `json:"scope,omitempty"`
+	// Created is when the authorization request was made; a Pending older
+	// than Options.AuthorizationTimeout is not finished.
+	Created time.Time `json:"created"`
+}
+
+// PendingStore is implemented by Stores that also keep pending
+// authorizations (at most one per protected resource and authorization
+// server), which makes authorizations resumable after a full-page
+// redirect (Options.CallbackURL). MemoryStore implements it (useful
+// within one process only). Like Store, it must be safe for concurrent
+// use; a lookup of an absent entry returns nil and no error.
+type PendingStore interface {
+	// Pending returns the pending authorization for resource at issuer.
+	Pending(ctx context.Context, resource, issuer string) (*Pending, error)
+	// SetPending stores (or, with nil, deletes) the pending authorization
+	// for resource at issuer.
+	SetPending(ctx context.Context, resource, issuer string, p *Pending) error
+}
+
+func (p *Pending) clone() *Pending {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
+}
+
+// Pending implements PendingStore.
+func (m *MemoryStore) Pending(_ context.Context, resource, issuer string) (*Pending, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.pending[[2]string{resource, issuer}].clone(), nil
+}
+
+// SetPending implements PendingStore.
+func (m *MemoryStore) SetPending(_ context.Context, resource, issuer string, p *Pending) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pending == nil {
+		m.pending = map[[2]string]*Pending{}
+	}
+	if p == nil {
+		delete(m.pending, [2]string{resource, issuer})
+	} else {
+		m.pending[[2]string{resource, issuer}] = p.clone()
+	}
+	return nil
+}
+
+// savePending records an authorization about to be handed to the user
+// agent, when the Store can keep it.
+func (d *Doer) savePending(ctx context.Context, disc *discovery, p *Pending) error {
+	ps, ok := d.cfg.Store.(PendingStore)
+	if !ok {
+		return nil
+	}
+	if err := ps.SetPending(ctx, disc.resource, disc.issuer, p); err != nil {
+		return fmt.Errorf("auth: storing the pending authorization: %w", err)
+	}
+	return nil
+}
+
+// dropPending forgets the pending authorization once the user agent has
+// answered (the page is still there to finish it).
+func (d *Doer) dropPending(ctx context.Context, disc *discovery) {
+	if ps, ok := d.cfg.Store.(PendingStore); ok {
+		_ = ps.SetPending(context.WithoutCancel(ctx), disc.resource, disc.issuer, nil)
+	}
+}
+
+// takeCallback returns Options.CallbackURL the first time it is asked for.
+func (d *Doer) takeCallback() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	cb := d.callback
+	d.callback = ""
+	return cb
+}
+
+// resume finishes the pending authorization for the discovered resource
+// with the authorization response cb. ok is false (and the callback
+// ignored) when nothing is pending for this resource at this
+// authorization server; then a new authorization starts.
+func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool) (tok *Token, ok bool, err error) {
+	ps, isPS := d.cfg.Store.(PendingStore)
+	if !isPS {
+		return nil, false, fmt.Errorf("%w: Options.CallbackURL needs a Store that keeps pending authorizations (PendingStore)", ErrNoPendingAuthorization)
+	}
+	p, err := ps.Pending(ctx, disc.resource, disc.issuer)
+	if err != nil {
+		return nil, false, fmt.Errorf("auth: reading the pending authorization: %w", err)
+	}
+	if p == nil {
+		d.cfg.logf("auth: no pending authorization for %s at %s: ignoring the callback URL", disc.resource, disc.issuer)
+		return nil, false, nil
+	}
+	// One use: whatever happens next, this authorization is spent.
+	if err := ps.SetPending(ctx, disc.resource, disc.issuer, nil); err != nil {
+		return nil, false, fmt.Errorf("auth: removing the pending authorization: %w", err)
+	}
+	if !d.cfg.Now().Before(p.Created.Add(d.cfg.AuthorizationTimeout)) {
+		return nil, false, fmt.Errorf("%w: the authorization for %s started at %s has expired", ErrNoPendingAuthorization, disc.resource, p.Created.Format(time.RFC3339))
+	}
+	ru, err := url.Parse(p.RedirectURI)
+	if err != nil || ru.Scheme == "" || p.State == "" || p.Verifier == "" {
+		return nil, false, fmt.Errorf("%w: the stored pending authorization is incomplete", ErrNoPendingAuthorization)
+	}
+	d.cfg.logf("auth: finishing the authorization for %s started before a redirect", disc.resource)
+	code, err := checkCallback(cb, ru, p.State, disc.meta, disc.issuer)
+	if err != nil {
+		return nil, false, err
+	}
+	ca, err := d.client(ctx, disc, p.RedirectURI, false)
+	if err != nil {
+		return nil, false, err
+	}
+	if ca.id != p.ClientID {
+		return nil, false, fmt.Errorf("%w: the client registration changed since the authorization started", ErrNoPendingAuthorization)
+	}
+	tok, err = d.tokenRequest(ctx, disc, url.Values{
+		"grant_type":    {GrantAuthorizationCode},
+		"code":          {code},
+		"redirect_uri":  {p.RedirectURI},
+		"code_verifier": {p.Verifier},
+		"resource":      {disc.resource},
+	}, ca, dpop)
+	if err != nil {
+		return nil, false, err
+	}
+	tok.Scope = p.Scope
+	return tok, true, nil
+}
+
+// isRedirected reports whether a UserAgent's error means the page went to
+// the authorization server.
+func isRedirected(err error) bool { return errors.Is(err, ErrRedirected) }
