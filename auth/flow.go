@@ -3,8 +3,6 @@ package auth
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -35,7 +33,7 @@ func pkce() (verifier, challenge string) {
 
 // s256 is the S256 code challenge of a verifier: BASE64URL(SHA256(v)).
 func s256(verifier string) string {
-	sum := sha256.Sum256([]byte(verifier))
+	sum := sum256([]byte(verifier))
 	return b64.EncodeToString(sum[:])
 }
 
@@ -313,7 +311,7 @@ func checkCallback(raw string, redirect *url.URL, state string, meta *asMetadata
 		return "", fmt.Errorf("%w: %s", ErrRedirectMismatch, redact(raw))
 	}
 	q := u.Query()
-	if got := q.Get("state"); subtle.ConstantTimeCompare([]byte(got), []byte(state)) != 1 {
+	if got := q.Get("state"); !constantTimeEqual(got, state) {
 		return "", ErrStateMismatch
 	}
 	if q.Has("iss") {

@@ -2,8 +2,6 @@ package auth
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -53,7 +51,7 @@ func signJWT(ctx context.Context, s Signer, header, claims map[string]any) (stri
 // randomString returns n random bytes, base64url-encoded.
 func randomString(n int) string {
 	b := make([]byte, n)
-	_, _ = rand.Read(b) // never fails (crypto/rand panics instead)
+	randomBytes(b)
 	return b64.EncodeToString(b)
 }
 
@@ -83,7 +81,7 @@ func thumbprint(jwk map[string]string) string {
 		buf = append(buf, v...)
 	}
 	buf = append(buf, '}')
-	sum := sha256.Sum256(buf)
+	sum := sum256(buf)
 	return b64.EncodeToString(sum[:])
 }
 
@@ -106,7 +104,7 @@ func dpopProof(ctx context.Context, s Signer, method, target, accessToken, nonce
 		"iat": now.Unix(),
 	}
 	if accessToken != "" {
-		sum := sha256.Sum256([]byte(accessToken))
+		sum := sum256([]byte(accessToken))
 		claims["ath"] = b64.EncodeToString(sum[:])
 	}
 	if nonce != "" {
