@@ -204,10 +204,15 @@ var ErrInvalidMessage = errors.New("core: invalid JSON-RPC message")
 // reflection-based decoding is slow in WebAssembly).
 func DecodeMessage(data []byte) (Message, error) {
 	data = bytes.TrimSpace(data)
-	if len(data) == 0 || data[0] != '{' {
+	if !json.Valid(data) {
+		var v json.RawMessage
+		err := json.Unmarshal(data, &v) // for the syntax error's text and position
+		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
+	}
+	if data[0] != '{' {
 		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidMessage)
 	}
-	ms, err := objectMembers(data)
+	ms, err := splitMembers(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
 	}

@@ -32,7 +32,12 @@ func objectMembers(obj json.RawMessage) ([]member, error) {
 		err := json.Unmarshal(obj, &v) // for the syntax error's position and text
 		return nil, fmt.Errorf("%w: %v", errBadParams, err)
 	}
-	// obj is valid JSON: a plain scan finds the members.
+	return splitMembers(obj)
+}
+
+// splitMembers splits obj, which must be a valid JSON object (checked by
+// the caller), into its members with a plain scan.
+func splitMembers(obj []byte) ([]member, error) {
 	var out []member
 	i := skipSpace(obj, 1)
 	for i < len(obj) && obj[i] != '}' {

@@ -1,7 +1,7 @@
 // mcpwasm example web app: a browser chat client for any MCP server, using
 // only the public API of the mcpwasm package (init, Client, McpError).
 
-import { init, Client, McpError } from "/mcpwasm/src/index.js";
+import { init, Client, McpError, popupAuthorization, localStorageStore } from "/mcpwasm/src/index.js";
 import { $, h, append, clear, json, pre, time, uid } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { renderBlocks, renderResourceContents, renderToolResult } from "./content.js";
@@ -127,10 +127,26 @@ function connectOptions() {
     const [name, value] = row.querySelectorAll("input");
     if (name.value.trim()) headers[name.value.trim()] = value.value;
   }
-  return { transport: $("transport").value, headers };
+  return { transport: $("transport").value, headers, oauth: $("oauth-on").checked };
 }
 
-async function connect() {
+const AUTH_PREFIX = "mcpwasm-example:auth:";
+
+// authOptions is the connect option "auth" of the page: a popup sign-in
+// (full-page redirect when blocked), with what it needs kept in
+// localStorage; callbackUrl finishes a sign-in that took the whole page.
+function authOptions(callbackUrl) {
+  const auth = {
+    onAuthorizationUrl: popupAuthorization({ redirectUri: `${location.origin}/oauth-callback.html` }),
+    storage: localStorageStore(AUTH_PREFIX),
+    clientName: "mcpwasm example web app",
+    onLog: (line) => warn(`oauth: ${line}`),
+  };
+  if (callbackUrl) auth.callbackUrl = callbackUrl;
+  return auth;
+}
+
+async function connect(callbackUrl) {
   const url = $("server-url").value.trim();
   if (!url) return;
   const opts = connectOptions();
@@ -148,7 +164,12 @@ async function connect() {
     await ensureInit();
     setStatus(`Connecting to ${url}…`, "connecting");
     const client = makeClient();
-    const info = await client.connect(url, { transport: opts.transport, headers: opts.headers, signal: ac.signal });
+    const connectOpts = { transport: opts.transport, headers: opts.headers, signal: ac.signal };
+    if (opts.oauth || callbackUrl) {
+      connectOpts.auth = authOptions(callbackUrl);
+      localStorage.setItem(`${AUTH_PREFIX}last-server`, JSON.stringify({ url, transport: opts.transport }));
+    }
+    const info = await client.connect(url, connectOpts);
     state.client = client;
     state.info = info;
     state.subscriptions.clear();
@@ -740,6 +761,23 @@ function main() {
     $("server-presets").append(h("option", { value: url }, label));
   }
   $("connect-form").addEventListener("submit", (e) => { e.preventDefault(); connect(); });
+  $("oauth-forget").addEventListener("click", () => {
+    for (const k of Object.keys(localStorage)) if (k.startsWith(AUTH_PREFIX)) localStorage.removeItem(k);
+    warn("stored OAuth sign-ins forgotten");
+  });
+  // Back from a sign-in that took the whole page (the popup was blocked):
+  // oauth-callback.html sent us the callback URL; finish the connection.
+  const back = params.get("oauth-callback");
+  if (back) {
+    const last = JSON.parse(localStorage.getItem(`${AUTH_PREFIX}last-server`) || "null");
+    history.replaceState(null, "", location.pathname);
+    if (last) {
+      $("server-url").value = last.url;
+      $("transport").value = last.transport || "auto";
+      $("oauth-on").checked = true;
+      queueMicrotask(() => connect(back));
+    }
+  }
   $("disconnect-btn").addEventListener("click", () => disconnect());
   $("advanced-toggle").addEventListener("click", () => {
     const open = $("advanced").hidden;

@@ -7,7 +7,7 @@
 // to build/screenshots/.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startExampleWeb, launchBrowser, newPage, screenshot } from "./harness.mjs";
+import { startExampleWeb, launchBrowser, newPage, screenshot, goBuild, startServer } from "./harness.mjs";
 
 let server;
 let browser;
@@ -472,14 +472,13 @@ test("a connection error is shown, and the page stays usable", async () => {
   }
 });
 
-test("custom headers go with every request; OAuth has its marked place", async () => {
+test("custom headers go with every request", async () => {
   const { page, context } = await newPage(browser);
   try {
     await page.goto(`${server.url}/`);
     await page.locator("body[data-ready=true]").waitFor();
     await page.click("#advanced-toggle");
     assert.equal(await page.getAttribute("#advanced-toggle", "aria-expanded"), "true");
-    assert.equal(await page.locator("[data-slot=oauth] #oauth-btn").isDisabled(), true, "OAuth waits for the JS OAuth API");
     await page.click("#add-header");
     const row = page.locator("#headers-list .kv-row").last();
     await row.getByLabel("Header name").fill("X-Demo-Token");
@@ -499,5 +498,34 @@ test("custom headers go with every request; OAuth has its marked place", async (
     await page.locator("#conversation li.msg-error").filter({ hasText: "not a valid header name" }).waitFor();
   } finally {
     await context.close();
+  }
+});
+
+test("OAuth: the page signs in through a popup to a protected server on another origin", async () => {
+  const bin = process.env.MCPWASM_AUTHSERVE || (await goBuild("./internal/authserve", "authserve"));
+  const srv = await startServer(bin, ["-consent", "-cors", server.url, "-max-life", "10m"], { name: "authserve" });
+  const { page, context } = await newPage(browser);
+  try {
+    await page.goto(`${server.url}/`);
+    await page.locator("body[data-ready=true]").waitFor();
+    await page.click("#advanced-toggle");
+    await page.check("#oauth-on");
+    await page.fill("#server-url", `${srv.url}/mcp`);
+    const popupOpened = context.waitForEvent("page");
+    await page.click("#connect-btn");
+    const popup = await popupOpened;
+    await popup.locator("#allow").waitFor();
+    const closed = popup.waitForEvent("close");
+    await popup.locator("#allow").click();
+    await closed;
+    await page.locator("#era-badge").waitFor();
+    await callTool(page, "echo", { text: "signed in" });
+    assert.equal(await resultText(page, "echo"), "signed in");
+    const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("mcpwasm-example:auth:")).length);
+    assert.ok(stored >= 2, "the registration and the token are kept for the next visit");
+    await screenshot(page, "oauth-connected");
+  } finally {
+    await context.close();
+    await srv.stop();
   }
 });
