@@ -132,7 +132,7 @@ func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
 				return fmt.Errorf("x-mcp-header of %q is not a string", strings.Join(path, "."))
 			case name == "":
 				return fmt.Errorf("x-mcp-header of %q is empty", strings.Join(path, "."))
-			case !isToken(name):
+			case !IsToken(name):
 				return fmt.Errorf("x-mcp-header %q is not a valid header field name", name)
 			}
 			typ, _ := obj["type"].(string)
@@ -189,8 +189,9 @@ func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
 	return specs, nil
 }
 
-// isToken reports whether s is an RFC 9110 token (1*tchar).
-func isToken(s string) bool {
+// IsToken reports whether s is an RFC 9110 token (1*tchar): a valid HTTP
+// header field name. It is safe for concurrent use.
+func IsToken(s string) bool {
 	if s == "" {
 		return false
 	}

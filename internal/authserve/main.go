@@ -36,22 +36,19 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/internal/peerlife"
 )
 
 func main() {
@@ -82,20 +79,7 @@ func main() {
 	}
 	fmt.Printf("LISTENING %s as=%s other=%s\n", s.mcpURL, s.as.issuer, s.otherURL)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	stdinClosed := make(chan struct{})
-	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0 {
-		go func() {
-			_, _ = io.Copy(io.Discard, os.Stdin)
-			close(stdinClosed)
-		}()
-	}
-	select {
-	case <-ctx.Done():
-	case <-stdinClosed:
-	case <-time.After(*maxLife):
-	}
+	peerlife.Wait(*maxLife)
 	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	for _, hs := range hss {

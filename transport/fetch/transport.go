@@ -89,7 +89,7 @@ func New(endpoint string, opts *Options) (*Transport, error) {
 		return nil, fmt.Errorf("fetch: unknown mode %q", t.opts.Mode)
 	}
 	for name, v := range t.opts.Header {
-		if !validHeaderName(name) || strings.ContainsAny(v, "\r\n\x00") {
+		if !core.IsToken(name) || strings.ContainsAny(v, "\r\n\x00") {
 			return nil, fmt.Errorf("fetch: invalid header %q", name)
 		}
 	}
@@ -108,19 +108,6 @@ func New(endpoint string, opts *Options) (*Transport, error) {
 	}
 	t.useSSE = t.opts.Mode == ModeSSE
 	return t, nil
-}
-
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("()<>@,;:\\\"/[]?={}", c) >= 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // URL returns the endpoint URL.

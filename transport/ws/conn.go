@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/inbox"
 )
 
 // conn is one MCP connection over a sequence of sockets (one, unless a
@@ -190,25 +191,11 @@ func (c *conn) untrack(id int64) {
 }
 
 func (c *conn) Recv(ctx context.Context) (core.Message, error) {
-	select {
-	case m := <-c.in:
-		return m, nil
-	case <-c.ctx.Done():
-		select {
-		case m := <-c.in:
-			return m, nil
-		default:
-		}
+	return inbox.Recv(ctx, c.in, c.ctx.Done(), func() error {
 		c.mu.Lock()
-		err := c.fatal
-		c.mu.Unlock()
-		if err == nil {
-			err = io.EOF
-		}
-		return nil, err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+		defer c.mu.Unlock()
+		return c.fatal
+	})
 }
 
 // push delivers an incoming message; it gives up when the connection ends.

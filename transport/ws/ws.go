@@ -150,7 +150,7 @@ func New(rawURL string, opts *Options) (*Transport, error) {
 		t.opts = *opts
 	}
 	for name, v := range t.opts.Header {
-		if !validHeaderName(name) || strings.ContainsAny(v, "\r\n\x00") {
+		if !core.IsToken(name) || strings.ContainsAny(v, "\r\n\x00") {
 			return nil, fmt.Errorf("ws: invalid header %q", name)
 		}
 	}
@@ -164,19 +164,6 @@ func New(rawURL string, opts *Options) (*Transport, error) {
 		t.opts.PingInterval = 0
 	}
 	return t, nil
-}
-
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("()<>@,;:\\\"/[]?={}", c) >= 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // URL returns the WebSocket URL.

@@ -9,17 +9,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/internal/peerlife"
 )
 
 func main() {
@@ -44,21 +41,7 @@ func main() {
 	go func() { _ = hs.Serve(ln) }()
 	fmt.Printf("LISTENING http://%s\n", ln.Addr())
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	stdinClosed := make(chan struct{})
-	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0 {
-		// A parent holding a pipe: its end closing means it went away.
-		go func() {
-			_, _ = io.Copy(io.Discard, os.Stdin)
-			close(stdinClosed)
-		}()
-	}
-	select {
-	case <-ctx.Done():
-	case <-stdinClosed:
-	case <-time.After(*maxLife):
-	}
+	peerlife.Wait(*maxLife)
 	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_ = hs.Shutdown(shutdown)
