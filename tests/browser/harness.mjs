@@ -153,17 +153,7 @@ export function startCorsFaultProxy(target, fault) {
     res.on("close", () => up.destroy());
     req.pipe(up);
   });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      resolve({
-        url: `http://127.0.0.1:${server.address().port}`,
-        stop: () => new Promise((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
-      });
-    });
-  });
+  return listenLocal(server);
 }
 
 const staticTypes = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
@@ -191,6 +181,14 @@ export function startStaticServer(mounts) {
       res.writeHead(404).end();
     }
   });
+  return listenLocal(server);
+}
+
+/**
+ * listenLocal starts server on a free port of 127.0.0.1. Resolves with
+ * {url, stop}; stop drops open connections and resolves once closed.
+ */
+function listenLocal(server) {
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       resolve({

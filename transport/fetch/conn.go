@@ -505,14 +505,12 @@ func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, re
 // resume re-opens a legacy stream with GET + Last-Event-ID until the
 // response arrives; it reports whether it did.
 func (c *conn) resume(ctx context.Context, id int64, version string, last streamResult) bool {
-	lastID := last.lastID
-	retry := last.retry
-	failures := 0
-	for failures < c.t.opts.MaxReconnects {
-		if !sleep(ctx, orDefault(retry, c.t.opts.Retry)) {
+	st := reconnect{lastID: last.lastID, retry: last.retry}
+	for st.failures < c.t.opts.MaxReconnects {
+		if !sleep(ctx, orDefault(st.retry, c.t.opts.Retry)) {
 			return false
 		}
-		resp, err := c.get(ctx, version, lastID)
+		resp, err := c.get(ctx, version, st.lastID)
 		if err != nil || resp.StatusCode != 200 {
 			if resp != nil {
 				resp.Body.Close()
@@ -520,7 +518,7 @@ func (c *conn) resume(ctx context.Context, id int64, version string, last stream
 					return false
 				}
 			}
-			failures++
+			st.failures++
 			continue
 		}
 		res := c.consume(resp.Body, id)
@@ -528,19 +526,34 @@ func (c *conn) resume(ctx context.Context, id int64, version string, last stream
 		if res.answered {
 			return true
 		}
-		if res.lastID != "" {
-			lastID = res.lastID
-		}
-		if res.retry > 0 {
-			retry = res.retry
-		}
-		if res.events > 0 {
-			failures = 0
-		} else {
-			failures++
-		}
+		st.after(res)
 	}
 	return false
+}
+
+// reconnect is what a re-opened SSE stream carries from one attempt to the
+// next: where to resume, the server's retry delay, and how many attempts in
+// a row have brought nothing.
+type reconnect struct {
+	lastID   string
+	retry    time.Duration
+	failures int
+}
+
+// after notes the outcome of one stream: a stream that delivered events
+// resets the failure count.
+func (st *reconnect) after(res streamResult) {
+	if res.lastID != "" {
+		st.lastID = res.lastID
+	}
+	if res.retry > 0 {
+		st.retry = res.retry
+	}
+	if res.events > 0 {
+		st.failures = 0
+	} else {
+		st.failures++
+	}
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -603,15 +616,13 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 	}
 	defer signal()
 	ctx := c.ctx
-	lastID := ""
-	retry := time.Duration(0)
-	failures := 0
-	for ctx.Err() == nil && failures < c.t.opts.MaxReconnects {
-		resp, err := c.get(ctx, version, lastID)
+	var st reconnect
+	for ctx.Err() == nil && st.failures < c.t.opts.MaxReconnects {
+		resp, err := c.get(ctx, version, st.lastID)
 		signal()
 		if err != nil {
-			failures++
-			if !sleep(ctx, backoff(c.t.opts.Retry, failures)) {
+			st.failures++
+			if !sleep(ctx, backoff(c.t.opts.Retry, st.failures)) {
 				return
 			}
 			continue
@@ -622,26 +633,16 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 			if resp.StatusCode == 405 || resp.StatusCode == 404 || resp.StatusCode == 400 {
 				return // the server offers no GET stream
 			}
-			failures++
-			if !sleep(ctx, backoff(c.t.opts.Retry, failures)) {
+			st.failures++
+			if !sleep(ctx, backoff(c.t.opts.Retry, st.failures)) {
 				return
 			}
 			continue
 		}
 		res := c.consume(resp.Body, 0)
 		resp.Body.Close()
-		if res.lastID != "" {
-			lastID = res.lastID
-		}
-		if res.retry > 0 {
-			retry = res.retry
-		}
-		if res.events > 0 {
-			failures = 0
-		} else {
-			failures++
-		}
-		if !sleep(ctx, orDefault(retry, backoff(c.t.opts.Retry, failures))) {
+		st.after(res)
+		if !sleep(ctx, orDefault(st.retry, backoff(c.t.opts.Retry, st.failures))) {
 			return
 		}
 	}

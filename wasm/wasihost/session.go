@@ -493,19 +493,8 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	h := s.h
-	var opID uint32
-	err = h.do(func() error {
-		if h.sessions[s.id] != s {
-			return s.closedErr()
-		}
-		id, err := h.callInput(abi.ExportRequest, b, uint64(s.id))
-		if err != nil {
-			return err
-		}
-		opID = id
-		h.ops[id] = op
-		return nil
+	opID, err := s.startOp(op, func() (uint32, error) {
+		return s.h.callInput(abi.ExportRequest, b, uint64(s.id))
 	})
 	if err != nil {
 		return nil, err
@@ -525,11 +514,7 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 			}
 			return r.result, r.err
 		case <-ctx.Done():
-			_ = h.submit(func() {
-				if h.ops[opID] == op {
-					_, _ = h.callStatus(abi.ExportCancel, uint64(opID))
-				}
-			})
+			s.cancelOp(opID, op)
 			return nil, ctx.Err()
 		}
 	}
@@ -562,8 +547,24 @@ func (s *Session) SetRoots(ctx context.Context, roots []Root) error {
 
 // runOp starts an operation on the pump and waits for its result.
 func (s *Session) runOp(ctx context.Context, start func() (uint32, error)) error {
-	h := s.h
 	op := &pendingOp{session: s, done: make(chan opResult, 1)}
+	opID, err := s.startOp(op, start)
+	if err != nil {
+		return err
+	}
+	select {
+	case r := <-op.done:
+		return r.err
+	case <-ctx.Done():
+		s.cancelOp(opID, op)
+		return ctx.Err()
+	}
+}
+
+// startOp runs start on the pump while the session is open and registers op
+// under the operation id the guest returned.
+func (s *Session) startOp(op *pendingOp, start func() (uint32, error)) (uint32, error) {
+	h := s.h
 	var opID uint32
 	err := h.do(func() error {
 		if h.sessions[s.id] != s {
@@ -577,20 +578,18 @@ func (s *Session) runOp(ctx context.Context, start func() (uint32, error)) error
 		h.ops[id] = op
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	select {
-	case r := <-op.done:
-		return r.err
-	case <-ctx.Done():
-		_ = h.submit(func() {
-			if h.ops[opID] == op {
-				_, _ = h.callStatus(abi.ExportCancel, uint64(opID))
-			}
-		})
-		return ctx.Err()
-	}
+	return opID, err
+}
+
+// cancelOp asks the guest to cancel operation opID if it is still op; it
+// does not wait.
+func (s *Session) cancelOp(opID uint32, op *pendingOp) {
+	h := s.h
+	_ = h.submit(func() {
+		if h.ops[opID] == op {
+			_, _ = h.callStatus(abi.ExportCancel, uint64(opID))
+		}
+	})
 }
 
 // Close ends the session (a legacy HTTP session is deleted on the server)

@@ -17,12 +17,12 @@
 //   LISTENING http://127.0.0.1:<port>/sse   (sse: the SSE GET endpoint; POSTs go to /message)
 // Exits when stdin (if it is a pipe) reaches EOF, or after --max-life-ms.
 
-import { fstatSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { boundLife } from './lifetime.mjs';
 
 const { values: flags } = parseArgs({
     options: {
@@ -73,19 +73,4 @@ const require = createRequire(import.meta.url);
 const pkgDir = path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json'));
 await import(pathToFileURL(path.join(pkgDir, 'dist', 'index.js')).href);
 
-setTimeout(() => process.exit(0), MAX_LIFE_MS).unref();
-
-let stdinIsPipe = false;
-try {
-    const st = fstatSync(0);
-    stdinIsPipe = st.isFIFO() || st.isSocket();
-} catch {
-    /* no stdin */
-}
-if (stdinIsPipe) {
-    process.stdin.on('data', () => {});
-    process.stdin.on('end', () => process.exit(0));
-    process.stdin.on('close', () => process.exit(0));
-    process.stdin.on('error', () => process.exit(0));
-}
-process.on('SIGTERM', () => process.exit(0));
+boundLife(MAX_LIFE_MS, () => process.exit(0));

@@ -28,9 +28,9 @@
 // Exits when stdin (if it is a pipe) reaches EOF, or after --max-life-ms.
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import { fstatSync } from 'node:fs';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
+import { boundLife } from './lifetime.mjs';
 
 import {
     CLIENT_CAPABILITIES_META_KEY,
@@ -1028,22 +1028,4 @@ server.listen(PORT, '127.0.0.1', () => {
     vlog(`era=${ERA} legacy-serving=${LEGACY_SERVING} json=${JSON_RESPONSES} page-size=${PAGE_SIZE} cors=${CORS}`);
 });
 
-setTimeout(() => shutdown('maximum lifetime reached'), MAX_LIFE_MS).unref();
-
-// Exit when the parent goes away: watch stdin only when it is a pipe or socket (a terminal or
-// /dev/null must not end the server).
-let stdinIsPipe = false;
-try {
-    const st = fstatSync(0);
-    stdinIsPipe = st.isFIFO() || st.isSocket();
-} catch {
-    /* no stdin */
-}
-if (stdinIsPipe) {
-    process.stdin.on('data', () => {});
-    process.stdin.on('end', () => shutdown('stdin closed'));
-    process.stdin.on('close', () => shutdown('stdin closed'));
-    process.stdin.on('error', () => shutdown('stdin error'));
-}
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+boundLife(MAX_LIFE_MS, shutdown);

@@ -23,11 +23,11 @@
 // after --max-life-ms, ending every child first.
 
 import { spawn } from 'node:child_process';
-import { fstatSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { boundLife } from './lifetime.mjs';
 import { WebSocketServer } from 'ws';
 
 const { values: flags } = parseArgs({
@@ -153,20 +153,4 @@ server.listen(PORT, '127.0.0.1', () => {
     process.stdout.write(`LISTENING http://127.0.0.1:${port}/mcp\n`);
 });
 
-setTimeout(() => shutdown(0), MAX_LIFE_MS).unref();
-
-let stdinIsPipe = false;
-try {
-    const st = fstatSync(0);
-    stdinIsPipe = st.isFIFO() || st.isSocket();
-} catch {
-    /* no stdin */
-}
-if (stdinIsPipe) {
-    process.stdin.on('data', () => {});
-    process.stdin.on('end', () => shutdown(0));
-    process.stdin.on('close', () => shutdown(0));
-    process.stdin.on('error', () => shutdown(0));
-}
-process.on('SIGTERM', () => shutdown(0));
-process.on('SIGINT', () => shutdown(0));
+boundLife(MAX_LIFE_MS, () => shutdown(0));
