@@ -198,20 +198,16 @@ type oauthChallenge struct {
 	scope            string
 	errorCode        string
 	description      string
-	dpop             bool // a DPoP challenge was present
 	present          bool // the header was readable and had a challenge
 }
 
 func pickChallenge(cs []Challenge) oauthChallenge {
 	var oc oauthChallenge
 	for _, c := range cs {
-		bearer := strings.EqualFold(c.Scheme, "Bearer")
-		dpop := strings.EqualFold(c.Scheme, "DPoP")
-		if !bearer && !dpop {
+		if !strings.EqualFold(c.Scheme, "Bearer") && !strings.EqualFold(c.Scheme, "DPoP") {
 			continue
 		}
 		oc.present = true
-		oc.dpop = oc.dpop || dpop
 		if oc.resourceMetadata == "" {
 			oc.resourceMetadata = c.Param("resource_metadata")
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -31,7 +30,6 @@ type asMetadata struct {
 	TokenEndpoint                     string   `json:"token_endpoint"`
 	RegistrationEndpoint              string   `json:"registration_endpoint"`
 	ScopesSupported                   []string `json:"scopes_supported"`
-	GrantTypesSupported               []string `json:"grant_types_supported"`
 	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
 	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
 	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
@@ -113,26 +111,23 @@ func (d *Doer) checkEndpoint(what, raw string) (*url.URL, error) {
 }
 
 // getJSON fetches a JSON document. found is false (with a nil error) for a
-// non-2xx answer; the error is a network or decoding failure.
+// non-2xx answer; the error is a network or decoding failure (the caller
+// names u).
 func (d *Doer) getJSON(ctx context.Context, u string, v any) (found bool, status int, err error) {
 	resp, err := d.inner.Do(ctx, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}})
 	if err != nil {
 		return false, 0, err
 	}
-	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+		drain(resp)
 		return false, resp.StatusCode, nil
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
+	b, err := readBody(resp)
 	if err != nil {
 		return false, resp.StatusCode, err
 	}
-	if len(b) > maxDocument {
-		return false, resp.StatusCode, fmt.Errorf("%w: %s: document larger than %d bytes", ErrBadResponse, u, maxDocument)
-	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return false, resp.StatusCode, fmt.Errorf("%w: %s: %w", ErrBadResponse, u, err)
+		return false, resp.StatusCode, fmt.Errorf("%w: %w", ErrBadResponse, err)
 	}
 	return true, resp.StatusCode, nil
 }
@@ -275,7 +270,7 @@ func (d *Doer) discoverAS(ctx context.Context, issuer *url.URL, legacy bool) (*a
 		found, status, err := d.getJSON(ctx, u, &meta)
 		if err != nil {
 			if errors.Is(err, ErrBadResponse) {
-				return nil, fmt.Errorf("%w: %w", ErrMetadata, err)
+				return nil, fmt.Errorf("%w: %s: %w", ErrMetadata, u, err)
 			}
 			misses = append(misses, fmt.Sprintf("%s: %v", u, err))
 			continue
@@ -288,15 +283,15 @@ func (d *Doer) discoverAS(ctx context.Context, issuer *url.URL, legacy bool) (*a
 		if !issuerMatches(meta.Issuer, want) {
 			return nil, fmt.Errorf("%w: %s names issuer %q, not %q", ErrMetadata, u, meta.Issuer, want)
 		}
-		for what, e := range map[string]string{
-			"authorization_endpoint": meta.AuthorizationEndpoint,
-			"token_endpoint":         meta.TokenEndpoint,
-			"registration_endpoint":  meta.RegistrationEndpoint,
+		for _, e := range [...]struct{ what, url string }{
+			{"authorization_endpoint", meta.AuthorizationEndpoint},
+			{"token_endpoint", meta.TokenEndpoint},
+			{"registration_endpoint", meta.RegistrationEndpoint},
 		} {
-			if e == "" {
+			if e.url == "" {
 				continue
 			}
-			if _, err := d.checkEndpoint(what, e); err != nil {
+			if _, err := d.checkEndpoint(e.what, e.url); err != nil {
 				return nil, err
 			}
 		}

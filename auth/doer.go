@@ -155,8 +155,7 @@ func (d *Doer) credentials(ctx context.Context, u *url.URL) (*resource, *Token) 
 // credentialed requests are followed here, re-deciding the credentials for
 // each URL, so that a token never follows a redirect to another resource.
 func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *sent, error) {
-	cur := *req
-	cur.Header = req.Header.Clone()
+	cur := *req // its Header is the caller's until a redirect changes it
 	for hop := 0; ; hop++ {
 		u, err := url.Parse(cur.URL)
 		if err != nil {
@@ -164,8 +163,8 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 		}
 		r, tok := d.credentials(ctx, u)
 		out := cur
-		out.Header = cur.Header.Clone()
 		if tok != nil {
+			out.Header = cur.Header.Clone()
 			if tok.Type == "DPoP" {
 				proof, err := dpopProof(ctx, d.cfg.DPoP, out.Method, out.URL, tok.AccessToken, d.nonce(u), d.cfg.Now())
 				if err != nil {
@@ -205,6 +204,7 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 		}
 		drain(resp)
 		d.cfg.logf("auth: following a redirect to %s", redact(next.String()))
+		cur.Header = cur.Header.Clone()
 		if resp.StatusCode == 303 || (resp.StatusCode <= 302 && cur.Method == "POST") {
 			if cur.Method != "HEAD" {
 				cur.Method = "GET"

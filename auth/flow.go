@@ -114,11 +114,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	if reg != nil && reg.ClientID != "" &&
 		(reg.SecretExpiresAt.IsZero() || d.cfg.Now().Before(reg.SecretExpiresAt)) &&
 		(redirect == "" || len(reg.RedirectURIs) == 0 || slices.Contains(reg.RedirectURIs, redirect)) {
-		method := reg.AuthMethod
-		if method == "" {
-			method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, reg.ClientSecret != "", false)
-		}
-		return &clientAuth{id: reg.ClientID, secret: reg.ClientSecret, method: method, how: "registered"}, nil
+		return registeredAuth(reg, meta, "registered"), nil
 	}
 	if meta.ClientIDMetadataDocumentSupported && d.cfg.ClientMetadataURL != "" {
 		if u, err := url.Parse(d.cfg.ClientMetadataURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" {
@@ -140,11 +136,17 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	if err := d.cfg.Store.SetRegistration(ctx, issuer, reg); err != nil {
 		return nil, fmt.Errorf("auth: storing the client registration: %w", err)
 	}
+	return registeredAuth(reg, meta, "dynamically registered"), nil
+}
+
+// registeredAuth is the identity of a client registration: its method is
+// the registered one, else one chosen from what the server supports.
+func registeredAuth(reg *Registration, meta *asMetadata, how string) *clientAuth {
 	method := reg.AuthMethod
 	if method == "" {
 		method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, reg.ClientSecret != "", false)
 	}
-	return &clientAuth{id: reg.ClientID, secret: reg.ClientSecret, method: method, how: "dynamically registered"}, nil
+	return &clientAuth{id: reg.ClientID, secret: reg.ClientSecret, method: method, how: how}
 }
 
 func boundNote(issuer string) string {
@@ -250,6 +252,7 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 
 	verifier, challenge := pkce()
 	state := randomString(32)
+	scope := strings.Join(scopes, " ")
 	au, _ := url.Parse(meta.AuthorizationEndpoint)
 	q := au.Query()
 	q.Set("response_type", "code")
@@ -258,19 +261,19 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	q.Set("code_challenge", challenge)
 	q.Set("code_challenge_method", "S256")
 	q.Set("state", state)
-	if len(scopes) > 0 {
-		q.Set("scope", strings.Join(scopes, " "))
+	if scope != "" {
+		q.Set("scope", scope)
 	}
 	q.Set("resource", disc.resource)
 	au.RawQuery = q.Encode()
-	d.cfg.logf("auth: authorization request to %s (scope %q)", meta.AuthorizationEndpoint, strings.Join(scopes, " "))
+	d.cfg.logf("auth: authorization request to %s (scope %q)", meta.AuthorizationEndpoint, scope)
 
-	pending := &Pending{State: state, Verifier: verifier, RedirectURI: redirect, ClientID: ca.id, Scope: strings.Join(scopes, " "), Created: d.cfg.Now()}
+	pending := &Pending{State: state, Verifier: verifier, RedirectURI: redirect, ClientID: ca.id, Scope: scope, Created: d.cfg.Now()}
 	if err := d.savePending(ctx, disc, pending); err != nil {
 		return nil, err
 	}
 	cb, err := ua.Authorize(ctx, au.String())
-	if isRedirected(err) {
+	if errors.Is(err, ErrRedirected) {
 		d.cfg.logf("auth: the page went to the authorization server; the authorization is pending")
 		return nil, err
 	}
@@ -282,18 +285,24 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	if err != nil {
 		return nil, err
 	}
-	form := url.Values{
+	return d.redeemCode(ctx, disc, ca, code, pending, dpop)
+}
+
+// redeemCode exchanges an authorization code at the token endpoint with
+// the PKCE verifier, redirect URI and scope of the authorization request
+// p, for the discovered resource.
+func (d *Doer) redeemCode(ctx context.Context, disc *discovery, ca *clientAuth, code string, p *Pending, dpop bool) (*Token, error) {
+	tok, err := d.tokenRequest(ctx, disc, url.Values{
 		"grant_type":    {GrantAuthorizationCode},
 		"code":          {code},
-		"redirect_uri":  {redirect},
-		"code_verifier": {verifier},
+		"redirect_uri":  {p.RedirectURI},
+		"code_verifier": {p.Verifier},
 		"resource":      {disc.resource},
-	}
-	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
+	}, ca, dpop)
 	if err != nil {
 		return nil, err
 	}
-	tok.Scope = strings.Join(scopes, " ")
+	tok.Scope = p.Scope
 	return tok, nil
 }
 

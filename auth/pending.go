@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"time"
@@ -156,20 +155,8 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 	if ca.id != p.ClientID {
 		return nil, false, fmt.Errorf("%w: the client registration changed since the authorization started", ErrNoPendingAuthorization)
 	}
-	tok, err = d.tokenRequest(ctx, disc, url.Values{
-		"grant_type":    {GrantAuthorizationCode},
-		"code":          {code},
-		"redirect_uri":  {p.RedirectURI},
-		"code_verifier": {p.Verifier},
-		"resource":      {disc.resource},
-	}, ca, dpop)
-	if err != nil {
+	if tok, err = d.redeemCode(ctx, disc, ca, code, p, dpop); err != nil {
 		return nil, false, err
 	}
-	tok.Scope = p.Scope
 	return tok, true, nil
 }
-
-// isRedirected reports whether a UserAgent's error means the page went to
-// the authorization server.
-func isRedirected(err error) bool { return errors.Is(err, ErrRedirected) }

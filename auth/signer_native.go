@@ -122,12 +122,10 @@ func (s *ecSigner) Sign(_ context.Context, input []byte) ([]byte, error) {
 		return nil, err
 	}
 	out := make([]byte, 2*s.size)
-	fill(out[:s.size], r)
-	fill(out[s.size:], ss)
+	r.FillBytes(out[:s.size])
+	ss.FillBytes(out[s.size:])
 	return out, nil
 }
-
-func fill(dst []byte, n *big.Int) { n.FillBytes(dst) }
 
 type rsaSigner struct{ key *rsa.PrivateKey }
 

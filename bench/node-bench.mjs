@@ -6,13 +6,10 @@
 // memory, goroutines and pending calls do not grow over many calls.
 //
 // Usage: node bench/node-bench.mjs [--calls N] [--soak N] [--era modern|legacy]
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client as TSClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { init, Client, moduleStats } from "../js/src/index.js";
+import { startPeer } from "../js/test/helpers.mjs";
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const flag = (name, def) => {
   const i = args.indexOf(name);
@@ -21,19 +18,6 @@ const flag = (name, def) => {
 const CALLS = Number(flag("--calls", 3000));
 const SOAK = Number(flag("--soak", 100000));
 const ERA = flag("--era", "modern");
-
-function startServer() {
-  const child = spawn(process.execPath, [path.join(repo, "internal/testpeers/node/ts-server.mjs"), "--port", "0"], { stdio: ["pipe", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.on("exit", (c) => reject(new Error(`server exited ${c}`)));
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /LISTENING (\S+)/.exec(out);
-      if (m) resolve({ url: m[1], stop: () => child.stdin.end() });
-    });
-  });
-}
 
 // measure runs n calls of fn with the given concurrency and reports calls/s
 // and client CPU µs per call (this process: the clients under test).
@@ -51,7 +35,7 @@ async function measure(fn, n, concurrency) {
   return { rate: n / secs, cpuPerCall: (cpu.user + cpu.system) / n };
 }
 
-const server = await startServer();
+const server = await startPeer("ts", ["--port", "0"]);
 const versions = ERA === "legacy" ? ["2025-11-25"] : ["2026-07-28"];
 const meta = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -118,5 +102,5 @@ function mb(b) {
 
 await ours.close();
 await ts.close();
-server.stop();
+await server.stop();
 process.exit(0);

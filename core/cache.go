@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -14,7 +15,6 @@ import (
 type resultCache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
-	now     func() time.Time // for tests
 }
 
 type cacheEntry struct {
@@ -24,13 +24,6 @@ type cacheEntry struct {
 	expires time.Time
 }
 
-func (c *resultCache) clock() time.Time {
-	if c.now != nil {
-		return c.now()
-	}
-	return time.Now()
-}
-
 func (c *resultCache) get(key string) (json.RawMessage, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -38,28 +31,27 @@ func (c *resultCache) get(key string) (json.RawMessage, bool) {
 	if e == nil {
 		return nil, false
 	}
-	if !c.clock().Before(e.expires) {
+	if !time.Now().Before(e.expires) {
 		delete(c.entries, key)
 		return nil, false
 	}
 	return e.result, true
 }
 
-// put stores result if it carries a positive ttlMs.
-func (c *resultCache) put(key, method, uri string, result json.RawMessage) {
-	var h struct {
-		TTLMs *float64 `json:"ttlMs"`
-	}
-	if json.Unmarshal(result, &h) != nil || h.TTLMs == nil || *h.TTLMs <= 0 {
+// put stores result if ttlMs, the raw value of its ttlMs member, is a
+// positive number.
+func (c *resultCache) put(key, method, uri string, result, ttlMs json.RawMessage) {
+	ms, err := strconv.ParseFloat(string(ttlMs), 64)
+	if err != nil || ms <= 0 {
 		return
 	}
-	ttl := time.Duration(*h.TTLMs * float64(time.Millisecond))
+	ttl := time.Duration(ms * float64(time.Millisecond))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil {
 		c.entries = map[string]*cacheEntry{}
 	}
-	c.entries[key] = &cacheEntry{method: method, uri: uri, result: result, expires: c.clock().Add(ttl)}
+	c.entries[key] = &cacheEntry{method: method, uri: uri, result: result, expires: time.Now().Add(ttl)}
 }
 
 func (c *resultCache) invalidateMethod(method string) {

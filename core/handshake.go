@@ -193,17 +193,19 @@ func (s *Session) rebuildMetaLocked() {
 		s.metaMembers = nil
 		return
 	}
-	ver, _ := json.Marshal(s.version)
-	ms := []member{
-		{MetaProtocolVersion, ver},
-		{MetaClientCapabilities, s.capsJSON},
-		{MetaClientInfo, s.infoJSON},
-	}
-	if s.logLevel != "" {
-		lvl, _ := json.Marshal(s.logLevel)
+	s.metaMembers = s.modernMeta(s.version, s.logLevel)
+}
+
+// modernMeta returns the _meta members of a modern request: the protocol
+// version, the client's capabilities and identity, and the log level if set.
+func (s *Session) modernMeta(version, logLevel string) []member {
+	ver, _ := json.Marshal(version)
+	ms := []member{{MetaProtocolVersion, ver}, {MetaClientCapabilities, s.capsJSON}, {MetaClientInfo, s.infoJSON}}
+	if logLevel != "" {
+		lvl, _ := json.Marshal(logLevel)
 		ms = append(ms, member{MetaLogLevel, lvl})
 	}
-	s.metaMembers = ms
+	return ms
 }
 
 // initialize runs the legacy handshake.

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -125,12 +126,10 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 			if r == nil {
 				r = &ListRootsResult{}
 			}
-			if r.Roots == nil {
-				r.Roots = []*Root{}
-			}
+			r.Roots = nonNilRoots(r.Roots)
 			out = r
-		} else if opts.Roots != nil || s.client.Roots() != nil {
-			out = &ListRootsResult{Roots: nonNilRoots(s.client.Roots())}
+		} else if roots := s.client.Roots(); roots != nil {
+			out = &ListRootsResult{Roots: roots}
 		} else {
 			return nil, fmt.Errorf("%w: %w (roots)", errUnknownMethod, ErrNoHandler)
 		}
@@ -183,7 +182,7 @@ func applyElicitationDefaults(r *ElicitResult, schema json.RawMessage) {
 			continue
 		}
 		var v any
-		d := json.NewDecoder(bytesReader(prop.Default))
+		d := json.NewDecoder(bytes.NewReader(prop.Default))
 		d.UseNumber()
 		if d.Decode(&v) != nil {
 			continue
@@ -203,14 +202,16 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 		raw json.RawMessage
 		err error
 	}
+	for key, req := range reqs {
+		if req == nil {
+			return nil, fmt.Errorf("%w: input request %q is empty", ErrInvalidResult, key)
+		}
+	}
 	answers := make(chan answer, len(reqs))
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for key, req := range reqs {
-		if req == nil {
-			return nil, fmt.Errorf("%w: input request %q is empty", ErrInvalidResult, key)
-		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -204,9 +204,7 @@ var ErrInvalidMessage = errors.New("core: invalid JSON-RPC message")
 // reflection-based decoding is slow in WebAssembly).
 func DecodeMessage(data []byte) (Message, error) {
 	data = bytes.TrimSpace(data)
-	if !json.Valid(data) {
-		var v json.RawMessage
-		err := json.Unmarshal(data, &v) // for the syntax error's text and position
+	if err := syntaxError(data); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
 	if data[0] != '{' {

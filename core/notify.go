@@ -87,7 +87,7 @@ func (s *Session) runHandler(f func()) {
 	f()
 }
 
-// notificationMeta extracts the subscription id of a notification.
+// notificationEnvelope extracts the subscription id of a notification.
 type notificationEnvelope struct {
 	Meta struct {
 		SubscriptionID *ID `json:"io.modelcontextprotocol/subscriptionId"`
@@ -99,16 +99,9 @@ type notificationEnvelope struct {
 func (s *Session) onNotification(m *Request) {
 	opts := &s.client.opts
 	ctx := s.ctx
-	var env notificationEnvelope
-	if len(m.Params) > 0 {
-		if err := json.Unmarshal(m.Params, &env); err != nil {
-			s.warn(fmt.Errorf("%w: %s params: %v", ErrInvalidResult, m.Method, err))
-			return
-		}
-	}
-	var sub *Subscription
-	if env.Meta.SubscriptionID != nil && env.Meta.SubscriptionID.IsValid() && !env.Meta.SubscriptionID.isStr {
-		sub = s.subscription(env.Meta.SubscriptionID.num)
+	sub, ok := s.notificationSub(m)
+	if !ok {
+		return
 	}
 
 	switch m.Method {
@@ -225,6 +218,25 @@ func (s *Session) onNotification(m *Request) {
 	}
 }
 
+// notificationSub returns the subscription a notification is routed to by
+// its _meta subscription id, or nil. ok is false, after a warning, when the
+// params are malformed.
+func (s *Session) notificationSub(m *Request) (sub *Subscription, ok bool) {
+	if len(m.Params) == 0 || m.Params[0] == '{' && !mayHaveKey(m.Params, `"_meta"`) {
+		// Nothing to route by: spare decoding the params twice (the
+		// message was validated as a whole when it was decoded).
+		return nil, true
+	}
+	var env notificationEnvelope
+	if !s.decodeNote(m, &env) {
+		return nil, false
+	}
+	if id := env.Meta.SubscriptionID; id != nil && id.IsValid() && !id.isStr {
+		sub = s.subscription(id.num)
+	}
+	return sub, true
+}
+
 func (s *Session) decodeNote(m *Request, v any) bool {
 	if err := json.Unmarshal(m.Params, v); err != nil {
 		s.warn(fmt.Errorf("%w: %s params: %v", ErrInvalidResult, m.Method, err))
@@ -277,8 +289,6 @@ func (w *elicitWaiters) forget(id string) {
 	delete(w.waiting, id)
 	delete(w.done, id)
 }
-
-func (w *elicitWaiters) close() {}
 
 // wait blocks until the elicitation completed or ctx is done.
 func (w *elicitWaiters) wait(ctx context.Context, id string) error {

@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 )
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
 // member is one top-level member of a JSON object to add or replace.
 type member struct {
@@ -27,12 +24,20 @@ func objectMembers(obj json.RawMessage) ([]member, error) {
 	if obj[0] != '{' {
 		return nil, fmt.Errorf("%w: a JSON object is needed, got %.40s", errBadParams, obj)
 	}
-	if !json.Valid(obj) {
-		var v json.RawMessage
-		err := json.Unmarshal(obj, &v) // for the syntax error's position and text
+	if err := syntaxError(obj); err != nil {
 		return nil, fmt.Errorf("%w: %v", errBadParams, err)
 	}
 	return splitMembers(obj)
+}
+
+// syntaxError returns nil if data is valid JSON, else the syntax error with
+// its text and position. Validating first keeps the common case fast.
+func syntaxError(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	var v json.RawMessage
+	return json.Unmarshal(data, &v)
 }
 
 // splitMembers splits obj, which must be a valid JSON object (checked by
@@ -174,6 +179,13 @@ func buildParams(ms []member, metaAdd []member, top ...member) (json.RawMessage,
 }
 
 // getMember returns the raw value of a top-level member, or nil.
+// mayHaveKey reports whether the JSON object raw may have a member named
+// key (given with its quotes): false only when the key's text cannot appear
+// in it, not even escaped. A cheap test before splitting raw into members.
+func mayHaveKey(raw json.RawMessage, key string) bool {
+	return bytes.Contains(raw, []byte(key)) || bytes.Contains(raw, []byte(`\u`))
+}
+
 func getMember(ms []member, key string) json.RawMessage {
 	for _, m := range ms {
 		if m.key == key {
@@ -201,16 +213,3 @@ func cacheKeyParams(ms []member) string {
 
 // stringMember decodes a string member ("" when absent or not a string).
 func stringMember(ms []member, key string) string { return rawString(getMember(ms, key)) }
-
-// peekResultType returns the resultType of a result without decoding the
-// whole result when it is absent (the common case for legacy servers).
-func peekResultType(result json.RawMessage) string {
-	if !bytes.Contains(result, []byte(`"resultType"`)) {
-		return ""
-	}
-	ms, err := objectMembers(result)
-	if err != nil {
-		return ""
-	}
-	return rawString(getMember(ms, "resultType"))
-}

@@ -118,7 +118,8 @@ const (
 	ResultTypeInputRequired = "input_required"
 )
 
-// cacheableMethods have results carrying ttlMs/cacheScope (2026-07-28).
+// isCacheable reports whether method's results carry ttlMs/cacheScope
+// (2026-07-28).
 func isCacheable(method string) bool {
 	switch method {
 	case MethodDiscover, MethodListTools, MethodListPrompts, MethodListResources, MethodListResourceTemplates, MethodReadResource:

@@ -83,7 +83,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		}
 	}
 
-	spec := &callSpec{method: method, onProg: opts.OnProgress, reset: opts.ResetTimeoutOnProgress, sub: opts.sub, longLive: opts.sub != nil}
+	spec := &callSpec{method: method, onProg: opts.OnProgress, reset: opts.ResetTimeoutOnProgress, sub: opts.sub}
 	spec.timeout = opts.Timeout
 	if spec.timeout == 0 {
 		spec.timeout = s.client.opts.RequestTimeout
@@ -115,7 +115,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			return nil, err
 		}
 		spec.params = wire
-		spec.send = SendOptions{ProtocolVersion: version, LongLived: spec.longLive}
+		spec.send = SendOptions{ProtocolVersion: version, LongLived: spec.sub != nil}
 		if era == EraModern && s.mirrors {
 			spec.send.Headers, err = s.mirroredHeaders(method, user)
 			if err != nil {
@@ -158,7 +158,11 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			return nil, rpc
 		}
 		result := resp.Result
-		if era == EraModern && peekResultType(result) == ResultTypeInputRequired {
+		var top []member // a modern result's members, split once for resultType and ttlMs
+		if era == EraModern && (cacheKey != "" || mayHaveKey(result, `"resultType"`)) {
+			top, _ = objectMembers(result)
+		}
+		if rawString(getMember(top, "resultType")) == ResultTypeInputRequired {
 			if !supportsInputRequired(method) {
 				return nil, fmt.Errorf("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
 			}
@@ -177,7 +181,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			return result, err
 		}
 		if cacheKey != "" && extras == nil {
-			s.cache.put(cacheKey, method, stringMember(user, "uri"), result)
+			s.cache.put(cacheKey, method, stringMember(user, "uri"), result, getMember(top, "ttlMs"))
 		}
 		return result, nil
 	}
@@ -192,8 +196,7 @@ func (s *Session) wireParams(era Era, version string, user []member, opts *CallO
 		s.mu.Unlock()
 		if base == nil || cur != version {
 			// During the handshake the session has no committed version.
-			ver, _ := json.Marshal(version)
-			base = []member{{MetaProtocolVersion, ver}, {MetaClientCapabilities, s.capsJSON}, {MetaClientInfo, s.infoJSON}}
+			base = s.modernMeta(version, "")
 		}
 		meta = append(make([]member, 0, len(base)+2), base...)
 	}
@@ -353,7 +356,7 @@ func (s *Session) Discover(ctx context.Context, opts *CallOptions) (*DiscoverRes
 // transports, tools with invalid x-mcp-header annotations are left out and
 // reported to ClientOptions.OnWarning.
 func (s *Session) ListTools(ctx context.Context, params *PaginatedParams) (*ListToolsResult, error) {
-	return typed[ListToolsResult](ctx, s, MethodListTools, paramsOrNil(params), nil)
+	return typed[ListToolsResult](ctx, s, MethodListTools, params, nil)
 }
 
 // CallTool calls a tool. A result with isError set is returned without an
@@ -374,12 +377,12 @@ func (s *Session) CallTool(ctx context.Context, params *CallToolParams, opts *Ca
 
 // ListResources returns one page of resources.
 func (s *Session) ListResources(ctx context.Context, params *PaginatedParams) (*ListResourcesResult, error) {
-	return typed[ListResourcesResult](ctx, s, MethodListResources, paramsOrNil(params), nil)
+	return typed[ListResourcesResult](ctx, s, MethodListResources, params, nil)
 }
 
 // ListResourceTemplates returns one page of resource templates.
 func (s *Session) ListResourceTemplates(ctx context.Context, params *PaginatedParams) (*ListResourceTemplatesResult, error) {
-	return typed[ListResourceTemplatesResult](ctx, s, MethodListResourceTemplates, paramsOrNil(params), nil)
+	return typed[ListResourceTemplatesResult](ctx, s, MethodListResourceTemplates, params, nil)
 }
 
 // ReadResource reads a resource.
@@ -389,7 +392,7 @@ func (s *Session) ReadResource(ctx context.Context, params *ReadResourceParams, 
 
 // ListPrompts returns one page of prompts.
 func (s *Session) ListPrompts(ctx context.Context, params *PaginatedParams) (*ListPromptsResult, error) {
-	return typed[ListPromptsResult](ctx, s, MethodListPrompts, paramsOrNil(params), nil)
+	return typed[ListPromptsResult](ctx, s, MethodListPrompts, params, nil)
 }
 
 // GetPrompt gets a prompt.
@@ -430,11 +433,4 @@ func (s *Session) NotifyRootsChanged(ctx context.Context) error {
 		return nil
 	}
 	return s.Notify(ctx, NotificationRootsChanged, nil)
-}
-
-func paramsOrNil[P any](p *P) any {
-	if p == nil {
-		return nil
-	}
-	return p
 }

@@ -61,15 +61,12 @@ type Session struct {
 }
 
 type pendingCall struct {
-	id       int64
-	method   string
-	ch       chan *Response // buffered, 1
-	touch    chan struct{}  // buffered, 1: progress arrived
-	onProg   func(*ProgressParams)
-	token    ID
-	sub      *Subscription // set for subscriptions/listen
-	longLive bool
-	version  string // the protocol version the request was sent with
+	id      int64
+	ch      chan *Response // buffered, 1
+	touch   chan struct{}  // buffered, 1: progress arrived
+	onProg  func(*ProgressParams)
+	token   ID
+	version string // the protocol version the request was sent with
 }
 
 func newSession(c *Client, t Transport, versions []string, key string) *Session {
@@ -228,7 +225,6 @@ func (s *Session) shutdown(cause error) {
 		sub.finish(err)
 	}
 	s.notes.close()
-	s.elicits.close()
 	close(s.done)
 	s.client.forget(s)
 }
@@ -343,16 +339,15 @@ func (s *Session) send(ctx context.Context, m Message, opts *SendOptions) error 
 
 // callSpec describes one wire request.
 type callSpec struct {
-	method   string
-	params   json.RawMessage // final params, _meta included
-	send     SendOptions
-	timeout  time.Duration // idle timeout; <0 none
-	total    time.Duration // hard maximum; 0 none
-	reset    bool          // progress resets the idle timeout
-	onProg   func(*ProgressParams)
-	token    ID
-	longLive bool
-	sub      *Subscription
+	method  string
+	params  json.RawMessage // final params, _meta included
+	send    SendOptions
+	timeout time.Duration // idle timeout; <0 none
+	total   time.Duration // hard maximum; 0 none
+	reset   bool          // progress resets the idle timeout
+	onProg  func(*ProgressParams)
+	token   ID
+	sub     *Subscription // set for subscriptions/listen (a long-lived request)
 }
 
 // roundTrip sends one request and waits for its response. It returns the
@@ -362,15 +357,12 @@ type callSpec struct {
 func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error) {
 	id := s.nextID.Add(1)
 	p := &pendingCall{
-		id:       id,
-		method:   c.method,
-		ch:       make(chan *Response, 1),
-		touch:    make(chan struct{}, 1),
-		onProg:   c.onProg,
-		token:    c.token,
-		sub:      c.sub,
-		longLive: c.longLive,
-		version:  c.send.ProtocolVersion,
+		id:      id,
+		ch:      make(chan *Response, 1),
+		touch:   make(chan struct{}, 1),
+		onProg:  c.onProg,
+		token:   c.token,
+		version: c.send.ProtocolVersion,
 	}
 	if c.sub != nil {
 		c.sub.id = id

@@ -163,7 +163,7 @@ func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *
 // only remembers the subscribed URIs (to restore them on re-initialize).
 type managedListen struct {
 	s    *Session
-	mu   sync.Mutex // guards uriSet, cur
+	mu   sync.Mutex // guards uriS, cur
 	uriS map[string]bool
 	cur  *Subscription
 	op   sync.Mutex // serializes refreshes

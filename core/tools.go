@@ -231,16 +231,20 @@ func EncodeHeaderValue(v string) string {
 // headers of a modern HTTP request.
 func (s *Session) mirroredHeaders(method string, user []member) ([]Header, error) {
 	hs := []Header{{"Mcp-Method", method}}
+	var name string
 	switch method {
 	case MethodCallTool, MethodGetPrompt:
-		hs = append(hs, Header{"Mcp-Name", EncodeHeaderValue(stringMember(user, "name"))})
+		name = stringMember(user, "name")
 	case MethodReadResource:
-		hs = append(hs, Header{"Mcp-Name", EncodeHeaderValue(stringMember(user, "uri"))})
+		name = stringMember(user, "uri")
+	default:
+		return hs, nil
 	}
+	hs = append(hs, Header{"Mcp-Name", EncodeHeaderValue(name)})
 	if method != MethodCallTool {
 		return hs, nil
 	}
-	info := s.toolInfo(stringMember(user, "name"))
+	info := s.toolInfo(name)
 	if info == nil || len(info.headers) == 0 {
 		return hs, nil
 	}

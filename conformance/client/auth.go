@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log"
 
 	"github.com/mcpwasm/mcpwasm/auth"
@@ -39,15 +38,8 @@ func transportOptions(name, contextJSON string) (*fetch.Options, error) {
 	case scenario.GrantJWTBearer:
 		opts.Grant = auth.GrantJWTBearer
 	}
-	if plan.PrivateKeyPEM != "" {
-		signer, err := auth.ParseSigner([]byte(plan.PrivateKeyPEM))
-		if err != nil {
-			return nil, err
-		}
-		if plan.SigningAlgorithm != "" && plan.SigningAlgorithm != signer.Algorithm() {
-			return nil, fmt.Errorf("the key signs %s, the scenario expects %s", signer.Algorithm(), plan.SigningAlgorithm)
-		}
-		opts.Client.Signer = signer
+	if plan.Signer != nil {
+		opts.Client.Signer = plan.Signer
 		opts.Client.AuthMethod = auth.AuthMethodJWT
 	}
 	if plan.Assertion != "" {

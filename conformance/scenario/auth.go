@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
 )
 
@@ -32,8 +33,10 @@ type AuthPlan struct {
 	Grant string
 	// ClientID and ClientSecret are pre-registered credentials, if any.
 	ClientID, ClientSecret string
-	// PrivateKeyPEM, with SigningAlgorithm, is the private_key_jwt key.
-	PrivateKeyPEM, SigningAlgorithm string
+	// PrivateKeyPEM is the private_key_jwt key, and Signer the same key
+	// parsed (checked to sign with the algorithm the scenario expects).
+	PrivateKeyPEM string
+	Signer        auth.Signer
 	// Assertion is the workload identity JWT.
 	Assertion string
 	// IDJAG describes the enterprise identity provider exchange.
@@ -59,7 +62,9 @@ type scenarioContext struct {
 }
 
 // PlanAuth returns the plan of an authorization scenario ("auth/…"), or
-// nil for the others. contextJSON is MCP_CONFORMANCE_CONTEXT.
+// nil for the others. contextJSON is MCP_CONFORMANCE_CONTEXT. A
+// private_key_jwt key that does not parse, or does not sign with the
+// algorithm the suite names, is an error.
 func PlanAuth(name, contextJSON string) (*AuthPlan, error) {
 	if !strings.HasPrefix(name, "auth/") {
 		return nil, nil
@@ -79,7 +84,16 @@ func PlanAuth(name, contextJSON string) (*AuthPlan, error) {
 		p.Grant = GrantClientCredentials
 	case "auth/client-credentials-jwt":
 		p.Grant = GrantClientCredentials
-		p.PrivateKeyPEM, p.SigningAlgorithm = sc.PrivateKeyPEM, sc.SigningAlgorithm
+		if sc.PrivateKeyPEM != "" {
+			signer, err := auth.ParseSigner([]byte(sc.PrivateKeyPEM))
+			if err != nil {
+				return nil, err
+			}
+			if sc.SigningAlgorithm != "" && sc.SigningAlgorithm != signer.Algorithm() {
+				return nil, fmt.Errorf("the key signs %s, the scenario expects %s", signer.Algorithm(), sc.SigningAlgorithm)
+			}
+			p.PrivateKeyPEM, p.Signer = sc.PrivateKeyPEM, signer
+		}
 	case "auth/wif-jwt-bearer":
 		p.Grant = GrantJWTBearer
 		p.Assertion = sc.ValidJWT

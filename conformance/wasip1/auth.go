@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"log"
 
 	"github.com/mcpwasm/mcpwasm/auth"
@@ -35,15 +34,7 @@ func authOptions(name, contextJSON string) (*wasihost.AuthOptions, error) {
 		opts.Grant = wasihost.GrantJWTBearer
 	}
 	if plan.PrivateKeyPEM != "" {
-		// The guest parses the key; check here that it signs with the
-		// algorithm the scenario expects, as the native runner does.
-		signer, err := auth.ParseSigner([]byte(plan.PrivateKeyPEM))
-		if err != nil {
-			return nil, err
-		}
-		if plan.SigningAlgorithm != "" && plan.SigningAlgorithm != signer.Algorithm() {
-			return nil, fmt.Errorf("the key signs %s, the scenario expects %s", signer.Algorithm(), plan.SigningAlgorithm)
-		}
+		// The guest parses the key again; PlanAuth checked its algorithm.
 		opts.PrivateKeyPEM = plan.PrivateKeyPEM
 		opts.AuthMethod = auth.AuthMethodJWT
 	}

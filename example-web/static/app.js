@@ -52,6 +52,11 @@ function event(text, cls) {
   return li;
 }
 
+/** argsView shows the arguments of a request the user sends. */
+function argsView(args) {
+  return Object.keys(args).length ? pre(json(args), "args") : h("span", { class: "muted" }, "(no arguments)");
+}
+
 /** errorView describes an error (McpError or other) for a bubble. */
 function errorView(e) {
   if (e instanceof McpError) {
@@ -474,7 +479,7 @@ function showTool(tool) {
 async function callTool(tool, args) {
   const client = state.client;
   if (!client) return;
-  say("me", `tools/call · ${tool.name}`, Object.keys(args).length ? pre(json(args), "args") : h("span", { class: "muted" }, "(no arguments)"));
+  say("me", `tools/call · ${tool.name}`, argsView(args));
   const bar = h("progress", { class: "progress", "aria-label": `Progress of ${tool.name}` });
   const barText = h("span", { class: "progress-text small muted" });
   const prog = h("div", { class: "progress-wrap", hidden: true }, bar, barText);
@@ -662,7 +667,7 @@ function showPrompt(prompt) {
 async function getPrompt(prompt, args) {
   const client = state.client;
   if (!client) return;
-  say("me", `prompts/get · ${prompt.name}`, Object.keys(args).length ? pre(json(args), "args") : h("span", { class: "muted" }, "(no arguments)"));
+  say("me", `prompts/get · ${prompt.name}`, argsView(args));
   const li = say("server", `prompt · ${prompt.name}`, h("span", { class: "muted" }, "getting…"));
   try {
     const r = await client.getPrompt({ name: prompt.name, arguments: args });

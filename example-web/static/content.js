@@ -55,11 +55,12 @@ export function renderBlock(block, ctx = {}) {
       return h("div", { class: "content resource", dataset: { ctype: "resource" } }, label("embedded resource"), renderResourceContents(block.resource));
     case "resource_link": {
       const href = safeHref(block.uri);
+      const name = block.title || block.name || block.uri;
       const link = href
-        ? externalLink(href, block.title || block.name || block.uri)
+        ? externalLink(href, name)
         : ctx.readResource
-          ? h("button", { type: "button", class: "linkish", onclick: () => ctx.readResource(block.uri) }, block.title || block.name || block.uri)
-          : h("span", {}, block.title || block.name || block.uri);
+          ? h("button", { type: "button", class: "linkish", onclick: () => ctx.readResource(block.uri) }, name)
+          : h("span", {}, name);
       return h("div", { class: "content resource-link", dataset: { ctype: "resource_link" } },
         label("resource link", block.mimeType), link, " ", h("code", { class: "uri" }, String(block.uri ?? "")),
         block.description ? h("div", { class: "muted" }, String(block.description)) : null);

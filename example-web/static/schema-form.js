@@ -17,27 +17,26 @@ function primaryType(s) {
   return undefined;
 }
 
-/** options returns [{value, label}] for a single-select enum, or null. */
+/** constOptions returns [{value, label}] for a list of {const, title} schemas, or null. */
+function constOptions(alts) {
+  if (!Array.isArray(alts) || !alts.length || !alts.every((o) => o && typeof o === "object" && "const" in o)) return null;
+  return alts.map((o) => ({ value: o.const, label: String(o.title ?? o.const) }));
+}
+
+/** enumOptions returns [{value, label}] for a single-select enum, or null. */
 function enumOptions(s) {
   if (Array.isArray(s?.enum)) {
     const names = Array.isArray(s.enumNames) ? s.enumNames : [];
     return s.enum.map((v, i) => ({ value: v, label: String(names[i] ?? v) }));
   }
-  if (Array.isArray(s?.oneOf) && s.oneOf.length && s.oneOf.every((o) => o && typeof o === "object" && "const" in o)) {
-    return s.oneOf.map((o) => ({ value: o.const, label: String(o.title ?? o.const) }));
-  }
-  return null;
+  return constOptions(s?.oneOf);
 }
 
 /** multiOptions returns [{value, label}] for a multi-select enum array, or null. */
 function multiOptions(s) {
   if (primaryType(s) !== "array" || !s.items || typeof s.items !== "object") return null;
   if (Array.isArray(s.items.enum)) return s.items.enum.map((v) => ({ value: v, label: String(v) }));
-  const alts = s.items.anyOf ?? s.items.oneOf;
-  if (Array.isArray(alts) && alts.length && alts.every((o) => o && typeof o === "object" && "const" in o)) {
-    return alts.map((o) => ({ value: o.const, label: String(o.title ?? o.const) }));
-  }
-  return null;
+  return constOptions(s.items.anyOf ?? s.items.oneOf);
 }
 
 const inputTypes = { email: "email", uri: "url", date: "date", "date-time": "datetime-local" };
@@ -58,19 +57,18 @@ function constraintHint(s, type) {
 
 /**
  * schemaForm builds the fields of an object schema.
- * Returns {element, read(), setValues(obj), empty}: read() validates and
- * returns {ok: true, value} or {ok: false, errors: [..]} (marking the
- * fields); empty is true when the schema has no properties.
+ * Returns {element, read(), empty}: read() validates and returns
+ * {ok: true, value} or {ok: false, errors: [..]} (marking the fields);
+ * empty is true when the schema has no properties.
  */
-export function schemaForm(schema, { idPrefix = uid("f"), compact = false } = {}) {
+export function schemaForm(schema, { idPrefix = uid("f") } = {}) {
   const props = schema && typeof schema === "object" && schema.properties && typeof schema.properties === "object" ? schema.properties : {};
   const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
   const fields = Object.entries(props).map(([name, prop]) => field(name, prop && typeof prop === "object" ? prop : {}, required.has(name), `${idPrefix}-${name}`));
-  const element = h("div", { class: ["schema-form", compact && "compact"] }, fields.map((f) => f.row));
+  const element = h("div", { class: "schema-form" }, fields.map((f) => f.row));
   return {
     element,
     empty: fields.length === 0,
-    fields,
     read() {
       const value = {};
       const errors = [];
@@ -80,9 +78,6 @@ export function schemaForm(schema, { idPrefix = uid("f"), compact = false } = {}
         else if (r.set) value[f.name] = r.value;
       }
       return errors.length ? { ok: false, errors } : { ok: true, value };
-    },
-    setValues(obj) {
-      for (const f of fields) if (obj && Object.hasOwn(obj, f.name)) f.set(obj[f.name]);
     },
   };
 }
@@ -122,7 +117,6 @@ function field(name, s, isRequired, id) {
       h("div", { class: "checks" }, boxes.map((b) => b.el)), hint, err);
     return {
       name, label, row: group,
-      set(v) { for (const b of boxes) b.box.checked = Array.isArray(v) && v.includes(b.o.value); },
       read() {
         const picked = boxes.filter((b) => b.box.checked).map((b) => b.o.value);
         let msg = "";
@@ -144,7 +138,6 @@ function field(name, s, isRequired, id) {
       opts.map((o, i) => h("option", { value: String(i), selected: hasDefault && o.value === s.default }, o.label)));
     return {
       name, label, row: h("div", { class: "field" }, labelEl(id), sel, hint, err),
-      set(v) { const i = opts.findIndex((o) => o.value === v); sel.value = i >= 0 ? String(i) : ""; },
       read() {
         if (sel.value === "") {
           const msg = isRequired ? "choose a value" : "";
@@ -162,7 +155,6 @@ function field(name, s, isRequired, id) {
     return {
       name, label,
       row: h("div", { class: "field bool" }, h("label", { for: id, class: ["check", isRequired && "required"] }, box, " ", label), hint, err),
-      set(v) { box.checked = v === true; },
       read() { return { set: true, value: box.checked }; },
     };
   }
@@ -185,7 +177,6 @@ function field(name, s, isRequired, id) {
     if (hasDefault) input.value = s.format === "date-time" ? String(s.default).slice(0, 16) : String(s.default);
     return {
       name, label, row: h("div", { class: "field" }, labelEl(id), input, hint, err),
-      set(v) { input.value = v === undefined || v === null ? "" : String(v); },
       read() {
         const raw = input.value;
         if (raw.trim() === "") {
@@ -221,7 +212,6 @@ function field(name, s, isRequired, id) {
   if (hasDefault) ta.value = json(s.default);
   return {
     name, label, row: h("div", { class: "field" }, labelEl(id), ta, hint, err),
-    set(v) { ta.value = v === undefined ? "" : json(v); },
     read() {
       if (ta.value.trim() === "") {
         const msg = isRequired ? "required" : "";

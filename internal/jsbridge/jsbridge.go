@@ -124,11 +124,9 @@ func Recover(err *error) {
 	if r == nil {
 		return
 	}
-	var jsErr js.Error
 	switch v := r.(type) {
 	case js.Error:
-		jsErr = v
-		*err = ErrorFrom(jsErr.Value)
+		*err = ErrorFrom(v.Value)
 	case error:
 		*err = fmt.Errorf("jsbridge: panic: %w", v)
 	default:

@@ -93,12 +93,18 @@ func (r *hostReq) push(b []byte, end error) {
 	}
 }
 
-func (r *hostReq) fail(err error) {
+// markSent reports whether the head is still to be delivered, and from
+// now on it is not.
+func (r *hostReq) markSent() bool {
 	r.mu.Lock()
-	sent := r.sent
+	defer r.mu.Unlock()
+	first := !r.sent
 	r.sent = true
-	r.mu.Unlock()
-	if !sent {
+	return first
+}
+
+func (r *hostReq) fail(err error) {
+	if r.markSent() {
 		r.head <- &Response{Status: -1, Body: errBody{err}}
 	}
 	r.push(nil, err)
@@ -132,13 +138,9 @@ func (l *HostLink) onDeliver(_ js.Value, args []js.Value) any {
 			return nil
 		}
 		resp := &Response{Status: args[2].Int(), Type: args[3].String(), Header: parseHeaderLines(args[4].String())}
-		r.mu.Lock()
-		if r.sent {
-			r.mu.Unlock()
+		if !r.markSent() {
 			return nil // already failed
 		}
-		r.sent = true
-		r.mu.Unlock()
 		if kind == 1 {
 			r.push(copyBytes(args[5]), io.EOF)
 			l.get(id, true)
@@ -174,11 +176,16 @@ func copyBytes(v js.Value) []byte {
 }
 
 func parseHeaderLines(s string) map[string][]string {
-	h := map[string][]string{}
 	if s == "" {
-		return h
+		return map[string][]string{}
 	}
-	parts := strings.Split(s, "\n")
+	return headerPairs(strings.Split(s, "\n"))
+}
+
+// headerPairs turns alternating names and values into headers with
+// lower-case names.
+func headerPairs(parts []string) map[string][]string {
+	h := make(map[string][]string, len(parts)/2)
 	for i := 0; i+1 < len(parts); i += 2 {
 		name := strings.ToLower(parts[i])
 		h[name] = append(h[name], parts[i+1])
@@ -218,20 +225,12 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 	if req.Body != nil {
 		body = string(req.Body)
 	}
-	fn := js.Undefined()
-	if f.custom {
-		fn = f.fn
-	}
 	// Every Go string crossing the boundary is decoded on the other side:
 	// the request line and headers travel as one, and the RequestInit
 	// strings only when set.
-	var opts any = js.Undefined()
-	if f.strs[0][1] != "" || f.strs[1][1] != "" || f.strs[2][1] != "" || f.strs[3][1] != "" {
-		opts = f.strs[0][1] + "\n" + f.strs[1][1] + "\n" + f.strs[2][1] + "\n" + f.strs[3][1]
-	}
 	head := req.Method + "\n" + req.URL + "\n" + headerLines(req.Header)
 	err := jsbridge.Call(func() {
-		l.host.Call("fetch", id, fn, head, body, f.init, opts, req.NoRedirect)
+		l.host.Call("fetch", id, f.fn, head, body, f.init, f.hostInit, req.NoRedirect)
 	})
 	if err != nil {
 		l.get(id, true)

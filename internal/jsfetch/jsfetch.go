@@ -68,18 +68,20 @@ type Options struct {
 // safe for concurrent use by goroutines (all JavaScript calls happen on the
 // single wasm thread).
 type Fetcher struct {
-	fn     js.Value // user fetch, or undefined for globalThis.fetch
-	init   js.Value // extra RequestInit members, or undefined
-	strs   [4][2]string
-	custom bool
-	host   *HostLink
+	fn   js.Value // user fetch, or undefined for globalThis.fetch
+	init js.Value // extra RequestInit members, or undefined
+	strs [4][2]string
+	// hostInit is strs as the host helper takes them (see HostLink), or
+	// undefined when none is set.
+	hostInit any
+	host     *HostLink
 }
 
 // New returns a Fetcher. It fails with ErrBadOption for an invalid option
 // and when Hook.Fetch is set but is not a function. It is safe for
 // concurrent use.
 func New(opts *Options) (*Fetcher, error) {
-	f := &Fetcher{fn: js.Undefined(), init: js.Undefined()}
+	f := &Fetcher{fn: js.Undefined(), init: js.Undefined(), hostInit: js.Undefined()}
 	if opts == nil {
 		return f, nil
 	}
@@ -92,11 +94,14 @@ func New(opts *Options) (*Fetcher, error) {
 		{"cache", opts.Cache},
 		{"referrerPolicy", opts.ReferrerPolicy},
 	}
+	if opts.Credentials != "" || opts.Mode != "" || opts.Cache != "" || opts.ReferrerPolicy != "" {
+		f.hostInit = opts.Credentials + "\n" + opts.Mode + "\n" + opts.Cache + "\n" + opts.ReferrerPolicy
+	}
 	f.host = opts.Hook.Host
 	switch t := opts.Hook.Fetch.Type(); t {
 	case js.TypeUndefined, js.TypeNull:
 	case js.TypeFunction:
-		f.fn, f.custom = opts.Hook.Fetch, true
+		f.fn = opts.Hook.Fetch
 	default:
 		return nil, fmt.Errorf("%w: fetch must be a function, got %s", ErrBadOption, t)
 	}
@@ -171,7 +176,7 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (resp *Response, err err
 	err = jsbridge.Call(func() {
 		global := js.Global()
 		fn, this := f.fn, js.Undefined()
-		if !f.custom {
+		if fn.IsUndefined() {
 			fn, this = global.Get("fetch"), global
 		}
 		if fn.Type() != js.TypeFunction {
@@ -184,9 +189,10 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (resp *Response, err err
 			return
 		}
 		ac = acCtor.New()
-		init := global.Get("Object").New()
+		object := global.Get("Object")
+		init := object.New()
 		if f.init.Type() == js.TypeObject {
-			global.Get("Object").Call("assign", init, f.init)
+			object.Call("assign", init, f.init)
 		}
 		init.Set("method", req.Method)
 		pairs := make([]any, 0, len(req.Header))
@@ -308,10 +314,14 @@ func causeOf(v js.Value) (s string) {
 // newResponse reads status, type and headers of a JavaScript Response.
 func newResponse(v js.Value, ac js.Value, stop func() bool) (r *Response, err error) {
 	defer jsbridge.Recover(&err)
-	if v.Type() != js.TypeObject || v.Get("status").Type() != js.TypeNumber || v.Get("headers").Type() != js.TypeObject {
+	if v.Type() != js.TypeObject {
 		return nil, fmt.Errorf("%w (got %s)", ErrNotResponse, v.Type())
 	}
-	r = &Response{Status: v.Get("status").Int(), Header: map[string][]string{}}
+	status, headers := v.Get("status"), v.Get("headers")
+	if status.Type() != js.TypeNumber || headers.Type() != js.TypeObject {
+		return nil, fmt.Errorf("%w (got %s)", ErrNotResponse, v.Type())
+	}
+	r = &Response{Status: status.Int()}
 	if t := v.Get("type"); t.Type() == js.TypeString {
 		r.Type = t.String()
 	} else {
@@ -319,7 +329,7 @@ func newResponse(v js.Value, ac js.Value, stop func() bool) (r *Response, err er
 	}
 	// One crossing for all headers: names and values joined by "\n",
 	// which fetch's Headers never contain (they reject CR, LF and NUL).
-	flat := js.Global().Get("Array").Call("from", v.Get("headers")).Call("flat")
+	flat := js.Global().Get("Array").Call("from", headers).Call("flat")
 	parts := strings.Split(flat.Call("join", "\n").String(), "\n")
 	if len(parts) != flat.Length() {
 		// Not a real Headers object: take the entries one by one.
@@ -328,10 +338,7 @@ func newResponse(v js.Value, ac js.Value, stop func() bool) (r *Response, err er
 			parts = append(parts, flat.Index(i).String())
 		}
 	}
-	for i := 0; i+1 < len(parts); i += 2 {
-		name := strings.ToLower(parts[i])
-		r.Header[name] = append(r.Header[name], parts[i+1])
-	}
+	r.Header = headerPairs(parts)
 	b := &body{ac: ac, stop: stop, ch: make(chan chunk, 1), closedCh: make(chan struct{}), rest: js.Undefined(), reader: js.Undefined()}
 	if s := v.Get("body"); s.Type() == js.TypeObject {
 		b.reader = s.Call("getReader")

@@ -3,7 +3,6 @@
 package jsonschema
 
 import (
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,8 +11,6 @@ import (
 
 // ecmaSpace is the ECMA-262 WhiteSpace and LineTerminator set matched by \s.
 const ecmaSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
-
-var errUnsupportedRegexp = errors.New("unsupported ECMA-262 regular expression feature")
 
 // ecmaProps maps the long Unicode General_Category names of ECMA-262 to
 // the short names RE2 knows, as ",Long=Short" entries (a string rather

@@ -3,12 +3,9 @@
 package jsonschema
 
 import (
-	"errors"
 	"strings"
 	"syscall/js"
 )
-
-var errUnsupportedRegexp = errors.New("unsupported ECMA-262 regular expression feature")
 
 // jsRegExp is a pattern compiled by the JavaScript engine: ECMA-262 is the
 // dialect JSON Schema specifies, and leaving Go's regexp out of the

@@ -165,14 +165,12 @@ type compiler struct {
 // listed by Schema.Unresolved. Errors wrap ErrInvalidSchema. Compile is safe
 // for concurrent use, and the returned *Schema is immutable.
 func Compile(doc []byte) (*Schema, error) {
-	d := json.NewDecoder(bytes.NewReader(doc))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
-	}
-	if _, err := d.Token(); err != io.EOF {
+	v, err := decodeJSON(doc)
+	switch {
+	case errors.Is(err, errTrailing):
 		return nil, fmt.Errorf("%w: trailing data after the schema", ErrInvalidSchema)
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
 	}
 	switch v.(type) {
 	case map[string]any, bool:
@@ -198,12 +196,7 @@ func Compile(doc []byte) (*Schema, error) {
 	root := c.compile("")
 	// Compile every other subschema too, so that the whole document is
 	// checked and the result does not depend on which parts are reachable.
-	ptrs := make([]string, 0, len(c.info))
-	for p := range c.info {
-		ptrs = append(ptrs, p)
-	}
-	slices.Sort(ptrs)
-	for _, p := range ptrs {
+	for _, p := range sortedKeys(c.info) {
 		c.compile(p)
 	}
 	if c.err != nil {
@@ -225,7 +218,8 @@ func Compile(doc []byte) (*Schema, error) {
 	return &Schema{root: root, unresolved: sortedKeys(c.unresolved), skipped: sortedKeys(c.skipped)}, nil
 }
 
-func sortedKeys(m map[string]bool) []string {
+// sortedKeys returns the keys of m in order (nil when m is empty).
+func sortedKeys[V any](m map[string]V) []string {
 	if len(m) == 0 {
 		return nil
 	}
@@ -235,6 +229,24 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// errTrailing is decodeJSON's error for data after the JSON value.
+var errTrailing = errors.New("trailing data")
+
+// decodeJSON decodes the single JSON value of raw, numbers as json.Number.
+// Data after the value is errTrailing.
+func decodeJSON(raw []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errTrailing
+	}
+	return v, nil
 }
 
 func draftOf(v any) int {
@@ -521,21 +533,21 @@ func (c *compiler) compileObject(n *node, m map[string]any, base string) {
 		if !ok {
 			c.fail(ptr+"/dependentRequired", "dependentRequired must be an object")
 		}
-		for _, k := range sortedMapKeys(obj) {
+		for _, k := range sortedKeys(obj) {
 			n.depReq = append(n.depReq, depReq{k, c.strings(obj[k], ptr+"/dependentRequired/"+escapeToken(k))})
 		}
 	}
 	if v, ok := m["properties"]; ok {
 		obj := c.object(v, ptr, "properties")
 		n.props = make(map[string]*node, len(obj))
-		n.propOrder = sortedMapKeys(obj)
+		n.propOrder = sortedKeys(obj)
 		for _, k := range n.propOrder {
 			n.props[k] = c.child(n, "/properties/"+escapeToken(k))
 		}
 	}
 	if v, ok := m["patternProperties"]; ok {
 		obj := c.object(v, ptr, "patternProperties")
-		for _, k := range sortedMapKeys(obj) {
+		for _, k := range sortedKeys(obj) {
 			path := "/patternProperties/" + escapeToken(k)
 			if re := c.regexp(ptr+path, k); re != nil {
 				n.patProps = append(n.patProps, patProp{re, c.child(n, path)})
@@ -550,13 +562,13 @@ func (c *compiler) compileObject(n *node, m map[string]any, base string) {
 	}
 	if v, ok := m["dependentSchemas"]; ok {
 		obj := c.object(v, ptr, "dependentSchemas")
-		for _, k := range sortedMapKeys(obj) {
+		for _, k := range sortedKeys(obj) {
 			n.depSchemas = append(n.depSchemas, depSchema{k, c.child(n, "/dependentSchemas/"+escapeToken(k))})
 		}
 	}
 	if v, ok := m["dependencies"]; ok {
 		obj := c.object(v, ptr, "dependencies")
-		for _, k := range sortedMapKeys(obj) {
+		for _, k := range sortedKeys(obj) {
 			path := "/dependencies/" + escapeToken(k)
 			if arr, ok := obj[k].([]any); ok {
 				n.depReq = append(n.depReq, depReq{k, c.strings(arr, ptr+path)})
@@ -768,15 +780,6 @@ func (c *compiler) regexp(ptr, src string) matcher {
 	}
 	c.regexps[src] = re
 	return re
-}
-
-func sortedMapKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // ---- JSON pointers ----

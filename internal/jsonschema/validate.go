@@ -1,10 +1,8 @@
 package jsonschema
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,14 +94,9 @@ func (s *Schema) Validate(instance any) error {
 // and validates it. Malformed JSON yields a decoding error that is not a
 // *ValidationError. ValidateJSON is safe for concurrent use.
 func (s *Schema) ValidateJSON(raw []byte) error {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
+	v, err := decodeJSON(raw)
+	if err != nil {
 		return fmt.Errorf("jsonschema: invalid JSON instance: %w", err)
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return fmt.Errorf("jsonschema: invalid JSON instance: trailing data")
 	}
 	return s.Validate(v)
 }

@@ -15,6 +15,16 @@ const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode",
 const CALL_OPTIONS = ["signal", "timeout", "onprogress", "resetTimeoutOnProgress", "maxTotalTimeout", "cache", "_meta"];
 const LISTEN_OPTIONS = ["signal", "onNotification"];
 const TRANSPORTS = ["auto", "streamable-http", "sse", "websocket"];
+// The server notifications the module forwards, by the option receiving them.
+const NOTIFICATION_OPTIONS = {
+  "notifications/message": "onLog",
+  "notifications/progress": "onProgress",
+  "notifications/tools/list_changed": "onToolsListChanged",
+  "notifications/prompts/list_changed": "onPromptsListChanged",
+  "notifications/resources/list_changed": "onResourcesListChanged",
+  "notifications/resources/updated": "onResourceUpdated",
+  "notifications/elicitation/complete": "onElicitationComplete",
+};
 
 // Clients the page dropped without close() are freed in the module.
 const registry = typeof FinalizationRegistry === "function"
@@ -47,8 +57,7 @@ export class Client {
       throw new TypeError("Client: the first argument must be {name, version}");
     }
     const opts = checkOptions(options, CLIENT_OPTIONS, "Client");
-    for (const k of ["sampling", "elicitation", "onLog", "onProgress", "onToolsListChanged", "onPromptsListChanged",
-      "onResourcesListChanged", "onResourceUpdated", "onElicitationComplete", "onMessage", "onWarning"]) {
+    for (const k of ["sampling", "elicitation", ...Object.values(NOTIFICATION_OPTIONS), "onMessage", "onWarning"]) {
       if (opts[k] !== undefined && typeof opts[k] !== "function") throw new TypeError(`Client: option "${k}" must be a function`);
     }
     if (opts.roots !== undefined && typeof opts.roots !== "function" && !Array.isArray(opts.roots)) {
@@ -59,16 +68,8 @@ export class Client {
     this.#api = bridge();
     this.#identity = { name: info.name, version: info.version, title: info.title };
     this.#options = opts;
-    const notifications = {
-      "notifications/message": !!opts.onLog,
-      "notifications/progress": !!opts.onProgress,
-      "notifications/tools/list_changed": !!opts.onToolsListChanged,
-      "notifications/prompts/list_changed": !!opts.onPromptsListChanged,
-      "notifications/resources/list_changed": !!opts.onResourcesListChanged,
-      "notifications/resources/updated": !!opts.onResourceUpdated,
-      "notifications/elicitation/complete": !!opts.onElicitationComplete,
-      message: !!opts.onMessage,
-    };
+    const notifications = { message: !!opts.onMessage };
+    for (const [method, k] of Object.entries(NOTIFICATION_OPTIONS)) notifications[method] = !!opts[k];
     const config = {
       name: info.name,
       version: info.version,
@@ -102,6 +103,8 @@ export class Client {
       "elicitation/create": opts.elicitation,
       "roots/list": typeof opts.roots === "function" ? opts.roots : undefined,
     };
+    const routes = {};
+    for (const [method, k] of Object.entries(NOTIFICATION_OPTIONS)) routes[method] = opts[k];
     return {
       handle: async (method, paramsJSON, signal) => {
         const h = handlers[method];
@@ -112,17 +115,9 @@ export class Client {
         return JSON.stringify(result);
       },
       notify: (method, paramsJSON) => {
-        const params = paramsJSON ? JSON.parse(paramsJSON) : undefined;
-        const route = {
-          "notifications/message": opts.onLog,
-          "notifications/progress": opts.onProgress,
-          "notifications/tools/list_changed": opts.onToolsListChanged,
-          "notifications/prompts/list_changed": opts.onPromptsListChanged,
-          "notifications/resources/list_changed": opts.onResourcesListChanged,
-          "notifications/resources/updated": opts.onResourceUpdated,
-          "notifications/elicitation/complete": opts.onElicitationComplete,
-        }[method];
+        const route = routes[method];
         if (!route) return;
+        const params = paramsJSON ? JSON.parse(paramsJSON) : undefined;
         try {
           const r = route(params);
           if (r && typeof r.catch === "function") r.catch((e) => callbackError(method, e));
@@ -311,7 +306,7 @@ export class Client {
       acknowledged: out.acknowledged,
       /** Resolves when the subscription ends: undefined if gracefully, else the McpError. */
       closed,
-      close: () => new Promise((resolve, reject) => api.closeListen(out.id, resolve, (e) => reject(fromBridge(e)))),
+      close: () => this.#settle(undefined, (resolve, reject) => api.closeListen(out.id, resolve, reject)),
     };
     opts.signal?.addEventListener("abort", () => sub.close(), { once: true });
     return sub;

@@ -9,24 +9,14 @@
 // WWW-Authenticate that the server's CORS hides from the page.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import path from "node:path";
-import { repo, requireWasm, goBuild, startServer, startStaticServer, launchBrowser, newPage, screenshot } from "./harness.mjs";
+import { startAuthserve, startFixtureSite, launchBrowser, newPage, screenshot } from "./harness.mjs";
 
 let site; // the application's origin: its pages and the package
 let browser;
-let bin;
 
 before(async () => {
-  await requireWasm();
-  site = await startStaticServer({
-    "/fixtures/": path.join(repo, "tests/browser/fixtures"),
-    "/mcpwasm/src/": path.join(repo, "js/src"),
-    "/mcpwasm/dist/": path.join(repo, "js/dist"),
-  });
-  [bin, browser] = await Promise.all([
-    process.env.MCPWASM_AUTHSERVE || goBuild("./internal/authserve", "authserve"),
-    launchBrowser(),
-  ]);
+  site = await startFixtureSite();
+  browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
@@ -35,7 +25,7 @@ after(async () => {
 
 /** startAuth starts a fresh protected server (consent page, CORS for the site). */
 async function startAuth() {
-  const srv = await startServer(bin, ["-consent", "-cors", site.url, "-max-life", "10m"], { name: "authserve" });
+  const srv = await startAuthserve(["-consent", "-cors", site.url]);
   srv.state = async () => (await fetch(`${srv.url}/_test/state`)).json();
   srv.as = (await srv.state()).as;
   return srv;

@@ -7,7 +7,7 @@
 // to build/screenshots/.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startExampleWeb, launchBrowser, newPage, screenshot, goBuild, startServer } from "./harness.mjs";
+import { startExampleWeb, startAuthserve, launchBrowser, newPage, screenshot } from "./harness.mjs";
 
 let server;
 let browser;
@@ -502,8 +502,7 @@ test("custom headers go with every request", async () => {
 });
 
 test("OAuth: the page signs in through a popup to a protected server on another origin", async () => {
-  const bin = process.env.MCPWASM_AUTHSERVE || (await goBuild("./internal/authserve", "authserve"));
-  const srv = await startServer(bin, ["-consent", "-cors", server.url, "-max-life", "10m"], { name: "authserve" });
+  const srv = await startAuthserve(["-consent", "-cors", server.url]);
   const { page, context } = await newPage(browser);
   try {
     await page.goto(`${server.url}/`);

@@ -1,9 +1,9 @@
 // Harness of the headless Chromium tests (node --test tests/browser/):
 // builds and starts the Go servers (the example-web server, the demo MCP
-// server) on 127.0.0.1, serves test pages from another origin, fronts a
-// server with misconfigured CORS, launches Debian's chromium
-// (/usr/bin/chromium, or $MCPWASM_CHROMIUM) through playwright-core, and
-// writes screenshots to build/screenshots/.
+// server, the OAuth-protected server) on 127.0.0.1, serves test pages from
+// another origin, fronts a server with misconfigured CORS, launches
+// Debian's chromium (/usr/bin/chromium, or $MCPWASM_CHROMIUM) through
+// playwright-core, and writes screenshots to build/screenshots/.
 //
 // Servers print "LISTENING <url>" when ready and exit when their stdin (a
 // pipe held by this process) closes, so a crashed test run leaves nothing
@@ -76,20 +76,35 @@ export function startServer(bin, args = [], { name = path.basename(bin) } = {}) 
   });
 }
 
-let exampleWebBin = null;
+const built = new Map();
+/**
+ * goBin resolves with the binary of a Go main package: $env when given and
+ * set (scripts/test.sh builds the test servers once and says where), else
+ * build/bin/<name>, built once per process.
+ */
+function goBin(pkg, name, env) {
+  if (env && process.env[env]) return Promise.resolve(process.env[env]);
+  if (!built.has(name)) built.set(name, goBuild(pkg, name));
+  return built.get(name);
+}
+
 /** startExampleWeb builds (once per process) and starts the example-web server. */
 export async function startExampleWeb(args = []) {
   await requireWasm();
-  exampleWebBin ??= await goBuild("./example-web", "example-web");
-  return startServer(exampleWebBin, ["-port", "0", "-max-life", "10m", ...args], { name: "example-web" });
+  const bin = await goBin("./example-web", "example-web");
+  return startServer(bin, ["-port", "0", "-max-life", "10m", ...args], { name: "example-web" });
 }
 
-let demoserveBin = null;
-/** startDemoserve builds (once per process) and starts internal/demoserver/demoserve. */
+/** startDemoserve starts internal/demoserver/demoserve ($MCPWASM_DEMOSERVE, or built once per process). */
 export async function startDemoserve(args = []) {
-  // scripts/test.sh builds it and says where (MCPWASM_DEMOSERVE).
-  demoserveBin ??= process.env.MCPWASM_DEMOSERVE || await goBuild("./internal/demoserver/demoserve", "demoserve");
-  return startServer(demoserveBin, ["-max-life", "10m", ...args], { name: "demoserve" });
+  const bin = await goBin("./internal/demoserver/demoserve", "demoserve", "MCPWASM_DEMOSERVE");
+  return startServer(bin, ["-max-life", "10m", ...args], { name: "demoserve" });
+}
+
+/** startAuthserve starts internal/authserve ($MCPWASM_AUTHSERVE, or built once per process). */
+export async function startAuthserve(args = []) {
+  const bin = await goBin("./internal/authserve", "authserve", "MCPWASM_AUTHSERVE");
+  return startServer(bin, ["-max-life", "10m", ...args], { name: "authserve" });
 }
 
 export const chromiumArgs = [
@@ -182,6 +197,21 @@ export function startStaticServer(mounts) {
     }
   });
   return listenLocal(server);
+}
+
+/**
+ * startFixtureSite serves the test pages (tests/browser/fixtures, under
+ * /fixtures/) and the package (js/src and js/dist, under /mcpwasm/) from an
+ * origin of their own, after checking that the module is built. Resolves
+ * with {url, stop}.
+ */
+export async function startFixtureSite() {
+  await requireWasm();
+  return startStaticServer({
+    "/fixtures/": path.join(repo, "tests/browser/fixtures"),
+    "/mcpwasm/src/": path.join(repo, "js/src"),
+    "/mcpwasm/dist/": path.join(repo, "js/dist"),
+  });
 }
 
 /**

@@ -7,20 +7,14 @@
 // McpError that says what is missing.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import path from "node:path";
-import { repo, requireWasm, startDemoserve, startStaticServer, startCorsFaultProxy, launchBrowser, newPage } from "./harness.mjs";
+import { startDemoserve, startFixtureSite, startCorsFaultProxy, launchBrowser, newPage } from "./harness.mjs";
 
 let site; // serves the test page, its worker and the package
 let mcp; // the demo MCP server, CORS for site's origin only
 let browser;
 
 before(async () => {
-  await requireWasm();
-  site = await startStaticServer({
-    "/fixtures/": path.join(repo, "tests/browser/fixtures"),
-    "/mcpwasm/src/": path.join(repo, "js/src"),
-    "/mcpwasm/dist/": path.join(repo, "js/dist"),
-  });
+  site = await startFixtureSite();
   [mcp, browser] = await Promise.all([
     startDemoserve(["--modern", "--page-size", "10", "--cors", site.url]),
     launchBrowser(),

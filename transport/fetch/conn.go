@@ -99,7 +99,7 @@ func (c *conn) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		h := c.baseHeader(version, sid)
 		if resp, err := c.t.doer.Do(ctx, &Request{Method: "DELETE", URL: c.t.endpoint, Header: h}); err == nil {
-			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodySize))
 			resp.Body.Close()
 		}
 		cancel()
@@ -230,8 +230,7 @@ func (c *conn) postNoReply(ctx context.Context, msg core.Message, method string,
 	if err != nil {
 		return fmt.Errorf("fetch: POST: %w", err)
 	}
-	b, _ := readLimited(resp.Body, 4096)
-	resp.Body.Close()
+	b := readErrorBody(resp)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return nil
 	}
@@ -334,8 +333,7 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 		return nil
 	}
 
-	b, _ := readLimited(resp.Body, 4096)
-	resp.Body.Close()
+	b := readErrorBody(resp)
 	c.dropStream(id)
 	rcancel()
 	se := &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header, Method: m.Method}
@@ -392,16 +390,17 @@ func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Re
 	defer c.dropStream(id)
 	defer resp.Body.Close()
 	var b []byte
-	var err error
+	whole := false
 	if w, ok := resp.Body.(interface{ Whole() ([]byte, bool) }); ok {
-		// The platform already holds the whole body (GOOS=js fast path).
-		if b, ok = w.Whole(); ok && len(b) > c.t.opts.MaxMessageSize {
-			b, err = nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.t.opts.MaxMessageSize)
-		} else if !ok {
-			b, err = readLimited(resp.Body, c.t.opts.MaxMessageSize)
-		}
-	} else {
+		// The platform may already hold the whole body (GOOS=js fast path).
+		b, whole = w.Whole()
+	}
+	var err error
+	switch {
+	case !whole:
 		b, err = readLimited(resp.Body, c.t.opts.MaxMessageSize)
+	case len(b) > c.t.opts.MaxMessageSize:
+		err = fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.t.opts.MaxMessageSize)
 	}
 	if err != nil {
 		if ctx.Err() == nil {

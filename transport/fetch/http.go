@@ -127,6 +127,18 @@ func readLimited(r io.Reader, limit int) ([]byte, error) {
 	return b, nil
 }
 
+// errorBodySize bounds what is read of a response body that is not a
+// message (StatusError.Body).
+const errorBodySize = 4096
+
+// readErrorBody reads resp's body for a StatusError (nil when it exceeds
+// errorBodySize) and closes the body.
+func readErrorBody(resp *Response) []byte {
+	b, _ := readLimited(resp.Body, errorBodySize)
+	resp.Body.Close()
+	return b
+}
+
 // mediaType returns the lower-cased media type of a Content-Type value,
 // without parameters ("text/event-stream; charset=utf-8" →
 // "text/event-stream"). The mime package would cost the WebAssembly build

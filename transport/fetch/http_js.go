@@ -14,8 +14,8 @@ import (
 // JavaScript fetch function (globalThis.fetch, looked up at each request)
 // with the runtime's RequestInit defaults. Go's net/http is not linked.
 func DefaultDoer() Doer {
-	f, _ := jsfetch.New(nil) // nil options cannot be invalid
-	return &jsDoer{f: f}
+	d, _ := JSFetch(nil) // nil options cannot be invalid
+	return d
 }
 
 // JSFetchOptions configure the JavaScript fetch Doer made by JSFetch (GOOS=js

@@ -5,13 +5,14 @@ package fetch
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"strings"
 )
 
 // DefaultDoer returns the platform's HTTP implementation: net/http's
 // default transport here (the GOOS=js build uses the JavaScript fetch).
-func DefaultDoer() Doer { return &netDoer{client: &http.Client{}} }
+func DefaultDoer() Doer { return NetHTTP(nil) }
 
 // NetHTTP adapts an *http.Client (nil means a default one) to Doer.
 func NetHTTP(c *http.Client) Doer {
@@ -24,17 +25,11 @@ func NetHTTP(c *http.Client) Doer {
 type netDoer struct{ client *http.Client }
 
 func (d *netDoer) Do(ctx context.Context, r *Request) (*Response, error) {
-	var body *bytes.Reader
+	var body io.Reader // a nil *bytes.Reader would not be a nil io.Reader
 	if r.Body != nil {
 		body = bytes.NewReader(r.Body)
 	}
-	var req *http.Request
-	var err error
-	if body != nil {
-		req, err = http.NewRequestWithContext(ctx, r.Method, r.URL, body)
-	} else {
-		req, err = http.NewRequestWithContext(ctx, r.Method, r.URL, nil)
-	}
+	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, body)
 	if err != nil {
 		return nil, err
 	}

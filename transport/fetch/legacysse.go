@@ -57,8 +57,7 @@ func (c *conn) openLegacySSE(ctx context.Context) error {
 	}
 	ct := mediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode != 200 || ct != "text/event-stream" {
-		b, _ := readLimited(resp.Body, 4096)
-		resp.Body.Close()
+		b := readErrorBody(resp)
 		return &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header}
 	}
 	r := sse.NewReader(resp.Body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
@@ -171,8 +170,7 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg core.Message, opts *core.S
 	if err != nil {
 		return fmt.Errorf("fetch: POST %s: %w", l.postURL, err)
 	}
-	b, _ := readLimited(resp.Body, 4096)
-	resp.Body.Close()
+	b := readErrorBody(resp)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return nil
 	}

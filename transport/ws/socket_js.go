@@ -28,11 +28,11 @@ func dial(ctx context.Context, u string, o *Options) (socket, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		var ce *jsws.CloseError
-		if errors.As(err, &ce) {
-			return nil, &openError{url: u, close: &CloseError{Code: ce.Code, Reason: ce.Reason}}
+		err = mapErr(err)
+		if ce, ok := err.(*CloseError); ok {
+			return nil, &openError{url: u, close: ce}
 		}
-		return nil, fmt.Errorf("%w: %s: %w", ErrDial, u, mapErr(err))
+		return nil, fmt.Errorf("%w: %s: %w", ErrDial, u, err)
 	}
 	return &jsSocket{s: s}, nil
 }

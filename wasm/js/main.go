@@ -130,10 +130,15 @@ func (b *bridge) add(c *clientEntry) int {
 	return b.next
 }
 
+// entry returns the client of handle v. It does not panic on a value that
+// is no handle, so an API function rejects instead of never settling.
 func (b *bridge) entry(v js.Value) (*clientEntry, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c := b.clients[v.Int()]
+	var c *clientEntry
+	if v.Type() == js.TypeNumber {
+		b.mu.Lock()
+		c = b.clients[v.Int()]
+		b.mu.Unlock()
+	}
 	if c == nil {
 		return nil, errors.New("mcpwasm: unknown or freed client")
 	}
@@ -155,6 +160,18 @@ func arg(args []js.Value, i int) js.Value {
 		return args[i]
 	}
 	return js.Undefined()
+}
+
+// jsonArg returns a JSON argument the glue passes as a string, or nil when
+// it passed "" or no string. The string crosses the boundary once.
+func jsonArg(v js.Value) json.RawMessage {
+	if v.Type() != js.TypeString {
+		return nil
+	}
+	if s := v.String(); s != "" {
+		return json.RawMessage(s)
+	}
+	return nil
 }
 
 // settle runs f on a goroutine and settles the JavaScript Promise whose
@@ -370,9 +387,10 @@ func handlerError(e *jsbridge.Error) error {
 }
 
 func (b *bridge) freeClient(_ js.Value, args []js.Value) any {
+	h := arg(args, 0).Int()
 	b.mu.Lock()
-	c := b.clients[arg(args, 0).Int()]
-	delete(b.clients, arg(args, 0).Int())
+	c := b.clients[h]
+	delete(b.clients, h)
 	b.mu.Unlock()
 	if c != nil {
 		if s, err := c.sess(); err == nil {
@@ -479,16 +497,12 @@ type callOptions struct {
 // request(handle, method, paramsJSON, optionsJSON, signal, onprogress, resolve, reject)
 func (b *bridge) request(_ js.Value, args []js.Value) any {
 	c, err := b.entry(arg(args, 0))
-	method := arg(args, 1).String()
-	var params json.RawMessage
-	if p := arg(args, 2); p.Type() == js.TypeString && p.String() != "" {
-		params = json.RawMessage(p.String())
-	}
-	optsV, signal, onprogress := arg(args, 3), arg(args, 4), arg(args, 5)
+	method, params := arg(args, 1).String(), jsonArg(arg(args, 2))
+	signal, onprogress := arg(args, 4), arg(args, 5)
 	resolve, reject := arg(args, 6), arg(args, 7)
 	var o callOptions
-	if optsV.Type() == js.TypeString && optsV.String() != "" {
-		if jerr := json.Unmarshal([]byte(optsV.String()), &o); jerr != nil && err == nil {
+	if raw := jsonArg(arg(args, 3)); raw != nil {
+		if jerr := json.Unmarshal(raw, &o); jerr != nil && err == nil {
 			err = fmt.Errorf("mcpwasm: call options: %w", jerr)
 		}
 	}
@@ -542,7 +556,7 @@ func (b *bridge) request(_ js.Value, args []js.Value) any {
 // notify(handle, method, paramsJSON, resolve, reject)
 func (b *bridge) notify(_ js.Value, args []js.Value) any {
 	c, err := b.entry(arg(args, 0))
-	method, params := arg(args, 1).String(), arg(args, 2)
+	method, params := arg(args, 1).String(), jsonArg(arg(args, 2))
 	settle(arg(args, 3), arg(args, 4), func() (any, error) {
 		if err != nil {
 			return nil, err
@@ -551,11 +565,7 @@ func (b *bridge) notify(_ js.Value, args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		var raw json.RawMessage
-		if params.Type() == js.TypeString && params.String() != "" {
-			raw = json.RawMessage(params.String())
-		}
-		return nil, s.Notify(context.Background(), method, raw)
+		return nil, s.Notify(context.Background(), method, params)
 	})
 	return nil
 }
@@ -698,8 +708,9 @@ func (b *bridge) listen(_ js.Value, args []js.Value) any {
 
 // closeListen(id, resolve, reject)
 func (b *bridge) closeListen(_ js.Value, args []js.Value) any {
+	id := arg(args, 0).Int()
 	b.mu.Lock()
-	sub := b.subs[arg(args, 0).Int()]
+	sub := b.subs[id]
 	b.mu.Unlock()
 	settle(arg(args, 1), arg(args, 2), func() (any, error) {
 		if sub != nil {

@@ -359,7 +359,9 @@ func (h *Host) callInput(name string, data []byte, args ...uint64) (uint32, erro
 	return h.callStatus(name, append(args, uint64(ptr), uint64(len(data)))...)
 }
 
-// readOut copies a guest-owned buffer returned as ptr<<32|len.
+// readOut returns a guest-owned buffer returned as ptr<<32|len: a view of
+// the guest's memory, valid until the next guest call (its callers decode
+// it at once, which copies what they keep).
 func (h *Host) readOut(v uint64) ([]byte, error) {
 	ptr, n := abi.Unpack(v)
 	if n == 0 {
@@ -370,7 +372,7 @@ func (h *Host) readOut(v uint64) ([]byte, error) {
 		h.trap(fmt.Errorf("the guest returned an out-of-range buffer %#x+%d", ptr, n))
 		return nil, h.endErr()
 	}
-	return append([]byte(nil), b...), nil
+	return b, nil
 }
 
 func (h *Host) lastError() (string, error) {
@@ -476,10 +478,15 @@ func (h *Host) dispatch(ev *abi.Event) {
 func (h *Host) forgetSession(s *Session, err error) {
 	delete(h.sessions, s.id)
 	if h.clients[s.client] == s {
-		delete(h.clients, s.client)
-		_, _ = h.callStatus(abi.ExportClientFree, uint64(s.client))
+		h.freeClient(s.client)
 	}
 	s.end(err)
+}
+
+// freeClient forgets a guest client and frees it in the guest.
+func (h *Host) freeClient(id uint32) {
+	delete(h.clients, id)
+	_, _ = h.callStatus(abi.ExportClientFree, uint64(id))
 }
 
 // serveRequest runs the host handler of a server→client request.
@@ -501,8 +508,8 @@ func (h *Host) serveRequest(ev *abi.Event) {
 		return
 	}
 	params := ev.Params
-	h.serve(s, ev.ID, func(ctx context.Context) (json.RawMessage, error) {
-		return runHandler(ctx, handler, params)
+	h.serve(s, ev.ID, "handler", func(ctx context.Context) (json.RawMessage, error) {
+		return handler(ctx, params)
 	})
 }
 
@@ -515,8 +522,8 @@ func (h *Host) serveAuthorize(ev *abi.Event) {
 		return
 	}
 	authorize, authURL := s.opts.Auth.Authorize, ev.URL
-	h.serve(s, ev.ID, func(ctx context.Context) (json.RawMessage, error) {
-		cb, err := runAuthorize(ctx, authorize, authURL)
+	h.serve(s, ev.ID, "Authorize", func(ctx context.Context) (json.RawMessage, error) {
+		cb, err := authorize(ctx, authURL)
 		if err != nil {
 			return nil, err
 		}
@@ -524,25 +531,17 @@ func (h *Host) serveAuthorize(ev *abi.Event) {
 	})
 }
 
-func runAuthorize(ctx context.Context, f AuthorizeFunc, authURL string) (cb string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("wasihost: Authorize panicked: %v", r)
-		}
-	}()
-	return f(ctx, authURL)
-}
-
 // serve answers question id of session s with f's outcome, computed on
 // its own goroutine; f's context ends when the guest withdraws the
-// question or the session ends.
-func (h *Host) serve(s *Session, id uint32, f func(ctx context.Context) (json.RawMessage, error)) {
+// question or the session ends. A panic of f (the application's code,
+// named by what) is its failure.
+func (h *Host) serve(s *Session, id uint32, what string, f func(ctx context.Context) (json.RawMessage, error)) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	h.questions[id] = cancel
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
-		result, err := f(ctx)
+		result, err := recovered(ctx, what, f)
 		_ = h.submit(func() {
 			if h.questions[id] == nil {
 				return // withdrawn
@@ -554,13 +553,14 @@ func (h *Host) serve(s *Session, id uint32, f func(ctx context.Context) (json.Ra
 	}()
 }
 
-func runHandler(ctx context.Context, f HandlerFunc, params json.RawMessage) (result json.RawMessage, err error) {
+// recovered runs f, turning a panic into an error.
+func recovered(ctx context.Context, what string, f func(ctx context.Context) (json.RawMessage, error)) (result json.RawMessage, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("wasihost: handler panicked: %v", r)
+			result, err = nil, fmt.Errorf("wasihost: %s panicked: %v", what, r)
 		}
 	}()
-	return f(ctx, params)
+	return f(ctx)
 }
 
 // answer sends a handler's outcome to the guest.

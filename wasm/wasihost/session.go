@@ -317,8 +317,7 @@ func (h *Host) Connect(ctx context.Context, url string, opts *ConnectOptions) (*
 	op := &pendingOp{session: s, done: make(chan opResult, 1)}
 	op.finish = func(ev *abi.Event) {
 		if ev.Error != nil || json.Unmarshal(ev.Result, &s.info) != nil || s.info.Session == 0 {
-			delete(h.clients, s.client)
-			_, _ = h.callStatus(abi.ExportClientFree, uint64(s.client))
+			h.freeClient(s.client)
 			return
 		}
 		s.id = s.info.Session
@@ -337,8 +336,7 @@ func (h *Host) Connect(ctx context.Context, url string, opts *ConnectOptions) (*
 		h.clients[id] = s
 		opID, err = h.callInput(abi.ExportConnect, reqJSON, uint64(id))
 		if err != nil {
-			delete(h.clients, id)
-			_, _ = h.callStatus(abi.ExportClientFree, uint64(id))
+			h.freeClient(id)
 			return err
 		}
 		h.ops[opID] = op

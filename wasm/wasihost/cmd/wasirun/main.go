@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
@@ -98,13 +99,8 @@ func run() int {
 		WithSysNanosleep().
 		WithRandSource(rand.Reader)
 	for _, kv := range os.Environ() {
-		for i := 0; i < len(kv); i++ {
-			if kv[i] == '=' {
-				if kv[:i] != "PWD" {
-					cfg = cfg.WithEnv(kv[:i], kv[i+1:])
-				}
-				break
-			}
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "PWD" {
+			cfg = cfg.WithEnv(k, v)
 		}
 	}
 	cfg = cfg.WithEnv("PWD", cwd)

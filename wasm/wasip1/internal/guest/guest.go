@@ -162,13 +162,16 @@ func (g *Guest) Poll() []byte {
 	if len(events) == 0 {
 		return nil
 	}
-	size := 2
+	size := 1
 	for _, e := range events {
 		size += len(e) + 1
 	}
 	out := make([]byte, 0, size)
-	out = append(out, '[')
-	out = append(out, bytes.Join(events, []byte{','})...)
+	sep := byte('[')
+	for _, e := range events {
+		out = append(append(out, sep), e...)
+		sep = ','
+	}
 	return append(out, ']')
 }
 
