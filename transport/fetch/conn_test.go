@@ -249,6 +249,27 @@ func TestModernStreamBreaks(t *testing.T) {
 	require.NoError(t, err, "the session survives all of it")
 }
 
+func TestStatusErrorKeepsTheStartOfALargeBody(t *testing.T) {
+	page := "<html>" + strings.Repeat("proxy error ", 1000) + "</html>"
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req := readReq(t, r)
+		if req.Method == core.MethodDiscover {
+			writeJSON(w, req.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusBadGateway)
+		fmt.Fprint(w, page)
+	}))
+	defer hs.Close()
+	s := connectTo(t, hs.URL, nil, nil)
+	_, err := s.ListTools(ctxT(t), nil)
+	var se *fetch.StatusError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, http.StatusBadGateway, se.StatusCode)
+	assert.Equal(t, page[:4096], se.Body, "the first 4 KiB of the body")
+}
+
 func TestOversizedMessage(t *testing.T) {
 	hs := legacyServer(t, func(w http.ResponseWriter, r *http.Request, req rpcReq) {
 		if r.Method != http.MethodPost {

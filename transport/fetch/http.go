@@ -131,10 +131,10 @@ func readLimited(r io.Reader, limit int) ([]byte, error) {
 // message (StatusError.Body).
 const errorBodySize = 4096
 
-// readErrorBody reads resp's body for a StatusError (nil when it exceeds
-// errorBodySize) and closes the body.
+// readErrorBody reads the start of resp's body, at most errorBodySize
+// bytes, for a StatusError, and closes the body.
 func readErrorBody(resp *Response) []byte {
-	b, _ := readLimited(resp.Body, errorBodySize)
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodySize))
 	resp.Body.Close()
 	return b
 }
