@@ -271,16 +271,32 @@ func (w *elicitWaiters) channel(id string) chan struct{} {
 	return ch
 }
 
+// maxUnclaimedElicitations bounds the completions remembered for
+// elicitations nobody waits for yet (a completion may arrive before the
+// call that waits for it): beyond it arbitrary ones are forgotten, so a
+// server cannot grow the session's memory with made-up ids.
+const maxUnclaimedElicitations = 64
+
 func (w *elicitWaiters) complete(id string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done[id] {
 		return
 	}
-	w.done[id] = true
 	if ch := w.waiting[id]; ch != nil {
+		w.done[id] = true
 		close(ch)
+		return
 	}
+	for old := range w.done {
+		if len(w.done) < maxUnclaimedElicitations {
+			break
+		}
+		if w.waiting[old] == nil {
+			delete(w.done, old)
+		}
+	}
+	w.done[id] = true
 }
 
 func (w *elicitWaiters) forget(id string) {
@@ -297,6 +313,7 @@ func (w *elicitWaiters) wait(ctx context.Context, id string) error {
 		w.forget(id)
 		return nil
 	case <-ctx.Done():
+		w.forget(id)
 		return ctx.Err()
 	}
 }
