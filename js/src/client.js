@@ -91,7 +91,10 @@ export class Client {
       disableCache: opts.cache === false,
       disableOutputValidation: opts.validateOutput === false,
     };
-    this.#handle = this.#api.newClient(JSON.stringify(config), this.#callbacks(opts));
+    const handle = this.#api.newClient(JSON.stringify(config), this.#callbacks(opts));
+    // The bridge cannot throw: a refused configuration comes back as an Error.
+    if (handle instanceof Error) throw new TypeError(`Client: ${handle.message}`);
+    this.#handle = handle;
     registry?.register(this, { api: this.#api, handle: this.#handle }, this);
   }
 
@@ -174,10 +177,12 @@ export class Client {
   // reject, turning rejections into McpError (or the abort reason).
   #settle(signal, start) {
     return new Promise((resolve, reject) => {
-      start(resolve, (errJSON) => {
+      const failed = start(resolve, (errJSON) => {
         if (signal?.aborted) reject(signal.reason);
         else reject(fromBridge(errJSON));
       });
+      // A bad call the bridge refused before it could take the Promise over.
+      if (failed instanceof Error) reject(new McpError(ErrorCode.InternalError, failed.message, undefined, { kind: "internal" }));
     });
   }
 

@@ -13,6 +13,9 @@ test("unknown options are rejected", async () => {
   assert.throws(() => new Client({ name: "x", version: "1" }, { sampler: () => {} }), /unknown option "sampler"/);
   assert.throws(() => new Client({ name: "x", version: "1" }, { sampling: "yes" }), /must be a function/);
   assert.throws(() => new Client({ name: "x" }), /\{name, version\}/);
+  // Options of the right JS type the Go side still refuses throw too,
+  // instead of leaving a client whose every call hangs.
+  assert.throws(() => new Client({ name: "x", version: "1" }, { capabilities: "all" }), (e) => e instanceof TypeError && /client options/.test(e.message));
   const c = new Client({ name: "x", version: "1" });
   await assert.rejects(c.connect(server.url, { transprot: "sse" }), /unknown option "transprot"/);
   await assert.rejects(c.connect(server.url, { transport: "carrier-pigeon" }), /unknown transport/);

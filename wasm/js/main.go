@@ -64,8 +64,9 @@ func main() {
 	select {} // the API functions live as long as the instance
 }
 
-// guard turns a panic in an API function into a thrown JavaScript Error,
-// so a bad call never kills the instance.
+// guard turns a panic in an API function into a returned JavaScript Error
+// (a js.FuncOf function cannot throw), so a bad call never kills the
+// instance; the glue throws it, or rejects the call's Promise with it.
 func guard(f func(js.Value, []js.Value) any) func(js.Value, []js.Value) any {
 	return func(this js.Value, args []js.Value) (out any) {
 		defer func() {
