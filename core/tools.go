@@ -189,6 +189,13 @@ func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
 	return specs, nil
 }
 
+// ValidHeader reports whether name is a valid HTTP header field name and
+// value holds no CR, LF or NUL: what a transport checks of the headers a
+// user configures. It is safe for concurrent use.
+func ValidHeader(name, value string) bool {
+	return IsToken(name) && !strings.ContainsAny(value, "\r\n\x00")
+}
+
 // IsToken reports whether s is an RFC 9110 token (1*tchar): a valid HTTP
 // header field name. It is safe for concurrent use.
 func IsToken(s string) bool {

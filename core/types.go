@@ -462,6 +462,22 @@ type CancelledParams struct {
 	Reason    string `json:"reason,omitempty"`
 }
 
+// CancelledRequestID returns the id of the request a
+// notifications/cancelled message m cancels, when m is one and the id is
+// one this client issues (a number). Transports use it to stop the
+// request's stream or tracking. It is safe for concurrent use.
+func CancelledRequestID(m *Request) (int64, bool) {
+	if m.Method != NotificationCancelled {
+		return 0, false
+	}
+	var p CancelledParams
+	if json.Unmarshal(m.Params, &p) != nil {
+		return 0, false
+	}
+	id, ok := p.RequestID.Raw().(int64)
+	return id, ok
+}
+
 // ResourceUpdatedParams are the parameters of notifications/resources/updated.
 type ResourceUpdatedParams struct {
 	Meta Meta   `json:"_meta,omitempty"`

@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -159,8 +158,10 @@ func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOption
 		if !m.IsNotification() {
 			return c.postRequest(ctx, m, opts)
 		}
+		if id, ok := core.CancelledRequestID(m); ok {
+			c.abortStream(id)
+		}
 		if m.Method == core.NotificationCancelled {
-			c.abortStream(m)
 			if core.IsModernVersion(opts.ProtocolVersion) {
 				// Closing the stream is the cancellation (2026-07-28).
 				return nil
@@ -188,16 +189,8 @@ func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOption
 	return fmt.Errorf("fetch: cannot send %T", msg)
 }
 
-// abortStream closes the response stream of a cancelled request.
-func (c *conn) abortStream(m *core.Request) {
-	var p core.CancelledParams
-	if json.Unmarshal(m.Params, &p) != nil {
-		return
-	}
-	id, ok := p.RequestID.Raw().(int64)
-	if !ok {
-		return
-	}
+// abortStream closes the response stream of cancelled request id.
+func (c *conn) abortStream(id int64) {
 	c.mu.Lock()
 	cancel := c.streams[id]
 	delete(c.streams, id)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -89,7 +88,7 @@ func New(endpoint string, opts *Options) (*Transport, error) {
 		return nil, fmt.Errorf("fetch: unknown mode %q", t.opts.Mode)
 	}
 	for name, v := range t.opts.Header {
-		if !core.IsToken(name) || strings.ContainsAny(v, "\r\n\x00") {
+		if !core.ValidHeader(name, v) {
 			return nil, fmt.Errorf("fetch: invalid header %q", name)
 		}
 	}

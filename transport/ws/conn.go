@@ -121,15 +121,10 @@ func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOption
 		if id, ok := m.ID.Raw().(int64); ok {
 			reqID, hasID = id, true
 		}
-		if m.Method == core.NotificationCancelled {
+		if id, ok := core.CancelledRequestID(m); ok {
 			// The server should not answer a cancelled request: stop
 			// tracking it.
-			var p core.CancelledParams
-			if json.Unmarshal(m.Params, &p) == nil {
-				if id, ok := p.RequestID.Raw().(int64); ok {
-					c.untrack(id)
-				}
-			}
+			c.untrack(id)
 		}
 	}
 	l, err := c.link(ctx)

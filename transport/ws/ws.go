@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
@@ -150,7 +149,7 @@ func New(rawURL string, opts *Options) (*Transport, error) {
 		t.opts = *opts
 	}
 	for name, v := range t.opts.Header {
-		if !core.IsToken(name) || strings.ContainsAny(v, "\r\n\x00") {
+		if !core.ValidHeader(name, v) {
 			return nil, fmt.Errorf("ws: invalid header %q", name)
 		}
 	}
