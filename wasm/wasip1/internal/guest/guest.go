@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 
@@ -303,7 +304,7 @@ func decodeStrict(b []byte, v any, what string) error {
 	if err := dec.Decode(v); err != nil {
 		return errorf(abi.StatusInvalid, "%s: %v", what, err)
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF {
 		return errorf(abi.StatusInvalid, "%s: trailing data after the JSON object", what)
 	}
 	return nil

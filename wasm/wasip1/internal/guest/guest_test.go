@@ -473,6 +473,10 @@ func TestInvalidArguments(t *testing.T) {
 			_, err := g.NewClient([]byte(`{"clientInfo":{"name":"t","version":"1"}} {}`))
 			return err
 		}(), abi.StatusInvalid},
+		{"config with a stray closing bracket", func() error {
+			_, err := g.NewClient([]byte(`{"clientInfo":{"name":"t","version":"1"}}]`))
+			return err
+		}(), abi.StatusInvalid},
 		{"clientInfo without version", func() error { _, err := g.NewClient([]byte(`{"clientInfo":{"name":"t"}}`)); return err }(), abi.StatusInvalid},
 		{"unknown listChanged", func() error {
 			_, err := g.NewClient([]byte(`{"clientInfo":{"name":"t","version":"1"},"listChanged":["x"]}`))
