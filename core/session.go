@@ -377,12 +377,16 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 	req := &Request{ID: Int64ID(id), Method: c.method, Params: c.params}
 	// Send runs beside the wait: an HTTP transport's Send lasts until the
 	// server answers with a status, and timeouts and cancellation must
-	// apply to that time too. A failed send fails the call.
+	// apply to that time too. A failed send fails the call. Once the
+	// answer is in (on HTTP+SSE it may come on the event stream before the
+	// POST is acknowledged) the send is left to finish: aborting an
+	// accepted request would tear down its connection under the requests
+	// that follow. It ends with the session at the latest.
 	sendCtx, stopSend := context.WithCancel(s.ctx)
-	defer stopSend()
 	stop := context.AfterFunc(ctx, stopSend)
 	defer stop()
 	go func() {
+		defer stopSend()
 		if err := s.send(sendCtx, req, &c.send); err != nil {
 			select {
 			case p.ch <- &Response{TransportErr: err}:
@@ -390,7 +394,11 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 			}
 		}
 	}()
-	return s.await(ctx, p, c)
+	r, err := s.await(ctx, p, c)
+	if err != nil {
+		stopSend()
+	}
+	return r, err
 }
 
 func (s *Session) await(ctx context.Context, p *pendingCall, c *callSpec) (*Response, error) {

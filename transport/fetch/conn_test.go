@@ -333,6 +333,60 @@ func TestSSEEndpointMustStayOnOrigin(t *testing.T) {
 	assert.Contains(t, err.Error(), "another origin")
 }
 
+// TestAnsweredPOSTIsNotAborted: on HTTP+SSE the answer to a POST may come
+// on the event stream before the POST is acknowledged; the client must let
+// the POST finish rather than abort it (an aborted request tears down its
+// connection under the requests that follow).
+func TestAnsweredPOSTIsNotAborted(t *testing.T) {
+	events := make(chan string, 16)
+	var posts, acked, aborted atomic.Int32
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodGet:
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "event: endpoint\ndata: /messages\n\n")
+			w.(http.Flusher).Flush()
+			for {
+				select {
+				case e := <-events:
+					fmt.Fprintf(w, "event: message\ndata: %s\n\n", e)
+					w.(http.Flusher).Flush()
+				case <-r.Context().Done():
+					return
+				}
+			}
+		case r.URL.Path == "/messages":
+			posts.Add(1)
+			req := readReq(t, r)
+			switch {
+			case req.Method == core.MethodInitialize:
+				events <- fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, initResult)
+			case len(req.ID) > 0:
+				events <- fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[]}}`, req.ID)
+			}
+			select {
+			case <-time.After(100 * time.Millisecond): // answered first, acknowledged later
+				w.WriteHeader(http.StatusAccepted)
+				acked.Add(1)
+			case <-r.Context().Done():
+				aborted.Add(1)
+			}
+		default: // the Streamable HTTP attempts
+			http.Error(w, "this server speaks HTTP+SSE", http.StatusMethodNotAllowed)
+		}
+	}))
+	defer func() {
+		hs.CloseClientConnections()
+		hs.Close()
+	}()
+	s := connectTo(t, hs.URL, nil, nil)
+	_, err := s.ListTools(ctxT(t), nil)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return acked.Load()+aborted.Load() == posts.Load() }, 5*time.Second, 10*time.Millisecond)
+	assert.Equal(t, int32(3), posts.Load(), "initialize, initialized, tools/list")
+	assert.Zero(t, aborted.Load(), "no POST aborted after its answer arrived")
+}
+
 // hidingDoer simulates a browser that cannot read Mcp-Session-Id because
 // the server did not expose it (CORS).
 type hidingDoer struct{ inner fetch.Doer }
