@@ -64,15 +64,15 @@ type Session struct {
 }
 
 type pendingCall struct {
-	id      int64
-	ch      chan *Response // buffered, 1
-	touch   chan struct{}  // buffered, 1: progress arrived
+	id    int64
+	ch    chan *Response // buffered, 1
+	touch chan struct{}  // buffered, 1: progress arrived
 	// progressed is set when a progress notification for the call was
 	// queued for its OnProgress: the call then returns only after it ran.
 	progressed atomic.Bool
-	onProg  func(*ProgressParams)
-	token   ID
-	version string // the protocol version the request was sent with
+	onProg     func(*ProgressParams)
+	token      ID
+	version    string // the protocol version the request was sent with
 }
 
 // maxIdleSenders bounds the idle goroutines a session keeps for sends.
