@@ -129,7 +129,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	if meta.RegistrationEndpoint == "" {
 		return nil, fmt.Errorf("%w: %s offers neither dynamic registration nor client ID metadata documents%s", ErrNoRegistration, issuer, boundNote(boundTo))
 	}
-	reg, err = d.registerClient(ctx, meta, redirect)
+	reg, err = d.registerClient(ctx, meta, redirect, disc.covers)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func (d *Doer) applicationType(redirect string) string {
 }
 
 // registerClient performs dynamic client registration (RFC 7591).
-func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect string) (*Registration, error) {
+func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect string, resource *url.URL) (*Registration, error) {
 	body := map[string]any{
 		"client_name":      d.cfg.ClientName,
 		"redirect_uris":    []string{redirect},
@@ -186,10 +186,10 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 	}
 	b, _ := json.Marshal(body)
 	d.cfg.logf("auth: registering the client at %s", meta.RegistrationEndpoint)
-	resp, err := d.inner.Do(ctx, &fetch.Request{Method: "POST", URL: meta.RegistrationEndpoint, Header: fetch.Header{
+	resp, err := d.guardedDo(ctx, "registration_endpoint", &fetch.Request{Method: "POST", URL: meta.RegistrationEndpoint, Header: fetch.Header{
 		"content-type": {"application/json"},
 		"accept":       {"application/json"},
-	}, Body: b})
+	}, Body: b}, resource)
 	if err != nil {
 		return nil, fmt.Errorf("auth: client registration: %w", err)
 	}
@@ -458,7 +458,7 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base url.Value
 			}
 			h.Set("DPoP", proof)
 		}
-		resp, err := d.inner.Do(ctx, &fetch.Request{Method: "POST", URL: endpoint, Header: h, Body: []byte(form.Encode())})
+		resp, err := d.guardedDo(ctx, "token_endpoint", &fetch.Request{Method: "POST", URL: endpoint, Header: h, Body: []byte(form.Encode())}, disc.covers)
 		if err != nil {
 			return nil, fmt.Errorf("auth: token request: %w", err)
 		}
