@@ -153,12 +153,15 @@ func (re *linearRE) match(s string) (matched bool, steps int) {
 	if pos < len(s) {
 		cur, size = utf8.DecodeRuneInString(s)
 	}
+	// A program that starts with ^ can only match from position 0: once
+	// its threads have all died, nothing more can match.
+	anchored := re.prog[0].op == opBegin
 	for {
 		// A match may start at every position.
-		if closure(&clist, 0, cur) {
+		if (pos == 0 || !anchored) && closure(&clist, 0, cur) {
 			return true, steps
 		}
-		if pos >= len(s) {
+		if pos >= len(s) || (anchored && len(clist.dense) == 0) {
 			return false, steps
 		}
 		pos += size

@@ -55,6 +55,18 @@ func TestSchemaPatternOnLongInputReturns(t *testing.T) {
 	assertValid(t, s, `{"`+strings.Repeat("x", 100_000)+`":1}`, true)
 }
 
+// An anchored pattern stops at the first character no thread can take:
+// ^[a-z]{0,1000}$ against 10^6 characters does about 1000 characters' work.
+func TestAnchoredPatternStopsEarly(t *testing.T) {
+	re, err := compileLinear(`^[a-z]{0,1000}$`)
+	require.NoError(t, err)
+	ok, steps := re.match(strings.Repeat("a", 1_000_000))
+	assert.False(t, ok)
+	assert.Less(t, steps, 2*len(re.prog)*1002)
+	ok, _ = re.match(strings.Repeat("a", 1000))
+	assert.True(t, ok)
+}
+
 func TestLinearPatternSemantics(t *testing.T) {
 	for _, tc := range []struct {
 		pattern string
