@@ -83,3 +83,41 @@ func TestDPoPProofNotForwardedOnPlatformRedirect(t *testing.T) {
 	assert.Empty(t, followed[0].Get("Authorization"), "nor the DPoP-bound token")
 	assert.Equal(t, "1", followed[0].Get("x-app"), "the caller's own headers are kept")
 }
+
+// The same holds for the token request: when the token endpoint's answer
+// is an opaque redirect, the request the browser follows has no proof.
+func TestDPoPProofNotForwardedOnPlatformRedirectOfTokenRequest(t *testing.T) {
+	signer, err := auth.GenerateSigner()
+	require.NoError(t, err)
+	const rs, as = "https://mcp.example.com", "https://as.example.com"
+	var mu sync.Mutex
+	var followed []fetch.Header
+	inner := funcDoer(func(_ context.Context, r *fetch.Request) (*fetch.Response, error) {
+		switch r.URL {
+		case rs + "/.well-known/oauth-protected-resource/mcp":
+			return reply(200, nil, `{"resource":"`+rs+`/mcp","authorization_servers":["`+as+`"]}`), nil
+		case as + "/.well-known/oauth-authorization-server":
+			return reply(200, nil, `{"issuer":"`+as+`","token_endpoint":"`+as+`/token","dpop_signing_alg_values_supported":["ES256"]}`), nil
+		case as + "/token":
+			if r.NoRedirect {
+				return reply(0, nil, ""), nil // the opaque redirect
+			}
+			mu.Lock()
+			followed = append(followed, r.Header.Clone())
+			mu.Unlock()
+			return reply(400, nil, `{"error":"invalid_dpop_proof"}`), nil
+		}
+		return reply(401, fetch.Header{"www-authenticate": {`DPoP algs="ES256"`}}, ""), nil
+	})
+	d := auth.NewDoer(inner, &auth.Options{Grant: auth.GrantClientCredentials, Client: &auth.Client{ID: "c", Secret: "s"}, DPoP: signer})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = d.Do(ctx, &fetch.Request{Method: "GET", URL: rs + "/mcp"})
+	require.Error(t, err)
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, followed)
+	for _, h := range followed {
+		assert.Empty(t, h.Get("DPoP"), "the proof must not follow a redirect")
+	}
+}

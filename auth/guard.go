@@ -162,8 +162,15 @@ func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, r
 			return nil, err
 		}
 		if resp.StatusCode == 0 {
+			// An opaque redirect: the browser follows it, forwarding every
+			// header but Authorization. A DPoP proof (bound to this URL)
+			// stays behind.
 			drain(resp)
 			out.NoRedirect = false
+			if out.Header.Get("DPoP") != "" {
+				out.Header = out.Header.Clone()
+				delete(out.Header, "dpop")
+			}
 			return d.inner.Do(ctx, &out)
 		}
 		loc := resp.Header.Get("Location")
