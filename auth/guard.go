@@ -60,6 +60,12 @@ func hostClass(u *url.URL) addrClass {
 		}
 	}
 	a = a.Unmap()
+	// The well-known NAT64 prefix 64:ff9b::/96 (RFC 6052) reaches the IPv4
+	// address in the last 4 bytes.
+	if netip.PrefixFrom(netip.AddrFrom16([16]byte{0, 0x64, 0xff, 0x9b}), 96).Contains(a) {
+		b := a.As16()
+		a = netip.AddrFrom4([4]byte(b[12:]))
+	}
 	switch {
 	case !a.IsValid():
 		return classForbidden

@@ -34,6 +34,8 @@ func TestHostClass(t *testing.T) {
 		{"http://169.254.169.254", classLinkLocal},
 		{"http://0xa9fea9fe", classLinkLocal}, // WHATWG: 169.254.169.254
 		{"http://[fe80::1]", classLinkLocal},
+		{"http://[64:ff9b::a9fe:a9fe]", classLinkLocal}, // NAT64 of 169.254.169.254
+		{"http://[64:ff9b::808:808]", classPublic},
 		{"http://0.0.0.0", classForbidden},
 		{"http://0", classForbidden},
 		{"http://[::]", classForbidden},
