@@ -44,7 +44,19 @@ const (
 	classForbidden
 )
 
-var classNames = [...]string{"public", "loopback", "private", "link-local", "unspecified, multicast or broadcast"}
+func (c addrClass) String() string {
+	switch c {
+	case classLoopback:
+		return "loopback"
+	case classPrivate:
+		return "private"
+	case classLinkLocal:
+		return "link-local"
+	case classForbidden:
+		return "unspecified, multicast or broadcast"
+	}
+	return "public"
+}
 
 // hostClass classifies the host of u.
 func hostClass(u *url.URL) addrClass {
@@ -134,7 +146,7 @@ func (d *Doer) checkURL(what string, u, resource *url.URL) error {
 	}
 	tc, rc := hostClass(u), hostClass(resource)
 	if tc == classForbidden || (tc != classPublic && tc != rc && !d.cfg.AllowPrivateAddresses) {
-		return fmt.Errorf("%w: %s %s is a %s address and the protected resource %s is not", ErrUnsafeURL, what, redact(u.String()), classNames[tc], origin(resource))
+		return fmt.Errorf("%w: %s %s is a %s address and the protected resource %s is not", ErrUnsafeURL, what, redact(u.String()), tc, origin(resource))
 	}
 	if u.Scheme == "http" && !d.cfg.AllowInsecureHTTP &&
 		!(tc == classLoopback && (rc == classLoopback || d.cfg.AllowPrivateAddresses)) {
