@@ -502,9 +502,12 @@ func (p *ecmaParser) classAtom() (rune, *charClass, error) {
 	return r, nil, nil
 }
 
-// ecmaSpaceRanges is the ECMA-262 WhiteSpace and LineTerminator set (\s).
-var ecmaSpaceRanges = []rune{'\t', '\r', ' ', ' ', 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a,
-	0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff}
+// ecmaSpaceRanges returns the ECMA-262 WhiteSpace and LineTerminator set
+// (\s) as range pairs.
+func ecmaSpaceRanges() []rune {
+	return []rune{'\t', '\r', ' ', ' ', 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a,
+		0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff}
+}
 
 // escape parses the escape at p.i ('\\'): a character, or a set (\d, \p{…}…).
 func (p *ecmaParser) escape(inClass bool) (rune, *charClass, error) {
@@ -519,7 +522,7 @@ func (p *ecmaParser) escape(inClass bool) (rune, *charClass, error) {
 	case 'w', 'W':
 		return 0, &charClass{neg: e == 'W', ranges: []rune{'0', '9', 'A', 'Z', '_', '_', 'a', 'z'}}, nil
 	case 's', 'S':
-		return 0, &charClass{neg: e == 'S', ranges: ecmaSpaceRanges}, nil
+		return 0, &charClass{neg: e == 'S', ranges: ecmaSpaceRanges()}, nil
 	case 'p', 'P':
 		if p.i >= len(p.p) || p.p[p.i] != '{' {
 			return 0, nil, errUnsupportedRegexp
