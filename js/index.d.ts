@@ -491,8 +491,17 @@ export interface AuthOptions {
   maxAuthorizations?: number;
   /** Bound of one authorization in ms, the user's sign-in included (default 600000). */
   authorizationTimeout?: number;
-  /** Accept plain-HTTP authorization servers on non-loopback hosts. Never in production. */
+  /**
+   * Accept plain-HTTP URLs from servers (metadata, authorization server endpoints) on any host.
+   * Default false: HTTPS only, plain HTTP only on loopback when the MCP server is on loopback. Never in production.
+   */
   allowInsecureHttp?: boolean;
+  /**
+   * Let servers name URLs on loopback, private (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) and
+   * link-local (169.254/16, fe80::/10) addresses whatever the MCP server's address. Default false: such
+   * URLs only when the MCP server is in the same class of network. For tests and development.
+   */
+  allowPrivateAddresses?: boolean;
   /** A line for each step of an authorization. */
   onLog?: (line: string) => void;
 }

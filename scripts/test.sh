@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (make test): static checks, Go tests against
 # real MCP servers (native, GOOS=js under Node, GOOS=wasip1 under wazero),
+# every fuzz target briefly,
 # the JS package's tests under Node, headless Chromium tests (tests/browser),
 # and the conformance suite for every runner. Installs the Node dependencies
 # and Chromium it needs first (idempotent).
@@ -32,6 +33,14 @@ export MCPWASM_DEMOSERVE="$root/build/bin/demoserve" MCPWASM_AUTHSERVE="$root/bu
 
 step "go test (native, race detector)"
 go test -race -count=1 ./...
+
+# ---- fuzz smoke step (issue 10) — a separate block, to merge as is ----
+# Every fuzz target (scripts/fuzz.sh finds them) for 2 s each, about a
+# minute in all: parsers of server bytes stay fuzzed on every run. `make
+# fuzz` runs them for a minute each (FUZZTIME).
+step "fuzz targets, briefly (make fuzz runs them longer)"
+FUZZTIME=2s FUZZPARALLEL=1 bash scripts/fuzz.sh
+# ---- end of the fuzz smoke step ----
 
 step "go test (GOOS=wasip1, run under wazero by wasirun)"
 go build -o build/bin/wasirun ./wasm/wasihost/cmd/wasirun
