@@ -28,11 +28,28 @@ export function checkOptions(options, allowed, where) {
  *  - bytes: the module's bytes (ArrayBuffer or typed array);
  *  - response: a Response (or a Promise of one) for streaming compilation.
  */
-export async function init(options) {
+export function init(options) {
+  return initFrom(options, {});
+}
+
+/**
+ * initWith returns an init function whose default source (when the caller
+ * names none) is defaults.module (a WebAssembly.Module: the workerd entry
+ * point imports the .wasm as one) or the file next to the package read
+ * with defaults.readFile (the Node entry point). The browser entry point
+ * uses neither, so it imports nothing Node-specific.
+ */
+export function initWith(defaults) {
+  return (options) => initFrom(options, defaults);
+}
+
+async function initFrom(options, defaults) {
   const opts = checkOptions(options, INIT_OPTIONS, "init");
+  const sources = INIT_OPTIONS.filter((k) => opts[k] !== undefined);
+  if (sources.length > 1) throw new TypeError(`init: give one module source, not ${sources.join(" and ")}`);
   if (api) return;
   if (!pending) {
-    pending = start(opts).then(
+    pending = start(opts, defaults).then(
       (a) => {
         api = a;
         pending = null;
@@ -61,11 +78,11 @@ export function bridge() {
   return api;
 }
 
-async function start(opts) {
+async function start(opts, defaults) {
   if (typeof globalThis.Go !== "function") {
     await import("../dist/wasm_exec.js");
   }
-  const module = await compile(opts);
+  const module = await compile(opts, defaults);
   const go = new globalThis.Go();
   unrefTimers(go);
   const instance = await WebAssembly.instantiate(module, go.importObject);
@@ -80,7 +97,7 @@ async function start(opts) {
     );
   });
   try {
-    const a = await ready;
+    const a = await ready.catch((e) => { throw explainStartError(e); });
     if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
     a.setHost(createHost());
     return a;
@@ -105,28 +122,85 @@ function unrefTimers(go) {
   };
 }
 
-function isNode() {
-  return typeof process === "object" && process !== null && typeof process.versions?.node === "string" && typeof Deno === "undefined";
+// Hints for the errors of runtimes with rules of their own, so a failed
+// init says what to do instead of only what went wrong.
+const WORKERS_MODULE_HINT = 'import the .wasm as a module and pass it: import wasmModule from "mcpwasm/mcpwasm.wasm"; await init({ wasmModule }) ' +
+  '(wrangler does this by itself when it bundles mcpwasm with the "workerd" condition)';
+
+function explainStartError(e) {
+  const msg = String(e?.message ?? e);
+  if (/handling a request|request context|outside of a request/i.test(msg)) {
+    return new Error(`mcpwasm: the module could not start here: ${msg}. Cloudflare Workers allow random numbers and timers only while handling a request: call await init() inside your fetch handler, not at module scope.`, { cause: e });
+  }
+  return e;
 }
 
-async function compile(opts) {
+async function compileBytes(bytes) {
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (e) {
+    if (/disallowed|code generation/i.test(String(e?.message))) {
+      throw new Error(`mcpwasm: this runtime forbids compiling WebAssembly at run time (${e.message}): ${WORKERS_MODULE_HINT}.`, { cause: e });
+    }
+    throw e;
+  }
+}
+
+function moduleURL(opts) {
+  try {
+    // The literal form lets bundlers (Vite, webpack, Rollup, Parcel) find
+    // and emit the .wasm next to the code that loads it.
+    return opts.wasmURL !== undefined ? new URL(String(opts.wasmURL), import.meta.url) : new URL("../dist/mcpwasm.wasm", import.meta.url);
+  } catch (e) {
+    const where = opts.wasmURL !== undefined ? `wasmURL ${JSON.stringify(String(opts.wasmURL))}` : "mcpwasm.wasm";
+    throw new Error(`mcpwasm: cannot locate ${where}: this runtime gives modules no URL (import.meta.url is ${JSON.stringify(import.meta.url)}). ` +
+      `Pass an absolute init({ wasmURL }), or init({ bytes }), or ${WORKERS_MODULE_HINT}.`, { cause: e });
+  }
+}
+
+async function compile(opts, defaults) {
   if (opts.wasmModule !== undefined) {
     if (!(opts.wasmModule instanceof WebAssembly.Module)) throw new TypeError("init: wasmModule must be a WebAssembly.Module");
     return opts.wasmModule;
   }
-  if (opts.bytes !== undefined) return WebAssembly.compile(opts.bytes);
-  if (opts.response !== undefined) return compileResponse(await opts.response);
-  const url = opts.wasmURL !== undefined ? new URL(String(opts.wasmURL), import.meta.url) : new URL("../dist/mcpwasm.wasm", import.meta.url);
-  if (url.protocol === "file:" && isNode()) {
-    // Node and Bun: read the file (fetch has no file: URLs there).
-    const { readFile } = await import("node:fs/promises");
-    return WebAssembly.compile(await readFile(url));
+  if (opts.bytes !== undefined) return compileBytes(opts.bytes);
+  if (opts.response !== undefined) return compileResponse(await opts.response, "the response");
+  if (opts.wasmURL === undefined && defaults.module !== undefined) {
+    if (!(defaults.module instanceof WebAssembly.Module)) {
+      throw new TypeError(`mcpwasm: the imported mcpwasm.wasm is not a WebAssembly.Module (got ${typeof defaults.module}): configure your bundler to import .wasm files as compiled modules, or ${WORKERS_MODULE_HINT}`);
+    }
+    return defaults.module;
   }
-  return compileResponse(await fetch(url));
+  const url = moduleURL(opts);
+  if (url.protocol === "file:") {
+    // Node, Bun and Deno: read the file. The Node entry point passes its
+    // readFile; the browser entry point asks the runtime for its fs module
+    // without importing it, so bundlers see no Node-only import. Runtimes
+    // without either fetch the file: URL (Deno and Bun can).
+    const readFile = defaults.readFile ?? globalThis.process?.getBuiltinModule?.("node:fs/promises")?.readFile;
+    if (typeof readFile === "function") return compileBytes(await readFile(url));
+  }
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    const hint = url.protocol === "file:"
+      ? 'this runtime cannot fetch file: URLs; import "mcpwasm" with the "node" condition (Node does by itself), or pass init({ bytes })'
+      : "is it served, and from an origin this page may fetch?";
+    throw new Error(`mcpwasm: fetching ${url.href} failed (${e?.message ?? e}): ${hint}`, { cause: e });
+  }
+  return compileResponse(response, url.href);
 }
 
-async function compileResponse(response) {
-  if (!response.ok) throw new Error(`mcpwasm: fetching the module failed: HTTP ${response.status}`);
+async function compileResponse(response, what) {
+  if (!response.ok) {
+    let hint = "";
+    if (response.status === 404) {
+      hint = ". If a bundler moved mcpwasm's code, it must also emit mcpwasm.wasm: Vite, webpack, Rollup and Parcel follow new URL(\"…wasm\", import.meta.url) by themselves; " +
+        'with esbuild, import it with the file loader (import wasmURL from "mcpwasm/mcpwasm.wasm"; --loader:.wasm=file) and pass init({ wasmURL })';
+    }
+    throw new Error(`mcpwasm: fetching the module (${response.url || what}) failed: HTTP ${response.status}${hint}`);
+  }
   if (typeof WebAssembly.compileStreaming === "function" && (response.headers.get("content-type") || "").startsWith("application/wasm")) {
     try {
       return await WebAssembly.compileStreaming(response.clone());
@@ -134,5 +208,5 @@ async function compileResponse(response) {
       // fall back below (for example a proxy that rewrote the type)
     }
   }
-  return WebAssembly.compile(await response.arrayBuffer());
+  return compileBytes(await response.arrayBuffer());
 }

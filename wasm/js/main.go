@@ -52,6 +52,7 @@ func main() {
 		"encodeHeader": b.encodeHeader,
 		"stats":        b.stats,
 		"setHost":      b.setHost,
+		"ended":        b.ended, // state.go
 	} {
 		api.Set(name, js.FuncOf(guard(f)))
 	}
