@@ -6,6 +6,7 @@ const INIT_OPTIONS = ["wasmURL", "wasmModule", "bytes", "response"];
 
 let api = null; // the module's API object once ready
 let pending = null; // the init in progress
+let deferred = null; // starts an instantiated module at first use (Workers, see start)
 
 export function checkOptions(options, allowed, where) {
   if (options === undefined || options === null) return {};
@@ -47,11 +48,12 @@ async function initFrom(options, defaults) {
   const opts = checkOptions(options, INIT_OPTIONS, "init");
   const sources = INIT_OPTIONS.filter((k) => opts[k] !== undefined);
   if (sources.length > 1) throw new TypeError(`init: give one module source, not ${sources.join(" and ")}`);
-  if (api) return;
+  if (api || deferred) return;
   if (!pending) {
     pending = start(opts, defaults).then(
       (a) => {
-        api = a;
+        if (a.deferred) deferred = a.deferred;
+        else api = a;
         pending = null;
       },
       (err) => {
@@ -74,6 +76,11 @@ export function moduleStats() {
 
 /** bridge returns the module's API object; it throws before init. */
 export function bridge() {
+  if (!api && deferred) {
+    const boot = deferred;
+    deferred = null;
+    api = boot();
+  }
   if (!api) throw new Error("mcpwasm: call `await init()` before using the client");
   return api;
 }
@@ -86,6 +93,13 @@ async function start(opts, defaults) {
   const go = new globalThis.Go();
   unrefTimers(go);
   const instance = await WebAssembly.instantiate(module, go.importObject);
+  if (!randomAllowed()) {
+    // Cloudflare Workers allow random numbers (which the Go runtime needs
+    // to start) only while handling a request: an init() at module scope
+    // gets this far, and the module starts at the first client, inside a
+    // request. Go runs main up to its registration synchronously.
+    return { deferred: () => bootNow(go, instance) };
+  }
   let registered;
   const ready = new Promise((resolve, reject) => {
     registered = resolve;
@@ -104,6 +118,29 @@ async function start(opts, defaults) {
   } finally {
     if (globalThis.__mcpwasmRegister === registered) delete globalThis.__mcpwasmRegister;
   }
+}
+
+function randomAllowed() {
+  try {
+    globalThis.crypto.getRandomValues(new Uint8Array(1));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// bootNow starts an instantiated module and returns its API object at once.
+function bootNow(go, instance) {
+  let a;
+  const register = (x) => { a = x; };
+  globalThis.__mcpwasmRegister = register;
+  let failure;
+  go.run(instance).catch((e) => { failure = e; });
+  if (globalThis.__mcpwasmRegister === register) delete globalThis.__mcpwasmRegister;
+  if (!a) throw explainStartError(failure ?? new Error("mcpwasm: the module did not start"));
+  if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
+  a.setHost(createHost());
+  return a;
 }
 
 // unrefTimers keeps the Go runtime's timers (request timeouts, retry
