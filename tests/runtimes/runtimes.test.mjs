@@ -128,13 +128,13 @@ function freePort() {
  * conditions workerd, worker, browser; a .wasm import stays a module of its
  * own (CompiledWasm), copied next to the bundle.
  */
-export async function bundleWorker(entry, outdir) {
+export async function bundleWorker(entry, outdir, nodePaths = []) {
   const esbuild = await import("esbuild");
   await mkdir(outdir, { recursive: true });
   const wasms = new Map();
   await esbuild.build({
     entryPoints: [entry], bundle: true, format: "esm", platform: "browser", conditions: ["workerd", "worker", "browser"],
-    outfile: path.join(outdir, "worker.js"), logLevel: "silent",
+    outfile: path.join(outdir, "worker.js"), logLevel: "silent", nodePaths,
     plugins: [{
       name: "compiled-wasm",
       setup(b) {
@@ -242,5 +242,48 @@ describe("workerd", () => {
 
   test("workerd: no event handler returned a value", () => {
     assert.doesNotMatch(w.stderr(), /returned a value/, "workerd warned about a listener's return value");
+  });
+});
+
+describe("example-edge (workerd)", () => {
+  let w;
+  before(async () => {
+    const dir = path.join(app, "example-edge");
+    const wasms = await bundleWorker(path.join(repo, "example-edge", "worker.js"), dir, [path.join(app, "node_modules")]);
+    const port = await freePort();
+    const bindings = `\n  bindings = [(name = "MCP_URL", text = "${mcpURL}")],`;
+    w = await startWorkerd(await workerdConfig(dir, port, wasms, bindings), port);
+  });
+  after(() => w?.stop());
+
+  const get = async (p) => {
+    const res = await fetch(`${w.url}${p}`);
+    return { status: res.status, body: await res.json() };
+  };
+
+  test("example-edge: /tools lists every page of tools", async () => {
+    const { status, body } = await get("/tools");
+    assert.equal(status, 200, JSON.stringify(body));
+    const names = body.tools.map((t) => t.name);
+    assert.ok(names.includes("page_tool_24") && names.includes("add"), names.join(", "));
+    assert.equal(new Set(names).size, names.length);
+  });
+
+  test("example-edge: /call/<tool> passes the query as arguments, a client per request", async () => {
+    for (let i = 0; i < 3; i++) {
+      const { status, body } = await get(`/call/add?a=${i}&b=40`);
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.deepEqual(body.structuredContent, { sum: 40 + i });
+    }
+    const echo = await get(`/call/echo?text=${encodeURIComponent("hi edge")}`);
+    assert.equal(echo.body.content[0].text, "hi edge");
+  });
+
+  test("example-edge: errors come back as JSON with a status", async () => {
+    const missing = await get("/call/no_such_tool");
+    assert.ok(missing.status === 502 || missing.status === 422, `status ${missing.status}: ${JSON.stringify(missing.body)}`);
+    const notFound = await get("/elsewhere");
+    assert.equal(notFound.status, 404);
+    assert.match(notFound.body.error, /\/tools/);
   });
 });
