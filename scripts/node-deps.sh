@@ -55,3 +55,12 @@ case "$version" in
 v22.*) echo "node-deps: conformance Node is $version ($node22)" ;;
 *) die "$node22 is $version, want v22.x" ;;
 esac
+
+# The runtimes the package is tested in (tests/runtimes) and the bundlers of
+# tests/browser come as npm packages that ship their binaries.
+for tool in deno bun workerd esbuild; do
+	exe=node_modules/.bin/$tool
+	[ -x "$exe" ] || die "$exe is missing (package.json lists it; NODE_DEPS_FORCE=1 reinstalls)"
+	v="$("$exe" --version 2>&1 | head -n1)" || die "$exe does not run: $v"
+	echo "node-deps: $tool: $v"
+done

@@ -92,13 +92,14 @@ async function start(opts, defaults) {
   const module = await compile(opts, defaults);
   const go = new globalThis.Go();
   unrefTimers(go);
+  const rearm = isWorkers() ? requestTimers(go) : null;
   const instance = await WebAssembly.instantiate(module, go.importObject);
   if (!randomAllowed()) {
     // Cloudflare Workers allow random numbers (which the Go runtime needs
     // to start) only while handling a request: an init() at module scope
     // gets this far, and the module starts at the first client, inside a
     // request. Go runs main up to its registration synchronously.
-    return { deferred: () => bootNow(go, instance) };
+    return { deferred: () => withRearm(bootNow(go, instance), rearm) };
   }
   let registered;
   const ready = new Promise((resolve, reject) => {
@@ -114,7 +115,7 @@ async function start(opts, defaults) {
     const a = await ready.catch((e) => { throw explainStartError(e); });
     if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
     a.setHost(createHost());
-    return a;
+    return withRearm(a, rearm);
   } finally {
     if (globalThis.__mcpwasmRegister === registered) delete globalThis.__mcpwasmRegister;
   }
@@ -140,6 +141,54 @@ function bootNow(go, instance) {
   if (!a) throw explainStartError(failure ?? new Error("mcpwasm: the module did not start"));
   if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
   a.setHost(createHost());
+  return a;
+}
+
+function isWorkers() {
+  return globalThis.navigator?.userAgent === "Cloudflare-Workers";
+}
+
+// requestTimers makes the Go runtime's timers survive Workers' requests.
+// Go arms one JavaScript timeout for its next timer and arms no other while
+// that one is pending; Workers drop a request's timeouts when it ends, so a
+// timeout armed while handling one request never fires, and a later
+// request that needs a Go timer (a timeout, a backoff, a close handshake's
+// bound) would hang. It returns rearm, which arms each pending Go timeout
+// again from the current request; the API functions call it first.
+function requestTimers(go) {
+  const gojs = go.importObject?.gojs;
+  const schedule = gojs?.["runtime.scheduleTimeoutEvent"];
+  if (typeof schedule !== "function" || !(go._scheduledTimeouts instanceof Map)) return null;
+  const due = new Map(); // Go's timeout id → when it is due (Date.now() clock)
+  gojs["runtime.scheduleTimeoutEvent"] = (sp) => {
+    schedule(sp);
+    const delay = Number(go.mem.getBigInt64((sp >>> 0) + 8, true));
+    due.set(go.mem.getInt32((sp >>> 0) + 16, true), Date.now() + delay);
+  };
+  const fire = (id) => {
+    go._resume();
+    // as wasm_exec.js does: resume until Go took the event
+    for (let i = 0; i < 8 && go._scheduledTimeouts.has(id); i++) go._resume();
+  };
+  return () => {
+    const now = Date.now();
+    for (const [id, at] of due) {
+      if (!go._scheduledTimeouts.has(id)) {
+        due.delete(id);
+        continue;
+      }
+      try { clearTimeout(go._scheduledTimeouts.get(id)); } catch { /* a timeout of an ended request */ }
+      go._scheduledTimeouts.set(id, setTimeout(() => fire(id), Math.max(0, at - now)));
+    }
+  };
+}
+
+// withRearm has every API function re-arm the Go timeouts first (Workers).
+function withRearm(a, rearm) {
+  if (!rearm) return a;
+  for (const [name, f] of Object.entries(a)) {
+    if (typeof f === "function") a[name] = (...args) => { rearm(); return f(...args); };
+  }
   return a;
 }
 

@@ -215,9 +215,9 @@ describe("workerd", () => {
 
   const get = async (p) => {
     const res = await fetch(`${w.url}${p}`);
-    const body = await res.json();
-    assert.equal(res.status, 200, `workerd: ${p}: ${JSON.stringify(body)}\n${w.stderr()}`);
-    return body;
+    const text = await res.text();
+    assert.equal(res.status, 200, `workerd: ${p}: HTTP ${res.status}: ${text}\n${w.stderr()}`);
+    return JSON.parse(text);
   };
 
   for (const era of ["modern", "legacy"]) {
@@ -238,6 +238,15 @@ describe("workerd", () => {
     assert.equal(r.stats.clients, 0, `workerd: clients left in the module: ${JSON.stringify(r.stats)}`);
     const stats = await get("/stats");
     assert.equal(stats.calls, 0);
+  });
+
+  test("workerd: a Go timer armed while handling an earlier request does not stall a later one", async () => {
+    const q = new URLSearchParams({ mcp: mcpURL });
+    assert.deepEqual(await get(`/timer-arm?${q}`), { armed: true });
+    const r = await get(`/timer-check?${q}`);
+    assert.notEqual(r.resolved, true, `workerd: the call outlived its timeout: ${JSON.stringify(r)}`);
+    assert.match(r.message, /time/i, `workerd: the call timed out: ${JSON.stringify(r)}`);
+    assert.ok(r.ms < 6000, `workerd: timed out after ${r.ms} ms`);
   });
 
   test("workerd: no event handler returned a value", () => {

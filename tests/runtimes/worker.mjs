@@ -4,6 +4,8 @@
 // client of its own: GET /run?mcp=<url>&era=<era>[&ws=<url>].
 // /ws-keep and /ws-reuse check that a WebSocket client kept from one request
 // fails cleanly when used in another (Workers forbid that) and leaks no call.
+// /timer-arm and /timer-check check that a Go timer armed while handling one
+// request does not stall the timers of the next.
 import * as api from "mcpwasm";
 import { run } from "./scenario.mjs";
 
@@ -11,6 +13,7 @@ import { run } from "./scenario.mjs";
 // so the module starts at the first client, inside a request.
 const ready = api.init();
 let kept; // a client connected while handling an earlier request
+let abandoned; // a call left running when its request ended
 
 export default {
   async fetch(request) {
@@ -39,6 +42,34 @@ export default {
         await kept.close().catch(() => {});
         kept = undefined;
         outcome.stats = api.moduleStats();
+        return json(outcome);
+      }
+      if (u.pathname === "/timer-arm") {
+        // A call whose 1.5 s timeout (a Go timer) is still pending when this
+        // request ends: Workers drop that request's JavaScript timeouts.
+        const c = new api.Client({ name: "mcpwasm-workerd-timer", version: "1.0.0" });
+        await c.connect(u.searchParams.get("mcp"));
+        abandoned = c.callTool({ name: "slow", arguments: { ms: 60000 } }, { timeout: 1500 }).catch((e) => e);
+        return json({ armed: true });
+      }
+      if (u.pathname === "/timer-check") {
+        // Started before that timeout is due, this call waits on a later Go
+        // timer (its 2.5 s timeout), with nothing else to wake Go up: the
+        // server answers only after 8 s. Go waits for the JavaScript timeout
+        // it armed for the earlier timer, which must fire in this request.
+        const c = new api.Client({ name: "mcpwasm-workerd-timer2", version: "1.0.0" });
+        const started = Date.now();
+        let outcome;
+        try {
+          await c.connect(u.searchParams.get("mcp"));
+          await c.callTool({ name: "slow", arguments: { ms: 8000 } }, { timeout: 2500 });
+          outcome = { resolved: true };
+        } catch (e) {
+          outcome = { message: String(e?.message ?? e), code: e?.code };
+        } finally {
+          await c.close();
+        }
+        outcome.ms = Date.now() - started;
         return json(outcome);
       }
       if (u.pathname === "/stats") return json(api.moduleStats());
