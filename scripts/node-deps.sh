@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the repository's Node development dependencies (package.json / package-lock.json:
-# MCP test peers, the conformance suite, benchmark and browser-test tooling) into ./node_modules.
+# MCP test peers, the conformance suite, benchmark and browser-test tooling, the runtimes the
+# package is tested in — deno, bun, workerd, from the npm packages that ship their binaries —,
+# the bundlers vite and esbuild, publint and @arethetypeswrong/cli) into ./node_modules.
 #
 # Idempotent: `npm ci` runs only when node_modules is missing or package-lock.json changed since
 # the last successful install (a stamp file inside node_modules records the lockfile's hash).
-# Afterwards it checks that the Node 22 binary the conformance CLI needs is in place.
+# Afterwards it checks that the Node 22 binary the conformance CLI needs and the runtimes' and
+# bundlers' binaries are in place and run.
 #
 # Usage: scripts/node-deps.sh        (from anywhere; it works on the repository root)
 # Env:   NODE_DEPS_FORCE=1           reinstall even when the stamp matches
