@@ -44,7 +44,7 @@ before(async () => {
   await mkdir(path.join(app, "node_modules"), { recursive: true });
   await symlink(path.join(repo, "js"), path.join(app, "node_modules", "mcpwasm"), "dir");
   await writeFile(path.join(app, "package.json"), JSON.stringify({ name: "mcpwasm-runtime-tests", private: true, type: "module", dependencies: { mcpwasm: "*" } }));
-  for (const f of ["scenario.mjs", "deno.mjs", "bun.mjs", "worker.mjs"]) await copyFile(path.join(here, f), path.join(app, f));
+  for (const f of ["scenario.mjs", "deno.mjs", "bun.mjs", "worker.mjs", "worker-errors.mjs"]) await copyFile(path.join(here, f), path.join(app, f));
   [mcp, wsPeer] = await Promise.all([startPeer("go", ["--modern", "--page-size", "10", "--max-life", "10m"]), startPeer("ws-bridge", [])]);
   mcpURL = `${mcp.url}/mcp`;
   wsURL = wsPeer.url.replace(/^http/, "ws");
@@ -128,18 +128,23 @@ function freePort() {
  * conditions workerd, worker, browser; a .wasm import stays a module of its
  * own (CompiledWasm), copied next to the bundle.
  */
-export async function bundleWorker(entry, outdir, nodePaths = []) {
+export async function bundleWorker(entry, outdir, nodePaths = [], conditions = ["workerd", "worker", "browser"]) {
   const esbuild = await import("esbuild");
   await mkdir(outdir, { recursive: true });
   const wasms = new Map();
   await esbuild.build({
-    entryPoints: [entry], bundle: true, format: "esm", platform: "browser", conditions: ["workerd", "worker", "browser"],
+    entryPoints: [entry], bundle: true, format: "esm", platform: "browser", conditions,
     outfile: path.join(outdir, "worker.js"), logLevel: "silent", nodePaths,
     plugins: [{
       name: "compiled-wasm",
       setup(b) {
-        b.onResolve({ filter: /\.wasm$/ }, (a) => {
-          const file = path.resolve(a.resolveDir, a.path);
+        b.onResolve({ filter: /\.bin$/ }, (a) => ({ path: a.path, external: true }));
+        b.onResolve({ filter: /\.wasm$/ }, async (a) => {
+          if (a.pluginData === "compiled-wasm") return undefined;
+          // esbuild's own resolution (a package's exports included), then external.
+          const r = await b.resolve(a.path, { resolveDir: a.resolveDir, kind: a.kind, importer: a.importer, pluginData: "compiled-wasm" });
+          if (r.errors.length) return { errors: r.errors };
+          const file = r.path;
           const name = path.basename(file);
           wasms.set(name, file);
           return { path: `./${name}`, external: true };
@@ -152,8 +157,8 @@ export async function bundleWorker(entry, outdir, nodePaths = []) {
 }
 
 /** workerdConfig writes a workerd config serving the bundle in dir on port, allowed to reach 127.0.0.1. */
-export async function workerdConfig(dir, port, wasms, bindings = "") {
-  const modules = [`(name = "worker.js", esModule = embed "worker.js")`, ...wasms.map((w) => `(name = "${w}", wasm = embed "${w}")`)];
+export async function workerdConfig(dir, port, wasms, bindings = "", extraModules = []) {
+  const modules = [`(name = "worker.js", esModule = embed "worker.js")`, ...wasms.map((w) => `(name = "${w}", wasm = embed "${w}")`), ...extraModules];
   const config = `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [
@@ -294,5 +299,29 @@ describe("example-edge (workerd)", () => {
     const notFound = await get("/elsewhere");
     assert.equal(notFound.status, 404);
     assert.match(notFound.body.error, /\/tools/);
+  });
+});
+
+describe("workerd without the workerd condition", () => {
+  test("workerd: init() says what to do when the module has no URL or cannot be compiled, then takes a WebAssembly.Module", async () => {
+    const dir = path.join(app, "workerd-errors");
+    const wasms = await bundleWorker(path.join(app, "worker-errors.mjs"), dir, [], ["browser"]);
+    await copyFile(path.join(repo, "js", "dist", "mcpwasm.wasm"), path.join(dir, "mcpwasm.bin"));
+    const port = await freePort();
+    const w = await startWorkerd(await workerdConfig(dir, port, wasms, "", ['(name = "mcpwasm.bin", data = embed "mcpwasm.bin")']), port);
+    try {
+      const res = await fetch(`${w.url}/`);
+      const text = await res.text();
+      assert.equal(res.status, 200, `workerd: ${text}\n${w.stderr()}`);
+      const r = JSON.parse(text);
+      assert.match(r.plain, /no URL \(import\.meta\.url is/, `workerd: plain init(): ${r.plain}`);
+      assert.match(r.plain, /wasmModule/, `workerd: plain init() names the remedy: ${r.plain}`);
+      assert.match(r.bytes, /forbids compiling WebAssembly at run time/, `workerd: init({ bytes }): ${r.bytes}`);
+      assert.match(r.bytes, /import wasmModule from "mcpwasm\/mcpwasm\.wasm"/, `workerd: init({ bytes }) names the remedy: ${r.bytes}`);
+      assert.equal(r.module, "ok", `workerd: init({ wasmModule }): ${r.module}`);
+      assert.equal(r.clients, 0);
+    } finally {
+      await w.stop();
+    }
   });
 });
