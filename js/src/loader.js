@@ -239,8 +239,8 @@ function moduleURL(opts) {
     return opts.wasmURL !== undefined ? new URL(String(opts.wasmURL), import.meta.url) : new URL("../dist/mcpwasm.wasm", import.meta.url);
   } catch (e) {
     const where = opts.wasmURL !== undefined ? `wasmURL ${JSON.stringify(String(opts.wasmURL))}` : "mcpwasm.wasm";
-    throw new Error(`mcpwasm: cannot locate ${where}: this runtime gives modules no URL (import.meta.url is ${JSON.stringify(import.meta.url)}). ` +
-      `Pass an absolute init({ wasmURL }), or init({ bytes }), or ${WORKERS_MODULE_HINT}.`, { cause: e });
+    const remedy = isWorkers() ? `In Cloudflare Workers, ${WORKERS_MODULE_HINT}` : `Pass an absolute init({ wasmURL }), or init({ bytes }), or ${WORKERS_MODULE_HINT}`;
+    throw new Error(`mcpwasm: cannot locate ${where}: this runtime gives modules no URL (import.meta.url is ${JSON.stringify(import.meta.url)}). ${remedy}.`, { cause: e });
   }
 }
 
