@@ -95,11 +95,11 @@ function check(runtime, r, { ws = false } = {}) {
 
 describe("Deno", () => {
   test("Deno: from the file: URL, both eras, WebSocket", async () => {
-    const reports = await runScript("deno", bin("deno"), ["run", "--quiet", "--allow-net=127.0.0.1", `--allow-read=${repo}`, "--allow-env", "deno.mjs", "url", mcpURL, wsURL]);
+    const reports = await runScript("deno", bin("deno"), ["run", "--quiet", "--cached-only", "--allow-net=127.0.0.1", `--allow-read=${repo}`, "--allow-env", "deno.mjs", "url", mcpURL, wsURL]);
     for (const r of reports) check("deno-url", r, { ws: r.era === "legacy" });
   });
   test("Deno: from bytes", async () => {
-    const reports = await runScript("deno", bin("deno"), ["run", "--quiet", "--allow-net=127.0.0.1", `--allow-read=${repo}`, "--allow-env", "deno.mjs", "bytes", mcpURL]);
+    const reports = await runScript("deno", bin("deno"), ["run", "--quiet", "--cached-only", "--allow-net=127.0.0.1", `--allow-read=${repo}`, "--allow-env", "deno.mjs", "bytes", mcpURL]);
     for (const r of reports) check("deno-bytes", r);
   });
 });
