@@ -215,7 +215,7 @@ const WORKERS_MODULE_HINT = 'import the .wasm as a module and pass it: import wa
 
 function explainStartError(e) {
   const msg = String(e?.message ?? e);
-  if (/handling a request|request context|outside of a request/i.test(msg)) {
+  if (/handling a request|request context|outside of a request|within global scope/i.test(msg)) {
     return new Error(`mcpwasm: the module could not start here: ${msg}. Cloudflare Workers allow random numbers and timers only while handling a request: call await init() inside your fetch handler, not at module scope.`, { cause: e });
   }
   return e;
