@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { init, Client, McpError, moduleStats } from "../src/index.js";
-import { startPeer, text } from "./helpers.mjs";
+import { startPeer, text, waitFor } from "./helpers.mjs";
 
 await init();
 let server;
@@ -126,4 +126,19 @@ test("the module's abort listeners return undefined", async () => {
   }
   assert.ok(returned.length >= 1, "the abort listener ran");
   assert.deepEqual(returned.filter((r) => r !== undefined), [], "every listener returned undefined");
+});
+
+test("close() during connect leaves no session behind", async () => {
+  const base = moduleStats();
+  for (const era of ["legacy", "modern"]) {
+    const c = new Client({ name: "racer", version: "1.0.0" }, { era });
+    const connecting = c.connect(url());
+    await c.close();
+    const r = await Promise.allSettled([connecting]);
+    if (r[0].status === "rejected") assert.match(r[0].reason.message, /closed while connecting/);
+    await c.close();
+  }
+  assert.equal(moduleStats().clients, base.clients);
+  // A session left running keeps its goroutines (and, legacy, its server session).
+  await waitFor(() => moduleStats().goroutines <= base.goroutines, 5000, `goroutines back to ${base.goroutines}`);
 });

@@ -448,6 +448,10 @@ func (b *bridge) connect(_ js.Value, args []js.Value) any {
 		if old != nil {
 			go old.Close()
 		}
+		if !b.live(c) { // state.go: freed (closed) while connecting
+			go s.Close()
+			return nil, fmt.Errorf("%w: the client was closed while connecting", core.ErrClosed)
+		}
 		return sessionInfo(s), nil
 	})
 	return nil

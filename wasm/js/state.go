@@ -25,3 +25,15 @@ func (b *bridge) ended(_ js.Value, args []js.Value) any {
 	})
 	return nil
 }
+
+// live reports whether c is still registered (freeClient has not run).
+func (b *bridge) live(c *clientEntry) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.clients {
+		if e == c {
+			return true
+		}
+	}
+	return false
+}
