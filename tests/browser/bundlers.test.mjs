@@ -1,6 +1,6 @@
 // The package in pages built by bundlers, with no configuration beyond what
-// the README says: Vite (follows new URL("…wasm", import.meta.url) and emits
-// the module itself) and esbuild (for the browser platform, which fails on
+// the README says: Vite and webpack (follow new URL("…wasm",
+// import.meta.url) and emit the module themselves) and esbuild (for the browser platform, which fails on
 // any Node-only import; the .wasm imported with the file loader). Each page
 // is served from its own origin, loaded in headless Chromium, and connects
 // cross-origin to the demo MCP server (the official Go SDK server), lists
@@ -96,6 +96,28 @@ describe("bundlers", () => {
     await build({ root: dir, configFile: false, logLevel: "warn", build: { outDir: dist, emptyOutDir: true, minify: false } });
     const out = await files(dist);
     assert.ok(out.some((f) => /\.wasm$/.test(f)), `Vite emitted the module: ${out.join(", ")}`);
+    assertWorked(await load(dist));
+  });
+
+  test("webpack 5 (target web): init() finds the .wasm webpack emitted", async () => {
+    const { default: webpack } = await import("webpack");
+    const dir = await project("webpack", scenario({}));
+    const dist = path.join(dir, "dist");
+    await rm(dist, { recursive: true, force: true });
+    const compiler = webpack({
+      mode: "production", context: dir, entry: "./main.js", target: "web",
+      output: { path: dist, filename: "main.js", publicPath: "/" },
+      optimization: { minimize: false }, infrastructureLogging: { level: "error" },
+    });
+    const stats = await new Promise((resolve, reject) => compiler.run((err, st) => {
+      compiler.close(() => {});
+      if (err) reject(err);
+      else resolve(st);
+    }));
+    assert.equal(stats.hasErrors(), false, stats.toString("errors-only"));
+    await writeFile(path.join(dist, "index.html"), (await readFile(path.join(dir, "index.html"), "utf8")));
+    const out = await files(dist);
+    assert.ok(out.some((f) => /\.wasm$/.test(f)), `webpack emitted the module: ${out.join(", ")}`);
     assertWorked(await load(dist));
   });
 
