@@ -5,6 +5,8 @@
 # natively, so a new `func FuzzXxx` is picked up without editing this
 # script. FUZZPARALLEL sets the fuzzing workers (default: go's, GOMAXPROCS).
 # Arguments, if any, are target names to run (e.g. FuzzABIInput).
+# FUZZCOUNT, when set, names a file that gets make test's count line
+# ("<passed> <failed> 0 fuzz targets", see scripts/testcount.mjs).
 #
 # A failing input is written by go test under the package's
 # testdata/fuzz/<Target>/ (commit it: it becomes a regression seed); the
@@ -12,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-case "${1:-}" in -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 
 fuzztime=${FUZZTIME:-1m}
 parallel=()
@@ -55,6 +57,9 @@ for t in "${targets[@]}"; do
   fi
 done
 echo "fuzzed ${#targets[@]} targets in $((SECONDS - start))s"
+if [ -n "${FUZZCOUNT:-}" ]; then
+  echo "$((${#targets[@]} - ${#failed[@]})) ${#failed[@]} 0 fuzz targets" >"$FUZZCOUNT"
+fi
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz failures (inputs saved under each package's testdata/fuzz/):"
   printf '  %s\n' "${failed[@]}"
