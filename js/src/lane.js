@@ -174,7 +174,7 @@ export function createLane(go) {
             const ml = put(v, 0, method);
             const pl = put(v, ml, paramsJSON);
             const ol = put(v, ml + pl, optsJSON);
-            exports.mcpwasm_request(call, handle, ml, pl, ol, onprogress ? 1 : 0);
+            exports.mcpwasm_request(call, handle, ml, pl, ol, (onprogress ? 1 : 0) | (signal ? 2 : 0));
           } catch (e) {
             finish(call)?.reject(new McpError(ErrorCode.InternalError, `mcpwasm: ${e?.message ?? e}`, undefined, { kind: "internal", cause: e }));
           }

@@ -47,19 +47,45 @@ type Header map[string][]string
 
 // Get returns the first value of name (case-insensitive).
 func (h Header) Get(name string) string {
-	if v := h[strings.ToLower(name)]; len(v) > 0 {
+	if v := h[headerKey(name)]; len(v) > 0 {
 		return v[0]
 	}
 	return ""
 }
 
 // Set replaces the values of name.
-func (h Header) Set(name, value string) { h[strings.ToLower(name)] = []string{value} }
+func (h Header) Set(name, value string) { h[headerKey(name)] = []string{value} }
 
 // Add appends a value to name.
 func (h Header) Add(name, value string) {
-	k := strings.ToLower(name)
+	k := headerKey(name)
 	h[k] = append(h[k], value)
+}
+
+// headerKey returns name in lower case, without allocating for the names
+// every request uses.
+func headerKey(name string) string {
+	switch name {
+	case "Content-Type":
+		return "content-type"
+	case "Accept":
+		return "accept"
+	case "MCP-Protocol-Version", "Mcp-Protocol-Version":
+		return "mcp-protocol-version"
+	case "Mcp-Session-Id":
+		return "mcp-session-id"
+	case "Mcp-Method":
+		return "mcp-method"
+	case "Mcp-Name":
+		return "mcp-name"
+	case "Authorization":
+		return "authorization"
+	case "WWW-Authenticate", "Www-Authenticate":
+		return "www-authenticate"
+	case "Last-Event-ID", "Last-Event-Id":
+		return "last-event-id"
+	}
+	return strings.ToLower(name)
 }
 
 // Clone returns a copy of h.

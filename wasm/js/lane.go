@@ -97,7 +97,8 @@ func exportAlloc(n int32) unsafe.Pointer {
 
 // mcpwasm_request(call, handle, methodLen, paramsLen, optsLen, flags): the
 // buffer holds the method, the params JSON ("" for none) and the options
-// JSON ("" for none); flags: 1 the caller wants progress.
+// JSON ("" for none); flags: 1 the caller wants progress, 2 the caller has
+// an AbortSignal (mcpwasm_cancel may follow).
 //
 //go:wasmexport mcpwasm_request
 func exportRequest(call, handle, methodLen, paramsLen, optsLen, flags int32) {
@@ -115,7 +116,7 @@ func exportRequest(call, handle, methodLen, paramsLen, optsLen, flags int32) {
 	if optsLen > 0 {
 		opts = buf[methodLen+paramsLen:]
 	}
-	l.request(call, handle, method, params, opts, flags&1 != 0)
+	l.request(call, handle, method, params, opts, flags&1 != 0, flags&2 != 0)
 }
 
 // mcpwasm_cancel(call): the caller's AbortSignal fired.
@@ -172,7 +173,7 @@ func settleCall(call int32, raw json.RawMessage, err error) {
 }
 
 // request starts a call on a pooled goroutine.
-func (l *lane) request(call, handle int32, method string, params, optsJSON json.RawMessage, progress bool) {
+func (l *lane) request(call, handle int32, method string, params, optsJSON json.RawMessage, progress, cancellable bool) {
 	b := l.b
 	c, err := b.entryByHandle(int(handle))
 	if err != nil {
@@ -186,10 +187,13 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON json.
 			return
 		}
 	}
-	ctx, cancel := context.WithCancelCause(context.Background())
-	l.mu.Lock()
-	l.calls[call] = cancel
-	l.mu.Unlock()
+	ctx, cancel := context.Background(), context.CancelCauseFunc(nil)
+	if cancellable {
+		ctx, cancel = context.WithCancelCause(ctx)
+		l.mu.Lock()
+		l.calls[call] = cancel
+		l.mu.Unlock()
+	}
 	b.mu.Lock()
 	b.calls++
 	b.mu.Unlock()
@@ -206,10 +210,12 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON json.
 			}()
 			raw, err = c.request(ctx, method, params, &o, progress, call)
 		}()
-		cancel(nil)
-		l.mu.Lock()
-		delete(l.calls, call)
-		l.mu.Unlock()
+		if cancel != nil {
+			cancel(nil)
+			l.mu.Lock()
+			delete(l.calls, call)
+			l.mu.Unlock()
+		}
 		b.mu.Lock()
 		b.calls--
 		b.mu.Unlock()

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"syscall/js"
 	"time"
@@ -31,7 +32,19 @@ import (
 // Version is the module's API version, checked by the JavaScript glue.
 const Version = "mcpwasm-abi-2"
 
+// GC settings of the instance: the live heap of a client is small (a few
+// MB) and every collection runs on the page's only thread, so collecting at
+// every doubling of it spends CPU on each call; collecting at 4× (GOGC 300)
+// with a soft limit keeps the collections rare and the instance's memory
+// (which WebAssembly never gives back) bounded. See docs/architecture.md.
+const (
+	gcPercent   = 300
+	memoryLimit = 64 << 20
+)
+
 func main() {
+	debug.SetGCPercent(gcPercent)
+	debug.SetMemoryLimit(memoryLimit)
 	b := &bridge{clients: map[int]*clientEntry{}, subs: map[int]*core.Subscription{}}
 	theLane = &lane{b: b, calls: map[int32]context.CancelCauseFunc{}, pool: gopool.New(64)}
 	api := js.Global().Get("Object").New()
@@ -682,7 +695,7 @@ func (b *bridge) encodeHeader(_ js.Value, args []js.Value) any {
 	return core.EncodeHeaderValue(arg(args, 0).String())
 }
 
-// stats() → JSON {clients, subscriptions, calls, goroutines, goHeap}: for
+// stats() → JSON {clients, subscriptions, calls, goroutines, goHeap, mallocs, gcCycles}: for
 // leak checks and benchmarks.
 func (b *bridge) stats(js.Value, []js.Value) any {
 	var ms runtime.MemStats
@@ -692,7 +705,7 @@ func (b *bridge) stats(js.Value, []js.Value) any {
 	defer b.mu.Unlock()
 	out, _ := json.Marshal(map[string]any{
 		"clients": len(b.clients), "subscriptions": len(b.subs), "calls": b.calls,
-		"goroutines": runtime.NumGoroutine(), "goHeap": ms.HeapAlloc,
+		"goroutines": runtime.NumGoroutine(), "goHeap": ms.HeapAlloc, "mallocs": ms.Mallocs, "gcCycles": ms.NumGC,
 	})
 	return string(out)
 }
