@@ -111,10 +111,20 @@ func objectKey(data []byte, i int) int {
 	return skipSpace(data, i+1)
 }
 
+// plainStringByte has '1' at the bytes a JSON string may hold as they are
+// (not a quote, a backslash or a control character).
+const plainStringByte = "0000000000000000000000000000000011011111111111111111111111111111111111111111111111111111111101111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
+
 // stringEndValid returns the index after the valid JSON string starting at
 // data[i], or -1.
 func stringEndValid(data []byte, i int) int {
 	for j := i + 1; j < len(data); j++ {
+		for j < len(data) && plainStringByte[data[j]] == '1' {
+			j++
+		}
+		if j == len(data) {
+			break
+		}
 		c := data[j]
 		switch {
 		case c == '"':

@@ -56,3 +56,30 @@ func BenchmarkValidJSON(b *testing.B) {
 		}
 	})
 }
+
+// stringEndNaive is the byte-by-byte definition stringEnd must match.
+func stringEndNaive(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+func FuzzStringEnd(f *testing.F) {
+	for _, s := range []string{`"a"`, `"\""`, `"\\"`, `"\\\""x"`, `"\\\\"`, `"abc`, `"\`, `"a\"b\\"c"`, `""`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || b[0] != '"' {
+			return
+		}
+		if got, want := stringEnd(b, 0), stringEndNaive(b, 0); got != want {
+			t.Fatalf("stringEnd(%q) = %d, want %d", b, got, want)
+		}
+	})
+}

@@ -131,17 +131,26 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// stringEnd returns the index after the JSON string starting at b[i].
+// stringEnd returns the index after the JSON string starting at b[i]. It
+// jumps from quote to quote (bytes.IndexByte is fast) and counts the
+// backslashes before each.
 func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b)
+		}
+		j += k
+		n := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
 			return j + 1
 		}
+		j++
 	}
-	return len(b)
 }
 
 // valueEnd returns the index after the JSON value starting at b[i].
