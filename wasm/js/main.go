@@ -6,6 +6,10 @@
 // on top of it. The glue defines globalThis.__mcpwasmRegister before running
 // the module; main calls it with the API object and then waits forever.
 //
+// Requests and their results, and the fetch helper's HTTP exchanges, take
+// the fast lane instead (lane.go): WebAssembly exports and imports that
+// carry numbers and bytes, no syscall/js values.
+//
 // Conventions of the API object: JavaScript creates every Promise and passes
 // its resolve and reject functions in (cheaper than a Go-made Promise);
 // structured values cross as JSON strings (JSON.parse/stringify are fast in
