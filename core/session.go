@@ -66,7 +66,7 @@ type Session struct {
 type pendingCall struct {
 	id    int64
 	ch    chan *Response // buffered, 1
-	touch chan struct{}  // buffered, 1: progress arrived
+	touch chan struct{}  // buffered, 1: progress arrived (nil for inline calls)
 	// progressed is set when a progress notification for the call was
 	// queued for its OnProgress: the call then returns only after it ran.
 	progressed atomic.Bool
@@ -382,12 +382,12 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 	p := &pendingCall{
 		id:      id,
 		ch:      make(chan *Response, 1),
-		touch:   make(chan struct{}, 1),
 		onProg:  c.onProg,
 		token:   c.token,
 		version: c.send.ProtocolVersion,
 	}
 	if c.sub != nil {
+		p.touch = make(chan struct{}, 1) // read by await (set before register publishes p)
 		c.sub.id = id
 	}
 	if err := s.register(p); err != nil {
