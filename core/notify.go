@@ -1,7 +1,6 @@
 package core
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -304,16 +303,4 @@ func (w *elicitWaiters) forget(id string) {
 	defer w.mu.Unlock()
 	delete(w.waiting, id)
 	delete(w.done, id)
-}
-
-// wait blocks until the elicitation completed or ctx is done.
-func (w *elicitWaiters) wait(ctx context.Context, id string) error {
-	select {
-	case <-w.channel(id):
-		w.forget(id)
-		return nil
-	case <-ctx.Done():
-		w.forget(id)
-		return ctx.Err()
-	}
 }

@@ -96,6 +96,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		spec.token = Int64ID(s.nextToken.Add(1))
 	}
 
+	started := time.Now()
 	var (
 		extras        []member // inputResponses, requestState of an MRTR retry
 		rounds        int
@@ -149,11 +150,10 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 				}
 			case rpc.Code == CodeURLElicitationRequired && era == EraLegacy && rounds < s.client.opts.MaxInputRounds:
 				rounds++
-				if herr := s.completeURLElicitations(ctx, rpc); herr == nil {
-					continue
-				} else if !errors.Is(herr, errDeclined) {
+				if herr := s.completeURLElicitations(ctx, spec, started, rpc); herr != nil {
 					return nil, herr
 				}
+				continue
 			}
 			return nil, rpc
 		}
@@ -253,48 +253,6 @@ func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessag
 		extras[1].val = ir.RequestState
 	}
 	return extras, nil
-}
-
-var errDeclined = errors.New("core: the user declined")
-
-// completeURLElicitations handles a legacy URLElicitationRequiredError: each
-// listed elicitation goes to the elicitation handler; when all are accepted
-// the call waits for their completion notifications and is retried.
-func (s *Session) completeURLElicitations(ctx context.Context, rpc *RPCError) error {
-	h := s.client.opts.ElicitationHandler
-	if h == nil {
-		return errDeclined
-	}
-	var data struct {
-		Elicitations []*ElicitParams `json:"elicitations"`
-	}
-	if err := json.Unmarshal(rpc.Data, &data); err != nil || len(data.Elicitations) == 0 {
-		return errDeclined
-	}
-	for _, p := range data.Elicitations {
-		if p.Mode == "" {
-			p.Mode = ElicitModeURL
-		}
-		if p.ElicitationID != "" {
-			s.elicits.channel(p.ElicitationID) // start listening before asking
-		}
-		r, err := h(ctx, &ElicitRequest{Session: s, Params: p})
-		if err != nil {
-			return &InputError{Method: MethodElicit, Err: err}
-		}
-		if r == nil || r.Action != ActionAccept {
-			return errDeclined
-		}
-	}
-	for _, p := range data.Elicitations {
-		if p.ElicitationID == "" {
-			continue
-		}
-		if err := s.elicits.wait(ctx, p.ElicitationID); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // postProcess applies method-specific rules to a complete result.

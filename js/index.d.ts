@@ -34,7 +34,8 @@ export function moduleStats(): ModuleStats;
 
 export type McpErrorKind =
   | "rpc" | "timeout" | "closed" | "http" | "cors" | "transport" | "input"
-  | "output-schema" | "tool" | "protocol" | "unsupported-version" | "abort" | "auth" | "internal";
+  | "output-schema" | "tool" | "protocol" | "unsupported-version" | "abort" | "auth"
+  | "url-elicitation" | "internal";
 
 /** Every failed operation rejects with an McpError (or the AbortSignal's reason). */
 export class McpError extends Error {
@@ -302,6 +303,15 @@ export type ElicitParams = ElicitFormParams | ElicitURLParams;
 export interface ElicitResult {
   action: "accept" | "decline" | "cancel";
   content?: { [key: string]: string | number | boolean | string[] };
+  /**
+   * Not sent to the server. For a URL elicitation a call depends on (a legacy
+   * -32042 error), `true` says the user has already finished the flow at the
+   * URL: the call is retried at once instead of waiting (at most the call's
+   * timeout) for notifications/elicitation/complete, which servers need not
+   * send. Without it and without that notification the call rejects with kind
+   * "url-elicitation", code -32042 and the server's data (data.elicitations).
+   */
+  completed?: boolean;
   _meta?: Meta;
 }
 

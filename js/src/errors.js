@@ -7,7 +7,9 @@
  * timeout). `kind` says which: "rpc", "timeout", "closed", "http", "cors",
  * "transport", "input", "output-schema", "tool", "protocol",
  * "unsupported-version", "auth" (OAuth: data may hold error, errorDescription,
- * endpoint, redirected, hiddenHeader), "internal".
+ * endpoint, redirected, hiddenHeader), "url-elicitation" (code -32042: the
+ * call needs the URL elicitations in data.elicitations completed; the message
+ * says why it was not retried), "internal".
  */
 export class McpError extends Error {
   constructor(code, message, data, options = {}) {

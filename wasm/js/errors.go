@@ -57,12 +57,18 @@ func errorJSON(err error) string {
 		status  *fetch.StatusError
 		jserr   *jsbridge.Error
 		withRes *resultError
+
+		urlElicit *core.URLElicitationError
 	)
 	switch {
 	case isAuthError(err): // authorization (wasm/js/auth.go), before cors: a hidden WWW-Authenticate
 		e.Kind, e.Code, e.Data, e.Status = "auth", codeConnectionClosed, authErrorData(err), authErrorStatus(err)
 	case errors.Is(err, fetch.ErrHiddenHeader):
 		e.Kind, e.Code = "cors", codeConnectionClosed
+	case errors.As(err, &urlElicit) && urlElicit.RPC != nil:
+		// data as the server sent it (data.elicitations); the message says
+		// why the call was not retried.
+		e.Kind, e.Code, e.Data = "url-elicitation", urlElicit.RPC.Code, urlElicit.RPC.Data
 	case errors.As(err, &rpc):
 		e.Kind, e.Code, e.Message, e.Data = "rpc", rpc.Code, rpc.Message, rpc.Data
 	case errors.As(err, &timeout):

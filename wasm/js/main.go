@@ -266,8 +266,13 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 	}
 	if cfg.Elicitation {
 		opts.ElicitationHandler = func(ctx context.Context, req *core.ElicitRequest) (*core.ElicitResult, error) {
-			var r core.ElicitResult
-			return &r, ce.ask(ctx, core.MethodElicit, req.Params, &r)
+			var r struct {
+				core.ElicitResult
+				Completed bool `json:"completed"` // not sent: see core.ElicitResult.Completed
+			}
+			err := ce.ask(ctx, core.MethodElicit, req.Params, &r)
+			r.ElicitResult.Completed = r.Completed
+			return &r.ElicitResult, err
 		}
 	}
 	if cfg.RootsHandler {

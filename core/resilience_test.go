@@ -1,0 +1,109 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// urlElicitServer answers tools/call with -32042 until the call has been
+// retried once, and never sends notifications/elicitation/complete (which
+// servers need not send).
+func urlElicitServer(t *testing.T) (*fakeServer, Transport, *atomic.Int32) {
+	t.Helper()
+	f, tr := newFake(t, EraLegacy)
+	var attempts atomic.Int32
+	f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+		if attempts.Add(1) == 1 {
+			return nil, &WireError{Code: CodeURLElicitationRequired, Message: "authorize first", Data: mustMarshal(map[string]any{
+				"elicitations": []any{map[string]any{"mode": "url", "elicitationId": "e1", "url": "https://auth.example/x", "message": "Sign in"}},
+			})}
+		}
+		return map[string]any{"content": []any{map[string]any{"type": "text", "text": "authorized"}}}, nil
+	})
+	return f, tr, &attempts
+}
+
+func TestURLElicitationWaitIsBounded(t *testing.T) {
+	accept := func(completed bool) func(context.Context, *ElicitRequest) (*ElicitResult, error) {
+		return func(context.Context, *ElicitRequest) (*ElicitResult, error) {
+			return &ElicitResult{Action: ActionAccept, Completed: completed}, nil
+		}
+	}
+	t.Run("no completion within the timeout gives a typed error", func(t *testing.T) {
+		_, tr, attempts := urlElicitServer(t)
+		s := connectFake(t, tr, &ClientOptions{ElicitationModes: []string{ElicitModeURL}, ElicitationHandler: accept(false)})
+		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "protected"}, &CallOptions{Timeout: 100 * time.Millisecond})
+		var ue *URLElicitationError
+		require.ErrorAs(t, err, &ue)
+		require.Len(t, ue.Elicitations, 1)
+		assert.Equal(t, "https://auth.example/x", ue.Elicitations[0].URL)
+		assert.ErrorIs(t, err, ErrTimeout)
+		var rpc *RPCError
+		require.ErrorAs(t, err, &rpc, "the server's error is still there")
+		assert.Equal(t, int64(CodeURLElicitationRequired), rpc.Code)
+		assert.Equal(t, int32(1), attempts.Load(), "not retried")
+	})
+	t.Run("the maximum total time bounds the wait", func(t *testing.T) {
+		_, tr, _ := urlElicitServer(t)
+		s := connectFake(t, tr, &ClientOptions{ElicitationModes: []string{ElicitModeURL}, ElicitationHandler: accept(false)})
+		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "protected"}, &CallOptions{Timeout: -1, MaxTotalTimeout: 100 * time.Millisecond})
+		var te *TimeoutError
+		require.ErrorAs(t, err, &te)
+		assert.True(t, te.Total)
+	})
+	t.Run("the caller's context bounds the wait", func(t *testing.T) {
+		_, tr, _ := urlElicitServer(t)
+		s := connectFake(t, tr, &ClientOptions{ElicitationModes: []string{ElicitModeURL}, ElicitationHandler: accept(false), RequestTimeout: -1})
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		_, err := s.CallTool(ctx, &CallToolParams{Name: "protected"}, nil)
+		require.ErrorIs(t, err, context.Canceled)
+	})
+	t.Run("a handler that says the user is done retries at once", func(t *testing.T) {
+		_, tr, attempts := urlElicitServer(t)
+		s := connectFake(t, tr, &ClientOptions{ElicitationModes: []string{ElicitModeURL}, ElicitationHandler: accept(true)})
+		r, err := s.CallTool(ctx5(t), &CallToolParams{Name: "protected"}, &CallOptions{Timeout: -1})
+		require.NoError(t, err)
+		assert.Equal(t, "authorized", r.Content[0].Text)
+		assert.Equal(t, int32(2), attempts.Load())
+	})
+	t.Run("a declined elicitation carries the elicitation", func(t *testing.T) {
+		_, tr, attempts := urlElicitServer(t)
+		s := connectFake(t, tr, &ClientOptions{ElicitationModes: []string{ElicitModeURL}, ElicitationHandler: func(context.Context, *ElicitRequest) (*ElicitResult, error) {
+			return &ElicitResult{Action: ActionDecline}, nil
+		}})
+		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "protected"}, nil)
+		var ue *URLElicitationError
+		require.ErrorAs(t, err, &ue)
+		assert.ErrorIs(t, err, ErrDeclined)
+		assert.Len(t, ue.Elicitations, 1)
+		assert.Equal(t, int32(1), attempts.Load())
+	})
+	t.Run("the session closing ends the wait", func(t *testing.T) {
+		_, tr, _ := urlElicitServer(t)
+		s := connectFake(t, tr, &ClientOptions{ElicitationModes: []string{ElicitModeURL}, ElicitationHandler: accept(false), RequestTimeout: -1})
+		errc := make(chan error, 1)
+		go func() {
+			_, err := s.CallTool(context.Background(), &CallToolParams{Name: "protected"}, nil)
+			errc <- err
+		}()
+		require.Eventually(t, func() bool {
+			s.elicits.mu.Lock()
+			defer s.elicits.mu.Unlock()
+			return len(s.elicits.waiting) == 1
+		}, 5*time.Second, 5*time.Millisecond)
+		s.Close()
+		select {
+		case err := <-errc:
+			require.True(t, errors.Is(err, ErrClosed), "%v", err)
+		case <-time.After(5 * time.Second):
+			t.Fatal("the call still waits after Close")
+		}
+	})
+}

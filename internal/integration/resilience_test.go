@@ -1,0 +1,70 @@
+package integration_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/testpeers"
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
+)
+
+// connectEverything connects to a server-everything over Streamable HTTP.
+func connectEverything(t *testing.T, url string, opts *core.ClientOptions) *core.Session {
+	t.Helper()
+	tr, err := fetch.New(url, nil)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := core.NewClient(&core.Implementation{Name: "mcpwasm-it", Version: "1.0.0"}, opts).Connect(ctx, tr, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// TestEverythingURLElicitationErrorPath: server-everything's
+// trigger-url-elicitation with errorPath answers -32042 and never sends
+// notifications/elicitation/complete. The call must end within its timeout
+// with the elicitation in hand, or be retried when the handler says the
+// user is done.
+func TestEverythingURLElicitationErrorPath(t *testing.T) {
+	srv := testpeers.StartEverything(t, "streamableHttp")
+	args := func(id string) map[string]any {
+		return map[string]any{"url": "https://example.com/next", "errorPath": true, "elicitationId": id}
+	}
+	t.Run("no completion: typed error within the timeout", func(t *testing.T) {
+		s := connectEverything(t, srv.URL, &core.ClientOptions{
+			ElicitationModes: []string{core.ElicitModeURL},
+			ElicitationHandler: func(context.Context, *core.ElicitRequest) (*core.ElicitResult, error) {
+				return &core.ElicitResult{Action: core.ActionAccept}, nil
+			},
+		})
+		start := time.Now()
+		_, err := s.CallTool(testCtx(t), &core.CallToolParams{Name: "trigger-url-elicitation", Arguments: args("a")}, &core.CallOptions{Timeout: time.Second})
+		var ue *core.URLElicitationError
+		require.ErrorAs(t, err, &ue)
+		require.ErrorIs(t, err, core.ErrTimeout)
+		require.Len(t, ue.Elicitations, 1)
+		assert.Equal(t, "https://modelcontextprotocol.io", ue.Elicitations[0].URL)
+		assert.Less(t, time.Since(start), 10*time.Second)
+	})
+	t.Run("the handler says the user is done: retried", func(t *testing.T) {
+		var urls []string
+		s := connectEverything(t, srv.URL, &core.ClientOptions{
+			ElicitationModes: []string{core.ElicitModeURL},
+			ElicitationHandler: func(_ context.Context, req *core.ElicitRequest) (*core.ElicitResult, error) {
+				urls = append(urls, req.Params.URL)
+				return &core.ElicitResult{Action: core.ActionAccept, Completed: true}, nil
+			},
+		})
+		r, err := s.CallTool(testCtx(t), &core.CallToolParams{Name: "trigger-url-elicitation", Arguments: args("b")}, nil)
+		require.NoError(t, err)
+		assert.Contains(t, text(t, r), "User completed the URL elicitation flow")
+		assert.Equal(t, []string{"https://modelcontextprotocol.io", "https://example.com/next"}, urls,
+			"the prerequisite from the error, then the retried call's own elicitation")
+	})
+}
