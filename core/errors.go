@@ -40,8 +40,10 @@ var (
 	// would: an HTTP 4xx without a recognised modern JSON-RPC error.
 	ErrNotModern = errors.New("core: server is not a modern MCP server")
 	// ErrSessionExpired is wrapped by transports when a legacy server no
-	// longer knows the session (HTTP 404 with an Mcp-Session-Id). The
-	// session re-initializes and retries the request once.
+	// longer knows the session (over HTTP: 404, or 400 naming the session
+	// as TypeScript SDK v1 servers answer, to a request with an
+	// Mcp-Session-Id). The session re-initializes and retries the request
+	// once.
 	ErrSessionExpired = errors.New("core: server session expired")
 	// ErrUnsupportedVersion means client and server share no protocol version.
 	ErrUnsupportedVersion = errors.New("core: no mutually supported protocol version")

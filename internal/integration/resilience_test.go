@@ -2,6 +2,7 @@ package integration_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
@@ -67,4 +68,29 @@ func TestEverythingURLElicitationErrorPath(t *testing.T) {
 		assert.Equal(t, []string{"https://modelcontextprotocol.io", "https://example.com/next"}, urls,
 			"the prerequisite from the error, then the retried call's own elicitation")
 	})
+}
+
+// TestEverythingForgottenSession: server-everything answers a session it no
+// longer knows with 400 "Bad Request: No valid session ID provided". The
+// client re-initializes and the call succeeds.
+func TestEverythingForgottenSession(t *testing.T) {
+	srv := testpeers.StartEverything(t, "streamableHttp")
+	s := connectEverything(t, srv.URL, nil)
+	old := s.ID()
+	require.NotEmpty(t, old)
+
+	// End the session behind the client's back.
+	req, err := http.NewRequestWithContext(testCtx(t), http.MethodDelete, srv.URL, nil)
+	require.NoError(t, err)
+	req.Header.Set("Mcp-Session-Id", old)
+	req.Header.Set("MCP-Protocol-Version", s.ProtocolVersion())
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Less(t, resp.StatusCode, 300)
+
+	r, err := s.ListTools(testCtx(t), nil)
+	require.NoError(t, err, "re-initialized after the 400")
+	assert.NotEmpty(t, r.Tools)
+	assert.NotEqual(t, old, s.ID())
 }

@@ -330,6 +330,9 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 	c.dropStream(id)
 	rcancel()
 	se := &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header, Method: m.Method}
+	if !modern && sid != "" && sessionGone(resp.StatusCode, b) {
+		return c.expired(sid, se)
+	}
 	if r := jsonrpcError(b); r != nil {
 		// A JSON-RPC error for this request (or a modern protocol error,
 		// which servers may send without an id) is a normal response.
@@ -342,13 +345,6 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 	switch {
 	case modern && resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != 401 && resp.StatusCode != 403:
 		return fmt.Errorf("%w: %w", core.ErrNotModern, se)
-	case !modern && resp.StatusCode == 404 && sid != "":
-		c.mu.Lock()
-		if c.sessionID == sid {
-			c.sessionID = ""
-		}
-		c.mu.Unlock()
-		return fmt.Errorf("%w: %w", core.ErrSessionExpired, se)
 	case !modern && m.Method == core.MethodInitialize && c.t.opts.Mode == ModeAuto &&
 		(resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405):
 		return c.fallbackToSSE(ctx, m, opts, se)
@@ -599,6 +595,7 @@ func (c *conn) startGET(version string) <-chan struct{} {
 
 func (c *conn) runGET(version string, ready chan struct{}) {
 	defer c.wg.Done()
+	defer c.getEnded()
 	first := true
 	signal := func() {
 		if first {

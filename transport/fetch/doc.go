@@ -11,8 +11,10 @@
 //
 // Legacy sessions keep the Mcp-Session-Id the server assigned, open the
 // standalone GET stream after initialization, resume broken streams with
-// GET and Last-Event-ID after the server's retry delay, treat 404 as an
-// expired session (core.ErrSessionExpired) and DELETE the session on Close.
+// GET and Last-Event-ID after the server's retry delay, treat 404 (and a
+// 400 whose body names the session, as TypeScript SDK v1 servers answer) as
+// an expired session (core.ErrSessionExpired: re-initialized once per call)
+// and DELETE the session on Close.
 // When an initialize POST is refused with 400, 404 or 405 the transport
 // tries the HTTP+SSE transport (GET, endpoint event, POSTs) and remembers
 // the verdict.

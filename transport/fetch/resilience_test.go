@@ -1,0 +1,94 @@
+package fetch_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/core"
+)
+
+// v1SessionServer answers like servers written from the TypeScript SDK v1
+// examples: an unknown session id gets 400 with a JSON-RPC error naming
+// it. refuseAll makes it refuse every session after initialize.
+func v1SessionServer(t *testing.T, refuseAll bool) (*httptest.Server, *atomic.Int32, func()) {
+	t.Helper()
+	var mu sync.Mutex
+	valid := map[string]bool{}
+	var inits atomic.Int32
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		req := readReq(t, r)
+		switch req.Method {
+		case core.MethodDiscover:
+			http.Error(w, "Bad Request", http.StatusBadRequest)
+			return
+		case core.MethodInitialize:
+			id := fmt.Sprintf("session-%d", inits.Add(1))
+			mu.Lock()
+			valid[id] = true
+			mu.Unlock()
+			w.Header().Set("Mcp-Session-Id", id)
+			writeJSON(w, req.ID, initResult)
+			return
+		}
+		mu.Lock()
+		ok := valid[r.Header.Get("Mcp-Session-Id")] && !(refuseAll && req.Method == core.MethodListTools)
+		mu.Unlock()
+		if !ok {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":%s}`, orNull(req.ID))
+			return
+		}
+		if req.Method == core.NotificationInitialized {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		writeJSON(w, req.ID, `{"tools":[]}`)
+	}))
+	t.Cleanup(hs.Close)
+	forget := func() {
+		mu.Lock()
+		clear(valid)
+		mu.Unlock()
+	}
+	return hs, &inits, forget
+}
+
+func orNull(id []byte) string {
+	if len(id) == 0 {
+		return "null"
+	}
+	return string(id)
+}
+
+func TestBadRequestNamingTheSessionIsExpiry(t *testing.T) {
+	t.Run("re-initializes and retries", func(t *testing.T) {
+		hs, inits, forget := v1SessionServer(t, false)
+		s := connectTo(t, hs.URL, nil, nil)
+		assert.Equal(t, "session-1", s.ID())
+		forget()
+		_, err := s.ListTools(ctxT(t), nil)
+		require.NoError(t, err)
+		assert.Equal(t, int32(2), inits.Load())
+		assert.Equal(t, "session-2", s.ID())
+	})
+	t.Run("once per call, never in a loop", func(t *testing.T) {
+		hs, inits, _ := v1SessionServer(t, true)
+		s := connectTo(t, hs.URL, nil, nil)
+		_, err := s.ListTools(ctxT(t), nil)
+		require.ErrorIs(t, err, core.ErrSessionExpired)
+		assert.Contains(t, err.Error(), "No valid session ID provided")
+		assert.Equal(t, int32(2), inits.Load(), "one re-initialization")
+	})
+}
