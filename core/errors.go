@@ -45,6 +45,11 @@ var (
 	// Mcp-Session-Id). The session re-initializes and retries the request
 	// once.
 	ErrSessionExpired = errors.New("core: server session expired")
+	// ErrResponseLost is wrapped by transports when a modern (2026-07-28)
+	// request's response stream ended before its response: there is no
+	// resumption in that revision, so the session re-issues the request
+	// once as a new request with a new id, as the specification asks.
+	ErrResponseLost = errors.New("core: the response was lost with its stream")
 	// ErrUnsupportedVersion means client and server share no protocol version.
 	ErrUnsupportedVersion = errors.New("core: no mutually supported protocol version")
 	// ErrTimeout is wrapped by *TimeoutError.

@@ -103,6 +103,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		renegotiated  bool
 		relisted      bool
 		reinitialized bool
+		reissued      bool
 	)
 	for {
 		gen := s.generation()
@@ -130,6 +131,10 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 				if rerr := s.reinitialize(ctx, gen); rerr != nil {
 					return nil, rerr
 				}
+				continue
+			}
+			if errors.Is(err, ErrResponseLost) && era == EraModern && !reissued && ctx.Err() == nil {
+				reissued = true // a new request with a new id, once
 				continue
 			}
 			return nil, err

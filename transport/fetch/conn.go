@@ -487,7 +487,11 @@ func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, re
 	if res.bad > 0 {
 		detail += fmt.Sprintf(" (%d malformed events)", res.bad)
 	}
-	c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("%w%s", ErrStreamEnded, detail)})
+	err := fmt.Errorf("%w%s", ErrStreamEnded, detail)
+	if modern {
+		err = fmt.Errorf("%w: %w", err, core.ErrResponseLost)
+	}
+	c.push(&core.Response{ID: core.Int64ID(id), TransportErr: err})
 }
 
 // resume re-opens a legacy stream with GET + Last-Event-ID until the

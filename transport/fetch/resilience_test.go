@@ -92,3 +92,36 @@ func TestBadRequestNamingTheSessionIsExpiry(t *testing.T) {
 		assert.Equal(t, int32(2), inits.Load(), "one re-initialization")
 	})
 }
+
+// TestModernLostResponseIsReissued: when a 2026-07-28 response stream ends
+// before its response, the request is re-issued once with a new id.
+func TestModernLostResponseIsReissued(t *testing.T) {
+	var mu sync.Mutex
+	var ids []string
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req := readReq(t, r)
+		if req.Method == core.MethodDiscover {
+			writeJSON(w, req.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}`)
+			return
+		}
+		mu.Lock()
+		ids = append(ids, string(req.ID))
+		n := len(ids)
+		mu.Unlock()
+		if n == 1 {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "id: 1\ndata: \n\n") // priming event, then the stream ends
+			return
+		}
+		writeJSON(w, req.ID, `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`)
+	}))
+	t.Cleanup(hs.Close)
+	s := connectTo(t, hs.URL, nil, nil)
+	r, err := s.CallTool(ctxT(t), &core.CallToolParams{Name: "t"}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "done", r.Content[0].Text)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, ids, 2)
+	assert.NotEqual(t, ids[0], ids[1], "a new request id")
+}
