@@ -104,8 +104,13 @@ type ClientOptions struct {
 	ProgressHandler func(context.Context, *Session, *ProgressParams)
 	// ToolListChangedHandler, PromptListChangedHandler and
 	// ResourceListChangedHandler receive list-changed notifications. On
-	// modern servers setting one opens a subscriptions/listen stream for it
-	// when the server advertises listChanged.
+	// modern servers setting one opens the session's own (managed)
+	// subscriptions/listen stream for it when the server advertises
+	// listChanged; the same stream carries the resource updates asked for
+	// with Session.Subscribe. It is re-opened with backoff when it ends and
+	// replaced (new stream acknowledged first) when its filter changes. A
+	// change the server also sends on a stream the application opened with
+	// Session.Listen calls these handlers once, for the managed copy.
 	ToolListChangedHandler     func(context.Context, *Session)
 	PromptListChangedHandler   func(context.Context, *Session)
 	ResourceListChangedHandler func(context.Context, *Session)

@@ -170,18 +170,18 @@ func (s *Session) onNotification(m *Request) {
 
 	case NotificationToolsChanged:
 		s.cache.invalidateMethod(MethodListTools)
-		if h := opts.ToolListChangedHandler; h != nil {
+		if h := opts.ToolListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
 			s.notes.push(func() { h(ctx, s) })
 		}
 	case NotificationPromptsChanged:
 		s.cache.invalidateMethod(MethodListPrompts)
-		if h := opts.PromptListChangedHandler; h != nil {
+		if h := opts.PromptListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
 			s.notes.push(func() { h(ctx, s) })
 		}
 	case NotificationResourcesChanged:
 		s.cache.invalidateMethod(MethodListResources)
 		s.cache.invalidateMethod(MethodListResourceTemplates)
-		if h := opts.ResourceListChangedHandler; h != nil {
+		if h := opts.ResourceListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
 			s.notes.push(func() { h(ctx, s) })
 		}
 	case NotificationResourceUpdated:
@@ -190,7 +190,7 @@ func (s *Session) onNotification(m *Request) {
 			return
 		}
 		s.cache.invalidateResource(p.URI)
-		if h := opts.ResourceUpdatedHandler; h != nil {
+		if h := opts.ResourceUpdatedHandler; h != nil && !s.managed.duplicate(sub, m.Method, p.URI) {
 			s.notes.push(func() { h(ctx, s, &p) })
 		}
 	case NotificationMessage:

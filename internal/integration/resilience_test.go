@@ -2,7 +2,9 @@ package integration_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,4 +95,56 @@ func TestEverythingForgottenSession(t *testing.T) {
 	require.NoError(t, err, "re-initialized after the 400")
 	assert.NotEmpty(t, r.Tools)
 	assert.NotEqual(t, old, s.ID())
+}
+
+// TestOneChangeOneCallback: with a list-changed handler the session opens
+// its own listen stream; an application's Listen for the same
+// notifications gets its own copy, and the client-level handler still
+// runs once per change.
+func TestOneChangeOneCallback(t *testing.T) {
+	peers := []peer{
+		{name: "ts-modern", start: tsPeer(testpeers.TSServerOptions{}), era: core.EraModern, version: core.Version20260728},
+		goSDKPeers()[1], // gosdk-modern
+	}
+	for _, p := range peers {
+		t.Run(p.name, func(t *testing.T) {
+			url := p.start(t)
+			var clientCalls, subCalls, onWire atomic.Int32
+			s := connect(t, p, url, &core.ClientOptions{
+				ToolListChangedHandler: func(context.Context, *core.Session) { clientCalls.Add(1) },
+				OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
+					if r, ok := m.(*core.Request); ok && dir == core.Incoming && r.Method == core.NotificationToolsChanged {
+						onWire.Add(1)
+					}
+				},
+			})
+			sub, err := s.Listen(testCtx(t), &core.SubscriptionFilter{ToolsListChanged: true}, &core.ListenOptions{
+				Handler: func(_ context.Context, method string, _ json.RawMessage) {
+					if method == core.NotificationToolsChanged {
+						subCalls.Add(1)
+					}
+				},
+			})
+			require.NoError(t, err)
+			defer sub.Close()
+			require.True(t, sub.Acknowledged().ToolsListChanged)
+
+			call(t, s, "change_tools", nil)
+			require.Eventually(t, func() bool { return onWire.Load() == 2 }, 10*time.Second, 5*time.Millisecond,
+				"one copy per stream on the wire")
+			// Handlers run in arrival order: once this call's progress has
+			// been handled, so have both copies.
+			barrier := make(chan struct{}, 8)
+			_, err = s.CallTool(testCtx(t), &core.CallToolParams{Name: "progress", Arguments: map[string]any{"steps": 1, "delayMs": 1}},
+				&core.CallOptions{OnProgress: func(*core.ProgressParams) { barrier <- struct{}{} }})
+			require.NoError(t, err)
+			select {
+			case <-barrier:
+			case <-time.After(10 * time.Second):
+				t.Fatal("no progress")
+			}
+			assert.Equal(t, int32(1), clientCalls.Load(), "one change, one client-level callback")
+			assert.Equal(t, int32(1), subCalls.Load(), "the application's stream gets its copy")
+		})
+	}
 }
