@@ -352,6 +352,14 @@ export interface ClientOptions {
   onLog?: (message: LoggingMessage) => void;
   /** Every progress notification (per-call progress goes to the call's onprogress). */
   onProgress?: (notification: ProgressNotification) => void;
+  /**
+   * List-changed handlers. On modern (2026-07-28) servers that advertise
+   * listChanged, setting one makes the client open its own ("managed")
+   * subscriptions/listen stream for it, which also carries the updates asked
+   * for with subscribe(); it is re-opened with backoff when it ends. A change
+   * the server also sends on a stream opened with listen() calls these
+   * handlers once (the listen() stream's own onNotification gets its copy).
+   */
   onToolsListChanged?: () => void;
   onPromptsListChanged?: () => void;
   onResourcesListChanged?: () => void;
