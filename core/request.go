@@ -163,6 +163,9 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			return nil, rpc
 		}
 		result := resp.Result
+		if err := requireResult(method, result); err != nil {
+			return nil, err
+		}
 		var top []member // a modern result's members, split once for resultType and ttlMs
 		if era == EraModern && (cacheKey != "" || mayHaveKey(result, `"resultType"`)) {
 			top, _ = objectMembers(result)

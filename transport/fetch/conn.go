@@ -321,7 +321,7 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 		if ct == "text/event-stream" {
 			c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
 		} else {
-			c.readJSON(rctx, rcancel, resp, id)
+			c.readJSON(rctx, rcancel, resp, id, ct)
 		}
 		return nil
 	}
@@ -373,7 +373,7 @@ func jsonrpcError(b []byte) *core.Response {
 }
 
 // readJSON delivers an application/json response.
-func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64) {
+func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64, ct string) {
 	defer c.wg.Done()
 	defer cancel()
 	defer c.dropStream(id)
@@ -399,7 +399,7 @@ func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Re
 	}
 	msgs, err := core.DecodeMessages(b)
 	if err != nil {
-		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("fetch: malformed JSON response: %w", err)})
+		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: badBodyError(ct, b, err)})
 		return
 	}
 	answered := false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
 // v1SessionServer answers like servers written from the TypeScript SDK v1
@@ -124,4 +126,57 @@ func TestModernLostResponseIsReissued(t *testing.T) {
 	defer mu.Unlock()
 	require.Len(t, ids, 2)
 	assert.NotEqual(t, ids[0], ids[1], "a new request id")
+}
+
+func TestUnexpectedAnswers(t *testing.T) {
+	page := "<!DOCTYPE html>\n<html>\n  <body>\n    <h1>Sign in to the corporate proxy</h1>\n" + strings.Repeat("<p>lorem ipsum</p>\n", 200) + "</body></html>"
+	var answer atomic.Value
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req := readReq(t, r)
+		if req.Method == core.MethodDiscover {
+			writeJSON(w, req.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}`)
+			return
+		}
+		switch answer.Load().(string) {
+		case "html":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, page)
+		case "html-error":
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusBadGateway)
+			fmt.Fprint(w, page)
+		case "plain-json":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","tools":[]}}`, req.ID)
+		case "null":
+			writeJSON(w, req.ID, `null`)
+		}
+	}))
+	t.Cleanup(hs.Close)
+	s := connectTo(t, hs.URL, nil, nil)
+
+	answer.Store("html")
+	_, err := s.ListTools(ctxT(t), nil)
+	require.ErrorIs(t, err, fetch.ErrContentType)
+	assert.Contains(t, err.Error(), `"text/html"`)
+	assert.Contains(t, err.Error(), "Sign in to the corporate proxy")
+	assert.NotContains(t, err.Error(), "malformed JSON")
+	assert.NotContains(t, err.Error(), "\n", "one line")
+
+	answer.Store("html-error")
+	_, err = s.ListTools(ctxT(t), nil)
+	var se *fetch.StatusError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, page, se.Body, "the body is kept whole for the caller")
+	assert.NotContains(t, err.Error(), "\n", "the message is one line")
+	assert.LessOrEqual(t, len(err.Error()), 260)
+
+	answer.Store("plain-json")
+	_, err = s.ListTools(ctxT(t), nil)
+	require.NoError(t, err, "JSON-RPC under the wrong Content-Type is still read")
+
+	answer.Store("null")
+	_, err = s.ListTools(ctxT(t), nil)
+	require.ErrorIs(t, err, core.ErrInvalidResult, "result: null for tools/list")
+	assert.Contains(t, err.Error(), "null result")
 }
