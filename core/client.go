@@ -13,6 +13,12 @@ const (
 	DefaultRequestTimeout = 60 * time.Second
 	DefaultMaxInputRounds = 16
 	DefaultProbeTimeout   = 15 * time.Second
+	// DefaultMaxQueuedNotifications bounds the notification handlers
+	// waiting to run.
+	DefaultMaxQueuedNotifications = 4096
+	// DefaultMaxServerRequests bounds the legacy server→client requests
+	// handled at once.
+	DefaultMaxServerRequests = 32
 )
 
 // Direction says which way a message travelled, for ClientOptions.OnMessage.
@@ -141,6 +147,17 @@ type ClientOptions struct {
 	// MaxInputRounds bounds the input_required rounds of one call. Default
 	// DefaultMaxInputRounds.
 	MaxInputRounds int
+	// MaxQueuedNotifications bounds the notification handlers waiting to
+	// run (handlers run one at a time, in order, so a slow one makes them
+	// wait). Beyond it, and beyond 64 MiB of queued notification params,
+	// notifications are dropped and OnWarning is told (an error wrapping
+	// ErrNotificationsDropped when dropping starts, and one with the count
+	// when the queue has drained). Default DefaultMaxQueuedNotifications.
+	MaxQueuedNotifications int
+	// MaxServerRequests bounds the legacy server→client requests
+	// (sampling, elicitation, roots, ping) handled at once; further ones are
+	// answered with an error at once. Default DefaultMaxServerRequests.
+	MaxServerRequests int
 	// DisableCache turns off the ttlMs result cache.
 	DisableCache bool
 	// DisableOutputValidation turns off validation of structuredContent
@@ -179,6 +196,12 @@ func NewClient(impl *Implementation, opts *ClientOptions) *Client {
 	}
 	if c.opts.ProbeTimeout <= 0 {
 		c.opts.ProbeTimeout = DefaultProbeTimeout
+	}
+	if c.opts.MaxQueuedNotifications <= 0 {
+		c.opts.MaxQueuedNotifications = DefaultMaxQueuedNotifications
+	}
+	if c.opts.MaxServerRequests <= 0 {
+		c.opts.MaxServerRequests = DefaultMaxServerRequests
 	}
 	if c.opts.MaxInputRounds <= 0 {
 		c.opts.MaxInputRounds = DefaultMaxInputRounds

@@ -50,6 +50,13 @@ var (
 	// resumption in that revision, so the session re-issues the request
 	// once as a new request with a new id, as the specification asks.
 	ErrResponseLost = errors.New("core: the response was lost with its stream")
+	// ErrNotificationsDropped is wrapped by the warnings about notifications
+	// dropped because the handler queue was full
+	// (ClientOptions.MaxQueuedNotifications).
+	ErrNotificationsDropped = errors.New("core: notifications dropped")
+	// ErrTooManyServerRequests is what a legacy server→client request beyond
+	// ClientOptions.MaxServerRequests is answered with.
+	ErrTooManyServerRequests = errors.New("core: too many concurrent server requests")
 	// ErrUnsupportedVersion means client and server share no protocol version.
 	ErrUnsupportedVersion = errors.New("core: no mutually supported protocol version")
 	// ErrTimeout is wrapped by *TimeoutError.

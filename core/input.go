@@ -26,6 +26,7 @@ func (s *Session) serveRequest(m *Request) {
 	defer func() {
 		s.mu.Lock()
 		delete(s.incoming, m.ID)
+		s.serving--
 		s.mu.Unlock()
 	}()
 

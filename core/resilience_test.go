@@ -3,6 +3,9 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -106,4 +109,80 @@ func TestURLElicitationWaitIsBounded(t *testing.T) {
 			t.Fatal("the call still waits after Close")
 		}
 	})
+}
+
+func TestNotificationQueueIsBounded(t *testing.T) {
+	f, tr := newFake(t, EraLegacy)
+	release := make(chan struct{})
+	var handled atomic.Int32
+	var warnings []error
+	var wmu sync.Mutex
+	drained := make(chan struct{}, 1)
+	s := connectFake(t, tr, &ClientOptions{
+		MaxQueuedNotifications: 100,
+		LoggingHandler: func(context.Context, *Session, *LoggingMessageParams) {
+			<-release
+			handled.Add(1)
+		},
+		OnWarning: func(_ *Session, err error) {
+			wmu.Lock()
+			warnings = append(warnings, err)
+			wmu.Unlock()
+			if strings.Contains(err.Error(), "were dropped") {
+				drained <- struct{}{}
+			}
+		},
+	})
+	const sent = 20000
+	for i := range sent {
+		f.notify(NotificationMessage, map[string]any{"level": "info", "data": i})
+	}
+	// A request after the flood: its response comes through the same
+	// reader, so once it is back every notification has been read.
+	require.NoError(t, s.Ping(ctx5(t)))
+	assert.LessOrEqual(t, s.Stats().QueuedNotifications, 100)
+	close(release)
+	select {
+	case <-drained:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no warning with the count after the queue drained")
+	}
+	assert.LessOrEqual(t, handled.Load(), int32(101))
+	assert.Positive(t, handled.Load())
+	wmu.Lock()
+	defer wmu.Unlock()
+	require.Len(t, warnings, 2)
+	for _, w := range warnings {
+		assert.ErrorIs(t, w, ErrNotificationsDropped)
+	}
+	assert.Contains(t, warnings[1].Error(), fmt.Sprint(sent-int(handled.Load())))
+}
+
+func TestServerRequestsAreCapped(t *testing.T) {
+	f, tr := newFake(t, EraLegacy)
+	release := make(chan struct{})
+	s := connectFake(t, tr, &ClientOptions{
+		MaxServerRequests: 2,
+		RootsHandler: func(ctx context.Context, _ *ListRootsRequest) (*ListRootsResult, error) {
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return &ListRootsResult{}, nil
+		},
+	})
+	answers := make(chan *Response, 3)
+	for range 3 {
+		go func() { answers <- f.request(MethodListRoots, nil) }()
+	}
+	refused := <-answers
+	require.NotNil(t, refused.Error, "the third request is refused at once")
+	assert.Contains(t, refused.Error.Message, "too many concurrent server requests")
+	assert.Equal(t, 2, s.Stats().ServerRequests)
+	close(release)
+	for range 2 {
+		r := <-answers
+		assert.Nil(t, r.Error)
+	}
+	require.Eventually(t, func() bool { return s.Stats().ServerRequests == 0 }, 5*time.Second, 5*time.Millisecond)
 }

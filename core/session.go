@@ -41,6 +41,8 @@ type Session struct {
 	pending      map[int64]*pendingCall
 	progress     map[ID]*pendingCall
 	incoming     map[ID]context.CancelFunc // legacy server→client requests in flight
+	serving      int                       // admitted server→client requests (admitServerRequest)
+	refusing     int                       // refusals being sent
 	tools        map[string]*toolInfo
 	subs         map[int64]*Subscription
 	closed       bool
@@ -85,7 +87,7 @@ func newSession(c *Client, t Transport, versions []string, key string) *Session 
 	}
 	s.infoJSON, _ = json.Marshal(&c.impl)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.notes.init()
+	s.notes.init(c.opts.MaxQueuedNotifications, s.notesDropped)
 	s.elicits.init()
 	return s
 }
@@ -260,7 +262,7 @@ func (s *Session) readLoop() {
 		case *Request:
 			if m.IsNotification() {
 				s.onNotification(m)
-			} else {
+			} else if s.admitServerRequest(m) {
 				s.wg.Add(1)
 				go s.serveRequest(m)
 			}

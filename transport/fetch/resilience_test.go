@@ -1,6 +1,8 @@
 package fetch_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -8,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -179,4 +182,44 @@ func TestUnexpectedAnswers(t *testing.T) {
 	_, err = s.ListTools(ctxT(t), nil)
 	require.ErrorIs(t, err, core.ErrInvalidResult, "result: null for tools/list")
 	assert.Contains(t, err.Error(), "null result")
+}
+
+// TestLogFloodInOneResponse: one SSE response carrying 50,000 log
+// notifications before its result, with a handler that has not returned
+// yet, leaves at most MaxQueuedNotifications handlers queued.
+func TestLogFloodInOneResponse(t *testing.T) {
+	const flood = 50000
+	hs := legacyServer(t, func(w http.ResponseWriter, r *http.Request, req rpcReq) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := range flood {
+			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"line %d\"}}\n\n", i)
+		}
+		fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"tools\":[]}}\n\n", req.ID)
+	})
+	release := make(chan struct{})
+	var handled atomic.Int32
+	var dropped atomic.Int32
+	s := connectTo(t, hs.URL, &core.ClientOptions{
+		MaxQueuedNotifications: 256,
+		LoggingHandler: func(context.Context, *core.Session, *core.LoggingMessageParams) {
+			<-release
+			handled.Add(1)
+		},
+		OnWarning: func(_ *core.Session, err error) {
+			if errors.Is(err, core.ErrNotificationsDropped) {
+				dropped.Add(1)
+			}
+		},
+	}, nil)
+	_, err := s.ListTools(ctxT(t), nil)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, s.Stats().QueuedNotifications, 256)
+	assert.Equal(t, int32(1), dropped.Load(), "one warning when dropping starts")
+	close(release)
+	require.Eventually(t, func() bool { return s.Stats().QueuedNotifications == 0 }, 10*time.Second, 5*time.Millisecond)
+	assert.LessOrEqual(t, handled.Load(), int32(257))
 }
