@@ -99,6 +99,9 @@ func (s *Session) start(ctx context.Context) error {
 		return err
 	}
 	s.conn = conn
+	if w, ok := conn.(Warner); ok {
+		w.SetWarn(s.warn)
+	}
 	if m, ok := conn.(HeaderMirroring); ok {
 		s.mirrors = m.MirrorsHeaders()
 	}

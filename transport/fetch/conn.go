@@ -33,6 +33,8 @@ type conn struct {
 	legacySSE    *legacySSE
 	legacyFailed error
 	hiddenIDs    map[int64]bool // legacy requests sent without a possibly hidden session id
+	warn         func(error)    // the session's OnWarning (core.Warner)
+	streamErr    error          // why the GET stream was given up
 }
 
 func (c *conn) MirrorsHeaders() bool { return true }
@@ -420,6 +422,7 @@ type streamResult struct {
 	lastID   string
 	retry    time.Duration
 	events   int
+	msgs     int // JSON-RPC messages delivered
 	bad      int
 	err      error
 }
@@ -446,6 +449,7 @@ func (c *conn) consume(body io.Reader, id int64) streamResult {
 			res.bad++
 			continue
 		}
+		res.msgs += len(msgs)
 		for _, m := range msgs {
 			if resp, ok := m.(*core.Response); ok && id > 0 && resp.ID == core.Int64ID(id) {
 				res.answered = true
@@ -497,9 +501,9 @@ func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, re
 // resume re-opens a legacy stream with GET + Last-Event-ID until the
 // response arrives; it reports whether it did.
 func (c *conn) resume(ctx context.Context, id int64, version string, last streamResult) bool {
-	st := reconnect{lastID: last.lastID, retry: last.retry}
+	st := c.newReconnect(last)
 	for st.failures < c.t.opts.MaxReconnects {
-		if !sleep(ctx, orDefault(st.retry, c.t.opts.Retry)) {
+		if !sleep(ctx, st.delay()) {
 			return false
 		}
 		resp, err := c.get(ctx, version, st.lastID)
@@ -521,38 +525,6 @@ func (c *conn) resume(ctx context.Context, id int64, version string, last stream
 		st.after(res)
 	}
 	return false
-}
-
-// reconnect is what a re-opened SSE stream carries from one attempt to the
-// next: where to resume, the server's retry delay, and how many attempts in
-// a row have brought nothing.
-type reconnect struct {
-	lastID   string
-	retry    time.Duration
-	failures int
-}
-
-// after notes the outcome of one stream: a stream that delivered events
-// resets the failure count.
-func (st *reconnect) after(res streamResult) {
-	if res.lastID != "" {
-		st.lastID = res.lastID
-	}
-	if res.retry > 0 {
-		st.retry = res.retry
-	}
-	if res.events > 0 {
-		st.failures = 0
-	} else {
-		st.failures++
-	}
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {
@@ -609,13 +581,15 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 	}
 	defer signal()
 	ctx := c.ctx
-	var st reconnect
+	st := c.newReconnect(streamResult{})
+	var last error
 	for ctx.Err() == nil && st.failures < c.t.opts.MaxReconnects {
 		resp, err := c.get(ctx, version, st.lastID)
 		signal()
 		if err != nil {
+			last = err
 			st.failures++
-			if !sleep(ctx, backoff(c.t.opts.Retry, st.failures)) {
+			if !sleep(ctx, st.delay()) {
 				return
 			}
 			continue
@@ -626,25 +600,23 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 			if resp.StatusCode == 405 || resp.StatusCode == 404 || resp.StatusCode == 400 {
 				return // the server offers no GET stream
 			}
+			last = &StatusError{StatusCode: resp.StatusCode, Method: "GET"}
 			st.failures++
-			if !sleep(ctx, backoff(c.t.opts.Retry, st.failures)) {
+			if !sleep(ctx, st.delay()) {
 				return
 			}
 			continue
 		}
+		c.setStreamErr(nil)
 		res := c.consume(resp.Body, 0)
 		resp.Body.Close()
 		st.after(res)
-		if !sleep(ctx, orDefault(st.retry, backoff(c.t.opts.Retry, st.failures))) {
+		last = res.err
+		if !sleep(ctx, st.delay()) {
 			return
 		}
 	}
-}
-
-func backoff(base time.Duration, failures int) time.Duration {
-	d := base
-	for i := 1; i < failures && d < 30*time.Second; i++ {
-		d *= 2
+	if ctx.Err() == nil {
+		c.gaveUp(st.failures, last)
 	}
-	return min(d, 30*time.Second)
 }

@@ -223,3 +223,43 @@ func TestLogFloodInOneResponse(t *testing.T) {
 	require.Eventually(t, func() bool { return s.Stats().QueuedNotifications == 0 }, 10*time.Second, 5*time.Millisecond)
 	assert.LessOrEqual(t, handled.Load(), int32(257))
 }
+
+// TestHostileGETStream: the GET stream answers every connection with
+// "retry: 1" and one event without a message, then closes. The client used
+// to reconnect thousands of times a second; now such streams count as
+// failures, and after MaxReconnects of them the stream is given up and the
+// application is told.
+func TestHostileGETStream(t *testing.T) {
+	var gets atomic.Int32
+	hs := legacyServer(t, func(w http.ResponseWriter, r *http.Request, req rpcReq) {
+		if r.Method == http.MethodGet {
+			n := gets.Add(1)
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "retry: 1\nid: %d\ndata: \n\n", n)
+			return
+		}
+		if r.Method == http.MethodDelete {
+			return
+		}
+		writeJSON(w, req.ID, `{"tools":[]}`)
+	})
+	gaveUp := make(chan error, 1)
+	s := connectTo(t, hs.URL, &core.ClientOptions{
+		OnWarning: func(_ *core.Session, err error) {
+			if errors.Is(err, fetch.ErrStreamGaveUp) {
+				gaveUp <- err
+			}
+		},
+	}, &fetch.Options{MaxReconnects: 4})
+	require.NoError(t, s.BackgroundStreamErr())
+	select {
+	case err := <-gaveUp:
+		assert.Contains(t, err.Error(), "after 4 attempts")
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the GET stream never gave up (%d GETs)", gets.Load())
+	}
+	assert.Equal(t, int32(4), gets.Load(), "one connection per attempt, no more")
+	require.ErrorIs(t, s.BackgroundStreamErr(), fetch.ErrStreamGaveUp)
+	_, err := s.ListTools(ctxT(t), nil)
+	require.NoError(t, err, "calls still work")
+}
