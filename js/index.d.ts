@@ -37,7 +37,7 @@ export type McpErrorKind =
   | "output-schema" | "tool" | "protocol" | "unsupported-version" | "abort" | "auth"
   | "url-elicitation" | "internal";
 
-/** Every failed operation rejects with an McpError (or the AbortSignal's reason). */
+/** Every failed operation rejects with an McpError; kind "abort" (code -32001) when the caller's AbortSignal fired, with the signal's reason as `cause`. */
 export class McpError extends Error {
   constructor(code: number, message: string, data?: unknown, options?: { kind?: McpErrorKind; status?: number; cause?: unknown });
   readonly name: "McpError";

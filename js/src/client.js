@@ -1,7 +1,7 @@
 // The Promise-based MCP client, on top of the WebAssembly module.
 
 import { bridge, checkOptions } from "./loader.js";
-import { ErrorCode, McpError, fromBridge, throwIfToolError } from "./errors.js";
+import { ErrorCode, McpError, abortError, fromBridge, throwIfToolError } from "./errors.js";
 import { authBridge } from "./auth.js";
 
 const CLIENT_OPTIONS = [
@@ -39,7 +39,8 @@ function callbackError(where, err) {
 /**
  * Client is an MCP client: identity, handlers and options, connected to one
  * server at a time. Every method returns a Promise that rejects with an
- * McpError (or, when the caller's AbortSignal fired, the signal's reason).
+ * McpError (kind "abort" with the signal's reason as cause when the caller's
+ * AbortSignal fired).
  */
 export class Client {
   #api;
@@ -174,11 +175,12 @@ export class Client {
   }
 
   // #settle runs a module call that settles a Promise through resolve and
-  // reject, turning rejections into McpError (or the abort reason).
+  // reject, turning rejections into McpError (kind "abort", the signal's
+  // reason as cause, when the caller's signal fired).
   #settle(signal, start) {
     return new Promise((resolve, reject) => {
       const failed = start(resolve, (errJSON) => {
-        if (signal?.aborted) reject(signal.reason);
+        if (signal?.aborted) reject(abortError(signal.reason));
         else reject(fromBridge(errJSON));
       });
       // A bad call the bridge refused before it could take the Promise over.

@@ -4,7 +4,8 @@
  * McpError is how every failed operation rejects: a JSON-RPC error from the
  * server (code and data as sent), or a client-side failure with one of the
  * codes the TypeScript SDK uses (-32000 connection closed, -32001 request
- * timeout). `kind` says which: "rpc", "timeout", "closed", "http", "cors",
+ * timeout). `kind` says which: "rpc", "timeout", "abort" (the caller's
+ * AbortSignal fired; its reason is `cause`), "closed", "http", "cors",
  * "transport", "input", "output-schema", "tool", "protocol",
  * "unsupported-version", "auth" (OAuth: data may hold error, errorDescription,
  * endpoint, redirected, hiddenHeader), "url-elicitation" (code -32042: the
@@ -37,6 +38,15 @@ export const ErrorCode = Object.freeze({
   InvalidParams: -32602,
   InternalError: -32603,
 });
+
+/**
+ * abortError is how a call whose AbortSignal fired rejects: McpError kind
+ * "abort", code -32001, the signal's reason as `cause` (and in the message).
+ */
+export function abortError(reason) {
+  const why = reason instanceof Error ? reason.message : reason === undefined ? "" : String(reason);
+  return new McpError(ErrorCode.RequestTimeout, why ? `request aborted: ${why}` : "request aborted", undefined, { kind: "abort", cause: reason });
+}
 
 // fromBridge turns the JSON error description the module rejects with into
 // an McpError.

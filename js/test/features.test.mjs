@@ -100,7 +100,8 @@ for (const p of peers) {
         const before = await count();
         const ac = new AbortController();
         setTimeout(() => ac.abort(new Error("user gave up")), 100);
-        await assert.rejects(c.callTool({ name: "slow", arguments: { ms: 10000 } }, { signal: ac.signal }), /user gave up/);
+        await assert.rejects(c.callTool({ name: "slow", arguments: { ms: 10000 } }, { signal: ac.signal }),
+          (e) => e instanceof McpError && e.kind === "abort" && e.cause?.message === "user gave up" && /user gave up/.test(e.message));
         await waitFor(async () => (await count()) === before + 1, 5000, "the server saw the cancellation");
 
         await assert.rejects(c.callTool({ name: "slow", arguments: { ms: 10000 } }, { timeout: 150 }),

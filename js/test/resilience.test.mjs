@@ -1,0 +1,85 @@
+// What real servers do to the client that must not hang it, lose a call or
+// leave the caller guessing (issue 10), through the JS package.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { init, Client, McpError, ErrorCode } from "../src/index.js";
+import { startPeer, text } from "./helpers.mjs";
+
+await init();
+
+describe("server-everything (legacy era)", () => {
+  let server;
+  before(async () => { server = await startPeer("everything", ["--transport", "streamableHttp"]); });
+  after(async () => { await server?.stop(); });
+
+  const connect = async (elicitation) => {
+    const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, { elicitation, elicitationModes: ["form", "url"] });
+    await c.connect(server.url);
+    return c;
+  };
+
+  test("a -32042 without elicitation/complete rejects within the call's timeout, carrying the elicitation", async () => {
+    const c = await connect(() => ({ action: "accept" }));
+    try {
+      const started = Date.now();
+      await assert.rejects(
+        c.callTool({ name: "trigger-url-elicitation", arguments: { url: "https://example.com/a", errorPath: true, elicitationId: "js-a" } }, { timeout: 500 }),
+        (e) => e instanceof McpError && e.kind === "url-elicitation" && e.code === ErrorCode.URLElicitationRequired &&
+          e.data?.elicitations?.[0]?.url === "https://modelcontextprotocol.io" && /timed out/.test(e.message));
+      assert.ok(Date.now() - started < 10000);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a handler that says the user is done (completed: true) gets the call retried", async () => {
+    const urls = [];
+    const c = await connect((params) => { urls.push(params.url); return { action: "accept", completed: true }; });
+    try {
+      const r = await c.callTool({ name: "trigger-url-elicitation", arguments: { url: "https://example.com/b", errorPath: true, elicitationId: "js-b" } });
+      assert.match(text(r), /User completed the URL elicitation flow/);
+      assert.deepEqual(urls, ["https://modelcontextprotocol.io", "https://example.com/b"]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a session the server forgot (400 'No valid session ID provided') is re-initialized", async () => {
+    const c = await connect(undefined);
+    try {
+      const old = c.sessionId;
+      assert.ok(old);
+      const res = await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": old, "mcp-protocol-version": c.protocolVersion } });
+      assert.ok(res.ok, `DELETE answered ${res.status}`);
+      const { tools } = await c.listTools();
+      assert.ok(tools.length > 0);
+      assert.notEqual(c.sessionId, old);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("the TypeScript SDK v2 server", () => {
+  let server;
+  before(async () => { server = await startPeer("ts"); });
+  after(async () => { await server?.stop(); });
+
+  test("an aborted call rejects with McpError kind abort, the signal's reason as cause", async () => {
+    const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" });
+    await c.connect(server.url);
+    try {
+      const reason = new Error("user gave up");
+      const ac = new AbortController();
+      const p = c.callTool({ name: "slow", arguments: { ms: 10000 } }, { signal: ac.signal });
+      setTimeout(() => ac.abort(reason), 50);
+      await assert.rejects(p, (e) => e instanceof McpError && e.kind === "abort" && e.cause === reason && e.code === ErrorCode.RequestTimeout);
+      const ac2 = new AbortController();
+      ac2.abort();
+      await assert.rejects(c.callTool({ name: "slow", arguments: { ms: 10000 } }, { signal: ac2.signal }),
+        (e) => e instanceof McpError && e.kind === "abort" && e.cause?.name === "AbortError");
+    } finally {
+      await c.close();
+    }
+  });
+});
