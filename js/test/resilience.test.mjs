@@ -83,3 +83,18 @@ describe("the TypeScript SDK v2 server", () => {
     }
   });
 });
+
+test("a refused connection in Node is a network error without a CORS hint", async () => {
+  const net = await import("node:net");
+  const port = await new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+  const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" });
+  try {
+    await assert.rejects(c.connect(`http://127.0.0.1:${port}/mcp`), (e) => e instanceof McpError && e.kind === "transport" &&
+      !/CORS|Access-Control/.test(e.message) && /ECONNREFUSED|network error/.test(e.message));
+  } finally {
+    await c.close();
+  }
+});
