@@ -29,6 +29,11 @@ const (
 	CodeURLElicitationRequired = -32042
 	// CodeRequestTimeout is used for MCP-level request timeouts.
 	CodeRequestTimeout = -32001
+	// CodeToolError is mcpwasm's own code for a tool result with isError
+	// when it is reported as an error (*ToolError across the JS and WASI
+	// bridges): the tool ran and failed, which is not a JSON-RPC error.
+	// Servers do not send it.
+	CodeToolError = -32099
 )
 
 // Sentinel errors. Match them with errors.Is.

@@ -75,9 +75,11 @@ export declare const ErrorCode: {
   readonly MethodNotFound: -32601;
   readonly InvalidParams: -32602;
   readonly InternalError: -32603;
+  /** mcpwasm's code for a tool result with isError (kind "tool"); servers do not send it. */
+  readonly ToolError: -32099;
 };
 
-/** Throws an McpError (kind "tool") when result.isError is set; returns the result otherwise. */
+/** Throws an McpError (kind "tool", code ErrorCode.ToolError) when result.isError is set; returns the result otherwise. */
 export function throwIfToolError<T extends CallToolResult>(result: T, toolName?: string): T;
 
 // ---------------------------------------------------------------- MCP types

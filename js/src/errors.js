@@ -37,6 +37,12 @@ export const ErrorCode = Object.freeze({
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /**
+   * mcpwasm's own code for a tool result with isError (callToolOrThrow,
+   * throwIfToolError): the tool ran and reported a failure, which is not a
+   * JSON-RPC error. Servers do not send it.
+   */
+  ToolError: -32099,
 });
 
 /**
@@ -61,14 +67,14 @@ export function fromBridge(json) {
 }
 
 /**
- * Throws an McpError (kind "tool", data.result = the result) when a tool
+ * Throws an McpError (kind "tool", code ErrorCode.ToolError, data.result = the result) when a tool
  * result has isError set; returns the result otherwise.
  */
 export function throwIfToolError(result, toolName = "") {
   if (result && result.isError) {
     const text = (result.content || []).find((c) => c && c.type === "text")?.text;
     const name = toolName ? ` "${toolName}"` : "";
-    throw new McpError(ErrorCode.InternalError, `tool${name} failed${text ? `: ${text}` : ""}`, { result }, { kind: "tool" });
+    throw new McpError(ErrorCode.ToolError, `tool${name} failed${text ? `: ${text}` : ""}`, { result }, { kind: "tool" });
   }
   return result;
 }

@@ -59,6 +59,7 @@ func errorJSON(err error) string {
 		withRes *resultError
 
 		urlElicit *core.URLElicitationError
+		toolErr   *core.ToolError
 	)
 	switch {
 	case isAuthError(err): // authorization (wasm/js/auth.go), before cors: a hidden WWW-Authenticate
@@ -75,6 +76,8 @@ func errorJSON(err error) string {
 		e.Kind, e.Code = "timeout", codeRequestTimeout
 	case errors.Is(err, context.Canceled), errors.Is(err, jsbridge.ErrAborted), errors.Is(err, context.DeadlineExceeded):
 		e.Kind, e.Code = "abort", codeRequestTimeout
+	case errors.As(err, &toolErr):
+		e.Kind, e.Code = "tool", core.CodeToolError
 	case errors.As(err, &schema):
 		e.Kind, e.Code = "output-schema", core.CodeInvalidParams
 	case errors.As(err, &input):
