@@ -117,6 +117,9 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		if r.Action == ActionAccept && p.Mode != ElicitModeURL && !opts.NoElicitationDefaults {
 			applyElicitationDefaults(r, p.RequestedSchema)
 		}
+		if err := s.checkElicitation(&p, r); err != nil {
+			return nil, err
+		}
 		out = r
 	case MethodListRoots:
 		if opts.RootsHandler != nil {

@@ -3,7 +3,9 @@ package integration_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -147,4 +149,67 @@ func TestOneChangeOneCallback(t *testing.T) {
 			assert.Equal(t, int32(1), subCalls.Load(), "the application's stream gets its copy")
 		})
 	}
+}
+
+// TestElicitationAnswersAreValidated: an accepted form whose content does
+// not match requestedSchema is not sent. server-everything (legacy) gets an
+// error answer instead; on the TypeScript SDK v2 server (modern, MRTR) the
+// call fails with the reason, and no retry carries the bad answer.
+func TestElicitationAnswersAreValidated(t *testing.T) {
+	bad := func(context.Context, *core.ElicitRequest) (*core.ElicitResult, error) {
+		return &core.ElicitResult{Action: core.ActionAccept, Content: map[string]any{"name": 42, "age": -3}}, nil
+	}
+	t.Run("server-everything", func(t *testing.T) {
+		srv := testpeers.StartEverything(t, "streamableHttp")
+		var warned atomic.Int32
+		var sentResult atomic.Int32
+		var sentError atomic.Value
+		s := connectEverything(t, srv.URL, &core.ClientOptions{
+			ElicitationHandler: bad,
+			OnWarning: func(_ *core.Session, err error) {
+				if errors.Is(err, core.ErrElicitationContent) {
+					warned.Add(1)
+				}
+			},
+			OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
+				if r, ok := m.(*core.Response); ok && dir == core.Outgoing {
+					if r.Error != nil {
+						sentError.Store(r.Error.Message)
+					} else {
+						sentResult.Add(1)
+					}
+				}
+			},
+		})
+		_, _ = s.CallTool(testCtx(t), &core.CallToolParams{Name: "trigger-elicitation-request"}, nil)
+		assert.Equal(t, int32(1), warned.Load(), "the application is told")
+		assert.Equal(t, int32(0), sentResult.Load(), "the invalid answer is not sent")
+		msg, _ := sentError.Load().(string)
+		assert.Contains(t, msg, "does not match the requested schema")
+	})
+	t.Run("ts-modern", func(t *testing.T) {
+		p := peer{name: "ts-modern", start: tsPeer(testpeers.TSServerOptions{}), era: core.EraModern, version: core.Version20260728}
+		url := p.start(t)
+		var retries atomic.Int32
+		s := connect(t, p, url, &core.ClientOptions{
+			ElicitationHandler: bad,
+			OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
+				if r, ok := m.(*core.Request); ok && dir == core.Outgoing && r.Method == core.MethodCallTool && strings.Contains(string(r.Params), "inputResponses") {
+					retries.Add(1)
+				}
+			},
+		})
+		_, err := s.CallTool(testCtx(t), &core.CallToolParams{Name: "elicit"}, nil)
+		require.ErrorIs(t, err, core.ErrElicitationContent)
+		var ie *core.InputError
+		require.ErrorAs(t, err, &ie)
+		assert.Equal(t, int32(0), retries.Load())
+
+		good := connect(t, p, url, &core.ClientOptions{ElicitationHandler: func(context.Context, *core.ElicitRequest) (*core.ElicitResult, error) {
+			return &core.ElicitResult{Action: core.ActionAccept, Content: map[string]any{"age": 36}}, nil
+		}})
+		r, err := good.CallTool(testCtx(t), &core.CallToolParams{Name: "elicit"}, nil)
+		require.NoError(t, err)
+		assert.Contains(t, text(t, r), `"age":36`)
+	})
 }
