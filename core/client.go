@@ -158,6 +158,15 @@ type ClientOptions struct {
 	// (sampling, elicitation, roots, ping) handled at once; further ones are
 	// answered with an error at once. Default DefaultMaxServerRequests.
 	MaxServerRequests int
+	// Retry, when set, repeats requests that failed for a transient reason
+	// (HTTP 429, 502, 503, 504) where repeating them is safe; see
+	// RetryPolicy. Default: nil, no retries.
+	Retry *RetryPolicy
+	// KeepAlive, when positive, pings the server at this interval while
+	// the session is open (ping on legacy servers, server/discover on
+	// modern ones); a failed ping is reported to OnWarning with an error
+	// wrapping ErrKeepAlive. Default: 0, no pings.
+	KeepAlive time.Duration
 	// DisableCache turns off the ttlMs result cache.
 	DisableCache bool
 	// DisableOutputValidation turns off validation of structuredContent
@@ -327,6 +336,7 @@ func (c *Client) Connect(ctx context.Context, t Transport, opts *ConnectOptions)
 	c.sessions[s] = struct{}{}
 	c.mu.Unlock()
 	s.afterConnect(ctx)
+	s.startKeepAlive()
 	return s, nil
 }
 

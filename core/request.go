@@ -104,6 +104,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		relisted      bool
 		reinitialized bool
 		reissued      bool
+		attempts      = 1 // for ClientOptions.Retry
 	)
 	for {
 		gen := s.generation()
@@ -135,6 +136,13 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			}
 			if errors.Is(err, ErrResponseLost) && era == EraModern && !reissued && ctx.Err() == nil {
 				reissued = true // a new request with a new id, once
+				continue
+			}
+			if d, ok := s.retryDelay(err, method, user, attempts); ok && pin == nil {
+				if werr := s.waitRetry(ctx, spec, started, d, err); werr != nil {
+					return nil, werr
+				}
+				attempts++
 				continue
 			}
 			return nil, err

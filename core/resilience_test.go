@@ -186,3 +186,35 @@ func TestServerRequestsAreCapped(t *testing.T) {
 	}
 	require.Eventually(t, func() bool { return s.Stats().ServerRequests == 0 }, 5*time.Second, 5*time.Millisecond)
 }
+
+func TestKeepAlive(t *testing.T) {
+	f, tr := newFake(t, EraLegacy)
+	var pings atomic.Int32
+	fail := make(chan struct{})
+	f.handle(MethodPing, func(*Request) (any, *WireError) {
+		if pings.Add(1) >= 3 {
+			select {
+			case <-fail:
+				return nil, &WireError{Code: CodeInternalError, Message: "down"}
+			default:
+				close(fail)
+			}
+		}
+		return map[string]any{}, nil
+	})
+	warned := make(chan error, 8)
+	s := connectFake(t, tr, &ClientOptions{
+		KeepAlive: 10 * time.Millisecond,
+		OnWarning: func(_ *Session, err error) { warned <- err },
+	})
+	select {
+	case err := <-warned:
+		require.ErrorIs(t, err, ErrKeepAlive)
+		var rpc *RPCError
+		require.ErrorAs(t, err, &rpc)
+	case <-time.After(5 * time.Second):
+		t.Fatal("no failed keepalive reported")
+	}
+	assert.GreaterOrEqual(t, pings.Load(), int32(4))
+	require.NoError(t, s.Close(), "the keepalive goroutine ends with the session")
+}

@@ -353,6 +353,13 @@ func (m *managedListen) duplicate(sub *Subscription, method, uri string) bool {
 	if cur == nil || cur == sub {
 		return false
 	}
+	select {
+	case <-cur.Done():
+		// The managed stream ended and is being re-opened: until the new
+		// one replaces it, it delivers nothing.
+		return false
+	default:
+	}
 	ack := cur.Acknowledged()
 	if ack == nil {
 		return false

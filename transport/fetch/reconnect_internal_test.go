@@ -61,3 +61,24 @@ func TestReconnectDelay(t *testing.T) {
 		assert.Equal(t, 0, st.failures)
 	})
 }
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+	}{
+		{"", 0},
+		{"2", 2 * time.Second},
+		{" 0 ", 0},
+		{"-5", 0},
+		{"99999999999", maxRetryAfter},
+		{"Tue, 28 Jul 2026 12:00:07 GMT", 7 * time.Second},
+		{"Tue, 28 Jul 2026 11:00:00 GMT", 0},
+		{"soon", 0},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			assert.Equal(t, tc.want, parseRetryAfter(tc.in, now))
+		})
+	}
+}

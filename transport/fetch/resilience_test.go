@@ -263,3 +263,96 @@ func TestHostileGETStream(t *testing.T) {
 	_, err := s.ListTools(ctxT(t), nil)
 	require.NoError(t, err, "calls still work")
 }
+
+// TestRetryPolicy: with ClientOptions.Retry, 429/502/503/504 answers are
+// retried (after Retry-After when given) for requests that are safe to
+// repeat, and never for a tool that does not say it is idempotent.
+func TestRetryPolicy(t *testing.T) {
+	var mu sync.Mutex
+	failFor := map[string]int{}  // method or tool -> failures left
+	attempts := map[string]int{} // method or tool -> attempts seen
+	status := map[string]int{}   // method or tool -> status to fail with
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req := readReq(t, r)
+		if req.Method == core.MethodDiscover {
+			writeJSON(w, req.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}`)
+			return
+		}
+		key := req.Method
+		if req.Method == core.MethodCallTool {
+			key = r.Header.Get("Mcp-Name")
+		}
+		mu.Lock()
+		attempts[key]++
+		fail := failFor[key] > 0
+		if fail {
+			failFor[key]--
+		}
+		st := status[key]
+		mu.Unlock()
+		if fail {
+			w.Header().Set("Retry-After", "0")
+			http.Error(w, "busy", st)
+			return
+		}
+		if req.Method == core.MethodListTools {
+			writeJSON(w, req.ID, `{"resultType":"complete","tools":[`+
+				`{"name":"charge","inputSchema":{"type":"object"}},`+
+				`{"name":"lookup","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},`+
+				`{"name":"put","inputSchema":{"type":"object"},"annotations":{"idempotentHint":true}}]}`)
+			return
+		}
+		writeJSON(w, req.ID, `{"resultType":"complete","content":[{"type":"text","text":"ok"}]}`)
+	}))
+	t.Cleanup(hs.Close)
+	set := func(key string, fails, st int) {
+		mu.Lock()
+		failFor[key], status[key], attempts[key] = fails, st, 0
+		mu.Unlock()
+	}
+	seen := func(key string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return attempts[key]
+	}
+	policy := &core.RetryPolicy{Attempts: 3, Delay: time.Millisecond}
+	s := connectTo(t, hs.URL, &core.ClientOptions{Retry: policy, DisableCache: true}, nil)
+	_, err := s.ListTools(ctxT(t), nil)
+	require.NoError(t, err)
+
+	for _, st := range []int{429, 502, 503, 504} {
+		set(core.MethodListTools, 2, st)
+		_, err = s.ListTools(ctxT(t), nil)
+		require.NoError(t, err, "HTTP %d twice, then success", st)
+		assert.Equal(t, 3, seen(core.MethodListTools))
+	}
+
+	set(core.MethodListTools, 5, 503)
+	_, err = s.ListTools(ctxT(t), nil)
+	var se *fetch.StatusError
+	require.ErrorAs(t, err, &se, "bounded: three attempts")
+	assert.Equal(t, 3, seen(core.MethodListTools))
+
+	set(core.MethodListTools, 1, 500)
+	_, err = s.ListTools(ctxT(t), nil)
+	require.Error(t, err, "500 is not transient")
+	assert.Equal(t, 1, seen(core.MethodListTools))
+
+	set("charge", 1, 503)
+	_, err = s.CallTool(ctxT(t), &core.CallToolParams{Name: "charge"}, nil)
+	require.Error(t, err, "a tool that does not say it is idempotent is never repeated")
+	assert.Equal(t, 1, seen("charge"))
+
+	for _, tool := range []string{"lookup", "put"} {
+		set(tool, 1, 503)
+		_, err = s.CallTool(ctxT(t), &core.CallToolParams{Name: tool}, nil)
+		require.NoError(t, err, "%s says readOnlyHint or idempotentHint", tool)
+		assert.Equal(t, 2, seen(tool))
+	}
+
+	plain := connectTo(t, hs.URL, &core.ClientOptions{DisableCache: true}, nil)
+	set(core.MethodListTools, 1, 503)
+	_, err = plain.ListTools(ctxT(t), nil)
+	require.Error(t, err, "no policy, no retry")
+	assert.Equal(t, 1, seen(core.MethodListTools))
+}
