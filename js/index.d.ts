@@ -387,6 +387,31 @@ export interface ClientOptions {
   cache?: boolean;
   /** Validate structuredContent against tool output schemas (default true). */
   validateOutput?: boolean;
+  /**
+   * Opt-in retries of requests that failed with HTTP 429, 502, 503 or 504
+   * (default: none). The delay is the server's Retry-After, else exponential
+   * backoff from `delay` with ±20% jitter, capped at `maxDelay`; the call's
+   * timeout, maxTotalTimeout and signal bound the whole. Only requests that
+   * are safe to repeat are retried: every request but tools/call, and
+   * tools/call only for tools whose annotations say readOnlyHint or
+   * idempotentHint. `true` means the defaults.
+   */
+  retry?: boolean | RetryPolicy;
+  /** Ping the server every keepAlive ms while connected (default: no pings); a failed ping goes to onWarning. */
+  keepAlive?: number;
+  /** Notification handlers waiting to run before further notifications are dropped, with a warning (default 4096). */
+  maxQueuedNotifications?: number;
+  /** Legacy server→client requests handled at once; more are answered with an error (default 32). */
+  maxServerRequests?: number;
+}
+
+export interface RetryPolicy {
+  /** Attempts, the first included (default 3). */
+  attempts?: number;
+  /** First backoff delay in ms (default 500). */
+  delay?: number;
+  /** Cap of one delay in ms, Retry-After included (default 10000). */
+  maxDelay?: number;
 }
 
 export interface ConnectOptions {

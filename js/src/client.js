@@ -9,7 +9,7 @@ const CLIENT_OPTIONS = [
   "onLog", "onProgress", "onToolsListChanged", "onPromptsListChanged", "onResourcesListChanged",
   "onResourceUpdated", "onElicitationComplete", "onMessage", "onWarning",
   "capabilities", "protocolVersions", "logLevel", "requestTimeout", "maxTotalTimeout", "maxInputRounds",
-  "cache", "validateOutput",
+  "cache", "validateOutput", "retry", "keepAlive", "maxQueuedNotifications", "maxServerRequests",
 ];
 const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "signal", "auth"];
 const CALL_OPTIONS = ["signal", "timeout", "onprogress", "resetTimeoutOnProgress", "maxTotalTimeout", "cache", "_meta"];
@@ -66,6 +66,9 @@ export class Client {
     }
     if (opts.logLevel !== undefined && typeof opts.logLevel !== "string") throw new TypeError('Client: option "logLevel" must be a string');
     if (opts.protocolVersions !== undefined && !Array.isArray(opts.protocolVersions)) throw new TypeError('Client: option "protocolVersions" must be an array');
+    if (opts.retry !== undefined && opts.retry !== true && opts.retry !== false && (typeof opts.retry !== "object" || opts.retry === null)) {
+      throw new TypeError('Client: option "retry" must be true, false or { attempts, delay, maxDelay }');
+    }
     this.#api = bridge();
     this.#identity = { name: info.name, version: info.version, title: info.title };
     this.#options = opts;
@@ -91,6 +94,10 @@ export class Client {
       maxInputRounds: opts.maxInputRounds,
       disableCache: opts.cache === false,
       disableOutputValidation: opts.validateOutput === false,
+      retry: opts.retry === true ? {} : opts.retry || undefined,
+      keepAlive: opts.keepAlive,
+      maxQueuedNotifications: opts.maxQueuedNotifications,
+      maxServerRequests: opts.maxServerRequests,
     };
     const handle = this.#api.newClient(JSON.stringify(config), this.#callbacks(opts));
     // The bridge cannot throw: a refused configuration comes back as an Error.

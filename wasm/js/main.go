@@ -225,6 +225,14 @@ type clientConfig struct {
 	MaxInputRounds   int                      `json:"maxInputRounds"`
 	DisableCache     bool                     `json:"disableCache"`
 	NoOutputCheck    bool                     `json:"disableOutputValidation"`
+	Retry            *struct {
+		Attempts int     `json:"attempts"`
+		Delay    float64 `json:"delay"`    // ms
+		MaxDelay float64 `json:"maxDelay"` // ms
+	} `json:"retry"`
+	KeepAlive              float64 `json:"keepAlive"` // ms
+	MaxQueuedNotifications int     `json:"maxQueuedNotifications"`
+	MaxServerRequests      int     `json:"maxServerRequests"`
 }
 
 func ms(v float64) time.Duration {
@@ -257,6 +265,12 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 		OnWarning: func(_ *core.Session, err error) {
 			ce.call("warn", err.Error())
 		},
+		KeepAlive:              ms(cfg.KeepAlive),
+		MaxQueuedNotifications: cfg.MaxQueuedNotifications,
+		MaxServerRequests:      cfg.MaxServerRequests,
+	}
+	if r := cfg.Retry; r != nil {
+		opts.Retry = &core.RetryPolicy{Attempts: r.Attempts, Delay: ms(r.Delay), MaxDelay: ms(r.MaxDelay)}
 	}
 	if cfg.Sampling {
 		opts.SamplingHandler = func(ctx context.Context, req *core.CreateMessageRequest) (*core.CreateMessageResult, error) {
