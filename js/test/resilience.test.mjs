@@ -98,3 +98,36 @@ test("a refused connection in Node is a network error without a CORS hint", asyn
     await c.close();
   }
 });
+
+test("retry: true repeats a 503 with Retry-After for a safe request, never a plain tools/call", async () => {
+  const http = await import("node:http");
+  const seen = { "tools/list": 0, "tools/call": 0 };
+  let failing = 0;
+  const srv = http.createServer(async (req, res) => {
+    let body = "";
+    for await (const c of req) body += c;
+    const m = JSON.parse(body);
+    const json = (result) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result })); };
+    if (m.method === "server/discover") return json({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" });
+    seen[m.method]++;
+    if (failing > 0) { failing--; res.statusCode = 503; res.setHeader("retry-after", "0"); return res.end("busy"); }
+    if (m.method === "tools/list") return json({ resultType: "complete", tools: [{ name: "charge", inputSchema: { type: "object" } }] });
+    return json({ resultType: "complete", content: [{ type: "text", text: "charged" }] });
+  });
+  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${srv.address().port}/mcp`;
+  const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, { retry: { attempts: 3, delay: 1 }, cache: false });
+  try {
+    await c.connect(url);
+    failing = 2;
+    const { tools } = await c.listTools();
+    assert.equal(tools.length, 1);
+    assert.equal(seen["tools/list"], 3, "two 503s, then the answer");
+    failing = 1;
+    await assert.rejects(c.callTool({ name: "charge" }), (e) => e instanceof McpError && e.kind === "http" && e.status === 503);
+    assert.equal(seen["tools/call"], 1, "a tool that does not say it is idempotent is not repeated");
+  } finally {
+    await c.close();
+    srv.close();
+  }
+});
