@@ -592,6 +592,8 @@ export interface SessionInfo {
   serverCapabilities: ServerCapabilities;
   instructions?: string;
   sessionId?: string;
+  /** Why the legacy GET stream was given up after repeated failures (absent while it runs). */
+  backgroundStreamError?: string;
 }
 
 export interface RequestOptions {
@@ -633,6 +635,8 @@ export class Client {
   readonly instructions: string | undefined;
   readonly era: "modern" | "legacy" | undefined;
   readonly sessionId: string | undefined;
+  /** Why the legacy GET stream was given up after repeated failures (onWarning was told), or undefined while it runs. */
+  readonly backgroundStreamError: string | undefined;
 
   request<R extends Result = Result>(method: string, params?: object, options?: RequestOptions): Promise<R>;
   notify(method: string, params?: object): Promise<void>;

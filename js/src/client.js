@@ -213,6 +213,12 @@ export class Client {
   get era() { return this.#current()?.era; }
   /** The legacy HTTP session id, if any. */
   get sessionId() { return this.#current()?.sessionId; }
+  /**
+   * Why the legacy GET stream (server requests and notifications outside any
+   * call) was given up after repeated failures, or undefined while it runs;
+   * onWarning was told when it happened. Calls still work.
+   */
+  get backgroundStreamError() { return this.#current()?.backgroundStreamError; }
 
   /**
    * request sends any client request through the full pipeline and

@@ -131,3 +131,45 @@ test("retry: true repeats a 503 with Retry-After for a safe request, never a pla
     srv.close();
   }
 });
+
+test("a GET stream that keeps ending without a message is given up, and the application is told", async () => {
+  const http = await import("node:http");
+  let gets = 0;
+  const srv = http.createServer(async (req, res) => {
+    if (req.method === "GET") {
+      gets++;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      return res.end(`retry: 1\nid: ${gets}\ndata: \n\n`);
+    }
+    if (req.method === "DELETE") return res.end();
+    let body = "";
+    for await (const c of req) body += c;
+    const m = JSON.parse(body);
+    if (m.method === "server/discover") { res.statusCode = 400; return res.end("Bad Request"); }
+    if (m.id === undefined) { res.statusCode = 202; return res.end(); }
+    res.setHeader("content-type", "application/json");
+    if (m.method === "initialize") res.setHeader("mcp-session-id", "s1");
+    const result = m.method === "initialize"
+      ? { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" } }
+      : { tools: [] };
+    res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+  });
+  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+  const warnings = [];
+  let gaveUp;
+  const told = new Promise((r) => { gaveUp = r; });
+  const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, {
+    onWarning: (w) => { warnings.push(w); if (/gave up/.test(w)) gaveUp(); },
+  });
+  try {
+    await c.connect(`http://127.0.0.1:${srv.address().port}/mcp`);
+    assert.equal(c.backgroundStreamError, undefined);
+    await told;
+    assert.equal(gets, 5, "one connection per attempt, no more");
+    assert.match(c.backgroundStreamError, /gave up re-opening the server's event stream after 5 attempts/);
+    assert.deepEqual((await c.listTools()).tools, [], "calls still work");
+  } finally {
+    await c.close();
+    srv.close();
+  }
+});

@@ -478,17 +478,23 @@ type infoJSON struct {
 	ServerCapabilities *core.ServerCapabilities `json:"serverCapabilities"`
 	Instructions       string                   `json:"instructions,omitempty"`
 	SessionID          string                   `json:"sessionId,omitempty"`
+	// BackgroundStreamError says why the legacy GET stream was given up.
+	BackgroundStreamError string `json:"backgroundStreamError,omitempty"`
 }
 
 func sessionInfo(s *core.Session) json.RawMessage {
-	b, _ := json.Marshal(&infoJSON{
+	info := &infoJSON{
 		Era:                s.Era().String(),
 		ProtocolVersion:    s.ProtocolVersion(),
 		ServerInfo:         s.ServerInfo(),
 		ServerCapabilities: s.ServerCapabilities(),
 		Instructions:       s.Instructions(),
 		SessionID:          s.ID(),
-	})
+	}
+	if err := s.BackgroundStreamErr(); err != nil {
+		info.BackgroundStreamError = err.Error()
+	}
+	b, _ := json.Marshal(info)
 	return b
 }
 
