@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
@@ -33,6 +34,7 @@ type conn struct {
 	legacySSE    *legacySSE
 	legacyFailed error
 	hiddenIDs    map[int64]bool // legacy requests sent without a possibly hidden session id
+	getGaveUp    atomic.Bool    // the GET stream gave up: the next accepted request re-opens it
 	warn         func(error)    // the session's OnWarning (core.Warner)
 	streamErr    error          // why the GET stream was given up
 }
@@ -309,6 +311,9 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 	}
 
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		if c.getGaveUp.Load() && !modern {
+			c.reviveGET(opts.ProtocolVersion)
+		}
 		if resp.StatusCode == 202 || resp.StatusCode == 204 {
 			// The answer will come on another stream (legacy servers).
 			resp.Body.Close()

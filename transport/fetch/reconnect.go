@@ -97,10 +97,12 @@ func (c *conn) gaveUp(failures int, last error) {
 	if last != nil {
 		err = fmt.Errorf("%w (last: %v)", err, last)
 	}
-	c.setStreamErr(err)
 	c.mu.Lock()
+	c.streamErr = err
+	c.getStarted = false // (runGET is returning) so that reviveGET may start another
 	warn := c.warn
 	c.mu.Unlock()
+	c.getGaveUp.Store(true)
 	if warn != nil {
 		warn(err)
 	}
@@ -132,3 +134,14 @@ var (
 	_ core.Warner           = (*conn)(nil)
 	_ core.BackgroundStream = (*conn)(nil)
 )
+
+// reviveGET re-opens a GET stream that gave up, once a request shows the
+// server is answering again (it restarted, or the network came back): the
+// stream's own attempts are bounded, the application's calls are not.
+func (c *conn) reviveGET(version string) {
+	if !c.getGaveUp.CompareAndSwap(true, false) {
+		return
+	}
+	c.setStreamErr(nil)
+	c.startGET(version)
+}

@@ -231,10 +231,18 @@ func TestLogFloodInOneResponse(t *testing.T) {
 // application is told.
 func TestHostileGETStream(t *testing.T) {
 	var gets atomic.Int32
+	var healthy atomic.Bool
 	hs := legacyServer(t, func(w http.ResponseWriter, r *http.Request, req rpcReq) {
 		if r.Method == http.MethodGet {
 			n := gets.Add(1)
 			w.Header().Set("Content-Type", "text/event-stream")
+			if healthy.Load() {
+				w.WriteHeader(200)
+				fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"back\"}}\n\n")
+				w.(http.Flusher).Flush()
+				<-r.Context().Done()
+				return
+			}
 			fmt.Fprintf(w, "retry: 1\nid: %d\ndata: \n\n", n)
 			return
 		}
@@ -244,7 +252,9 @@ func TestHostileGETStream(t *testing.T) {
 		writeJSON(w, req.ID, `{"tools":[]}`)
 	})
 	gaveUp := make(chan error, 1)
+	logs := make(chan string, 4)
 	s := connectTo(t, hs.URL, &core.ClientOptions{
+		LoggingHandler: func(_ context.Context, _ *core.Session, m *core.LoggingMessageParams) { logs <- string(m.Data) },
 		OnWarning: func(_ *core.Session, err error) {
 			if errors.Is(err, fetch.ErrStreamGaveUp) {
 				gaveUp <- err
@@ -260,8 +270,16 @@ func TestHostileGETStream(t *testing.T) {
 	}
 	assert.Equal(t, int32(4), gets.Load(), "one connection per attempt, no more")
 	require.ErrorIs(t, s.BackgroundStreamErr(), fetch.ErrStreamGaveUp)
+	healthy.Store(true)
 	_, err := s.ListTools(ctxT(t), nil)
 	require.NoError(t, err, "calls still work")
+	select {
+	case m := <-logs:
+		assert.Equal(t, `"back"`, m, "an accepted call re-opens the GET stream that gave up")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the GET stream stayed given up")
+	}
+	require.NoError(t, s.BackgroundStreamErr())
 }
 
 // TestRetryPolicy: with ClientOptions.Retry, 429/502/503/504 answers are
