@@ -96,7 +96,10 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		spec.token = Int64ID(s.nextToken.Add(1))
 	}
 
-	started := time.Now()
+	var started time.Time // only the maximum total time needs it
+	if spec.total > 0 {
+		started = time.Now()
+	}
 	var (
 		extras        []member // inputResponses, requestState of an MRTR retry
 		rounds        int
