@@ -156,7 +156,9 @@ type ClientOptions struct {
 	MaxQueuedNotifications int
 	// MaxServerRequests bounds the legacy server→client requests
 	// (sampling, elicitation, roots, ping) handled at once; further ones are
-	// answered with an error at once. Default DefaultMaxServerRequests.
+	// answered with an error at once. A modern input_required result that
+	// asks for more inputs than this at once fails the call with
+	// ErrInvalidResult. Default DefaultMaxServerRequests.
 	MaxServerRequests int
 	// Retry, when set, repeats requests that failed for a transient reason
 	// (HTTP 429, 502, 503, 504) where repeating them is safe; see

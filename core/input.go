@@ -206,6 +206,12 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 		raw json.RawMessage
 		err error
 	}
+	if max := s.client.opts.MaxServerRequests; len(reqs) > max {
+		// Each is answered on a goroutine of its own, by the application's
+		// handlers: a server may not ask for more at once than it could
+		// as legacy server→client requests.
+		return nil, fmt.Errorf("%w: input_required asks for %d inputs at once, more than %d (ClientOptions.MaxServerRequests)", ErrInvalidResult, len(reqs), max)
+	}
 	for key, req := range reqs {
 		if req == nil {
 			return nil, fmt.Errorf("%w: input request %q is empty", ErrInvalidResult, key)

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -217,4 +218,30 @@ func TestKeepAlive(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, pings.Load(), int32(4))
 	require.NoError(t, s.Close(), "the keepalive goroutine ends with the session")
+}
+
+func TestTooManyInputRequestsAtOnce(t *testing.T) {
+	f, tr := newFake(t, EraModern)
+	var b strings.Builder
+	b.WriteString(`{"resultType":"input_required","inputRequests":{`)
+	for i := range 1000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"r%d":{"method":"roots/list","params":{}}`, i)
+	}
+	b.WriteString(`}}`)
+	f.handle(MethodCallTool, func(*Request) (any, *WireError) { return json.RawMessage(b.String()), nil })
+	var asked atomic.Int32
+	s := connectFake(t, tr, &ClientOptions{
+		MaxServerRequests: 16,
+		RootsHandler: func(context.Context, *ListRootsRequest) (*ListRootsResult, error) {
+			asked.Add(1)
+			return &ListRootsResult{}, nil
+		},
+	})
+	_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "t"}, nil)
+	require.ErrorIs(t, err, ErrInvalidResult)
+	assert.Contains(t, err.Error(), "1000 inputs at once")
+	assert.Zero(t, asked.Load(), "no handler ran")
 }
