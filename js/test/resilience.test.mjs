@@ -3,7 +3,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { init, Client, McpError, ErrorCode } from "../src/index.js";
-import { startPeer, text } from "./helpers.mjs";
+import { startPeer, text, waitFor } from "./helpers.mjs";
 
 await init();
 
@@ -64,6 +64,34 @@ describe("the TypeScript SDK v2 server", () => {
   let server;
   before(async () => { server = await startPeer("ts"); });
   after(async () => { await server?.stop(); });
+
+  test("onToolsListChanged and a listen() for the same notifications: one change, one callback each", async () => {
+    let clientCalls = 0;
+    let listenCalls = 0;
+    const progress = [];
+    let onWire = 0;
+    const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, {
+      onToolsListChanged: () => { clientCalls++; },
+      onMessage: (dir, m) => { if (dir === "in" && m.method === "notifications/tools/list_changed") onWire++; },
+    });
+    await c.connect(server.url);
+    try {
+      const sub = await c.listen({ toolsListChanged: true }, {
+        onNotification: (method) => { if (method === "notifications/tools/list_changed") listenCalls++; },
+      });
+      await c.callTool({ name: "change_tools" });
+      await waitFor(() => onWire === 2, 10000, "one copy per stream on the wire");
+      // Handlers run in arrival order: once a later call's progress has
+      // been handled, so has every copy of the change.
+      await c.callTool({ name: "progress", arguments: { steps: 1, delayMs: 1 } }, { onprogress: (p) => progress.push(p) });
+      await waitFor(() => progress.length === 1, 5000, "progress");
+      assert.equal(clientCalls, 1);
+      assert.equal(listenCalls, 1);
+      await sub.close();
+    } finally {
+      await c.close();
+    }
+  });
 
   test("an aborted call rejects with McpError kind abort, the signal's reason as cause", async () => {
     const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" });
