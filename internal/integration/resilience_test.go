@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/demoserver"
 	"github.com/mcpwasm/mcpwasm/internal/testpeers"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
@@ -212,4 +214,64 @@ func TestElicitationAnswersAreValidated(t *testing.T) {
 		require.NoError(t, err)
 		assert.Contains(t, text(t, r), `"age":36`)
 	})
+}
+
+// TestHTTPSSERestart: the official Go SDK server over the 2024-11-05
+// HTTP+SSE transport restarts on the same address (every session
+// forgotten). The call in flight fails at once instead of waiting for its
+// timeout; the stream is re-opened, the session re-initialized, and calls
+// work again, without a new Connect.
+func TestHTTPSSERestart(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	serve := func(ln net.Listener) (*http.Server, *demoserver.Server) {
+		demo := demoserver.New(&demoserver.Options{PageSize: 10})
+		hs := &http.Server{Handler: demo.Handler()}
+		go hs.Serve(ln)
+		return hs, demo
+	}
+	hs, demo := serve(ln)
+	t.Cleanup(func() { hs.Close(); demo.Close() })
+
+	var warnings atomic.Int32
+	s := connect(t, peer{mode: fetch.ModeSSE}, "http://"+addr+demoserver.SSEPath, &core.ClientOptions{
+		OnWarning: func(_ *core.Session, err error) { warnings.Add(1); t.Logf("warning: %v", err) },
+	})
+	assert.Equal(t, "one", text(t, call(t, s, "echo", map[string]any{"text": "one"})))
+
+	slow := make(chan error, 1)
+	go func() {
+		_, err := s.CallTool(context.Background(), &core.CallToolParams{Name: "slow", Arguments: map[string]any{"ms": 2000}}, nil)
+		slow <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let the slow call reach the server
+	hs.Close()
+	demo.Close()
+	select {
+	case err := <-slow:
+		require.ErrorIs(t, err, fetch.ErrStreamEnded, "the call in flight fails when its stream ends")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call in flight waited for its timeout")
+	}
+
+	for range 50 {
+		if ln, err = net.Listen("tcp", addr); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.NoError(t, err)
+	hs2, demo2 := serve(ln)
+	t.Cleanup(func() { hs2.Close(); demo2.Close() })
+
+	r, err := s.CallTool(testCtx(t), &core.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "two"}}, nil)
+	require.NoError(t, err, "re-opened and re-initialized")
+	assert.Equal(t, "two", text(t, r))
+	select {
+	case <-s.Done():
+		t.Fatal("the session ended")
+	default:
+	}
+	assert.Positive(t, warnings.Load(), "the application was told the stream ended")
 }

@@ -35,6 +35,9 @@ type conn struct {
 	legacyFailed error
 	hiddenIDs    map[int64]bool // legacy requests sent without a possibly hidden session id
 	getGaveUp    atomic.Bool    // the GET stream gave up: the next accepted request re-opens it
+	sseOpen      sync.Mutex     // serializes opening the HTTP+SSE stream
+	sseInFlight  map[int64]bool // HTTP+SSE requests whose response is due on the stream
+	sseReinit    bool           // the HTTP+SSE stream was re-opened: the server's session is new
 	warn         func(error)    // the session's OnWarning (core.Warner)
 	streamErr    error          // why the GET stream was given up
 }
@@ -65,6 +68,7 @@ func (c *conn) push(m core.Message) {
 			c.mu.Lock()
 			hidden := c.hiddenIDs[id]
 			delete(c.hiddenIDs, id)
+			delete(c.sseInFlight, id)
 			c.mu.Unlock()
 			if hidden && r.Error != nil {
 				m = &core.Response{ID: r.ID, TransportErr: fmt.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers; without it the server answered: %w)",
