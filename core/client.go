@@ -223,6 +223,17 @@ func NewClient(impl *Implementation, opts *ClientOptions) *Client {
 	return c
 }
 
+// Options returns a copy of the client's options with the defaults filled
+// in.
+func (c *Client) Options() ClientOptions {
+	o := c.opts
+	if o.Retry != nil {
+		r := *o.Retry
+		o.Retry = &r
+	}
+	return o
+}
+
 // Implementation returns the client's identity.
 func (c *Client) Implementation() Implementation { return c.impl }
 
