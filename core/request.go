@@ -139,6 +139,9 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			}
 			if errors.Is(err, ErrResponseLost) && era == EraModern && !reissued && ctx.Err() == nil {
 				reissued = true // a new request with a new id, once
+				if spec.sub != nil {
+					s.removeSub(spec.sub) // it is registered again under the new id
+				}
 				continue
 			}
 			if d, ok := s.retryDelay(err, method, user, attempts); ok && pin == nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -186,4 +187,40 @@ func (c *countingDoer) Do(ctx context.Context, req *fetch.Request) (*fetch.Respo
 		c.errs.Add(1)
 	}
 	return resp, err
+}
+
+// TestReissuedListenKeepsOneSubscription: a listen stream that ends before
+// its response is re-issued under a new id; the subscription is known by
+// the new id only.
+func TestReissuedListenKeepsOneSubscription(t *testing.T) {
+	var listens atomic.Int32
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req := readReq(t, r)
+		switch req.Method {
+		case core.MethodDiscover:
+			writeJSON(w, req.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}},"ttlMs":0,"cacheScope":"public"}`)
+		case core.MethodListen:
+			n := listens.Add(1)
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(200)
+			meta := fmt.Sprintf(`{"io.modelcontextprotocol/subscriptionId":%s}`, req.ID)
+			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\",\"params\":{\"_meta\":%s,\"notifications\":{\"toolsListChanged\":true}}}\n\n", meta)
+			w.(http.Flusher).Flush()
+			if n == 1 {
+				return // the first stream ends before its response
+			}
+			<-r.Context().Done()
+		default:
+			writeJSON(w, req.ID, `{"resultType":"complete","tools":[]}`)
+		}
+	}))
+	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
+	s := connectTo(t, hs.URL, nil, nil)
+	sub, err := s.Listen(ctxT(t), &core.SubscriptionFilter{ToolsListChanged: true}, nil)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return listens.Load() == 2 }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return s.Stats().Pending == 1 }, 10*time.Second, 5*time.Millisecond)
+	assert.Equal(t, 1, s.Stats().Subscriptions)
+	require.NoError(t, sub.Close())
+	assert.Equal(t, 0, s.Stats().Subscriptions)
 }
