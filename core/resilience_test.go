@@ -245,3 +245,17 @@ func TestTooManyInputRequestsAtOnce(t *testing.T) {
 	assert.Contains(t, err.Error(), "1000 inputs at once")
 	assert.Zero(t, asked.Load(), "no handler ran")
 }
+
+func TestURLElicitationHandlerIsBoundedByTheTotalTime(t *testing.T) {
+	_, tr, _ := urlElicitServer(t)
+	s := connectFake(t, tr, &ClientOptions{ElicitationModes: []string{ElicitModeURL}, ElicitationHandler: func(ctx context.Context, _ *ElicitRequest) (*ElicitResult, error) {
+		<-ctx.Done() // a dialog nobody answers
+		return nil, ctx.Err()
+	}})
+	_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "protected"}, &CallOptions{MaxTotalTimeout: 100 * time.Millisecond})
+	var ue *URLElicitationError
+	require.ErrorAs(t, err, &ue)
+	var te *TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.True(t, te.Total)
+}

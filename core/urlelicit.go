@@ -65,9 +65,10 @@ func (e *URLElicitationError) Unwrap() []error {
 var ErrDeclined = errors.New("core: the user declined the elicitation")
 
 // completeURLElicitations handles a legacy URLElicitationRequiredError: each
-// listed elicitation goes to the elicitation handler; when all are accepted
-// the call waits for their completion notifications, bounded by the call's
-// timeout, maximum total time and ctx, and is then retried. A handler that
+// listed elicitation goes to the elicitation handler (which talks to the
+// user, so only ctx and the call's maximum total time bound it); when all
+// are accepted the call waits for their completion notifications, bounded
+// by the call's timeout, maximum total time and ctx, and is then retried. A handler that
 // answers with ElicitResult.Completed says the user has finished already:
 // the call is retried without waiting. nil means retry.
 func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, started time.Time, rpc *RPCError) error {
@@ -85,6 +86,12 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 	if len(data.Elicitations) == 0 {
 		return fail(fmt.Errorf("%w: the error lists no elicitations", ErrInvalidResult))
 	}
+	hctx := ctx // the handler talks to the user: only the hard limit applies
+	if c.total > 0 {
+		var cancel context.CancelFunc
+		hctx, cancel = context.WithDeadline(ctx, started.Add(c.total))
+		defer cancel()
+	}
 	var wait []string
 	defer func() {
 		for _, id := range wait {
@@ -101,10 +108,13 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 		if p.ElicitationID != "" {
 			s.elicits.channel(p.ElicitationID) // start listening before asking
 		}
-		r, err := h(ctx, &ElicitRequest{Session: s, Params: p})
+		r, err := h(hctx, &ElicitRequest{Session: s, Params: p})
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if hctx.Err() != nil {
+				return fail(&TimeoutError{Method: c.method, Timeout: c.total, Total: true})
 			}
 			return fail(&InputError{Method: MethodElicit, Err: err})
 		}
