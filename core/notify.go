@@ -168,6 +168,9 @@ func (s *Session) onNotification(m *Request) {
 			default:
 			}
 			onProg = call.onProg
+			if onProg != nil {
+				call.progressed.Store(true)
+			}
 		}
 		if onProg == nil && opts.ProgressHandler == nil {
 			return

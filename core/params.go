@@ -33,7 +33,7 @@ func objectMembers(obj json.RawMessage) ([]member, error) {
 // syntaxError returns nil if data is valid JSON, else the syntax error with
 // its text and position. Validating first keeps the common case fast.
 func syntaxError(data []byte) error {
-	if json.Valid(data) {
+	if validJSON(data) {
 		return nil
 	}
 	var v json.RawMessage
@@ -57,15 +57,62 @@ func splitMembers(obj []byte) ([]member, error) {
 				return nil, err
 			}
 		} else {
-			k = string(key[1 : len(key)-1])
+			k = memberName(key[1 : len(key)-1])
 		}
 		i = skipSpace(obj, kend)
 		i = skipSpace(obj, i+1) // the colon
 		vend := valueEnd(obj, i)
+		if out == nil {
+			out = make([]member, 0, 4)
+		}
 		out = append(out, member{k, json.RawMessage(obj[i:vend])})
 		i = skipSpace(obj, vend)
 	}
 	return out, nil
+}
+
+// memberName returns the member name b as a string, without allocating for
+// the names of the messages and results every call reads.
+func memberName(b []byte) string {
+	switch string(b) {
+	case "jsonrpc":
+		return "jsonrpc"
+	case "id":
+		return "id"
+	case "method":
+		return "method"
+	case "params":
+		return "params"
+	case "result":
+		return "result"
+	case "error":
+		return "error"
+	case "name":
+		return "name"
+	case "arguments":
+		return "arguments"
+	case "_meta":
+		return "_meta"
+	case "content":
+		return "content"
+	case "structuredContent":
+		return "structuredContent"
+	case "isError":
+		return "isError"
+	case "resultType":
+		return "resultType"
+	case "ttlMs":
+		return "ttlMs"
+	case "cursor":
+		return "cursor"
+	case "nextCursor":
+		return "nextCursor"
+	case "uri":
+		return "uri"
+	case "progressToken":
+		return "progressToken"
+	}
+	return string(b)
 }
 
 func isASCII(b []byte) bool {

@@ -22,7 +22,8 @@ type CallOptions struct {
 	MaxTotalTimeout time.Duration
 	// OnProgress receives the request's progress notifications; setting it
 	// sends a progress token. It is called on the session's notification
-	// goroutine, in order.
+	// goroutine, in order; the progress that arrived before the response
+	// has been handed to it when the request returns.
 	OnProgress func(*ProgressParams)
 	// NoCache skips the ttlMs cache for this request (the fresh result is
 	// still stored).

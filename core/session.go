@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/gopool"
 )
 
 // Session is one connection to an MCP server, made by Client.Connect. All
@@ -59,17 +61,24 @@ type Session struct {
 
 	done    chan struct{}
 	wg      sync.WaitGroup // reader, dispatcher, handler goroutines
+	sends   *gopool.Pool   // the goroutines that run request sends
 	elicits elicitWaiters
 }
 
 type pendingCall struct {
-	id      int64
-	ch      chan *Response // buffered, 1
-	touch   chan struct{}  // buffered, 1: progress arrived
-	onProg  func(*ProgressParams)
-	token   ID
-	version string // the protocol version the request was sent with
+	id    int64
+	ch    chan *Response // buffered, 1
+	touch chan struct{}  // buffered, 1: progress arrived
+	// progressed is set when a progress notification for the call was
+	// queued for its OnProgress: the call then returns only after it ran.
+	progressed atomic.Bool
+	onProg     func(*ProgressParams)
+	token      ID
+	version    string // the protocol version the request was sent with
 }
+
+// maxIdleSenders bounds the idle goroutines a session keeps for sends.
+const maxIdleSenders = 16
 
 func newSession(c *Client, t Transport, versions []string, key string) *Session {
 	s := &Session{
@@ -83,6 +92,7 @@ func newSession(c *Client, t Transport, versions []string, key string) *Session 
 		tools:     map[string]*toolInfo{},
 		subs:      map[int64]*Subscription{},
 		done:      make(chan struct{}),
+		sends:     gopool.New(maxIdleSenders),
 		capsJSON:  c.marshalCapabilities(),
 	}
 	s.infoJSON, _ = json.Marshal(&c.impl)
@@ -230,6 +240,7 @@ func (s *Session) shutdown(cause error) {
 		sub.finish(err)
 	}
 	s.notes.close()
+	s.sends.Close()
 	close(s.done)
 	s.client.forget(s)
 }
@@ -386,11 +397,11 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 	// answer is in (on HTTP+SSE it may come on the event stream before the
 	// POST is acknowledged) the send is left to finish: aborting an
 	// accepted request would tear down its connection under the requests
-	// that follow. It ends with the session at the latest.
+	// that follow. A failed wait (timeout, cancellation) stops it; the end
+	// of the session at the latest. Sends run on pooled goroutines (see
+	// internal/gopool).
 	sendCtx, stopSend := context.WithCancel(s.ctx)
-	stop := context.AfterFunc(ctx, stopSend)
-	defer stop()
-	go func() {
+	s.sends.Go(func() {
 		defer stopSend()
 		if err := s.send(sendCtx, req, &c.send); err != nil {
 			select {
@@ -398,12 +409,29 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 			default:
 			}
 		}
-	}()
+	})
 	r, err := s.await(ctx, p, c)
 	if err != nil {
 		stopSend()
+		return r, err
 	}
-	return r, err
+	if p.progressed.Load() {
+		// Progress callbacks run before the call returns.
+		s.drainNotes(ctx)
+	}
+	return r, nil
+}
+
+// drainNotes waits until the notifications queued so far were handled (or
+// ctx or the session ends).
+func (s *Session) drainNotes(ctx context.Context) {
+	done := make(chan struct{})
+	s.notes.push(func() { close(done) })
+	select {
+	case <-done:
+	case <-ctx.Done():
+	case <-s.done:
+	}
 }
 
 func (s *Session) await(ctx context.Context, p *pendingCall, c *callSpec) (*Response, error) {

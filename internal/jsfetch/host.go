@@ -17,29 +17,30 @@ import (
 // HostLink is the fast path of a Fetcher: a JavaScript helper object (the
 // npm package's glue installs one, js/src/host.js) performs a whole
 // exchange — building the RequestInit, calling fetch, reading the headers
-// and the body — and reports back through one persistent callback. A
-// request then costs a handful of boundary crossings instead of dozens, and
-// no js.Func is allocated per request.
+// and the body — and reports back. The module's entry point carries the
+// exchange's bytes both ways through its Port (WebAssembly imports and
+// exports that take numbers and copy bytes, no syscall/js values), so a
+// request costs no js.Func and no JavaScript value with a finalizer.
 //
-// The helper's contract: host.fetch(id, fn, head, body, extraInit, init,
-// manualRedirect) starts an exchange — head is the method, the URL and the
-// header lines joined by "\n"; init, when not undefined, is credentials,
-// mode, cache and referrerPolicy joined by "\n" ("" for unset) — and
-// host.abort(id) aborts it; both return at once.
-// The helper calls deliver(id, kind, …) with kind:
+// The helper's contract: host.register(fn, extraInit, init) → config
+// makes a fetch configuration known (fn: the fetch function or undefined;
+// init, when not undefined, is credentials, mode, cache and referrerPolicy
+// joined by "\n", "" for unset); the Port starts and aborts exchanges. The
+// entry point passes the helper's reports to Deliver with kind:
 //
-//	1 head+body: status, type, headerLines, Uint8Array (a non-SSE response, read whole)
+//	1 head+body: status, type, headerLines, body (a non-SSE response, read whole)
 //	2 head:      status, type, headerLines (an SSE response: chunks follow)
-//	3 chunk:     Uint8Array
+//	3 chunk:     body
 //	4 end of the body
-//	5 failure:   the thrown value
 //
-// headerLines alternate names and values separated by "\n" (fetch headers
-// never contain CR, LF or NUL). A HostLink lives as long as the instance:
-// its callback is released by Release, after which no exchange may start.
-// It is safe for concurrent use.
+// and a failure reaches host.deliver(id, 5, thrownValue) (a js.FuncOf: rare,
+// and it needs the thrown value). headerLines alternate names and values
+// separated by "\n" (fetch headers never contain CR, LF or NUL). A HostLink
+// lives as long as the instance: Release frees its callback, after which no
+// exchange may start. It is safe for concurrent use.
 type HostLink struct {
 	host    js.Value
+	port    Port
 	deliver js.Func
 
 	mu   sync.Mutex
@@ -47,12 +48,37 @@ type HostLink struct {
 	reqs map[int]*hostReq
 }
 
-// NewHostLink wraps a helper object (see HostLink).
-func NewHostLink(host js.Value) *HostLink {
-	l := &HostLink{host: host, reqs: map[int]*hostReq{}}
+// Port starts and aborts the helper's exchanges. Start must not block and
+// must not keep head or body after it returns; Abort must not block.
+type Port interface {
+	Start(id, config int, head string, body []byte, noRedirect bool)
+	Abort(id int)
+}
+
+// NewHostLink wraps a helper object (see HostLink) reached through port.
+func NewHostLink(host js.Value, port Port) *HostLink {
+	l := &HostLink{host: host, port: port, reqs: map[int]*hostReq{}}
 	l.deliver = js.FuncOf(l.onDeliver)
 	host.Set("deliver", l.deliver)
 	return l
+}
+
+// register makes f's configuration known to the helper, once.
+func (l *HostLink) register(f *Fetcher) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if f.hostConfig > 0 {
+		return f.hostConfig, nil
+	}
+	var n int
+	err := jsbridge.Call(func() {
+		n = l.host.Call("register", f.fn, f.init, f.hostInit).Int()
+	})
+	if err != nil {
+		return 0, err
+	}
+	f.hostConfig = n
+	return n, nil
 }
 
 // Release frees the callback; exchanges in flight fail.
@@ -125,54 +151,53 @@ func (l *HostLink) get(id int, remove bool) *hostReq {
 	return r
 }
 
-// onDeliver runs on the JavaScript side of the boundary: it must not block.
-func (l *HostLink) onDeliver(_ js.Value, args []js.Value) any {
-	if len(args) < 2 {
-		return nil
-	}
-	id, kind := args[0].Int(), args[1].Int()
+// Deliver passes the helper's report on exchange id (see HostLink) to the
+// exchange. It must not block: the entry point calls it from an export.
+// body is taken over.
+func (l *HostLink) Deliver(id, kind, status int, typ, headerLines string, body []byte) {
 	switch kind {
 	case 1, 2:
 		r := l.get(id, false)
 		if r == nil {
-			return nil
+			return
 		}
-		resp := &Response{Status: args[2].Int(), Type: args[3].String(), Header: parseHeaderLines(args[4].String())}
+		resp := &Response{Status: status, Type: typ, Header: parseHeaderLines(headerLines)}
 		if !r.markSent() {
-			return nil // already failed
+			return // already failed
 		}
 		if kind == 1 {
-			r.push(copyBytes(args[5]), io.EOF)
+			if body == nil {
+				body = []byte{}
+			}
+			r.push(body, io.EOF)
 			l.get(id, true)
 		}
 		r.head <- resp
 	case 3:
-		if r := l.get(id, false); r != nil {
-			r.push(copyBytes(args[2]), nil)
+		if r := l.get(id, false); r != nil && len(body) > 0 {
+			r.push(body, nil)
 		}
 	case 4:
 		if r := l.get(id, true); r != nil {
 			r.push(nil, io.EOF)
 		}
-	case 5:
-		if r := l.get(id, true); r != nil {
-			v := js.Undefined()
-			if len(args) > 2 {
-				v = args[2]
-			}
-			r.fail(fetchError(jsbridge.ErrorFrom(v), r.req))
-		}
 	}
-	return nil
 }
 
-func copyBytes(v js.Value) []byte {
-	if v.Type() != js.TypeObject {
+// onDeliver receives failures: host.deliver(id, 5, thrownValue). It runs on
+// the JavaScript side of the boundary: it must not block.
+func (l *HostLink) onDeliver(_ js.Value, args []js.Value) any {
+	if len(args) < 2 || args[1].Int() != 5 {
 		return nil
 	}
-	b := make([]byte, v.Get("byteLength").Int())
-	js.CopyBytesToGo(b, v)
-	return b
+	if r := l.get(args[0].Int(), true); r != nil {
+		v := js.Undefined()
+		if len(args) > 2 {
+			v = args[2]
+		}
+		r.fail(fetchError(jsbridge.ErrorFrom(v), r.req))
+	}
+	return nil
 }
 
 func parseHeaderLines(s string) map[string][]string {
@@ -218,24 +243,16 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 	l.mu.Unlock()
 	abort := func() {
 		if l.get(id, true) != nil {
-			_ = jsbridge.Call(func() { l.host.Call("abort", id) })
+			l.port.Abort(id)
 		}
 	}
-	var body any = js.Undefined()
-	if req.Body != nil {
-		body = string(req.Body)
-	}
-	// Every Go string crossing the boundary is decoded on the other side:
-	// the request line and headers travel as one, and the RequestInit
-	// strings only when set.
-	head := req.Method + "\n" + req.URL + "\n" + headerLines(req.Header)
-	err := jsbridge.Call(func() {
-		l.host.Call("fetch", id, f.fn, head, body, f.init, f.hostInit, req.NoRedirect)
-	})
+	config, err := l.register(f)
 	if err != nil {
 		l.get(id, true)
 		return nil, fetchError(err, req)
 	}
+	// The request line and headers travel as one string.
+	l.port.Start(id, config, req.Method+"\n"+req.URL+"\n"+headerLines(req.Header), req.Body, req.NoRedirect)
 	var resp *Response
 	select {
 	case resp = <-r.head:

@@ -75,6 +75,9 @@ type Fetcher struct {
 	// undefined when none is set.
 	hostInit any
 	host     *HostLink
+	// hostConfig is the helper's number for this configuration (0 until
+	// registered; guarded by host.mu).
+	hostConfig int
 }
 
 // New returns a Fetcher. It fails with ErrBadOption for an invalid option

@@ -237,14 +237,7 @@ export class Client {
         _meta: opts._meta,
       });
     }
-    const onprogress = opts.onprogress
-      ? (progress, total, message) => {
-        try { opts.onprogress({ progress, total, message: message || undefined }); } catch (e) { callbackError("onprogress", e); }
-      }
-      : undefined;
-    const out = await this.#settle(opts.signal, (resolve, reject) =>
-      this.#api.request(this.#handle, method, params === undefined ? "" : JSON.stringify(params), optsJSON, opts.signal, onprogress, resolve, reject));
-    return JSON.parse(out);
+    return this.#api.lane.request(this.#handle, method, params === undefined ? "" : JSON.stringify(params), optsJSON, opts.signal, opts.onprogress);
   }
 
   /** notify sends a notification (rarely needed: the client sends its own). */

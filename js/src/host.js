@@ -1,15 +1,26 @@
 // The JavaScript half of the module's HTTP fast path (see
-// internal/jsfetch/host.go): one call starts an exchange, one persistent
-// callback (host.deliver, set by the module) reports its head and body.
+// internal/jsfetch/host.go): the module starts and aborts exchanges through
+// the lane (lane.js); the helper performs each one and reports its head and
+// body back through the lane, failures through host.deliver (set by the
+// module).
 
 /** createHost returns the helper object the module drives. */
-export function createHost() {
+export function createHost(lane) {
   const live = new Map(); // id → {ac, reader}
+  const configs = [null]; // config number → {fn, extra, opts}
   const host = {
-    deliver: null, // set by the module
-    // head: method, URL and header lines joined by "\n"; opts: credentials,
-    // mode, cache and referrerPolicy joined by "\n", or undefined.
-    fetch(id, fn, head, body, extra, opts, manual) {
+    deliver: null, // set by the module: deliver(id, 5, thrownValue)
+    // register makes a fetch configuration known: fn (or undefined for
+    // globalThis.fetch), extra RequestInit members, and credentials, mode,
+    // cache and referrerPolicy joined by "\n" (or undefined).
+    register(fn, extra, opts) {
+      configs.push({ fn, extra, opts });
+      return configs.length - 1;
+    },
+    // start begins exchange id; head is the method, the URL and the header
+    // lines joined by "\n"; body a Uint8Array or undefined.
+    start(id, config, head, body, manual) {
+      const { fn, extra, opts } = configs[config] || {};
       const ac = new AbortController();
       const entry = { ac, reader: null };
       live.set(id, entry);
@@ -38,6 +49,11 @@ export function createHost() {
       entry.reader?.cancel().catch(() => {});
       entry.ac.abort();
     },
+    // fail reports a failure to start exchange id.
+    fail(id, e) {
+      live.delete(id);
+      lane.failExchange(id, e);
+    },
   };
 
   async function run(id, entry, fn, url, init) {
@@ -50,20 +66,20 @@ export function createHost() {
       const ct = resp.headers.get("content-type") || "";
       if (!resp.body || !ct.toLowerCase().startsWith("text/event-stream")) {
         const bytes = resp.body ? new Uint8Array(await resp.arrayBuffer()) : new Uint8Array(0);
-        if (live.has(id)) host.deliver(id, 1, resp.status, type, lines.join("\n"), bytes);
+        if (live.has(id)) lane.deliver(id, 1, resp.status, type, lines.join("\n"), bytes);
         return;
       }
-      host.deliver(id, 2, resp.status, type, lines.join("\n"));
+      lane.deliver(id, 2, resp.status, type, lines.join("\n"), undefined);
       const reader = resp.body.getReader();
       entry.reader = reader;
       for (;;) {
         const { done, value } = await reader.read();
         if (done || !live.has(id)) break;
-        if (value && value.byteLength) host.deliver(id, 3, value);
+        if (value && value.byteLength) lane.deliver(id, 3, 0, "", "", value);
       }
-      if (live.has(id)) host.deliver(id, 4);
+      if (live.has(id)) lane.deliver(id, 4, 0, "", "", undefined);
     } catch (e) {
-      if (live.has(id)) host.deliver(id, 5, e);
+      if (live.has(id)) lane.failExchange(id, e);
     } finally {
       live.delete(id);
     }

@@ -1,7 +1,8 @@
 // Loading the WebAssembly module: once per realm, retryable after failure.
 import { createHost } from "./host.js";
+import { createLane } from "./lane.js";
 
-const ABI = "mcpwasm-abi-1";
+const ABI = "mcpwasm-abi-2";
 const INIT_OPTIONS = ["wasmURL", "wasmModule", "bytes", "response"];
 
 let api = null; // the module's API object once ready
@@ -68,6 +69,8 @@ async function start(opts) {
   const module = await compile(opts);
   const go = new globalThis.Go();
   unrefTimers(go);
+  const lane = createLane(go);
+  go.importObject.mcpwasm = lane.imports;
   const instance = await WebAssembly.instantiate(module, go.importObject);
   let registered;
   const ready = new Promise((resolve, reject) => {
@@ -82,7 +85,10 @@ async function start(opts) {
   try {
     const a = await ready;
     if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
-    a.setHost(createHost());
+    const host = createHost(lane);
+    lane.bind(instance.exports, host);
+    a.setHost(host);
+    a.lane = lane;
     return a;
   } finally {
     if (globalThis.__mcpwasmRegister === registered) delete globalThis.__mcpwasmRegister;

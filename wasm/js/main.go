@@ -23,15 +23,17 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/gopool"
 	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
 	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
 )
 
 // Version is the module's API version, checked by the JavaScript glue.
-const Version = "mcpwasm-abi-1"
+const Version = "mcpwasm-abi-2"
 
 func main() {
 	b := &bridge{clients: map[int]*clientEntry{}, subs: map[int]*core.Subscription{}}
+	theLane = &lane{b: b, calls: map[int32]context.CancelCauseFunc{}, pool: gopool.New(64)}
 	api := js.Global().Get("Object").New()
 	api.Set("version", Version)
 	for name, f := range map[string]func(js.Value, []js.Value) any{
@@ -39,7 +41,6 @@ func main() {
 		"freeClient":   b.freeClient,
 		"connect":      b.connect,
 		"info":         b.info,
-		"request":      b.request,
 		"notify":       b.notify,
 		"close":        b.close,
 		"setRoots":     b.setRoots,
@@ -104,7 +105,7 @@ func (b *bridge) setHost(_ js.Value, args []js.Value) any {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.host == nil {
-		b.host = jsfetch.NewHostLink(h)
+		b.host = jsfetch.NewHostLink(h, lanePort{})
 	}
 	return nil
 }
@@ -134,14 +135,21 @@ func (b *bridge) add(c *clientEntry) int {
 // entry returns the client of handle v. It does not panic on a value that
 // is no handle, so an API function rejects instead of never settling.
 func (b *bridge) entry(v js.Value) (*clientEntry, error) {
-	var c *clientEntry
-	if v.Type() == js.TypeNumber {
-		b.mu.Lock()
-		c = b.clients[v.Int()]
-		b.mu.Unlock()
+	if v.Type() != js.TypeNumber {
+		return nil, errUnknownClient
 	}
+	return b.entryByHandle(v.Int())
+}
+
+var errUnknownClient = errors.New("mcpwasm: unknown or freed client")
+
+// entryByHandle returns the client of handle h.
+func (b *bridge) entryByHandle(h int) (*clientEntry, error) {
+	b.mu.Lock()
+	c := b.clients[h]
+	b.mu.Unlock()
 	if c == nil {
-		return nil, errors.New("mcpwasm: unknown or freed client")
+		return nil, errUnknownClient
 	}
 	return c, nil
 }
@@ -518,65 +526,6 @@ type callOptions struct {
 	ResetTimeoutOnProgress bool      `json:"resetTimeoutOnProgress"`
 	NoCache                bool      `json:"noCache"`
 	Meta                   core.Meta `json:"_meta"`
-}
-
-// request(handle, method, paramsJSON, optionsJSON, signal, onprogress, resolve, reject)
-func (b *bridge) request(_ js.Value, args []js.Value) any {
-	c, err := b.entry(arg(args, 0))
-	method, params := arg(args, 1).String(), jsonArg(arg(args, 2))
-	signal, onprogress := arg(args, 4), arg(args, 5)
-	resolve, reject := arg(args, 6), arg(args, 7)
-	var o callOptions
-	if raw := jsonArg(arg(args, 3)); raw != nil {
-		if jerr := json.Unmarshal(raw, &o); jerr != nil && err == nil {
-			err = fmt.Errorf("mcpwasm: call options: %w", jerr)
-		}
-	}
-	b.mu.Lock()
-	b.calls++
-	b.mu.Unlock()
-	settle(resolve, reject, func() (any, error) {
-		defer func() {
-			b.mu.Lock()
-			b.calls--
-			b.mu.Unlock()
-		}()
-		if err != nil {
-			return nil, err
-		}
-		s, err := c.sess()
-		if err != nil {
-			return nil, err
-		}
-		opts := &core.CallOptions{ResetTimeoutOnProgress: o.ResetTimeoutOnProgress, NoCache: o.NoCache, Meta: o.Meta}
-		if o.Timeout != nil {
-			opts.Timeout = ms(*o.Timeout)
-			if opts.Timeout == 0 {
-				opts.Timeout = -1
-			}
-		}
-		if o.MaxTotalTimeout != nil {
-			opts.MaxTotalTimeout = ms(*o.MaxTotalTimeout)
-		}
-		if onprogress.Type() == js.TypeFunction {
-			opts.OnProgress = func(p *core.ProgressParams) {
-				defer func() { _ = recover() }()
-				var total any = js.Undefined()
-				if p.Total != nil {
-					total = *p.Total
-				}
-				onprogress.Invoke(p.Progress, total, p.Message)
-			}
-		}
-		ctx, cancel := jsbridge.ContextFromSignal(context.Background(), signal)
-		defer cancel()
-		raw, err := s.Request(ctx, method, params, opts)
-		if err != nil {
-			return nil, withResult(err, raw)
-		}
-		return raw, nil
-	})
-	return nil
 }
 
 // notify(handle, method, paramsJSON, resolve, reject)

@@ -1,0 +1,70 @@
+package fetch_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
+)
+
+// BenchmarkCallTool measures one tools/call through the whole client side
+// (session pipeline and Streamable HTTP transport) against a canned modern
+// server on 127.0.0.1, for allocation and CPU profiles of the client path.
+func BenchmarkCallTool(b *testing.B) {
+	for _, sse := range []bool{false, true} {
+		name := "json"
+		if sse {
+			name = "sse"
+		}
+		b.Run(name, func(b *testing.B) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				var req struct {
+					ID     json.RawMessage `json:"id"`
+					Method string          `json:"method"`
+				}
+				_ = json.Unmarshal(body, &req)
+				var out string
+				switch req.Method {
+				case core.MethodDiscover:
+					out = `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"b","version":"1"}}}`
+				default:
+					out = `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"content":[{"type":"text","text":"ok"}]}}`
+				}
+				if sse {
+					w.Header().Set("Content-Type", "text/event-stream")
+					_, _ = io.WriteString(w, "data: "+strings.ReplaceAll(out, "\n", "")+"\n\n")
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, out)
+			}))
+			defer srv.Close()
+			tr, err := fetch.New(srv.URL, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := core.NewClient(&core.Implementation{Name: "bench", Version: "1"}, nil)
+			ctx := context.Background()
+			s, err := c.Connect(ctx, tr, &core.ConnectOptions{ProtocolVersions: []string{"2026-07-28"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			params := json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Request(ctx, core.MethodCallTool, params, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,275 @@
+//go:build js
+
+package main
+
+// The fast lane: the hot path between the JavaScript glue and the module
+// (requests and their results, and the HTTP exchanges of the fetch helper)
+// crosses the boundary as WebAssembly exports and imports that take only
+// numbers, with bytes copied through the module's memory, instead of
+// js.FuncOf callbacks and syscall/js values. A js.FuncOf call costs an event
+// object, a fresh goroutine and a finalizer for every JavaScript value that
+// crosses (this, the arguments, each string); an export costs a function
+// call. See docs/architecture.md ("The fast lane").
+//
+// Rules the glue (js/src/lane.js) keeps:
+//   - it calls an export only when Go is not running (from a microtask or a
+//     later task, never from inside an import or a js.FuncOf callback), and
+//     then calls go._resume() once so the goroutines the exports woke run;
+//   - mcpwasm_alloc(n) returns a fresh buffer of n bytes that the very next
+//     export call takes over: the glue writes into it (through a view made
+//     after the call: the memory may have grown) and passes the lengths;
+//   - imports never throw into Go (the glue catches everything).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/gopool"
+	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
+)
+
+// settle(call, ok, ptr, len): the result JSON (ok=1) or the error JSON
+// (ok=0) of call.
+//
+//go:wasmimport mcpwasm settle
+func importSettle(call int32, ok int32, p unsafe.Pointer, n int32)
+
+// progress(call, progress, total, hasTotal, msgPtr, msgLen): a progress
+// notification for call.
+//
+//go:wasmimport mcpwasm progress
+func importProgress(call int32, progress float64, total float64, hasTotal int32, p unsafe.Pointer, n int32)
+
+// fetch(id, config, ptr, headLen, bodyLen, flags): start HTTP exchange id
+// with the fetch configuration config; the memory at ptr holds the head
+// (method, URL and header lines joined by "\n") and then the body; flags:
+// 1 has a body, 2 redirect "manual".
+//
+//go:wasmimport mcpwasm fetch
+func importFetch(id int32, config int32, p unsafe.Pointer, headLen int32, bodyLen int32, flags int32)
+
+// abort(id): abort HTTP exchange id.
+//
+//go:wasmimport mcpwasm abort
+func importAbort(id int32)
+
+// lane is the module's side of the fast lane. Its fields are touched only
+// on the single wasm thread; mu guards what goroutines share.
+type lane struct {
+	b     *bridge
+	alloc []byte // the buffer the next export takes over
+
+	mu    sync.Mutex
+	calls map[int32]context.CancelCauseFunc // requests in flight, by the glue's call number
+	pool  *gopool.Pool                      // the goroutines calls run on
+}
+
+// theLane is the instance's lane: exports are plain functions, so the state
+// they reach lives here (set once by main before the glue can call).
+var theLane *lane
+
+// take returns the buffer the glue filled and forgets it.
+func (l *lane) take(n int32) []byte {
+	b := l.alloc
+	l.alloc = nil
+	if int(n) > len(b) || n < 0 {
+		return nil
+	}
+	return b[:n]
+}
+
+// mcpwasm_alloc(n) → pointer to a fresh buffer of n bytes for the next export.
+//
+//go:wasmexport mcpwasm_alloc
+func exportAlloc(n int32) unsafe.Pointer {
+	if n <= 0 {
+		n = 1
+	}
+	theLane.alloc = make([]byte, n)
+	return unsafe.Pointer(&theLane.alloc[0])
+}
+
+// mcpwasm_request(call, handle, methodLen, paramsLen, optsLen, flags): the
+// buffer holds the method, the params JSON ("" for none) and the options
+// JSON ("" for none); flags: 1 the caller wants progress.
+//
+//go:wasmexport mcpwasm_request
+func exportRequest(call, handle, methodLen, paramsLen, optsLen, flags int32) {
+	l := theLane
+	buf := l.take(methodLen + paramsLen + optsLen)
+	if buf == nil {
+		l.fail(call, errors.New("mcpwasm: request arguments lost"))
+		return
+	}
+	method := string(buf[:methodLen])
+	var params, opts json.RawMessage
+	if paramsLen > 0 {
+		params = buf[methodLen : methodLen+paramsLen]
+	}
+	if optsLen > 0 {
+		opts = buf[methodLen+paramsLen:]
+	}
+	l.request(call, handle, method, params, opts, flags&1 != 0)
+}
+
+// mcpwasm_cancel(call): the caller's AbortSignal fired.
+//
+//go:wasmexport mcpwasm_cancel
+func exportCancel(call int32) {
+	l := theLane
+	l.mu.Lock()
+	cancel := l.calls[call]
+	l.mu.Unlock()
+	if cancel != nil {
+		cancel(jsbridge.ErrAborted) // the glue rejects with the signal's reason
+	}
+}
+
+// mcpwasm_deliver(id, kind, status, typeLen, headLen, bodyLen): the fetch
+// helper reports on exchange id (kinds as in jsfetch.HostLink.Deliver); the
+// buffer holds the response type, the header lines and the body bytes.
+//
+//go:wasmexport mcpwasm_deliver
+func exportDeliver(id, kind, status, typeLen, headLen, bodyLen int32) {
+	l := theLane
+	buf := l.take(typeLen + headLen + bodyLen)
+	if buf == nil && typeLen+headLen+bodyLen > 0 {
+		return
+	}
+	host := l.b.hostLink()
+	if host == nil {
+		return
+	}
+	typ := string(buf[:typeLen])
+	lines := string(buf[typeLen : typeLen+headLen])
+	body := buf[typeLen+headLen:]
+	host.Deliver(int(id), int(kind), int(status), typ, lines, body)
+}
+
+// fail settles call with err at once.
+func (l *lane) fail(call int32, err error) {
+	settleCall(call, nil, err)
+}
+
+// settleCall hands the outcome of call to the glue.
+func settleCall(call int32, raw json.RawMessage, err error) {
+	if err != nil {
+		s := errorJSON(err)
+		importSettle(call, 0, unsafe.Pointer(unsafe.StringData(s)), int32(len(s)))
+		return
+	}
+	if len(raw) == 0 {
+		importSettle(call, 1, nil, 0)
+		return
+	}
+	importSettle(call, 1, unsafe.Pointer(&raw[0]), int32(len(raw)))
+}
+
+// request starts a call on a pooled goroutine.
+func (l *lane) request(call, handle int32, method string, params, optsJSON json.RawMessage, progress bool) {
+	b := l.b
+	c, err := b.entryByHandle(int(handle))
+	if err != nil {
+		l.fail(call, err)
+		return
+	}
+	var o callOptions
+	if optsJSON != nil {
+		if err := json.Unmarshal(optsJSON, &o); err != nil {
+			l.fail(call, fmt.Errorf("mcpwasm: call options: %w", err))
+			return
+		}
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	l.mu.Lock()
+	l.calls[call] = cancel
+	l.mu.Unlock()
+	b.mu.Lock()
+	b.calls++
+	b.mu.Unlock()
+	l.pool.Go(func() {
+		var (
+			raw json.RawMessage
+			err error
+		)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("mcpwasm: internal error: %v", r)
+				}
+			}()
+			raw, err = c.request(ctx, method, params, &o, progress, call)
+		}()
+		cancel(nil)
+		l.mu.Lock()
+		delete(l.calls, call)
+		l.mu.Unlock()
+		b.mu.Lock()
+		b.calls--
+		b.mu.Unlock()
+		if err != nil {
+			err = withResult(err, raw)
+		}
+		settleCall(call, raw, err)
+	})
+}
+
+// request runs one call on the connected session.
+func (c *clientEntry) request(ctx context.Context, method string, params json.RawMessage, o *callOptions, progress bool, call int32) (json.RawMessage, error) {
+	s, err := c.sess()
+	if err != nil {
+		return nil, err
+	}
+	opts := &core.CallOptions{ResetTimeoutOnProgress: o.ResetTimeoutOnProgress, NoCache: o.NoCache, Meta: o.Meta}
+	if o.Timeout != nil {
+		opts.Timeout = ms(*o.Timeout)
+		if opts.Timeout == 0 {
+			opts.Timeout = -1
+		}
+	}
+	if o.MaxTotalTimeout != nil {
+		opts.MaxTotalTimeout = ms(*o.MaxTotalTimeout)
+	}
+	if progress {
+		opts.OnProgress = func(p *core.ProgressParams) {
+			total, has := 0.0, int32(0)
+			if p.Total != nil {
+				total, has = *p.Total, 1
+			}
+			importProgress(call, p.Progress, total, has, unsafe.Pointer(unsafe.StringData(p.Message)), int32(len(p.Message)))
+		}
+	}
+	return s.Request(ctx, method, params, opts)
+}
+
+// lanePort is jsfetch.Port over the fast lane's imports.
+type lanePort struct{}
+
+func (lanePort) Start(id, config int, head string, body []byte, noRedirect bool) {
+	// One buffer: the head, then the body (a copy: the import reads it at once).
+	buf := make([]byte, 0, len(head)+len(body))
+	buf = append(buf, head...)
+	buf = append(buf, body...)
+	flags := int32(0)
+	if body != nil {
+		flags |= 1
+	}
+	if noRedirect {
+		flags |= 2
+	}
+	var p unsafe.Pointer
+	if len(buf) > 0 {
+		p = unsafe.Pointer(&buf[0])
+	}
+	importFetch(int32(id), int32(config), p, int32(len(head)), int32(len(body)), flags)
+}
+
+func (lanePort) Abort(id int) { importAbort(int32(id)) }
+
+var _ jsfetch.Port = lanePort{}
