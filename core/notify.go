@@ -62,6 +62,23 @@ func (q *notificationQueue) push(f func(), size int) bool {
 	return true
 }
 
+// pushBarrier queues f whatever the bounds: a barrier a call waits on
+// (drainNotes), never dropped; there is at most one per call in flight.
+func (q *notificationQueue) pushBarrier(f func()) {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return
+	}
+	q.items = append(q.items, f)
+	q.sizes = append(q.sizes, 0)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
 // len returns the number of queued handlers.
 func (q *notificationQueue) len() int {
 	q.mu.Lock()

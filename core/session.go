@@ -426,7 +426,7 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 // ctx or the session ends).
 func (s *Session) drainNotes(ctx context.Context) {
 	done := make(chan struct{})
-	s.notes.push(func() { close(done) })
+	s.notes.pushBarrier(func() { close(done) })
 	select {
 	case <-done:
 	case <-ctx.Done():
