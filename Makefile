@@ -1,5 +1,5 @@
 # mcpwasm — one thin Makefile; the work happens in scripts/.
-.PHONY: test demo conformance bench size wasm fmt vet
+.PHONY: test demo conformance bench size wasm fmt vet fuzz
 
 test:          ## everything CI runs: Go tests, JS/browser tests, conformance
 	bash scripts/test.sh
@@ -9,6 +9,9 @@ demo:          ## the example web app with its embedded demo MCP server
 
 conformance:   ## the official conformance suite against every runner
 	bash conformance/run.sh
+
+fuzz:          ## every Go fuzz target, FUZZTIME each (default 1m): make fuzz FUZZTIME=5m
+	bash scripts/fuzz.sh
 
 bench:         ## benchmarks (speed and allocations)
 	bash scripts/bench.sh

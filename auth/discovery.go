@@ -94,9 +94,10 @@ func isLoopback(u *url.URL) bool {
 	return err == nil && a.IsLoopback()
 }
 
-// checkEndpoint validates an authorization server URL: absolute http(s),
-// no fragment, HTTPS unless loopback or allowed.
-func (d *Doer) checkEndpoint(what, raw string) (*url.URL, error) {
+// checkEndpoint validates an authorization server URL for the protected
+// resource at resource: absolute http(s), no fragment, allowed by the URL
+// guard (checkURL).
+func (d *Doer) checkEndpoint(what, raw string, resource *url.URL) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return nil, fmt.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, raw)
@@ -104,17 +105,17 @@ func (d *Doer) checkEndpoint(what, raw string) (*url.URL, error) {
 	if u.Fragment != "" {
 		return nil, fmt.Errorf("%w: %s %q has a fragment", ErrMetadata, what, raw)
 	}
-	if u.Scheme == "http" && !isLoopback(u) && !d.cfg.AllowInsecureHTTP {
-		return nil, fmt.Errorf("%w: %s %s", ErrInsecureEndpoint, what, raw)
+	if err := d.checkURL(what, u, resource); err != nil {
+		return nil, err
 	}
 	return u, nil
 }
 
-// getJSON fetches a JSON document. found is false (with a nil error) for a
-// non-2xx answer; the error is a network or decoding failure (the caller
-// names u).
-func (d *Doer) getJSON(ctx context.Context, u string, v any) (found bool, status int, err error) {
-	resp, err := d.inner.Do(ctx, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}})
+// getJSON fetches a JSON document through the URL guard. found is false
+// (with a nil error) for a non-2xx answer; the error is a refusal of the
+// guard, a network or a decoding failure (the caller names u).
+func (d *Doer) getJSON(ctx context.Context, what, u string, resource *url.URL, v any) (found bool, status int, err error) {
+	resp, err := d.guardedDo(ctx, what, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}}, resource)
 	if err != nil {
 		return false, 0, err
 	}
@@ -130,6 +131,11 @@ func (d *Doer) getJSON(ctx context.Context, u string, v any) (found bool, status
 		return false, resp.StatusCode, fmt.Errorf("%w: %w", ErrBadResponse, err)
 	}
 	return true, resp.StatusCode, nil
+}
+
+// guardRefused reports whether err is a refusal of the URL guard.
+func guardRefused(err error) bool {
+	return errors.Is(err, ErrUnsafeURL) || errors.Is(err, ErrInsecureEndpoint)
 }
 
 // wellKnownPRM lists the RFC 9728 well-known URLs for target in the order
@@ -179,10 +185,13 @@ func issuerMatches(got, want string) bool {
 func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge, hidden bool) (*discovery, error) {
 	var prm *prMetadata
 	var misses []string
+	var refused error
 	fetchPRM := func(u string) {
 		var doc prMetadata
-		found, status, err := d.getJSON(ctx, u, &doc)
+		found, status, err := d.getJSON(ctx, "protected resource metadata", u, target, &doc)
 		switch {
+		case guardRefused(err):
+			refused = err
 		case err != nil:
 			misses = append(misses, fmt.Sprintf("%s: %v", u, err))
 		case !found:
@@ -200,10 +209,16 @@ func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge,
 			fetchPRM(u.String())
 		}
 	}
+	if refused != nil {
+		return nil, refused
+	}
 	if prm == nil {
 		for _, u := range wellKnownPRM(target) {
 			d.cfg.logf("auth: protected resource metadata at %s", u)
 			fetchPRM(u)
+			if refused != nil {
+				return nil, refused
+			}
 			if prm != nil {
 				break
 			}
@@ -224,7 +239,7 @@ func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge,
 			return nil, fmt.Errorf("%w (resource %s)", ErrNoAuthorizationServer, prm.Resource)
 		}
 		disc.resource, disc.covers = prm.Resource, res
-		asURL, err = d.checkEndpoint("authorization server", prm.AuthorizationServers[0])
+		asURL, err = d.checkEndpoint("authorization server", prm.AuthorizationServers[0], target)
 		if err != nil {
 			return nil, err
 		}
@@ -235,12 +250,12 @@ func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge,
 		o, _ := url.Parse(origin(target))
 		disc.resource, disc.covers = o.String(), o
 		var err error
-		if asURL, err = d.checkEndpoint("authorization server", o.String()); err != nil {
+		if asURL, err = d.checkEndpoint("authorization server", o.String(), target); err != nil {
 			return nil, err
 		}
 	}
 
-	meta, err := d.discoverAS(ctx, asURL, prm == nil)
+	meta, err := d.discoverAS(ctx, asURL, target, prm == nil)
 	if err != nil {
 		if prm == nil && hidden {
 			return nil, hiddenError(err)
@@ -262,13 +277,16 @@ func hiddenError(err error) error {
 
 // discoverAS fetches and validates authorization server metadata; for a
 // 2025-03-26 server without any it returns the default endpoints.
-func (d *Doer) discoverAS(ctx context.Context, issuer *url.URL, legacy bool) (*asMetadata, error) {
+func (d *Doer) discoverAS(ctx context.Context, issuer, resource *url.URL, legacy bool) (*asMetadata, error) {
 	want := issuer.String()
 	var misses []string
 	for _, u := range wellKnownAS(issuer) {
 		var meta asMetadata
-		found, status, err := d.getJSON(ctx, u, &meta)
+		found, status, err := d.getJSON(ctx, "authorization server metadata", u, resource, &meta)
 		if err != nil {
+			if guardRefused(err) {
+				return nil, err
+			}
 			if errors.Is(err, ErrBadResponse) {
 				return nil, fmt.Errorf("%w: %s: %w", ErrMetadata, u, err)
 			}
@@ -291,7 +309,7 @@ func (d *Doer) discoverAS(ctx context.Context, issuer *url.URL, legacy bool) (*a
 			if e.url == "" {
 				continue
 			}
-			if _, err := d.checkEndpoint(e.what, e.url); err != nil {
+			if _, err := d.checkEndpoint(e.what, e.url, resource); err != nil {
 				return nil, err
 			}
 		}

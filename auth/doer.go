@@ -181,9 +181,17 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 		if err == nil && tok != nil && resp.StatusCode == 0 && !req.NoRedirect {
 			// An opaque redirect: a browser cannot show it to scripts. Let
 			// the platform follow it (fetch drops Authorization when a
-			// redirect crosses origins).
+			// redirect crosses origins). A DPoP proof is bound to this
+			// request's method and URL, and fetch would forward the DPoP
+			// header to any origin: a DPoP-bound request is replayed
+			// without its credentials (the redirect target gets neither the
+			// token nor the proof).
 			drain(resp)
 			out.NoRedirect = false
+			if tok.Type == "DPoP" {
+				out.Header = cur.Header
+				tok = nil
+			}
 			resp, err = d.inner.Do(ctx, &out)
 		}
 		if err != nil {

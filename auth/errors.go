@@ -47,10 +47,17 @@ var (
 	// (401, or 403 insufficient_scope) Options.MaxAuthorizations times in a
 	// row; the Doer stops authorizing until a request succeeds.
 	ErrRetryLimit = errors.New("auth: server still refuses after repeated authorization")
-	// ErrInsecureEndpoint means an authorization server endpoint is not
-	// HTTPS (plain HTTP is accepted for loopback hosts, or with
-	// Options.AllowInsecureHTTP).
+	// ErrInsecureEndpoint means a URL a server named (metadata, an
+	// authorization server endpoint, a redirect) is not HTTPS: plain HTTP is
+	// accepted only for a loopback host when the protected resource is on a
+	// loopback host too, or with Options.AllowInsecureHTTP.
 	ErrInsecureEndpoint = errors.New("auth: authorization server endpoint is not HTTPS")
+	// ErrUnsafeURL means a URL a server named (metadata, an authorization
+	// server endpoint, a redirect) is on a loopback, private or link-local
+	// address while the protected resource is not in that class of
+	// network, or on an unspecified, multicast or broadcast address. See
+	// Options.AllowPrivateAddresses.
+	ErrUnsafeURL = errors.New("auth: refusing a URL the server named: an address in a network the protected resource is not in")
 	// ErrRedirected is returned by a UserAgent that sent the whole page to
 	// the authorization server (a full-page redirect, when a popup cannot
 	// be opened): the Doer keeps the pending authorization (PendingStore),

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -129,7 +130,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	if meta.RegistrationEndpoint == "" {
 		return nil, fmt.Errorf("%w: %s offers neither dynamic registration nor client ID metadata documents%s", ErrNoRegistration, issuer, boundNote(boundTo))
 	}
-	reg, err = d.registerClient(ctx, meta, redirect)
+	reg, err = d.registerClient(ctx, meta, redirect, disc.covers)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +170,7 @@ func (d *Doer) applicationType(redirect string) string {
 }
 
 // registerClient performs dynamic client registration (RFC 7591).
-func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect string) (*Registration, error) {
+func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect string, resource *url.URL) (*Registration, error) {
 	body := map[string]any{
 		"client_name":      d.cfg.ClientName,
 		"redirect_uris":    []string{redirect},
@@ -186,10 +187,10 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 	}
 	b, _ := json.Marshal(body)
 	d.cfg.logf("auth: registering the client at %s", meta.RegistrationEndpoint)
-	resp, err := d.inner.Do(ctx, &fetch.Request{Method: "POST", URL: meta.RegistrationEndpoint, Header: fetch.Header{
+	resp, err := d.guardedDo(ctx, "registration_endpoint", &fetch.Request{Method: "POST", URL: meta.RegistrationEndpoint, Header: fetch.Header{
 		"content-type": {"application/json"},
 		"accept":       {"application/json"},
-	}, Body: b})
+	}, Body: b}, resource)
 	if err != nil {
 		return nil, fmt.Errorf("auth: client registration: %w", err)
 	}
@@ -458,7 +459,7 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base url.Value
 			}
 			h.Set("DPoP", proof)
 		}
-		resp, err := d.inner.Do(ctx, &fetch.Request{Method: "POST", URL: endpoint, Header: h, Body: []byte(form.Encode())})
+		resp, err := d.guardedDo(ctx, "token_endpoint", &fetch.Request{Method: "POST", URL: endpoint, Header: h, Body: []byte(form.Encode())}, disc.covers)
 		if err != nil {
 			return nil, fmt.Errorf("auth: token request: %w", err)
 		}
@@ -506,14 +507,34 @@ func (d *Doer) parseToken(b []byte, dpop bool) (*Token, error) {
 		return nil, fmt.Errorf("%w: unsupported token_type %q", ErrBadResponse, r.TokenType)
 	}
 	if len(r.ExpiresIn) > 0 && string(r.ExpiresIn) != "null" {
-		s := strings.Trim(string(r.ExpiresIn), `"`)
-		n, err := strconv.ParseFloat(s, 64)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("%w: invalid expires_in %s", ErrBadResponse, r.ExpiresIn)
+		if life, ok := tokenLifetime(r.ExpiresIn); ok {
+			t.Expiry = d.cfg.Now().Add(life)
+		} else {
+			d.cfg.logf("auth: ignoring the token response's invalid expires_in %.40s: the token is used until the server refuses it", r.ExpiresIn)
 		}
-		t.Expiry = d.cfg.Now().Add(time.Duration(n * float64(time.Second)))
 	}
 	return t, nil
+}
+
+// maxTokenLifetime caps the lifetime a token response's expires_in gives a
+// token: a larger value (up to 1e308 seconds, which would overflow a
+// time.Duration into the past) counts as this long.
+const maxTokenLifetime = 366 * 24 * time.Hour
+
+// tokenLifetime reads expires_in (RFC 6749 §5.1: seconds, a JSON number;
+// a numeric string is accepted too). A fraction is dropped, a huge value is
+// capped at maxTokenLifetime; a negative, non-finite or non-numeric value
+// is not a lifetime (ok false): expires_in is advice, and a token is never
+// turned into one that is always expired because of it.
+func tokenLifetime(raw json.RawMessage) (life time.Duration, ok bool) {
+	n, err := strconv.ParseFloat(strings.Trim(string(raw), `"`), 64)
+	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
+		return 0, false
+	}
+	if n >= maxTokenLifetime.Seconds() {
+		return maxTokenLifetime, true
+	}
+	return time.Duration(n) * time.Second, true
 }
 
 // readBody reads (at most maxDocument bytes of) a response body.

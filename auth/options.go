@@ -113,9 +113,20 @@ type Options struct {
 	// joins the authorization in progress. Default
 	// DefaultAuthorizationTimeout.
 	AuthorizationTimeout time.Duration
-	// AllowInsecureHTTP accepts plain-HTTP authorization server endpoints
-	// on hosts other than loopback ones. Never in production.
+	// AllowInsecureHTTP accepts plain-HTTP URLs from servers (metadata,
+	// authorization server endpoints, redirects) on any host. By default
+	// (false) only HTTPS is fetched, and plain HTTP only on a loopback host
+	// when the protected resource is on a loopback host too. Never in
+	// production.
 	AllowInsecureHTTP bool
+	// AllowPrivateAddresses lets servers name URLs on loopback, private
+	// (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) and link-local
+	// (169.254/16, fe80::/10) addresses whatever the protected resource's
+	// address is, and plain-HTTP loopback URLs for any resource. By default
+	// (false) such a URL is fetched only when the protected resource is in
+	// the same class of network (ErrUnsafeURL). Unspecified, multicast and
+	// broadcast addresses are always refused. For tests and development.
+	AllowPrivateAddresses bool
 	// Now is the clock for token expiry. Default time.Now.
 	Now func() time.Time
 	// Logf, if set, receives a line for each step of an authorization.

@@ -36,9 +36,13 @@ const DefaultHeadlessRedirectURI = "http://127.0.0.1/callback"
 // conformance suite, or a server that already holds the user's session in
 // a cookie the Doer sends): it requests the authorization URL without
 // following redirects and returns the Location that points at the redirect
-// URI. Redirects within the authorization server are followed (at most
-// 10); an answer that is not a redirect means a user is needed, and is an
-// error. It is safe for concurrent use.
+// URI. Redirects within the authorization endpoint's origin (same scheme,
+// host and port) are followed, at most 10; a redirect to any other origin
+// that is not the redirect URI is an error (ErrRedirectMismatch) and is not
+// requested: the agent carries the authorization server's cookies and
+// must not be steered to other hosts (a user agent that needs a sign-in
+// elsewhere needs a user). An answer that is not a redirect means a user
+// is needed, and is an error. It is safe for concurrent use.
 type HeadlessAgent struct {
 	// HTTP performs the requests; it must honour fetch.Request.NoRedirect.
 	HTTP fetch.Doer
@@ -97,8 +101,8 @@ func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, 
 		if atRedirect(u, redirect) {
 			return u.String(), nil
 		}
-		if u.Scheme != "https" && u.Scheme != "http" {
-			return "", fmt.Errorf("%w: redirected to %s", ErrRedirectMismatch, redact(u.String()))
+		if !strings.EqualFold(u.Scheme, base.Scheme) || canonicalHostPort(u) != canonicalHostPort(base) {
+			return "", fmt.Errorf("%w: the authorization endpoint redirected to %s, another origin (a headless agent follows redirects only within %s)", ErrRedirectMismatch, redact(u.String()), origin(base))
 		}
 		next = u.String()
 	}

@@ -127,7 +127,9 @@ type ClientOptions struct {
 	// notifications/elicitation/complete.
 	ElicitationCompleteHandler func(context.Context, *Session, *ElicitationCompleteParams)
 	// OnMessage sees every message sent and received (a tee for logging and
-	// debugging). It must not retain or modify msg.
+	// debugging). It must not retain or modify msg. It may be called from
+	// several goroutines at once (each request's stream is read on its
+	// own), in order within one stream.
 	OnMessage func(s *Session, dir Direction, msg Message)
 	// OnWarning receives non-fatal problems: a tool dropped for an invalid
 	// x-mcp-header annotation, a malformed message from the server, a

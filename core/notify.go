@@ -177,12 +177,19 @@ func (s *Session) onNotification(m *Request) {
 		}
 		s.mu.Lock()
 		call := s.progress[tok]
+		var onTouch func()
+		if call != nil {
+			onTouch = call.onTouch
+		}
 		s.mu.Unlock()
 		var onProg func(*ProgressParams)
 		if call != nil {
 			select {
 			case call.touch <- struct{}{}:
 			default:
+			}
+			if onTouch != nil {
+				onTouch()
 			}
 			onProg = call.onProg
 			if onProg != nil {

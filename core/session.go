@@ -72,9 +72,12 @@ type pendingCall struct {
 	// progressed is set when a progress notification for the call was
 	// queued for its OnProgress: the call then returns only after it ran.
 	progressed atomic.Bool
-	onProg     func(*ProgressParams)
-	token      ID
-	version    string // the protocol version the request was sent with
+	// onTouch, when set, runs when progress for the call arrives (it
+	// restarts an inline call's idle timer). Guarded by Session.mu.
+	onTouch func()
+	onProg  func(*ProgressParams)
+	token   ID
+	version string // the protocol version the request was sent with
 }
 
 // maxIdleSenders bounds the idle goroutines a session keeps for sends.
@@ -114,6 +117,9 @@ func (s *Session) start(ctx context.Context) error {
 	}
 	if m, ok := conn.(HeaderMirroring); ok {
 		s.mirrors = m.MirrorsHeaders()
+	}
+	if d, ok := conn.(DirectConn); ok {
+		d.SetDeliver(s.receive)
 	}
 	s.wg.Add(2)
 	go s.readLoop()
@@ -269,17 +275,23 @@ func (s *Session) readLoop() {
 			s.shutdown(err)
 			return
 		}
-		s.tee(Incoming, msg)
-		switch m := msg.(type) {
-		case *Response:
-			s.deliver(m)
-		case *Request:
-			if m.IsNotification() {
-				s.onNotification(m)
-			} else if s.admitServerRequest(m) {
-				s.wg.Add(1)
-				go s.serveRequest(m)
-			}
+		s.receive(msg)
+	}
+}
+
+// receive routes one incoming message. It runs on the reader goroutine,
+// or on a DirectConn's goroutines.
+func (s *Session) receive(msg Message) {
+	s.tee(Incoming, msg)
+	switch m := msg.(type) {
+	case *Response:
+		s.deliver(m)
+	case *Request:
+		if m.IsNotification() {
+			s.onNotification(m)
+		} else if s.admitServerRequest(m) {
+			s.wg.Add(1)
+			go s.serveRequest(m)
 		}
 	}
 }
@@ -391,15 +403,95 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 		s.addSub(c.sub)
 	}
 	req := &Request{ID: Int64ID(id), Method: c.method, Params: c.params}
-	// Send runs beside the wait: an HTTP transport's Send lasts until the
-	// server answers with a status, and timeouts and cancellation must
-	// apply to that time too. A failed send fails the call. Once the
-	// answer is in (on HTTP+SSE it may come on the event stream before the
-	// POST is acknowledged) the send is left to finish: aborting an
-	// accepted request would tear down its connection under the requests
-	// that follow. A failed wait (timeout, cancellation) stops it; the end
-	// of the session at the latest. Sends run on pooled goroutines (see
-	// internal/gopool).
+	var (
+		r   *Response
+		err error
+	)
+	if c.sub != nil {
+		r, err = s.roundTripBeside(ctx, p, c, req)
+	} else {
+		r, err = s.roundTripInline(ctx, p, c, req)
+	}
+	if err != nil {
+		return r, err
+	}
+	if p.progressed.Load() {
+		// Progress callbacks run before the call returns.
+		s.drainNotes(ctx)
+	}
+	return r, nil
+}
+
+// roundTripInline sends req on the calling goroutine: an HTTP transport's
+// Send lasts until the server answered (and, for a response it reads
+// itself, until that response was delivered), and the wait for the answer
+// and its timeouts apply to that time too, so they cancel the send. A
+// goroutine switch costs a lot inside WebAssembly (the whole stack unwinds
+// and rewinds), and this path has none of its own.
+func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSpec, req *Request) (*Response, error) {
+	sendCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	var idle, total *time.Timer
+	if c.timeout > 0 {
+		idle = time.AfterFunc(c.timeout, func() { stop(errIdleTimeout) })
+		defer idle.Stop()
+		if c.reset {
+			s.mu.Lock() // onNotification reads it under s.mu
+			p.onTouch = func() { idle.Reset(c.timeout) }
+			s.mu.Unlock()
+		}
+	}
+	if c.total > 0 {
+		total = time.AfterFunc(c.total, func() { stop(errTotalTimeout) })
+		defer total.Stop()
+	}
+	sendErr := s.send(sendCtx, req, &c.send)
+	select {
+	case r := <-p.ch:
+		// Answered: the send's own outcome no longer matters.
+		if r.TransportErr != nil {
+			return nil, r.TransportErr
+		}
+		return r, nil
+	default:
+	}
+	if sendErr == nil {
+		// The answer comes on another stream (a legacy 202, WebSocket).
+		select {
+		case r := <-p.ch:
+			if r.TransportErr != nil {
+				return nil, r.TransportErr
+			}
+			return r, nil
+		case <-sendCtx.Done():
+		}
+	}
+	switch cause := context.Cause(sendCtx); {
+	case sendCtx.Err() == nil:
+		return nil, sendErr
+	case errors.Is(cause, errIdleTimeout):
+		s.cancelRequest(p.id, "timeout")
+		return nil, &TimeoutError{Method: c.method, Timeout: c.timeout}
+	case errors.Is(cause, errTotalTimeout):
+		s.cancelRequest(p.id, "timeout")
+		return nil, &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
+	default:
+		s.cancelRequest(p.id, "cancelled")
+		return nil, ctx.Err()
+	}
+}
+
+// The causes with which a call's timers stop its inline send.
+var (
+	errIdleTimeout  = errors.New("core: request timed out")
+	errTotalTimeout = errors.New("core: request exceeded its maximum total time")
+)
+
+// roundTripBeside runs Send beside the wait, for long-lived requests
+// (subscriptions/listen) whose Send lasts as long as their stream. Once
+// the answer is in the send is left to finish; a failed wait (timeout,
+// cancellation) stops it, the end of the session at the latest.
+func (s *Session) roundTripBeside(ctx context.Context, p *pendingCall, c *callSpec, req *Request) (*Response, error) {
 	sendCtx, stopSend := context.WithCancel(s.ctx)
 	s.sends.Go(func() {
 		defer stopSend()
@@ -413,13 +505,8 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 	r, err := s.await(ctx, p, c)
 	if err != nil {
 		stopSend()
-		return r, err
 	}
-	if p.progressed.Load() {
-		// Progress callbacks run before the call returns.
-		s.drainNotes(ctx)
-	}
-	return r, nil
+	return r, err
 }
 
 // drainNotes waits until the notifications queued so far were handled (or

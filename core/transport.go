@@ -19,8 +19,13 @@ type Conn interface {
 	// Send returns no sooner than the server has accepted the request (the
 	// response status is known), and may keep reading the request's
 	// response stream before it returns: a rejection is returned as an
-	// error, while the response itself arrives through Recv. The session
-	// calls Send for a request on a goroutine of its own. A transport rejects a
+	// error, while the response itself arrives through Recv (or the
+	// DirectConn deliver function). The session calls Send for a request on
+	// the caller's goroutine and waits for the answer once Send returned,
+	// so Send should not outlast the response's stream by long; ctx ends
+	// when the call fails (timeout, cancellation), and Send then gives up
+	// the request and its stream. Long-lived requests (subscriptions/listen)
+	// are sent on a goroutine of their own. A transport rejects a
 	// modern request with an error wrapping ErrNotModern when the server's
 	// answer shows it is a legacy server, and a legacy request with an error
 	// wrapping ErrSessionExpired when the server forgot the session. A
@@ -39,6 +44,18 @@ type Conn interface {
 	// Close ends the connection (a legacy HTTP session is deleted). It is
 	// safe to call more than once.
 	Close() error
+}
+
+// A DirectConn hands the messages it reads to the session as it reads them
+// instead of queueing them for Recv: the session calls SetDeliver once,
+// before its first Send, and from then on the connection calls deliver for
+// every incoming message — from any of its goroutines, in order within one
+// stream — while Recv only reports the end of the connection. deliver
+// returns quickly (handlers run on the session's own goroutines). Inside
+// WebAssembly every goroutine switch unwinds and rewinds the whole stack,
+// and this saves one per message.
+type DirectConn interface {
+	SetDeliver(deliver func(Message))
 }
 
 // SendOptions are per-message hints from the session to the transport.

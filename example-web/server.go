@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -39,6 +41,7 @@ type site struct {
 	servers []*demoserver.Server
 	static  *os.Root
 	pkg     *os.Root
+	gz      gzipCache // compress.go: the package's module and glue, gzip-compressed
 }
 
 // newSite opens the page and package directories under opts.Dir and starts
@@ -91,7 +94,7 @@ func (s *site) servePackage(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case name == "index.d.ts", name == "package.json",
 		strings.HasPrefix(name, "src/"), strings.HasPrefix(name, "dist/"):
-		serveFile(w, r, s.pkg, name)
+		serveFile(w, r, s.pkg, name, &s.gz)
 	default:
 		http.NotFound(w, r)
 	}
@@ -103,7 +106,7 @@ func (s *site) serveStatic(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "index.html"
 	}
-	serveFile(w, r, s.static, name)
+	serveFile(w, r, s.static, name, nil)
 }
 
 // contentTypes are the types of the files the site serves; other files are
@@ -132,7 +135,7 @@ const pageCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worke
 
 // serveFile serves root/name (GET and HEAD only) with an explicit type and
 // revalidation caching: Cache-Control no-cache plus ETag and Last-Modified.
-func serveFile(w http.ResponseWriter, r *http.Request, root *os.Root, name string) {
+func serveFile(w http.ResponseWriter, r *http.Request, root *os.Root, name string, gz *gzipCache) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -163,6 +166,22 @@ func serveFile(w http.ResponseWriter, r *http.Request, root *os.Root, name strin
 	if strings.HasPrefix(ctype, "text/html") {
 		h.Set("Content-Security-Policy", pageCSP)
 		h.Set("Referrer-Policy", "no-referrer")
+	}
+	if gz != nil && compressed[path.Ext(name)] {
+		h.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r) {
+			if data, err := gz.get(name, fi, f); err == nil {
+				h.Set("Content-Encoding", "gzip")
+				h.Set("ETag", fmt.Sprintf(`"%x-%x-gzip"`, fi.Size(), fi.ModTime().UnixNano()))
+				http.ServeContent(w, r, name, fi.ModTime(), bytes.NewReader(data))
+				return
+			}
+			// A read error: fall back to the file itself.
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				http.Error(w, "read error", http.StatusInternalServerError)
+				return
+			}
+		}
 	}
 	http.ServeContent(w, r, name, fi.ModTime(), f)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net"
@@ -257,4 +259,62 @@ func TestFindRoot(t *testing.T) {
 	got, err = findRoot("")
 	require.NoError(t, err)
 	assert.Equal(t, repo, got, "found from a subdirectory")
+}
+
+func TestCompressedModule(t *testing.T) {
+	dir := fakeRepo(t)
+	wasm := bytes.Repeat([]byte("\x00asm\x01\x00\x00\x00 a module that compresses well "), 4096)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "js/dist/mcpwasm.wasm"), wasm, 0o644))
+	ts := startSite(t, &siteOptions{Dir: dir})
+	tr := &http.Transport{DisableCompression: true}
+	t.Cleanup(tr.CloseIdleConnections)
+	get := func(t *testing.T, path, acceptEncoding string) (*http.Response, []byte) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, ts.URL+path, nil)
+		require.NoError(t, err)
+		if acceptEncoding != "" {
+			req.Header.Set("Accept-Encoding", acceptEncoding) // set: the transport does not decompress
+		}
+		resp, err := tr.RoundTrip(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp, body
+	}
+	tests := []struct {
+		name, path, acceptEncoding string
+		gzipped                    bool
+		want                       []byte
+	}{
+		{name: "gzip accepted", path: "/mcpwasm/dist/mcpwasm.wasm", acceptEncoding: "gzip, deflate, br", gzipped: true, want: wasm},
+		{name: "gzip with a q-value", path: "/mcpwasm/dist/mcpwasm.wasm", acceptEncoding: "br;q=1.0, gzip;q=0.5", gzipped: true, want: wasm},
+		{name: "any coding", path: "/mcpwasm/dist/mcpwasm.wasm", acceptEncoding: "*", gzipped: true, want: wasm},
+		{name: "gzip refused", path: "/mcpwasm/dist/mcpwasm.wasm", acceptEncoding: "gzip;q=0, identity", want: wasm},
+		{name: "no Accept-Encoding", path: "/mcpwasm/dist/mcpwasm.wasm", want: wasm},
+		{name: "the glue too", path: "/mcpwasm/dist/wasm_exec.js", acceptEncoding: "gzip", gzipped: true, want: []byte("globalThis.Go = class {};")},
+		{name: "second request from the cache", path: "/mcpwasm/dist/mcpwasm.wasm", acceptEncoding: "gzip", gzipped: true, want: wasm},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := get(t, tc.path, tc.acceptEncoding)
+			require.Equal(t, http.StatusOK, resp.StatusCode)
+			assert.Contains(t, resp.Header.Values("Vary"), "Accept-Encoding")
+			if !tc.gzipped {
+				assert.Empty(t, resp.Header.Get("Content-Encoding"))
+				assert.Equal(t, tc.want, body)
+				return
+			}
+			assert.Equal(t, "gzip", resp.Header.Get("Content-Encoding"))
+			assert.True(t, strings.HasSuffix(resp.Header.Get("ETag"), `-gzip"`), resp.Header.Get("ETag"))
+			if len(tc.want) > 1000 {
+				assert.Less(t, len(body), len(tc.want)/10, "sent compressed")
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			require.NoError(t, err)
+			plain, err := io.ReadAll(zr)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, plain)
+		})
+	}
 }

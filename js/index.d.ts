@@ -4,6 +4,15 @@
 
 // ---------------------------------------------------------------- loading
 
+/**
+ * The module's source; give at most one. Without any, init() uses the
+ * module next to the package: the "node" and "bun" entry points read it
+ * from disk, the "workerd" entry point uses the .wasm it imports as a
+ * precompiled module, and the browser entry point fetches
+ * new URL("../dist/mcpwasm.wasm", import.meta.url), which Vite, webpack,
+ * Rollup and Parcel emit by themselves (with esbuild, import
+ * "mcpwasm/mcpwasm.wasm" with its file loader and pass wasmURL).
+ */
 export interface InitOptions {
   /** Where to fetch mcpwasm.wasm (default: dist/mcpwasm.wasm next to the package). */
   wasmURL?: string | URL;
@@ -15,7 +24,13 @@ export interface InitOptions {
   response?: Response | PromiseLike<Response>;
 }
 
-/** Loads the WebAssembly module once; later calls return at once; retryable after failure. */
+/**
+ * Loads the WebAssembly module once; later calls return at once; retryable
+ * after failure. A failure says what to do (a runtime without module URLs,
+ * one that forbids run-time compilation, a bundler that did not emit the
+ * .wasm). In Cloudflare Workers an init() at module scope instantiates the
+ * module and starts it at the first Client, inside a request.
+ */
 export function init(options?: InitOptions): Promise<void>;
 
 /** The WebAssembly instance's bookkeeping (for leak checks and benchmarks). */
@@ -375,6 +390,13 @@ export interface ClientOptions {
   capabilities?: ClientCapabilities;
   /** Accepted protocol versions in preference order (default: 2026-07-28, then the legacy ones). */
   protocolVersions?: string[];
+  /**
+   * The protocol era by name: "modern" (2026-07-28), "legacy" (2025-11-25
+   * back to 2024-11-05, with initialize and sessions) or "auto" (the
+   * default: modern first, legacy when the server speaks only that). With
+   * protocolVersions it keeps those of the era; none left is a TypeError.
+   */
+  era?: Era;
   /** Initial log level. */
   logLevel?: LoggingLevel;
   /** Default per-request timeout in ms (default 60000; negative: none). */
@@ -427,6 +449,8 @@ export interface ConnectOptions {
   maxMessageSize?: number;
   /** Overrides the client's protocolVersions for this connection. */
   protocolVersions?: string[];
+  /** Overrides the client's era for this connection (see ClientOptions.era). */
+  era?: Era;
   signal?: AbortSignal;
   /** OAuth 2.1 authorization of the HTTP transport (servers that answer 401). */
   auth?: AuthOptions;
@@ -536,8 +560,17 @@ export interface AuthOptions {
   maxAuthorizations?: number;
   /** Bound of one authorization in ms, the user's sign-in included (default 600000). */
   authorizationTimeout?: number;
-  /** Accept plain-HTTP authorization servers on non-loopback hosts. Never in production. */
+  /**
+   * Accept plain-HTTP URLs from servers (metadata, authorization server endpoints) on any host.
+   * Default false: HTTPS only, plain HTTP only on loopback when the MCP server is on loopback. Never in production.
+   */
   allowInsecureHttp?: boolean;
+  /**
+   * Let servers name URLs on loopback, private (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) and
+   * link-local (169.254/16, fe80::/10) addresses whatever the MCP server's address. Default false: such
+   * URLs only when the MCP server is in the same class of network. For tests and development.
+   */
+  allowPrivateAddresses?: boolean;
   /** A line for each step of an authorization. */
   onLog?: (line: string) => void;
 }
@@ -624,8 +657,19 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** A protocol era by name (ClientOptions.era, ConnectOptions.era). */
+export type Era = "modern" | "legacy" | "auto";
+
 export class Client {
   constructor(info: Implementation, options?: ClientOptions);
+  /**
+   * Settles when the current connection (before connect: the next one)
+   * ends: with undefined after close(), with the McpError that ended the
+   * session otherwise. It never rejects; each connection gets a new Promise.
+   */
+  readonly closed: Promise<McpError | undefined>;
+  /** True from a successful connect until the session ends or close(). */
+  readonly isConnected: boolean;
   /** A new, unconnected client with the same identity and options. */
   clone(): Client;
   connect(url: string | URL, options?: ConnectOptions): Promise<SessionInfo>;
@@ -661,5 +705,6 @@ export class Client {
   unsubscribe(uri: string): Promise<void>;
   listen(filter: SubscriptionFilter, options?: ListenOptions): Promise<Subscription>;
   setRoots(roots: Root[]): Promise<void>;
+  /** Ends the session (a legacy HTTP session is deleted) and frees the client in the module; connect may follow. */
   close(): Promise<void>;
 }

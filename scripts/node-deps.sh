@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the repository's Node development dependencies (package.json / package-lock.json:
-# MCP test peers, the conformance suite, benchmark and browser-test tooling) into ./node_modules.
+# MCP test peers, the conformance suite, benchmark and browser-test tooling, the runtimes the
+# package is tested in — deno, bun, workerd, from the npm packages that ship their binaries —,
+# the bundlers vite and esbuild, publint and @arethetypeswrong/cli) into ./node_modules.
 #
 # Idempotent: `npm ci` runs only when node_modules is missing or package-lock.json changed since
 # the last successful install (a stamp file inside node_modules records the lockfile's hash).
-# Afterwards it checks that the Node 22 binary the conformance CLI needs is in place.
+# Afterwards it checks that the Node 22 binary the conformance CLI needs and the runtimes' and
+# bundlers' binaries are in place and run.
 #
 # Usage: scripts/node-deps.sh        (from anywhere; it works on the repository root)
 # Env:   NODE_DEPS_FORCE=1           reinstall even when the stamp matches
@@ -55,3 +58,12 @@ case "$version" in
 v22.*) echo "node-deps: conformance Node is $version ($node22)" ;;
 *) die "$node22 is $version, want v22.x" ;;
 esac
+
+# The runtimes the package is tested in (tests/runtimes) and the bundlers of
+# tests/browser come as npm packages that ship their binaries.
+for tool in deno bun workerd esbuild; do
+	exe=node_modules/.bin/$tool
+	[ -x "$exe" ] || die "$exe is missing (package.json lists it; NODE_DEPS_FORCE=1 reinstalls)"
+	v="$("$exe" --version 2>&1 | head -n1)" || die "$exe does not run: $v"
+	echo "node-deps: $tool: $v"
+done

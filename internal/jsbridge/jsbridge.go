@@ -189,7 +189,7 @@ func ContextFromSignal(parent context.Context, signal js.Value) (context.Context
 	var onAbort js.Func
 	onAbort = js.FuncOf(func(js.Value, []js.Value) any {
 		cancel(abortReason(signal))
-		return nil
+		return js.Undefined() // an event listener returns nothing (workerd warns about null)
 	})
 	signal.Call("addEventListener", "abort", onAbort)
 	return ctx, func() {

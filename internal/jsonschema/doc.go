@@ -46,10 +46,13 @@
 //
 // # Regular expressions
 //
-// pattern and patternProperties use ECMA-262 syntax, which is translated on a
-// best-effort basis to Go's RE2 syntax (\s, ., \uXXXX, \cX, [^] …). A pattern
-// that RE2 cannot express (look-around, back-references) is skipped rather
-// than rejected; such patterns are reported by [Schema.Skipped].
+// pattern and patternProperties use ECMA-262 syntax, and matching always
+// takes time linear in the instance: natively the pattern is translated on a
+// best-effort basis to Go's RE2 syntax (\s, ., \uXXXX, \cX, [^] …); under
+// GOOS=js it runs on a small linear-time engine of this package (ecma.go),
+// never on the JavaScript RegExp, which backtracks. A pattern that neither
+// can express (look-around, back-references) is skipped rather than
+// rejected; such patterns are reported by [Schema.Skipped].
 //
 // # Errors
 //

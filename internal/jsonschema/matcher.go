@@ -7,7 +7,7 @@ import "errors"
 var errUnsupportedRegexp = errors.New("unsupported ECMA-262 regular expression feature")
 
 // matcher is a compiled pattern: Go's regexp natively (ECMA-262 syntax
-// translated to RE2), the JavaScript RegExp under GOOS=js. It must be safe
+// translated to RE2), compileLinear's engine under GOOS=js. It must be safe
 // for concurrent use.
 type matcher interface {
 	MatchString(s string) bool

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -193,34 +194,40 @@ func translateEscape(b *strings.Builder, p string, i int, inClass bool) (int, er
 	return 0, nil
 }
 
-// hexRune parses the hex digits of a \u escape starting at p[i]: either
-// XXXX or {X…}. n is the number of bytes consumed, 0 when malformed.
-func hexRune(p string, i int) (r rune, n int) {
-	if i < len(p) && p[i] == '{' {
-		end := strings.IndexByte(p[i:], '}')
-		if end < 2 {
-			return 0, 0
-		}
-		v, err := strconv.ParseUint(p[i+1:i+end], 16, 32)
-		if err != nil || v > utf8.MaxRune {
-			return 0, 0
-		}
-		return rune(v), end + 1
-	}
-	if i+4 > len(p) {
-		return 0, 0
-	}
-	for k := i; k < i+4; k++ {
-		if unhex(p[k]) < 0 {
-			return 0, 0
-		}
-		r = r<<4 | rune(unhex(p[k]))
-	}
-	return r, 4
-}
-
 func writeRune(b *strings.Builder, r rune) {
 	b.WriteString(`\x{`)
 	b.WriteString(strconv.FormatInt(int64(r), 16))
 	b.WriteByte('}')
+}
+
+// unicodeProperty is the predicate of \p{name} for compileLinear, from
+// Go's Unicode tables: General_Category values (short or long names,
+// optionally as gc=…/General_Category=…) and scripts (sc=…, Script=…,
+// scx=… approximated by Script, or a bare script name).
+func unicodeProperty(name string) (func(rune) bool, error) {
+	key, val, keyed := strings.Cut(name, "=")
+	if !keyed {
+		val = name
+	}
+	if i := strings.Index(ecmaProps, ","+val+"="); i >= 0 {
+		rest := ecmaProps[i+len(val)+2:]
+		val = rest[:strings.IndexByte(rest, ',')]
+	}
+	var t *unicode.RangeTable
+	switch key {
+	case "General_Category", "gc":
+		t = unicode.Categories[val]
+	case "Script", "sc", "Script_Extensions", "scx":
+		t = unicode.Scripts[val]
+	default:
+		if !keyed {
+			if t = unicode.Categories[val]; t == nil {
+				t = unicode.Scripts[val]
+			}
+		}
+	}
+	if t == nil {
+		return nil, errUnsupportedRegexp
+	}
+	return func(r rune) bool { return unicode.Is(t, r) }, nil
 }

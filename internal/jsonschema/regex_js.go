@@ -2,42 +2,33 @@
 
 package jsonschema
 
-import (
-	"strings"
-	"syscall/js"
-)
+import "syscall/js"
 
-// jsRegExp is a pattern compiled by the JavaScript engine: ECMA-262 is the
-// dialect JSON Schema specifies, and leaving Go's regexp out of the
-// GOOS=js build keeps the WebAssembly module smaller. The RegExp has no
-// g/y flag, so test keeps no state and concurrent use is safe (JavaScript
-// runs on one thread).
-type jsRegExp struct{ re js.Value }
-
-func (r jsRegExp) MatchString(s string) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	var v js.Value
-	if strings.HasPrefix(s, "\ufeff") {
-		// wasm_exec's TextDecoder drops a leading byte-order mark: keep it
-		// by starting the JavaScript string one character early.
-		slice := js.Global().Get("String").Get("prototype").Get("slice")
-		v = slice.Call("call", "\x00"+s, 1)
-	} else {
-		v = js.ValueOf(s)
+// compileECMA compiles src with compileLinear: the JavaScript engine's
+// RegExp backtracks (^(a+)+$ against 30 characters takes seconds on the
+// page's thread), and Go's regexp would add about 135 KB gzip to the
+// module; see docs/architecture.md.
+func compileECMA(src string) (matcher, error) {
+	re, err := compileLinear(src)
+	if err != nil {
+		return nil, err
 	}
-	return r.re.Call("test", v).Bool()
+	return re, nil
 }
 
-// compileECMA compiles src with the JavaScript RegExp in Unicode mode.
-func compileECMA(src string) (m matcher, err error) {
+// unicodeProperty is the predicate of \p{name} for compileLinear: the
+// JavaScript engine knows the Unicode property names and tables, so each
+// character is tested with a one-character RegExp (constant work per
+// character, so matching stays linear).
+func unicodeProperty(name string) (pred func(rune) bool, err error) {
 	defer func() {
 		if recover() != nil {
-			m, err = nil, errUnsupportedRegexp
+			pred, err = nil, errUnsupportedRegexp
 		}
 	}()
-	return jsRegExp{js.Global().Get("RegExp").New(src, "u")}, nil
+	re := js.Global().Get("RegExp").New(`^\p{`+name+`}$`, "u")
+	fromCodePoint := js.Global().Get("String").Get("fromCodePoint")
+	return func(r rune) bool {
+		return re.Call("test", fromCodePoint.Invoke(int(r))).Bool()
+	}, nil
 }

@@ -28,7 +28,7 @@ import (
 )
 
 // jsPackages are the packages whose GOOS=js tests the harness runs.
-var jsPackages = []string{"./internal/jstest/", "./internal/jsfetch/", "./internal/jsws/", "./auth/"}
+var jsPackages = []string{"./internal/jstest/", "./internal/jsfetch/", "./internal/jsws/", "./auth/", "./internal/jsonschema/"}
 
 // TestGOOSJS starts the servers and runs the GOOS=js tests under Node 22.
 func TestGOOSJS(t *testing.T) {

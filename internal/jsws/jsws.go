@@ -99,13 +99,13 @@ func Dial(ctx context.Context, url string, protocols []string, max int) (s *Sock
 			s.protocol = p.String()
 		}
 		close(s.opened)
-		return nil
+		return js.Undefined()
 	})
 	s.funcs[1] = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
 			s.onMessage(args[0].Get("data"))
 		}
-		return nil
+		return js.Undefined()
 	})
 	s.funcs[2] = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		msg := ""
@@ -127,7 +127,7 @@ func Dial(ctx context.Context, url string, protocols []string, max int) (s *Sock
 		} else {
 			time.AfterFunc(time.Second, func() { s.finish(ce) })
 		}
-		return nil
+		return js.Undefined()
 	})
 	s.funcs[3] = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		ce := &CloseError{Code: 1006}
@@ -142,7 +142,7 @@ func Dial(ctx context.Context, url string, protocols []string, max int) (s *Sock
 			ce.WasClean = ev.Get("wasClean").Truthy()
 		}
 		s.finish(ce)
-		return nil
+		return js.Undefined()
 	})
 	for i, name := range s.events {
 		s.ws.Call("addEventListener", name, s.funcs[i])
@@ -279,7 +279,7 @@ func (s *Socket) SendText(data []byte) (err error) {
 	if ended != nil {
 		return fmt.Errorf("%w: %w", ErrNotOpen, ended)
 	}
-	if s.ws.Get("readyState").Int() != 1 {
+	if readyState(s.ws) != 1 {
 		return ErrNotOpen
 	}
 	s.ws.Call("send", string(data))
@@ -289,7 +289,7 @@ func (s *Socket) SendText(data []byte) (err error) {
 // BufferedAmount returns the bytes queued by SendText and not yet sent.
 func (s *Socket) BufferedAmount() int {
 	v := 0
-	_ = jsbridge.Call(func() { v = s.ws.Get("bufferedAmount").Int() })
+	_ = jsbridge.Call(func() { v = prop(s.ws, "bufferedAmount").Int() })
 	return v
 }
 
@@ -297,7 +297,7 @@ func (s *Socket) BufferedAmount() int {
 // the close event or ctx ends; then the socket is released either way.
 func (s *Socket) Close(ctx context.Context, code int, reason string) error {
 	err := jsbridge.Call(func() {
-		if st := s.ws.Get("readyState").Int(); st < 2 {
+		if st := readyState(s.ws); st < 2 {
 			s.ws.Call("close", closeCode(code), closeReason(reason))
 		}
 	})
@@ -308,6 +308,17 @@ func (s *Socket) Close(ctx context.Context, code int, reason string) error {
 	}
 	return err
 }
+
+// prop reads v[name] through Reflect.get: a call, so a getter that throws
+// (workerd throws when a WebSocket made while handling one request is used
+// while handling another) panics with a js.Error that Recover and
+// jsbridge.Call see. A plain Value.Get would throw through the Go stack,
+// past every recover, and strand the goroutine and the call waiting on it.
+func prop(v js.Value, name string) js.Value {
+	return js.Global().Get("Reflect").Call("get", v, name)
+}
+
+func readyState(ws js.Value) int { return prop(ws, "readyState").Int() }
 
 // closeCode maps a close code to one a script may send: browsers accept
 // only 1000 and 3000-4999 from WebSocket.close.
@@ -335,7 +346,7 @@ func closeReason(reason string) string {
 // returns a *CloseError with code 1006 if nothing else ended it first.
 func (s *Socket) Abort() {
 	_ = jsbridge.Call(func() {
-		if st := s.ws.Get("readyState").Int(); st < 2 {
+		if st := readyState(s.ws); st < 2 {
 			s.ws.Call("close", 1000)
 		}
 	})

@@ -8,7 +8,7 @@ import { checkOptions } from "./loader.js";
 const AUTH_OPTIONS = [
   "grant", "userAgent", "onAuthorizationUrl", "redirectUri", "callbackUrl", "client", "clientMetadataUrl",
   "clientName", "applicationType", "scopes", "offlineAccess", "dpop", "idJag", "assertion", "storage",
-  "maxAuthorizations", "authorizationTimeout", "allowInsecureHttp", "onLog",
+  "maxAuthorizations", "authorizationTimeout", "allowInsecureHttp", "allowPrivateAddresses", "onLog",
 ];
 const CLIENT_OPTIONS = ["id", "secret", "privateKeyPem", "authMethod", "issuer"];
 const IDJAG_OPTIONS = ["tokenEndpoint", "clientId", "clientSecret", "subjectToken", "subjectTokenType"];
@@ -44,7 +44,7 @@ export function authBridge(auth) {
   }
   if (a.applicationType !== undefined && !["native", "web"].includes(a.applicationType)) fail('"applicationType" must be "native" or "web"');
   if (a.scopes !== undefined && (!Array.isArray(a.scopes) || a.scopes.some((s) => typeof s !== "string"))) fail('"scopes" must be an array of strings');
-  for (const k of ["offlineAccess", "dpop", "allowInsecureHttp"]) {
+  for (const k of ["offlineAccess", "dpop", "allowInsecureHttp", "allowPrivateAddresses"]) {
     if (a[k] !== undefined && typeof a[k] !== "boolean") fail(`"${k}" must be a boolean`);
   }
   for (const k of ["maxAuthorizations", "authorizationTimeout"]) {
@@ -92,6 +92,7 @@ export function authBridge(auth) {
     maxAuthorizations: a.maxAuthorizations,
     authorizationTimeout: a.authorizationTimeout,
     allowInsecureHttp: !!a.allowInsecureHttp,
+    allowPrivateAddresses: !!a.allowPrivateAddresses,
   };
   const hooks = {
     onAuthorizationUrl: a.onAuthorizationUrl,

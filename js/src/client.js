@@ -9,12 +9,29 @@ const CLIENT_OPTIONS = [
   "onLog", "onProgress", "onToolsListChanged", "onPromptsListChanged", "onResourcesListChanged",
   "onResourceUpdated", "onElicitationComplete", "onMessage", "onWarning",
   "capabilities", "protocolVersions", "logLevel", "requestTimeout", "maxTotalTimeout", "maxInputRounds",
-  "cache", "validateOutput", "retry", "keepAlive", "maxQueuedNotifications", "maxServerRequests",
+  "cache", "validateOutput", "era", "retry", "keepAlive", "maxQueuedNotifications", "maxServerRequests",
 ];
-const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "signal", "auth"];
+const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "era", "signal", "auth"];
 const CALL_OPTIONS = ["signal", "timeout", "onprogress", "resetTimeoutOnProgress", "maxTotalTimeout", "cache", "_meta"];
 const LISTEN_OPTIONS = ["signal", "onNotification"];
 const TRANSPORTS = ["auto", "streamable-http", "sse", "websocket"];
+// The protocol versions of each era, newest first (core.SupportedVersions).
+const ERA_VERSIONS = {
+  modern: ["2026-07-28"],
+  legacy: ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
+};
+
+// eraVersions narrows a version list (undefined: every supported version)
+// to one era: "modern", "legacy", or "auto" (no narrowing).
+function eraVersions(where, era, versions) {
+  if (era === undefined || era === "auto") return versions;
+  const allowed = ERA_VERSIONS[era];
+  if (!allowed) throw new TypeError(`${where}: unknown era ${JSON.stringify(era)} (known: "auto", "modern", "legacy")`);
+  if (versions === undefined) return allowed;
+  const kept = versions.filter((v) => allowed.includes(v));
+  if (kept.length === 0) throw new TypeError(`${where}: era "${era}" leaves none of protocolVersions ${JSON.stringify(versions)}`);
+  return kept;
+}
 // The server notifications the module forwards, by the option receiving them.
 const NOTIFICATION_OPTIONS = {
   "notifications/message": "onLog",
@@ -48,6 +65,12 @@ export class Client {
   #identity;
   #options;
   #info_;
+  #config; // newClient's arguments, to make the module's client again after close()
+  #callbacksObj;
+  #conn = 0; // connections made, to tell a stale end from the current one
+  #connected = false;
+  #endClosed; // resolves this.#closed
+  #closed;
 
   /**
    * @param info {name, version, title?}: the client's identity.
@@ -69,6 +92,7 @@ export class Client {
     if (opts.retry !== undefined && opts.retry !== true && opts.retry !== false && (typeof opts.retry !== "object" || opts.retry === null)) {
       throw new TypeError('Client: option "retry" must be true, false or { attempts, delay, maxDelay }');
     }
+    const protocolVersions = eraVersions("Client", opts.era, opts.protocolVersions);
     this.#api = bridge();
     this.#identity = { name: info.name, version: info.version, title: info.title };
     this.#options = opts;
@@ -78,7 +102,7 @@ export class Client {
       name: info.name,
       version: info.version,
       title: info.title,
-      protocolVersions: opts.protocolVersions,
+      protocolVersions,
       capabilities: opts.capabilities,
       sampling: !!opts.sampling,
       samplingTools: !!opts.samplingTools,
@@ -99,12 +123,51 @@ export class Client {
       maxQueuedNotifications: opts.maxQueuedNotifications,
       maxServerRequests: opts.maxServerRequests,
     };
-    const handle = this.#api.newClient(JSON.stringify(config), this.#callbacks(opts));
+    this.#config = JSON.stringify(config);
+    this.#callbacksObj = this.#callbacks(opts);
+    this.#closed = new Promise((resolve) => { this.#endClosed = resolve; });
+    this.#open();
+  }
+
+  // #open makes the module's client (again, after close() freed it).
+  #open() {
+    const handle = this.#api.newClient(this.#config, this.#callbacksObj);
     // The bridge cannot throw: a refused configuration comes back as an Error.
     if (handle instanceof Error) throw new TypeError(`Client: ${handle.message}`);
     this.#handle = handle;
-    registry?.register(this, { api: this.#api, handle: this.#handle }, this);
+    registry?.register(this, { api: this.#api, handle }, this);
+    return handle;
   }
+
+  // #h returns the module's client handle, remade if close() freed it.
+  #h() {
+    return this.#handle ?? this.#open();
+  }
+
+  // #watch follows the session connect made until it ends.
+  #watch(handle) {
+    const n = ++this.#conn;
+    this.#connected = true;
+    const end = (err) => {
+      if (n !== this.#conn) return; // a later connect replaced this session
+      this.#connected = false;
+      const resolve = this.#endClosed;
+      this.#closed = new Promise((r) => { this.#endClosed = r; });
+      resolve(err);
+    };
+    const failed = this.#api.ended(handle, () => end(undefined), (errJSON) => end(fromBridge(errJSON)));
+    if (failed instanceof Error) end(new McpError(ErrorCode.InternalError, failed.message, undefined, { kind: "internal" }));
+  }
+
+  /**
+   * closed settles when the current connection (or, before connect, the
+   * next one) ends: it resolves with undefined after close(), or with the
+   * McpError that ended the session. It never rejects.
+   */
+  get closed() { return this.#closed; }
+
+  /** isConnected is true from a successful connect until the session ends. */
+  get isConnected() { return this.#connected; }
 
   // #callbacks is what the module calls: server requests (answered by the
   // user's handlers, async) and notifications (fire and forget).
@@ -172,12 +235,14 @@ export class Client {
       credentials: opts.credentials,
       mode: opts.mode,
       maxMessageSize: opts.maxMessageSize,
-      protocolVersions: opts.protocolVersions,
+      protocolVersions: eraVersions("connect", opts.era, opts.protocolVersions),
       auth: auth?.config,
     });
+    const handle = this.#h();
     const info = await this.#settle(opts.signal, (resolve, reject) =>
-      this.#api.connect(this.#handle, String(url), json, opts.fetch, opts.signal, resolve, reject, auth?.hooks));
+      this.#api.connect(handle, String(url), json, opts.fetch, opts.signal, resolve, reject, auth?.hooks));
     this.#info_ = JSON.parse(info);
+    if (this.#handle === handle) this.#watch(handle);
     return this.#info_;
   }
 
@@ -196,6 +261,7 @@ export class Client {
   }
 
   #current() {
+    if (this.#handle === null) return this.#info_;
     const s = this.#api.info(this.#handle);
     if (typeof s === "string") this.#info_ = JSON.parse(s);
     return this.#info_;
@@ -237,18 +303,18 @@ export class Client {
         _meta: opts._meta,
       });
     }
-    return this.#api.lane.request(this.#handle, method, params === undefined ? "" : JSON.stringify(params), optsJSON, opts.signal, opts.onprogress);
+    return this.#api.lane.request(this.#h(), method, params === undefined ? "" : JSON.stringify(params), optsJSON, opts.signal, opts.onprogress);
   }
 
   /** notify sends a notification (rarely needed: the client sends its own). */
   async notify(method, params) {
     await this.#settle(undefined, (resolve, reject) =>
-      this.#api.notify(this.#handle, method, params === undefined ? "" : JSON.stringify(params), resolve, reject));
+      this.#api.notify(this.#h(), method, params === undefined ? "" : JSON.stringify(params), resolve, reject));
   }
 
   /** ping checks the server is alive (ping on legacy servers, server/discover on modern ones). */
   async ping() {
-    await this.#settle(undefined, (resolve, reject) => this.#api.ping(this.#handle, resolve, reject));
+    await this.#settle(undefined, (resolve, reject) => this.#api.ping(this.#h(), resolve, reject));
   }
 
   /** listTools returns one page: {tools, nextCursor}. */
@@ -286,16 +352,16 @@ export class Client {
 
   /** setLogLevel sets the minimum level of log messages (both eras). */
   async setLogLevel(level) {
-    await this.#settle(undefined, (resolve, reject) => this.#api.setLogLevel(this.#handle, String(level), resolve, reject));
+    await this.#settle(undefined, (resolve, reject) => this.#api.setLogLevel(this.#h(), String(level), resolve, reject));
   }
 
   /** subscribe asks for onResourceUpdated notifications about uri (both eras). */
   async subscribe(uri) {
-    await this.#settle(undefined, (resolve, reject) => this.#api.subscribe(this.#handle, String(uri), resolve, reject));
+    await this.#settle(undefined, (resolve, reject) => this.#api.subscribe(this.#h(), String(uri), resolve, reject));
   }
 
   async unsubscribe(uri) {
-    await this.#settle(undefined, (resolve, reject) => this.#api.unsubscribe(this.#handle, String(uri), resolve, reject));
+    await this.#settle(undefined, (resolve, reject) => this.#api.unsubscribe(this.#h(), String(uri), resolve, reject));
   }
 
   /**
@@ -312,7 +378,7 @@ export class Client {
     };
     const onEnd = (errJSON) => endResolve(errJSON === undefined ? undefined : fromBridge(errJSON));
     const out = JSON.parse(await this.#settle(opts.signal, (resolve, reject) =>
-      this.#api.listen(this.#handle, JSON.stringify(filter ?? {}), onNote, onEnd, resolve, reject)));
+      this.#api.listen(this.#h(), JSON.stringify(filter ?? {}), onNote, onEnd, resolve, reject)));
     const api = this.#api;
     const sub = {
       id: out.id,
@@ -328,11 +394,24 @@ export class Client {
   /** setRoots replaces the client's roots (legacy servers are notified). */
   async setRoots(roots) {
     if (!Array.isArray(roots)) throw new TypeError("setRoots: roots must be an array");
-    await this.#settle(undefined, (resolve, reject) => this.#api.setRoots(this.#handle, JSON.stringify(roots), resolve, reject));
+    await this.#settle(undefined, (resolve, reject) => this.#api.setRoots(this.#h(), JSON.stringify(roots), resolve, reject));
   }
 
-  /** close ends the session (a legacy HTTP session is deleted). */
+  /**
+   * close ends the session (a legacy HTTP session is deleted) and frees the
+   * client in the module; connect() may be called again afterwards.
+   */
   async close() {
-    await this.#settle(undefined, (resolve, reject) => this.#api.close(this.#handle, resolve, reject));
+    const handle = this.#handle;
+    if (handle === null) return;
+    try {
+      await this.#settle(undefined, (resolve, reject) => this.#api.close(handle, resolve, reject));
+    } finally {
+      if (this.#handle === handle) {
+        this.#handle = null;
+        registry?.unregister(this);
+        this.#api.freeClient(handle);
+      }
+    }
   }
 }

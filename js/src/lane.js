@@ -26,6 +26,7 @@ export function createLane(go) {
   let queue = [];
   let scheduled = false;
   let host = null; // the fetch helper (host.js)
+  let rearm = null; // Workers: re-arms Go's timeouts from the current request (loader.js)
 
   function flush() {
     scheduled = false;
@@ -38,7 +39,9 @@ export function createLane(go) {
         callbackError("mcpwasm lane", e);
       }
     }
-    if (!go.exited) go._resume();
+    if (go.exited) return;
+    rearm?.();
+    go._resume();
   }
 
   /** later runs f (which may call exports) when Go is not running. */
@@ -141,6 +144,10 @@ export function createLane(go) {
     bind(instanceExports, fetchHost) {
       exports = instanceExports;
       host = fetchHost;
+    },
+    /** beforeResume sets a function to run before each resume of Go (or null). */
+    beforeResume(f) {
+      rearm = f;
     },
     /** pending is the number of calls in flight (for leak checks). */
     get pending() { return calls.size; },

@@ -7,6 +7,7 @@ const INIT_OPTIONS = ["wasmURL", "wasmModule", "bytes", "response"];
 
 let api = null; // the module's API object once ready
 let pending = null; // the init in progress
+let deferred = null; // starts an instantiated module at first use (Workers, see start)
 
 export function checkOptions(options, allowed, where) {
   if (options === undefined || options === null) return {};
@@ -29,13 +30,31 @@ export function checkOptions(options, allowed, where) {
  *  - bytes: the module's bytes (ArrayBuffer or typed array);
  *  - response: a Response (or a Promise of one) for streaming compilation.
  */
-export async function init(options) {
+export function init(options) {
+  return initFrom(options, {});
+}
+
+/**
+ * initWith returns an init function whose default source (when the caller
+ * names none) is defaults.module (a WebAssembly.Module: the workerd entry
+ * point imports the .wasm as one) or the file next to the package read
+ * with defaults.readFile (the Node entry point). The browser entry point
+ * uses neither, so it imports nothing Node-specific.
+ */
+export function initWith(defaults) {
+  return (options) => initFrom(options, defaults);
+}
+
+async function initFrom(options, defaults) {
   const opts = checkOptions(options, INIT_OPTIONS, "init");
-  if (api) return;
+  const sources = INIT_OPTIONS.filter((k) => opts[k] !== undefined);
+  if (sources.length > 1) throw new TypeError(`init: give one module source, not ${sources.join(" and ")}`);
+  if (api || deferred) return;
   if (!pending) {
-    pending = start(opts).then(
+    pending = start(opts, defaults).then(
       (a) => {
-        api = a;
+        if (a.deferred) deferred = a.deferred;
+        else api = a;
         pending = null;
       },
       (err) => {
@@ -58,20 +77,34 @@ export function moduleStats() {
 
 /** bridge returns the module's API object; it throws before init. */
 export function bridge() {
+  if (!api && deferred) {
+    const boot = deferred;
+    deferred = null;
+    api = boot();
+  }
   if (!api) throw new Error("mcpwasm: call `await init()` before using the client");
   return api;
 }
 
-async function start(opts) {
+async function start(opts, defaults) {
   if (typeof globalThis.Go !== "function") {
     await import("../dist/wasm_exec.js");
   }
-  const module = await compile(opts);
+  const module = await compile(opts, defaults);
   const go = new globalThis.Go();
   unrefTimers(go);
   const lane = createLane(go);
   go.importObject.mcpwasm = lane.imports;
+  const rearm = isWorkers() ? requestTimers(go) : null;
+  lane.beforeResume(rearm);
   const instance = await WebAssembly.instantiate(module, go.importObject);
+  if (!randomAllowed()) {
+    // Cloudflare Workers allow random numbers (which the Go runtime needs
+    // to start) only while handling a request: an init() at module scope
+    // gets this far, and the module starts at the first client, inside a
+    // request. Go runs main up to its registration synchronously.
+    return { deferred: () => withRearm(bootNow(go, instance, lane), rearm) };
+  }
   let registered;
   const ready = new Promise((resolve, reject) => {
     registered = resolve;
@@ -83,16 +116,93 @@ async function start(opts) {
     );
   });
   try {
-    const a = await ready;
+    const a = await ready.catch((e) => { throw explainStartError(e); });
     if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
-    const host = createHost(lane);
-    lane.bind(instance.exports, host);
-    a.setHost(host);
-    a.lane = lane;
-    return a;
+    attachLane(a, instance, lane);
+    return withRearm(a, rearm);
   } finally {
     if (globalThis.__mcpwasmRegister === registered) delete globalThis.__mcpwasmRegister;
   }
+}
+
+function randomAllowed() {
+  try {
+    globalThis.crypto.getRandomValues(new Uint8Array(1));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// attachLane connects the module's fast lane (lane.js) and its fetch helper
+// (host.js) to the API object a.
+function attachLane(a, instance, lane) {
+  const host = createHost(lane);
+  lane.bind(instance.exports, host);
+  a.setHost(host);
+  a.lane = lane;
+}
+
+// bootNow starts an instantiated module and returns its API object at once.
+function bootNow(go, instance, lane) {
+  let a;
+  const register = (x) => { a = x; };
+  globalThis.__mcpwasmRegister = register;
+  let failure;
+  go.run(instance).catch((e) => { failure = e; });
+  if (globalThis.__mcpwasmRegister === register) delete globalThis.__mcpwasmRegister;
+  if (!a) throw explainStartError(failure ?? new Error("mcpwasm: the module did not start"));
+  if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
+  attachLane(a, instance, lane);
+  return a;
+}
+
+function isWorkers() {
+  return globalThis.navigator?.userAgent === "Cloudflare-Workers";
+}
+
+// requestTimers makes the Go runtime's timers survive Workers' requests.
+// Go arms one JavaScript timeout for its next timer and arms no other while
+// that one is pending; Workers drop a request's timeouts when it ends, so a
+// timeout armed while handling one request never fires, and a later
+// request that needs a Go timer (a timeout, a backoff, a close handshake's
+// bound) would hang. It returns rearm, which arms each pending Go timeout
+// again from the current request; the API functions call it first.
+function requestTimers(go) {
+  const gojs = go.importObject?.gojs;
+  const schedule = gojs?.["runtime.scheduleTimeoutEvent"];
+  if (typeof schedule !== "function" || !(go._scheduledTimeouts instanceof Map)) return null;
+  const due = new Map(); // Go's timeout id → when it is due (Date.now() clock)
+  gojs["runtime.scheduleTimeoutEvent"] = (sp) => {
+    schedule(sp);
+    const delay = Number(go.mem.getBigInt64((sp >>> 0) + 8, true));
+    due.set(go.mem.getInt32((sp >>> 0) + 16, true), Date.now() + delay);
+  };
+  const fire = (id) => {
+    go._resume();
+    // as wasm_exec.js does: resume until Go took the event
+    for (let i = 0; i < 8 && go._scheduledTimeouts.has(id); i++) go._resume();
+  };
+  return () => {
+    const now = Date.now();
+    for (const [id, at] of due) {
+      if (!go._scheduledTimeouts.has(id)) {
+        due.delete(id);
+        continue;
+      }
+      try { clearTimeout(go._scheduledTimeouts.get(id)); } catch { /* a timeout of an ended request */ }
+      go._scheduledTimeouts.set(id, setTimeout(() => fire(id), Math.max(0, at - now)));
+    }
+  };
+}
+
+// withRearm has every API function re-arm the Go timeouts first (Workers).
+function withRearm(a, rearm) {
+  if (!rearm) return a;
+  for (const [name, f] of Object.entries(a)) {
+    if (typeof f === "function") a[name] = (...args) => { rearm(); return f(...args); };
+  }
+  return a;
 }
 
 // unrefTimers keeps the Go runtime's timers (request timeouts, retry
@@ -111,28 +221,85 @@ function unrefTimers(go) {
   };
 }
 
-function isNode() {
-  return typeof process === "object" && process !== null && typeof process.versions?.node === "string" && typeof Deno === "undefined";
+// Hints for the errors of runtimes with rules of their own, so a failed
+// init says what to do instead of only what went wrong.
+const WORKERS_MODULE_HINT = 'import the .wasm as a module and pass it: import wasmModule from "mcpwasm/mcpwasm.wasm"; await init({ wasmModule }) ' +
+  '(wrangler does this by itself when it bundles mcpwasm with the "workerd" condition)';
+
+function explainStartError(e) {
+  const msg = String(e?.message ?? e);
+  if (/handling a request|request context|outside of a request|within global scope/i.test(msg)) {
+    return new Error(`mcpwasm: the module could not start here: ${msg}. Cloudflare Workers allow random numbers and timers only while handling a request: call await init() inside your fetch handler, not at module scope.`, { cause: e });
+  }
+  return e;
 }
 
-async function compile(opts) {
+async function compileBytes(bytes) {
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (e) {
+    if (/disallowed|code generation/i.test(String(e?.message))) {
+      throw new Error(`mcpwasm: this runtime forbids compiling WebAssembly at run time (${e.message}): ${WORKERS_MODULE_HINT}.`, { cause: e });
+    }
+    throw e;
+  }
+}
+
+function moduleURL(opts) {
+  try {
+    // The literal form lets bundlers (Vite, webpack, Rollup, Parcel) find
+    // and emit the .wasm next to the code that loads it.
+    return opts.wasmURL !== undefined ? new URL(String(opts.wasmURL), import.meta.url) : new URL("../dist/mcpwasm.wasm", import.meta.url);
+  } catch (e) {
+    const where = opts.wasmURL !== undefined ? `wasmURL ${JSON.stringify(String(opts.wasmURL))}` : "mcpwasm.wasm";
+    const remedy = isWorkers() ? `In Cloudflare Workers, ${WORKERS_MODULE_HINT}` : `Pass an absolute init({ wasmURL }), or init({ bytes }), or ${WORKERS_MODULE_HINT}`;
+    throw new Error(`mcpwasm: cannot locate ${where}: this runtime gives modules no URL (import.meta.url is ${JSON.stringify(import.meta.url)}). ${remedy}.`, { cause: e });
+  }
+}
+
+async function compile(opts, defaults) {
   if (opts.wasmModule !== undefined) {
     if (!(opts.wasmModule instanceof WebAssembly.Module)) throw new TypeError("init: wasmModule must be a WebAssembly.Module");
     return opts.wasmModule;
   }
-  if (opts.bytes !== undefined) return WebAssembly.compile(opts.bytes);
-  if (opts.response !== undefined) return compileResponse(await opts.response);
-  const url = opts.wasmURL !== undefined ? new URL(String(opts.wasmURL), import.meta.url) : new URL("../dist/mcpwasm.wasm", import.meta.url);
-  if (url.protocol === "file:" && isNode()) {
-    // Node and Bun: read the file (fetch has no file: URLs there).
-    const { readFile } = await import("node:fs/promises");
-    return WebAssembly.compile(await readFile(url));
+  if (opts.bytes !== undefined) return compileBytes(opts.bytes);
+  if (opts.response !== undefined) return compileResponse(await opts.response, "the response");
+  if (opts.wasmURL === undefined && defaults.module !== undefined) {
+    if (!(defaults.module instanceof WebAssembly.Module)) {
+      throw new TypeError(`mcpwasm: the imported mcpwasm.wasm is not a WebAssembly.Module (got ${typeof defaults.module}): configure your bundler to import .wasm files as compiled modules, or ${WORKERS_MODULE_HINT}`);
+    }
+    return defaults.module;
   }
-  return compileResponse(await fetch(url));
+  const url = moduleURL(opts);
+  if (url.protocol === "file:") {
+    // Node, Bun and Deno: read the file. The Node entry point passes its
+    // readFile; the browser entry point asks the runtime for its fs module
+    // without importing it, so bundlers see no Node-only import. Runtimes
+    // without either fetch the file: URL (Deno and Bun can).
+    const readFile = defaults.readFile ?? globalThis.process?.getBuiltinModule?.("node:fs/promises")?.readFile;
+    if (typeof readFile === "function") return compileBytes(await readFile(url));
+  }
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    const hint = url.protocol === "file:"
+      ? 'this runtime cannot fetch file: URLs; import "mcpwasm" with the "node" condition (Node does by itself), or pass init({ bytes })'
+      : "is it served, and from an origin this page may fetch?";
+    throw new Error(`mcpwasm: fetching ${url.href} failed (${e?.message ?? e}): ${hint}`, { cause: e });
+  }
+  return compileResponse(response, url.href);
 }
 
-async function compileResponse(response) {
-  if (!response.ok) throw new Error(`mcpwasm: fetching the module failed: HTTP ${response.status}`);
+async function compileResponse(response, what) {
+  if (!response.ok) {
+    let hint = "";
+    if (response.status === 404) {
+      hint = ". If a bundler moved mcpwasm's code, it must also emit mcpwasm.wasm: Vite, webpack, Rollup and Parcel follow new URL(\"…wasm\", import.meta.url) by themselves; " +
+        'with esbuild, import it with the file loader (import wasmURL from "mcpwasm/mcpwasm.wasm"; --loader:.wasm=file) and pass init({ wasmURL })';
+    }
+    throw new Error(`mcpwasm: fetching the module (${response.url || what}) failed: HTTP ${response.status}${hint}`);
+  }
   if (typeof WebAssembly.compileStreaming === "function" && (response.headers.get("content-type") || "").startsWith("application/wasm")) {
     try {
       return await WebAssembly.compileStreaming(response.clone());
@@ -140,5 +307,5 @@ async function compileResponse(response) {
       // fall back below (for example a proxy that rewrote the type)
     }
   }
-  return WebAssembly.compile(await response.arrayBuffer());
+  return compileBytes(await response.arrayBuffer());
 }

@@ -7,7 +7,7 @@ import { readFile, writeFile, rename, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { checkOptions } from "./loader.js";
 
-export * from "./index.js";
+export * from "./index.node.js";
 
 const escapeHTML = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -396,6 +396,36 @@ test("the auth option is validated", async () => {
   await assert.rejects(c.connect(url, { auth: { idJag: { tokenEndpoint: "https://idp/token", clientId: "c" } } }), /subjectToken/);
   await assert.rejects(c.connect(url, { auth: "yes" }), /auth: must be an object/);
   await assert.rejects(c.connect("ws://127.0.0.1:1/mcp", { transport: "websocket", auth: { userAgent: "headless" } }), /HTTP transports/);
+  await assert.rejects(c.connect(url, { auth: { allowPrivateAddresses: "yes" } }), /"allowPrivateAddresses" must be a boolean/);
+  await c.close();
+});
+
+test("discovery refuses a metadata URL on the cloud metadata address unless allowPrivateAddresses", async () => {
+  // The fetch option plays the server: every request the client makes is seen here.
+  const seen = [];
+  const fakeFetch = async (input, init) => {
+    const u = typeof input === "string" ? input : input.url;
+    seen.push(u);
+    if (u === "https://mcp.example.com/mcp") {
+      return new Response(JSON.stringify({ error: "invalid_token" }), {
+        status: 401,
+        headers: { "content-type": "application/json", "www-authenticate": 'Bearer resource_metadata="http://169.254.169.254/latest/meta-data"' },
+      });
+    }
+    return new Response("not found", { status: 404 });
+  };
+  const auth = { grant: "client_credentials", client: { id: "c", secret: "s" } };
+  const c = newClient();
+  const err = await c.connect("https://mcp.example.com/mcp", { transport: "streamable-http", fetch: fakeFetch, auth }).then(() => null, (e) => e);
+  assert.ok(err instanceof McpError, String(err));
+  assert.equal(err.kind, "auth");
+  assert.match(err.message, /169\.254\.169\.254.*link-local/);
+  assert.ok(!seen.some((u) => u.includes("169.254.169.254")), `requested: ${seen.join(", ")}`);
+
+  seen.length = 0;
+  const relaxed = { ...auth, allowPrivateAddresses: true, allowInsecureHttp: true };
+  await assert.rejects(c.connect("https://mcp.example.com/mcp", { transport: "streamable-http", fetch: fakeFetch, auth: relaxed }));
+  assert.ok(seen.includes("http://169.254.169.254/latest/meta-data"), `relaxed, the metadata URL is fetched: ${seen.join(", ")}`);
   await c.close();
 });
 

@@ -21,6 +21,7 @@ type conn struct {
 	ctx    context.Context // ends with Close
 	cancel context.CancelFunc
 	in     chan core.Message
+	direct atomic.Pointer[func(core.Message)] // the session's deliver (core.DirectConn)
 	wg     sync.WaitGroup
 
 	mu           sync.Mutex
@@ -43,6 +44,9 @@ type conn struct {
 }
 
 func (c *conn) MirrorsHeaders() bool { return true }
+
+// SetDeliver implements core.DirectConn.
+func (c *conn) SetDeliver(deliver func(core.Message)) { c.direct.Store(&deliver) }
 
 // SessionID returns the legacy session id ("" if none).
 func (c *conn) SessionID() string {
@@ -75,6 +79,10 @@ func (c *conn) push(m core.Message) {
 					ErrHiddenHeader, &core.RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data})}
 			}
 		}
+	}
+	if d := c.direct.Load(); d != nil {
+		(*d)(m)
+		return
 	}
 	select {
 	case c.in <- m:
@@ -270,11 +278,14 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 	modern := core.IsModernVersion(opts.ProtocolVersion)
 
 	rctx, rcancel := context.WithCancel(c.ctx)
-	stop := context.AfterFunc(ctx, rcancel) // Send's ctx aborts the request until it is accepted
+	// Send's ctx aborts the request, and the reading of its response
+	// stream: the session sends a request on the caller's goroutine and
+	// cancels that ctx when the call fails (timeout, cancellation).
+	stop := context.AfterFunc(ctx, rcancel)
+	defer stop()
 	c.addStream(id, rcancel)
 	resp, err := c.t.doer.Do(rctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body})
-	stopped := stop()
-	if err == nil && !stopped {
+	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 		resp.Body.Close()
 	}
@@ -436,9 +447,15 @@ type streamResult struct {
 	err      error
 }
 
+// answeredGrace is how long a request's stream may stay open after its
+// response: servers close it then, and the session's call waits for the
+// stream's end (see core.Session's inline round trip).
+const answeredGrace = time.Second
+
 // consume reads SSE events, delivering messages; it notes whether the
-// response to request id (if id > 0) arrived.
-func (c *conn) consume(body io.Reader, id int64) streamResult {
+// response to request id (if id > 0) arrived. A stream that stays open
+// longer than answeredGrace after that response is ended with stop.
+func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
 	var res streamResult
 	for {
@@ -461,6 +478,10 @@ func (c *conn) consume(body io.Reader, id int64) streamResult {
 		res.msgs += len(msgs)
 		for _, m := range msgs {
 			if resp, ok := m.(*core.Response); ok && id > 0 && resp.ID == core.Int64ID(id) {
+				if !res.answered && stop != nil {
+					t := time.AfterFunc(answeredGrace, stop)
+					defer t.Stop()
+				}
 				res.answered = true
 			}
 			c.push(m)
@@ -480,7 +501,7 @@ func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, re
 	defer c.wg.Done()
 	defer cancel()
 	defer c.dropStream(id)
-	res := c.consume(resp.Body, id)
+	res := c.consume(resp.Body, id, cancel)
 	resp.Body.Close()
 	if res.answered || ctx.Err() != nil {
 		return
@@ -526,7 +547,7 @@ func (c *conn) resume(ctx context.Context, id int64, version string, last stream
 			st.failures++
 			continue
 		}
-		res := c.consume(resp.Body, id)
+		res := c.consume(resp.Body, id, nil)
 		resp.Body.Close()
 		if res.answered {
 			return true
@@ -617,7 +638,7 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 			continue
 		}
 		c.setStreamErr(nil)
-		res := c.consume(resp.Body, 0)
+		res := c.consume(resp.Body, 0, nil)
 		resp.Body.Close()
 		st.after(res)
 		last = res.err

@@ -534,3 +534,33 @@ func TestInvalidOptions(t *testing.T) {
 	assert.NoError(t, err)
 	assert.False(t, errors.Is(err, fetch.ErrTooLarge))
 }
+
+// A server that leaves a request's event stream open after the response
+// (servers close it then) must not hold the call: the stream is ended a
+// moment after the response and the call returns it.
+func TestStreamLeftOpenAfterResponse(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	hs := legacyServer(t, func(w http.ResponseWriter, r *http.Request, req rpcReq) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"answered\"}]}}\n\n", req.ID)
+		w.(http.Flusher).Flush()
+		select { // keep the stream open
+		case <-release:
+		case <-r.Context().Done():
+		case <-time.After(30 * time.Second):
+		}
+	})
+	s := connectTo(t, hs.URL, &core.ClientOptions{RequestTimeout: time.Minute}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	res, err := s.CallTool(ctx, &core.CallToolParams{Name: "x"}, nil)
+	require.NoError(t, err)
+	require.NoError(t, ctx.Err(), "the call returned only when its context ended")
+	require.Len(t, res.Content, 1)
+	assert.Equal(t, "answered", res.Content[0].Text)
+}

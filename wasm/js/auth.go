@@ -43,6 +43,7 @@ type authOptions struct {
 	MaxAuthorizations    int         `json:"maxAuthorizations"`
 	AuthorizationTimeout float64     `json:"authorizationTimeout"` // ms
 	AllowInsecureHTTP    bool        `json:"allowInsecureHttp"`
+	AllowPrivateAddr     bool        `json:"allowPrivateAddresses"`
 }
 
 // authClient is a pre-registered client.
@@ -105,6 +106,8 @@ func authDoer(inner fetch.Doer, o *authOptions, hooks js.Value) (fetch.Doer, err
 		NoOfflineAccess:   o.NoOfflineAccess,
 		MaxAuthorizations: o.MaxAuthorizations,
 		AllowInsecureHTTP: o.AllowInsecureHTTP,
+		// Tests and development only: see auth.Options.
+		AllowPrivateAddresses: o.AllowPrivateAddr,
 	}
 	if o.AuthorizationTimeout > 0 {
 		opts.AuthorizationTimeout = ms(o.AuthorizationTimeout)

@@ -53,6 +53,7 @@ func main() {
 		"encodeHeader": b.encodeHeader,
 		"stats":        b.stats,
 		"setHost":      b.setHost,
+		"ended":        b.ended, // state.go
 	} {
 		api.Set(name, js.FuncOf(guard(f)))
 	}
@@ -473,6 +474,10 @@ func (b *bridge) connect(_ js.Value, args []js.Value) any {
 		c.mu.Unlock()
 		if old != nil {
 			go old.Close()
+		}
+		if !b.live(c) { // state.go: freed (closed) while connecting
+			go s.Close()
+			return nil, fmt.Errorf("%w: the client was closed while connecting", core.ErrClosed)
 		}
 		return sessionInfo(s), nil
 	})

@@ -174,9 +174,15 @@ type AuthOptions struct {
 	// AuthorizationTimeout bounds one authorization, the user's sign-in
 	// included (default 10 minutes).
 	AuthorizationTimeout time.Duration
-	// AllowInsecureHTTP accepts plain-HTTP authorization server endpoints
-	// on hosts other than loopback ones. Never in production.
+	// AllowInsecureHTTP accepts plain-HTTP URLs from servers on any host
+	// (default: HTTPS only, plain HTTP only on loopback for a loopback
+	// resource). Never in production.
 	AllowInsecureHTTP bool
+	// AllowPrivateAddresses lets servers name loopback, private and
+	// link-local URLs whatever the protected resource's address (default:
+	// only in the resource's own class of network; see
+	// auth.Options.AllowPrivateAddresses). Tests and development.
+	AllowPrivateAddresses bool
 	// Store is the initial token store: a state OnStore received earlier
 	// (default: empty). The guest keeps registrations and tokens in its
 	// memory for the session's life.
@@ -230,6 +236,7 @@ func (a *AuthOptions) authConfig() *abi.AuthConfig {
 		MaxAuthorizations:      a.MaxAuthorizations,
 		AuthorizationTimeoutMs: max(millis(a.AuthorizationTimeout), 0),
 		AllowInsecureHTTP:      a.AllowInsecureHTTP,
+		AllowPrivateAddresses:  a.AllowPrivateAddresses,
 		Store:                  a.Store,
 		Persist:                a.OnStore != nil,
 		Log:                    a.OnLog != nil,

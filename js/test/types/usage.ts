@@ -1,6 +1,6 @@
 // Type-checked (tsc --strict --noEmit) usage of the package's declarations.
 import { init, Client, McpError, ErrorCode, throwIfToolError } from "../../index.js";
-import type { CallToolResult, ElicitResult, CreateMessageResult, Tool, SessionInfo, LoggingMessage } from "../../index.js";
+import type { CallToolResult, ElicitResult, CreateMessageResult, Tool, SessionInfo, LoggingMessage, Era } from "../../index.js";
 
 export async function main(): Promise<void> {
   await init({ wasmURL: new URL("https://example.com/mcpwasm.wasm") });
@@ -112,3 +112,16 @@ export async function node(): Promise<void> {
   await client.connect("https://host/mcp", { auth: { userAgent: "headless" } });
   await agent.close();
 }
+
+// Connection state and era by name.
+async function connectionState(): Promise<void> {
+  const c = new Client({ name: "state", version: "1.0.0" }, { era: "legacy" });
+  const ended: McpError | undefined = await Promise.race([c.closed, Promise.resolve(undefined)]);
+  const connected: boolean = c.isConnected;
+  await c.connect("https://example.com/mcp", { era: "modern" });
+  const era: Era = "auto";
+  void [ended, connected, era];
+  // @ts-expect-error: not an era
+  new Client({ name: "x", version: "1" }, { era: "future" });
+}
+void connectionState;

@@ -304,9 +304,14 @@ type AuthConfig struct {
 	// AuthorizationTimeoutMs bounds one authorization, the user's sign-in
 	// included (default 600000).
 	AuthorizationTimeoutMs int64 `json:"authorizationTimeoutMs,omitempty"`
-	// AllowInsecureHTTP accepts plain-HTTP authorization server endpoints
-	// on hosts other than loopback ones. Never in production.
+	// AllowInsecureHTTP accepts plain-HTTP URLs from servers on any host
+	// (default: HTTPS only, plain HTTP only on loopback for a loopback
+	// resource). Never in production.
 	AllowInsecureHTTP bool `json:"allowInsecureHttp,omitempty"`
+	// AllowPrivateAddresses lets servers name loopback, private and
+	// link-local URLs whatever the protected resource's address (default:
+	// only in the resource's own class of network). Tests and development.
+	AllowPrivateAddresses bool `json:"allowPrivateAddresses,omitempty"`
 	// Store is the initial token store: a state from an "auth_store"
 	// event (default: empty).
 	Store json.RawMessage `json:"store,omitempty"`

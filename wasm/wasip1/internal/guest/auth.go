@@ -50,6 +50,8 @@ func (g *Guest) authDoer(cfg *abi.AuthConfig, c *conn) (fetch.Doer, error) {
 		NoOfflineAccess:   cfg.NoOfflineAccess,
 		MaxAuthorizations: cfg.MaxAuthorizations,
 		AllowInsecureHTTP: cfg.AllowInsecureHTTP,
+		// Tests and development only: see auth.Options.
+		AllowPrivateAddresses: cfg.AllowPrivateAddresses,
 	}
 	if cfg.AuthorizationTimeoutMs > 0 {
 		opts.AuthorizationTimeout = ms(cfg.AuthorizationTimeoutMs)

@@ -69,6 +69,30 @@ type Guest struct {
 	// guest is quiescent, behind every progress event of the operation.
 	deferred [][]byte
 	progress map[uint32]bool // operations that report progress
+	// queued is the size of events and deferred in bytes; dropped counts
+	// the events dropped since the last Poll (see queue).
+	queued  int
+	dropped int
+}
+
+// Bounds of the event queue between two polls. Notification, progress,
+// log and warning events beyond them are dropped (one warning event in
+// the next poll says how many); results, requests, cancellations, closed,
+// authorize and auth_store events are never dropped (they are bounded by
+// the operations and questions the host has open). See docs/wasi-abi.md.
+const (
+	maxQueuedEvents = 4096
+	maxQueuedBytes  = 16 << 20
+)
+
+// droppable reports whether an event of type typ may be dropped when the
+// queue is full: those that only inform.
+func droppable(typ string) bool {
+	switch typ {
+	case abi.EventNotification, abi.EventProgress, abi.EventLog, abi.EventWarning:
+		return true
+	}
+	return false
 }
 
 // New returns an engine that performs HTTP through host.
@@ -116,12 +140,18 @@ func (g *Guest) queue(ev *abi.Event, deferred bool) {
 			Message: fmt.Sprintf("mcpwasm: dropped a %s event that could not be encoded: %v", ev.Type, err)})
 	}
 	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !deferred && droppable(ev.Type) &&
+		(len(g.events)+len(g.deferred) >= maxQueuedEvents || g.queued+len(b) > maxQueuedBytes) {
+		g.dropped++
+		return
+	}
+	g.queued += len(b)
 	if deferred {
 		g.deferred = append(g.deferred, b)
 	} else {
 		g.events = append(g.events, b)
 	}
-	g.mu.Unlock()
 }
 
 func (g *Guest) eventCount() int {
@@ -158,6 +188,17 @@ func (g *Guest) Poll() []byte {
 	if idle >= idlePollRounds {
 		events = append(events, g.deferred...)
 		g.deferred = nil
+	}
+	g.queued = 0
+	for _, e := range g.deferred {
+		g.queued += len(e)
+	}
+	if g.dropped > 0 {
+		w, _ := json.Marshal(&abi.Event{Type: abi.EventWarning, Message: fmt.Sprintf(
+			"mcpwasm: dropped %d notification, progress, log or warning events: more than %d events or %d MiB were waiting for mcpwasm_poll (poll more often)",
+			g.dropped, maxQueuedEvents, maxQueuedBytes>>20)})
+		events = append(events, w)
+		g.dropped = 0
 	}
 	g.mu.Unlock()
 	if len(events) == 0 {

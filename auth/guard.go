@@ -1,0 +1,219 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
+)
+
+// The URL guard. Discovery fetches URLs a server names — resource_metadata
+// from a WWW-Authenticate challenge, authorization_servers, the metadata's
+// authorization, token and registration endpoints, and every redirect on
+// the way — so a hostile or compromised server could point the client at
+// plain HTTP, at its own machine, or at the network it runs in (a cloud
+// metadata service at 169.254.169.254, a router's admin page). The rules,
+// on by default in every build:
+//
+//   - https only; plain http only for a loopback host when the protected
+//     resource itself is on a loopback host (a developer's local server);
+//   - a loopback, private (RFC 1918, RFC 4193, 100.64/10) or link-local
+//     address only when the protected resource is in that same class;
+//   - never an unspecified, multicast or broadcast address.
+//
+// The protected resource is the URL the application asked for, so its own
+// address is trusted. Hosts are classified from the URL: IP literals
+// (including the WHATWG forms browsers accept, like http://2130706433/),
+// localhost and *.localhost. A DNS name is not resolved here (the fetch
+// goes through a pluggable Doer, and browsers give no DNS access); a name
+// that resolves to a private address is not caught.
+// Options.AllowPrivateAddresses and Options.AllowInsecureHTTP relax the
+// rules for tests and development.
+
+type addrClass uint8
+
+const (
+	classPublic addrClass = iota
+	classLoopback
+	classPrivate
+	classLinkLocal
+	classForbidden
+)
+
+func (c addrClass) String() string {
+	switch c {
+	case classLoopback:
+		return "loopback"
+	case classPrivate:
+		return "private"
+	case classLinkLocal:
+		return "link-local"
+	case classForbidden:
+		return "unspecified, multicast or broadcast"
+	}
+	return "public"
+}
+
+// hostClass classifies the host of u.
+func hostClass(u *url.URL) addrClass {
+	h := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return classLoopback
+	}
+	a, err := netip.ParseAddr(h)
+	if err != nil {
+		var ok bool
+		if a, ok = whatwgIPv4(h); !ok {
+			return classPublic
+		}
+	}
+	a = a.Unmap()
+	// The well-known NAT64 prefix 64:ff9b::/96 (RFC 6052) reaches the IPv4
+	// address in the last 4 bytes.
+	if netip.PrefixFrom(netip.AddrFrom16([16]byte{0, 0x64, 0xff, 0x9b}), 96).Contains(a) {
+		b := a.As16()
+		a = netip.AddrFrom4([4]byte(b[12:]))
+	}
+	switch {
+	case !a.IsValid():
+		return classForbidden
+	case a.IsLoopback():
+		return classLoopback
+	case a.IsUnspecified(), a.IsMulticast(), a == netip.AddrFrom4([4]byte{255, 255, 255, 255}),
+		a.Is4() && a.As4()[0] == 0:
+		return classForbidden
+	case a.IsLinkLocalUnicast():
+		return classLinkLocal
+	case a.IsPrivate(), a.Is4() && a.As4()[0] == 100 && a.As4()[1]&0xc0 == 64:
+		return classPrivate
+	}
+	return classPublic
+}
+
+// whatwgIPv4 parses the IPv4 forms the WHATWG URL parser accepts when a
+// host's last label is numeric (decimal, 0x hex or 0-prefixed octal parts,
+// 1 to 4 of them). A host whose last label is numeric but which does not
+// parse is returned as the invalid Addr with ok true: browsers refuse it.
+func whatwgIPv4(h string) (netip.Addr, bool) {
+	parts := strings.Split(h, ".")
+	last := parts[len(parts)-1]
+	if last == "" || !(strings.Trim(last, "0123456789") == "" || strings.HasPrefix(last, "0x") && strings.Trim(last[2:], "0123456789abcdef") == "") {
+		return netip.Addr{}, false
+	}
+	if len(parts) > 4 {
+		return netip.Addr{}, true
+	}
+	var n []uint64
+	for _, p := range parts {
+		base := 10
+		switch {
+		case strings.HasPrefix(p, "0x"):
+			base, p = 16, p[2:]
+			if p == "" {
+				p = "0"
+			}
+		case len(p) > 1 && p[0] == '0':
+			base, p = 8, p[1:]
+		}
+		v, err := strconv.ParseUint(p, base, 32)
+		if err != nil {
+			return netip.Addr{}, true
+		}
+		n = append(n, v)
+	}
+	v := n[len(n)-1]
+	if v >= 1<<(8*(5-len(n))) {
+		return netip.Addr{}, true
+	}
+	for i, p := range n[:len(n)-1] {
+		if p > 255 {
+			return netip.Addr{}, true
+		}
+		v |= p << (8 * (3 - i))
+	}
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true
+}
+
+// checkURL applies the guard to u, a URL a server named (what says which),
+// for requests on behalf of the protected resource at resource.
+func (d *Doer) checkURL(what string, u, resource *url.URL) error {
+	if u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return fmt.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, redact(u.String()))
+	}
+	tc, rc := hostClass(u), hostClass(resource)
+	if tc == classForbidden || (tc != classPublic && tc != rc && !d.cfg.AllowPrivateAddresses) {
+		return fmt.Errorf("%w: %s %s is a %s address and the protected resource %s is not", ErrUnsafeURL, what, redact(u.String()), tc, origin(resource))
+	}
+	if u.Scheme == "http" && !d.cfg.AllowInsecureHTTP &&
+		!(tc == classLoopback && (rc == classLoopback || d.cfg.AllowPrivateAddresses)) {
+		return fmt.Errorf("%w: %s %s", ErrInsecureEndpoint, what, redact(u.String()))
+	}
+	return nil
+}
+
+// maxGuardedRedirects bounds the redirects followed by guardedDo.
+const maxGuardedRedirects = 5
+
+// guardedDo sends a request to a URL a server named (discovery documents,
+// registration and token requests): the guard checks the URL and every
+// redirect, which guardedDo follows itself. Where the platform hides
+// redirects (a browser's opaque redirect, status 0) it lets the platform
+// follow them: the browser then applies its own network rules.
+func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, resource *url.URL) (*fetch.Response, error) {
+	cur := *req
+	for hop := 0; ; hop++ {
+		u, err := url.Parse(cur.URL)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s %q: %v", ErrMetadata, what, redact(cur.URL), err)
+		}
+		if err := d.checkURL(what, u, resource); err != nil {
+			return nil, err
+		}
+		out := cur
+		out.NoRedirect = true
+		resp, err := d.inner.Do(ctx, &out)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == 0 {
+			// An opaque redirect: the browser follows it, forwarding every
+			// header but Authorization. A DPoP proof (bound to this URL)
+			// stays behind.
+			drain(resp)
+			out.NoRedirect = false
+			if out.Header.Get("DPoP") != "" {
+				out.Header = out.Header.Clone()
+				delete(out.Header, "dpop")
+			}
+			return d.inner.Do(ctx, &out)
+		}
+		loc := resp.Header.Get("Location")
+		if !isRedirect(resp.StatusCode) || loc == "" {
+			return resp, nil
+		}
+		drain(resp)
+		if hop >= maxGuardedRedirects {
+			return nil, fmt.Errorf("%w: %s %s: too many redirects", ErrBadResponse, what, redact(req.URL))
+		}
+		next, err := u.Parse(loc)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s %s redirected to an invalid Location", ErrBadResponse, what, redact(cur.URL))
+		}
+		d.cfg.logf("auth: %s redirected to %s", what, redact(next.String()))
+		cur.Header = cur.Header.Clone()
+		if resp.StatusCode == 303 || (resp.StatusCode <= 302 && cur.Method == "POST") {
+			cur.Method, cur.Body = "GET", nil
+			delete(cur.Header, "content-type")
+		}
+		if origin(next) != origin(u) {
+			// Client credentials and proofs stay with the origin they were for.
+			delete(cur.Header, "authorization")
+			delete(cur.Header, "dpop")
+		}
+		cur.URL = next.String()
+	}
+}
