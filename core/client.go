@@ -13,6 +13,12 @@ const (
 	DefaultRequestTimeout = 60 * time.Second
 	DefaultMaxInputRounds = 16
 	DefaultProbeTimeout   = 15 * time.Second
+	// DefaultMaxQueuedNotifications bounds the notification handlers
+	// waiting to run.
+	DefaultMaxQueuedNotifications = 4096
+	// DefaultMaxServerRequests bounds the legacy server→client requests
+	// handled at once.
+	DefaultMaxServerRequests = 32
 )
 
 // Direction says which way a message travelled, for ClientOptions.OnMessage.
@@ -104,8 +110,13 @@ type ClientOptions struct {
 	ProgressHandler func(context.Context, *Session, *ProgressParams)
 	// ToolListChangedHandler, PromptListChangedHandler and
 	// ResourceListChangedHandler receive list-changed notifications. On
-	// modern servers setting one opens a subscriptions/listen stream for it
-	// when the server advertises listChanged.
+	// modern servers setting one opens the session's own (managed)
+	// subscriptions/listen stream for it when the server advertises
+	// listChanged; the same stream carries the resource updates asked for
+	// with Session.Subscribe. It is re-opened with backoff when it ends and
+	// replaced (new stream acknowledged first) when its filter changes. A
+	// change the server also sends on a stream the application opened with
+	// Session.Listen calls these handlers once, for the managed copy.
 	ToolListChangedHandler     func(context.Context, *Session)
 	PromptListChangedHandler   func(context.Context, *Session)
 	ResourceListChangedHandler func(context.Context, *Session)
@@ -138,6 +149,28 @@ type ClientOptions struct {
 	// MaxInputRounds bounds the input_required rounds of one call. Default
 	// DefaultMaxInputRounds.
 	MaxInputRounds int
+	// MaxQueuedNotifications bounds the notification handlers waiting to
+	// run (handlers run one at a time, in order, so a slow one makes them
+	// wait). Beyond it, and beyond 64 MiB of queued notification params,
+	// notifications are dropped and OnWarning is told (an error wrapping
+	// ErrNotificationsDropped when dropping starts, and one with the count
+	// when the queue has drained). Default DefaultMaxQueuedNotifications.
+	MaxQueuedNotifications int
+	// MaxServerRequests bounds the legacy server→client requests
+	// (sampling, elicitation, roots, ping) handled at once; further ones are
+	// answered with an error at once. A modern input_required result that
+	// asks for more inputs than this at once fails the call with
+	// ErrInvalidResult. Default DefaultMaxServerRequests.
+	MaxServerRequests int
+	// Retry, when set, repeats requests that failed for a transient reason
+	// (HTTP 429, 502, 503, 504) where repeating them is safe; see
+	// RetryPolicy. Default: nil, no retries.
+	Retry *RetryPolicy
+	// KeepAlive, when positive, pings the server at this interval while
+	// the session is open (ping on legacy servers, server/discover on
+	// modern ones); a failed ping is reported to OnWarning with an error
+	// wrapping ErrKeepAlive. Default: 0, no pings.
+	KeepAlive time.Duration
 	// DisableCache turns off the ttlMs result cache.
 	DisableCache bool
 	// DisableOutputValidation turns off validation of structuredContent
@@ -177,6 +210,12 @@ func NewClient(impl *Implementation, opts *ClientOptions) *Client {
 	if c.opts.ProbeTimeout <= 0 {
 		c.opts.ProbeTimeout = DefaultProbeTimeout
 	}
+	if c.opts.MaxQueuedNotifications <= 0 {
+		c.opts.MaxQueuedNotifications = DefaultMaxQueuedNotifications
+	}
+	if c.opts.MaxServerRequests <= 0 {
+		c.opts.MaxServerRequests = DefaultMaxServerRequests
+	}
 	if c.opts.MaxInputRounds <= 0 {
 		c.opts.MaxInputRounds = DefaultMaxInputRounds
 	}
@@ -184,6 +223,17 @@ func NewClient(impl *Implementation, opts *ClientOptions) *Client {
 		c.roots = slices.Clone(c.opts.Roots)
 	}
 	return c
+}
+
+// Options returns a copy of the client's options with the defaults filled
+// in.
+func (c *Client) Options() ClientOptions {
+	o := c.opts
+	if o.Retry != nil {
+		r := *o.Retry
+		o.Retry = &r
+	}
+	return o
 }
 
 // Implementation returns the client's identity.
@@ -301,6 +351,7 @@ func (c *Client) Connect(ctx context.Context, t Transport, opts *ConnectOptions)
 	c.sessions[s] = struct{}{}
 	c.mu.Unlock()
 	s.afterConnect(ctx)
+	s.startKeepAlive()
 	return s, nil
 }
 

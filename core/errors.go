@@ -29,6 +29,11 @@ const (
 	CodeURLElicitationRequired = -32042
 	// CodeRequestTimeout is used for MCP-level request timeouts.
 	CodeRequestTimeout = -32001
+	// CodeToolError is mcpwasm's own code for a tool result with isError
+	// when it is reported as an error (*ToolError across the JS and WASI
+	// bridges): the tool ran and failed, which is not a JSON-RPC error.
+	// Servers do not send it.
+	CodeToolError = -32099
 )
 
 // Sentinel errors. Match them with errors.Is.
@@ -40,9 +45,23 @@ var (
 	// would: an HTTP 4xx without a recognised modern JSON-RPC error.
 	ErrNotModern = errors.New("core: server is not a modern MCP server")
 	// ErrSessionExpired is wrapped by transports when a legacy server no
-	// longer knows the session (HTTP 404 with an Mcp-Session-Id). The
-	// session re-initializes and retries the request once.
+	// longer knows the session (over HTTP: 404, or 400 naming the session
+	// as TypeScript SDK v1 servers answer, to a request with an
+	// Mcp-Session-Id). The session re-initializes and retries the request
+	// once.
 	ErrSessionExpired = errors.New("core: server session expired")
+	// ErrResponseLost is wrapped by transports when a modern (2026-07-28)
+	// request's response stream ended before its response: there is no
+	// resumption in that revision, so the session re-issues the request
+	// once as a new request with a new id, as the specification asks.
+	ErrResponseLost = errors.New("core: the response was lost with its stream")
+	// ErrNotificationsDropped is wrapped by the warnings about notifications
+	// dropped because the handler queue was full
+	// (ClientOptions.MaxQueuedNotifications).
+	ErrNotificationsDropped = errors.New("core: notifications dropped")
+	// ErrTooManyServerRequests is what a legacy server→client request beyond
+	// ClientOptions.MaxServerRequests is answered with.
+	ErrTooManyServerRequests = errors.New("core: too many concurrent server requests")
 	// ErrUnsupportedVersion means client and server share no protocol version.
 	ErrUnsupportedVersion = errors.New("core: no mutually supported protocol version")
 	// ErrTimeout is wrapped by *TimeoutError.

@@ -26,6 +26,7 @@ func (s *Session) serveRequest(m *Request) {
 	defer func() {
 		s.mu.Lock()
 		delete(s.incoming, m.ID)
+		s.serving--
 		s.mu.Unlock()
 	}()
 
@@ -116,6 +117,9 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		if r.Action == ActionAccept && p.Mode != ElicitModeURL && !opts.NoElicitationDefaults {
 			applyElicitationDefaults(r, p.RequestedSchema)
 		}
+		if err := s.checkElicitation(&p, r); err != nil {
+			return nil, err
+		}
 		out = r
 	case MethodListRoots:
 		if opts.RootsHandler != nil {
@@ -201,6 +205,12 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 		key string
 		raw json.RawMessage
 		err error
+	}
+	if max := s.client.opts.MaxServerRequests; len(reqs) > max {
+		// Each is answered on a goroutine of its own, by the application's
+		// handlers: a server may not ask for more at once than it could
+		// as legacy server→client requests.
+		return nil, fmt.Errorf("%w: input_required asks for %d inputs at once, more than %d (ClientOptions.MaxServerRequests)", ErrInvalidResult, len(reqs), max)
 	}
 	for key, req := range reqs {
 		if req == nil {

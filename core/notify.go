@@ -1,30 +1,77 @@
 package core
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
 )
 
 // notificationQueue runs notification handlers in arrival order on one
-// goroutine, so a slow handler never stalls the connection's reader.
+// goroutine, so a slow handler never stalls the connection's reader. It is
+// bounded (ClientOptions.MaxQueuedNotifications handlers and
+// maxQueuedNotificationBytes of their params): beyond that notifications
+// are dropped with a warning, never queued without limit. Backpressure is
+// not an option: a handler that makes a request waits for a response that
+// the same reader delivers.
 type notificationQueue struct {
-	mu     sync.Mutex
-	items  []func()
-	wake   chan struct{}
-	closed bool
+	mu      sync.Mutex
+	items   []func()
+	sizes   []int
+	bytes   int
+	limit   int
+	dropped int // in the current overflow episode
+	onDrop  func(queued, dropped int, over bool)
+	wake    chan struct{}
+	closed  bool
 }
 
-func (q *notificationQueue) init() { q.wake = make(chan struct{}, 1) }
+// maxQueuedNotificationBytes bounds the params held by queued handlers.
+const maxQueuedNotificationBytes = 64 << 20
 
-func (q *notificationQueue) push(f func()) {
+func (q *notificationQueue) init(limit int, onDrop func(queued, dropped int, over bool)) {
+	q.wake = make(chan struct{}, 1)
+	q.limit = limit
+	q.onDrop = onDrop
+}
+
+// push queues f, whose notification had size bytes of params; it reports
+// false when the queue is full and f was dropped.
+func (q *notificationQueue) push(f func(), size int) bool {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return false
+	}
+	if len(q.items) >= q.limit || (q.bytes+size > maxQueuedNotificationBytes && len(q.items) > 0) {
+		q.dropped++
+		first, n := q.dropped == 1, len(q.items)
+		q.mu.Unlock()
+		if first && q.onDrop != nil {
+			q.onDrop(n, 0, false)
+		}
+		return false
+	}
+	q.items = append(q.items, f)
+	q.sizes = append(q.sizes, size)
+	q.bytes += size
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// pushBarrier queues f whatever the bounds: a barrier a call waits on
+// (drainNotes), never dropped; there is at most one per call in flight.
+func (q *notificationQueue) pushBarrier(f func()) {
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
 		return
 	}
 	q.items = append(q.items, f)
+	q.sizes = append(q.sizes, 0)
 	q.mu.Unlock()
 	select {
 	case q.wake <- struct{}{}:
@@ -32,10 +79,17 @@ func (q *notificationQueue) push(f func()) {
 	}
 }
 
+// len returns the number of queued handlers.
+func (q *notificationQueue) len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.items)
+}
+
 func (q *notificationQueue) close() {
 	q.mu.Lock()
 	q.closed = true
-	q.items = nil
+	q.items, q.sizes, q.bytes = nil, nil, 0
 	q.mu.Unlock()
 	select {
 	case q.wake <- struct{}{}:
@@ -55,13 +109,20 @@ func (q *notificationQueue) next() (f func(), ok bool) {
 			f = q.items[0]
 			q.items[0] = nil
 			q.items = q.items[1:]
+			q.bytes -= q.sizes[0]
+			q.sizes = q.sizes[1:]
 			if len(q.items) == 0 {
-				q.items = nil
+				q.items, q.sizes = nil, nil
 			}
 			q.mu.Unlock()
 			return f, true
 		}
+		dropped := q.dropped
+		q.dropped = 0
 		q.mu.Unlock()
+		if dropped > 0 && q.onDrop != nil {
+			q.onDrop(0, dropped, true)
+		}
 		<-q.wake
 	}
 }
@@ -145,7 +206,7 @@ func (s *Session) onNotification(m *Request) {
 			if opts.ProgressHandler != nil {
 				opts.ProgressHandler(ctx, s, &p)
 			}
-		})
+		}, len(m.Params))
 		return
 
 	case NotificationCancelled:
@@ -181,19 +242,19 @@ func (s *Session) onNotification(m *Request) {
 
 	case NotificationToolsChanged:
 		s.cache.invalidateMethod(MethodListTools)
-		if h := opts.ToolListChangedHandler; h != nil {
-			s.notes.push(func() { h(ctx, s) })
+		if h := opts.ToolListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
+			s.notes.push(func() { h(ctx, s) }, len(m.Params))
 		}
 	case NotificationPromptsChanged:
 		s.cache.invalidateMethod(MethodListPrompts)
-		if h := opts.PromptListChangedHandler; h != nil {
-			s.notes.push(func() { h(ctx, s) })
+		if h := opts.PromptListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
+			s.notes.push(func() { h(ctx, s) }, len(m.Params))
 		}
 	case NotificationResourcesChanged:
 		s.cache.invalidateMethod(MethodListResources)
 		s.cache.invalidateMethod(MethodListResourceTemplates)
-		if h := opts.ResourceListChangedHandler; h != nil {
-			s.notes.push(func() { h(ctx, s) })
+		if h := opts.ResourceListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
+			s.notes.push(func() { h(ctx, s) }, len(m.Params))
 		}
 	case NotificationResourceUpdated:
 		var p ResourceUpdatedParams
@@ -201,8 +262,8 @@ func (s *Session) onNotification(m *Request) {
 			return
 		}
 		s.cache.invalidateResource(p.URI)
-		if h := opts.ResourceUpdatedHandler; h != nil {
-			s.notes.push(func() { h(ctx, s, &p) })
+		if h := opts.ResourceUpdatedHandler; h != nil && !s.managed.duplicate(sub, m.Method, p.URI) {
+			s.notes.push(func() { h(ctx, s, &p) }, len(m.Params))
 		}
 	case NotificationMessage:
 		var p LoggingMessageParams
@@ -210,7 +271,7 @@ func (s *Session) onNotification(m *Request) {
 			return
 		}
 		if h := opts.LoggingHandler; h != nil {
-			s.notes.push(func() { h(ctx, s, &p) })
+			s.notes.push(func() { h(ctx, s, &p) }, len(m.Params))
 		}
 	case NotificationElicitComplete:
 		var p ElicitationCompleteParams
@@ -219,12 +280,12 @@ func (s *Session) onNotification(m *Request) {
 		}
 		s.elicits.complete(p.ElicitationID)
 		if h := opts.ElicitationCompleteHandler; h != nil {
-			s.notes.push(func() { h(ctx, s, &p) })
+			s.notes.push(func() { h(ctx, s, &p) }, len(m.Params))
 		}
 	}
 	if sub != nil && sub.handler != nil {
 		h, method, params := sub.handler, m.Method, m.Params
-		s.notes.push(func() { h(ctx, method, params) })
+		s.notes.push(func() { h(ctx, method, params) }, len(m.Params))
 	}
 }
 
@@ -314,16 +375,4 @@ func (w *elicitWaiters) forget(id string) {
 	defer w.mu.Unlock()
 	delete(w.waiting, id)
 	delete(w.done, id)
-}
-
-// wait blocks until the elicitation completed or ctx is done.
-func (w *elicitWaiters) wait(ctx context.Context, id string) error {
-	select {
-	case <-w.channel(id):
-		w.forget(id)
-		return nil
-	case <-ctx.Done():
-		w.forget(id)
-		return ctx.Err()
-	}
 }

@@ -16,7 +16,7 @@ func TestElicitWaitersBoundUnclaimedCompletions(t *testing.T) {
 	defer cancel()
 	waited := make(chan error, 1)
 	ch := w.channel("mine") // a call is waiting for "mine"
-	go func() { waited <- w.wait(ctx, "mine") }()
+	go func() { waited <- w.waitFor(ctx, "mine") }()
 
 	for i := range 1000 {
 		w.complete(fmt.Sprintf("made-up-%d", i))
@@ -31,13 +31,24 @@ func TestElicitWaitersBoundUnclaimedCompletions(t *testing.T) {
 	require.NoError(t, <-waited, "the awaited completion still arrives")
 
 	w.complete("early") // before its call waits: remembered
-	require.NoError(t, w.wait(ctx, "early"))
+	require.NoError(t, w.waitFor(ctx, "early"))
 
 	canceled, stop := context.WithCancel(context.Background())
 	stop()
-	require.ErrorIs(t, w.wait(canceled, "abandoned"), context.Canceled)
+	require.ErrorIs(t, w.waitFor(canceled, "abandoned"), context.Canceled)
 	w.mu.Lock()
 	_, left := w.waiting["abandoned"]
 	w.mu.Unlock()
 	assert.False(t, left, "an abandoned wait leaves nothing behind")
+}
+
+// waitFor is how completeURLElicitations waits for one elicitation.
+func (w *elicitWaiters) waitFor(ctx context.Context, id string) error {
+	defer w.forget(id)
+	select {
+	case <-w.channel(id):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

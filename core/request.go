@@ -97,12 +97,18 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		spec.token = Int64ID(s.nextToken.Add(1))
 	}
 
+	var started time.Time // only the maximum total time needs it
+	if spec.total > 0 {
+		started = time.Now()
+	}
 	var (
 		extras        []member // inputResponses, requestState of an MRTR retry
 		rounds        int
 		renegotiated  bool
 		relisted      bool
 		reinitialized bool
+		reissued      bool
+		attempts      = 1 // for ClientOptions.Retry
 	)
 	for {
 		gen := s.generation()
@@ -132,6 +138,20 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 				}
 				continue
 			}
+			if errors.Is(err, ErrResponseLost) && era == EraModern && !reissued && ctx.Err() == nil {
+				reissued = true // a new request with a new id, once
+				if spec.sub != nil {
+					s.removeSub(spec.sub) // it is registered again under the new id
+				}
+				continue
+			}
+			if d, ok := s.retryDelay(err, method, user, attempts); ok && pin == nil {
+				if werr := s.waitRetry(ctx, spec, started, d, err); werr != nil {
+					return nil, werr
+				}
+				attempts++
+				continue
+			}
 			return nil, err
 		}
 		if resp.Error != nil {
@@ -150,15 +170,17 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 				}
 			case rpc.Code == CodeURLElicitationRequired && era == EraLegacy && rounds < s.client.opts.MaxInputRounds:
 				rounds++
-				if herr := s.completeURLElicitations(ctx, rpc); herr == nil {
-					continue
-				} else if !errors.Is(herr, errDeclined) {
+				if herr := s.completeURLElicitations(ctx, spec, started, rpc); herr != nil {
 					return nil, herr
 				}
+				continue
 			}
 			return nil, rpc
 		}
 		result := resp.Result
+		if err := requireResult(method, result); err != nil {
+			return nil, err
+		}
 		var top []member // a modern result's members, split once for resultType and ttlMs
 		if era == EraModern && (cacheKey != "" || mayHaveKey(result, `"resultType"`)) {
 			top, _ = objectMembers(result)
@@ -254,48 +276,6 @@ func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessag
 		extras[1].val = ir.RequestState
 	}
 	return extras, nil
-}
-
-var errDeclined = errors.New("core: the user declined")
-
-// completeURLElicitations handles a legacy URLElicitationRequiredError: each
-// listed elicitation goes to the elicitation handler; when all are accepted
-// the call waits for their completion notifications and is retried.
-func (s *Session) completeURLElicitations(ctx context.Context, rpc *RPCError) error {
-	h := s.client.opts.ElicitationHandler
-	if h == nil {
-		return errDeclined
-	}
-	var data struct {
-		Elicitations []*ElicitParams `json:"elicitations"`
-	}
-	if err := json.Unmarshal(rpc.Data, &data); err != nil || len(data.Elicitations) == 0 {
-		return errDeclined
-	}
-	for _, p := range data.Elicitations {
-		if p.Mode == "" {
-			p.Mode = ElicitModeURL
-		}
-		if p.ElicitationID != "" {
-			s.elicits.channel(p.ElicitationID) // start listening before asking
-		}
-		r, err := h(ctx, &ElicitRequest{Session: s, Params: p})
-		if err != nil {
-			return &InputError{Method: MethodElicit, Err: err}
-		}
-		if r == nil || r.Action != ActionAccept {
-			return errDeclined
-		}
-	}
-	for _, p := range data.Elicitations {
-		if p.ElicitationID == "" {
-			continue
-		}
-		if err := s.elicits.wait(ctx, p.ElicitationID); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // postProcess applies method-specific rules to a complete result.

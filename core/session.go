@@ -43,6 +43,8 @@ type Session struct {
 	pending      map[int64]*pendingCall
 	progress     map[ID]*pendingCall
 	incoming     map[ID]context.CancelFunc // legacy server→client requests in flight
+	serving      int                       // admitted server→client requests (admitServerRequest)
+	refusing     int                       // refusals being sent
 	tools        map[string]*toolInfo
 	subs         map[int64]*Subscription
 	closed       bool
@@ -98,7 +100,7 @@ func newSession(c *Client, t Transport, versions []string, key string) *Session 
 	}
 	s.infoJSON, _ = json.Marshal(&c.impl)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.notes.init()
+	s.notes.init(c.opts.MaxQueuedNotifications, s.notesDropped)
 	s.elicits.init()
 	return s
 }
@@ -110,6 +112,9 @@ func (s *Session) start(ctx context.Context) error {
 		return err
 	}
 	s.conn = conn
+	if w, ok := conn.(Warner); ok {
+		w.SetWarn(s.warn)
+	}
 	if m, ok := conn.(HeaderMirroring); ok {
 		s.mirrors = m.MirrorsHeaders()
 	}
@@ -284,7 +289,7 @@ func (s *Session) receive(msg Message) {
 	case *Request:
 		if m.IsNotification() {
 			s.onNotification(m)
-		} else {
+		} else if s.admitServerRequest(m) {
 			s.wg.Add(1)
 			go s.serveRequest(m)
 		}
@@ -508,7 +513,7 @@ func (s *Session) roundTripBeside(ctx context.Context, p *pendingCall, c *callSp
 // ctx or the session ends).
 func (s *Session) drainNotes(ctx context.Context) {
 	done := make(chan struct{})
-	s.notes.push(func() { close(done) })
+	s.notes.pushBarrier(func() { close(done) })
 	select {
 	case <-done:
 	case <-ctx.Done():

@@ -15,7 +15,10 @@ import (
 type ListenOptions struct {
 	// Handler receives every notification delivered on this subscription
 	// (routed by its subscription id), in order, on the session's
-	// notification goroutine. The client-level handlers receive them too.
+	// notification goroutine. The client-level handlers receive them too,
+	// except a list-changed or resource-updated notification the session's
+	// own stream also delivers (see ClientOptions.ToolListChangedHandler):
+	// one change calls the client-level handler once.
 	Handler func(ctx context.Context, method string, params json.RawMessage)
 }
 
@@ -332,4 +335,44 @@ func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
 		return err
 	}
 	return nil
+}
+
+// duplicate reports whether a notification that arrived on subscription sub
+// is also delivered by the session's managed stream, which listens for it:
+// then the client-level handler runs only for the managed stream's copy, so
+// that a user's Listen for the same notifications does not make one change
+// call it twice. Notifications without a subscription id, and those the
+// managed stream does not cover, are never duplicates.
+func (m *managedListen) duplicate(sub *Subscription, method, uri string) bool {
+	if sub == nil {
+		return false
+	}
+	m.mu.Lock()
+	cur := m.cur
+	m.mu.Unlock()
+	if cur == nil || cur == sub {
+		return false
+	}
+	select {
+	case <-cur.Done():
+		// The managed stream ended and is being re-opened: until the new
+		// one replaces it, it delivers nothing.
+		return false
+	default:
+	}
+	ack := cur.Acknowledged()
+	if ack == nil {
+		return false
+	}
+	switch method {
+	case NotificationToolsChanged:
+		return ack.ToolsListChanged
+	case NotificationPromptsChanged:
+		return ack.PromptsListChanged
+	case NotificationResourcesChanged:
+		return ack.ResourcesListChanged
+	case NotificationResourceUpdated:
+		return slices.Contains(ack.ResourceSubscriptions, uri)
+	}
+	return false
 }

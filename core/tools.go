@@ -18,6 +18,7 @@ import (
 // toolInfo is what the session remembers of a listed tool.
 type toolInfo struct {
 	headers      []headerSpec
+	repeatable   bool // annotations say readOnlyHint or idempotentHint (RetryPolicy)
 	outputSchema json.RawMessage
 
 	once     sync.Once
@@ -61,12 +62,19 @@ func (s *Session) registerTools(result json.RawMessage) (json.RawMessage, error)
 			Name         string          `json:"name"`
 			InputSchema  json.RawMessage `json:"inputSchema"`
 			OutputSchema json.RawMessage `json:"outputSchema"`
+			Annotations  *struct {
+				ReadOnlyHint   bool `json:"readOnlyHint"`
+				IdempotentHint bool `json:"idempotentHint"`
+			} `json:"annotations"`
 		}
 		if err := json.Unmarshal(raw, &t); err != nil || t.Name == "" {
 			s.warn(fmt.Errorf("%w: tools/list: dropping a malformed tool definition %.60s", ErrInvalidResult, raw))
 			continue
 		}
 		info := &toolInfo{outputSchema: t.OutputSchema}
+		if a := t.Annotations; a != nil {
+			info.repeatable = a.ReadOnlyHint || a.IdempotentHint
+		}
 		if s.mirrors {
 			info.headers, err = headerSpecs(t.InputSchema)
 			if err != nil {

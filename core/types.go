@@ -584,6 +584,12 @@ type ElicitResult struct {
 	Meta    Meta           `json:"_meta,omitempty"`
 	Action  string         `json:"action"`
 	Content map[string]any `json:"content,omitempty"`
+	// Completed is not sent. For a URL-mode elicitation a request depends
+	// on (a legacy -32042 error), it says the user has already finished
+	// the flow at the URL: the request is retried at once instead of
+	// waiting for notifications/elicitation/complete, which servers need
+	// not send.
+	Completed bool `json:"-"`
 }
 
 // InitializeParams are the parameters of the legacy initialize request.

@@ -49,9 +49,10 @@ export function moduleStats(): ModuleStats;
 
 export type McpErrorKind =
   | "rpc" | "timeout" | "closed" | "http" | "cors" | "transport" | "input"
-  | "output-schema" | "tool" | "protocol" | "unsupported-version" | "abort" | "auth" | "internal";
+  | "output-schema" | "tool" | "protocol" | "unsupported-version" | "abort" | "auth"
+  | "url-elicitation" | "internal";
 
-/** Every failed operation rejects with an McpError (or the AbortSignal's reason). */
+/** Every failed operation rejects with an McpError; kind "abort" (code -32001) when the caller's AbortSignal fired, with the signal's reason as `cause`. */
 export class McpError extends Error {
   constructor(code: number, message: string, data?: unknown, options?: { kind?: McpErrorKind; status?: number; cause?: unknown });
   readonly name: "McpError";
@@ -89,9 +90,11 @@ export declare const ErrorCode: {
   readonly MethodNotFound: -32601;
   readonly InvalidParams: -32602;
   readonly InternalError: -32603;
+  /** mcpwasm's code for a tool result with isError (kind "tool"); servers do not send it. */
+  readonly ToolError: -32099;
 };
 
-/** Throws an McpError (kind "tool") when result.isError is set; returns the result otherwise. */
+/** Throws an McpError (kind "tool", code ErrorCode.ToolError) when result.isError is set; returns the result otherwise. */
 export function throwIfToolError<T extends CallToolResult>(result: T, toolName?: string): T;
 
 // ---------------------------------------------------------------- MCP types
@@ -317,6 +320,15 @@ export type ElicitParams = ElicitFormParams | ElicitURLParams;
 export interface ElicitResult {
   action: "accept" | "decline" | "cancel";
   content?: { [key: string]: string | number | boolean | string[] };
+  /**
+   * Not sent to the server. For a URL elicitation a call depends on (a legacy
+   * -32042 error), `true` says the user has already finished the flow at the
+   * URL: the call is retried at once instead of waiting (at most the call's
+   * timeout) for notifications/elicitation/complete, which servers need not
+   * send. Without it and without that notification the call rejects with kind
+   * "url-elicitation", code -32042 and the server's data (data.elicitations).
+   */
+  completed?: boolean;
   _meta?: Meta;
 }
 
@@ -357,6 +369,14 @@ export interface ClientOptions {
   onLog?: (message: LoggingMessage) => void;
   /** Every progress notification (per-call progress goes to the call's onprogress). */
   onProgress?: (notification: ProgressNotification) => void;
+  /**
+   * List-changed handlers. On modern (2026-07-28) servers that advertise
+   * listChanged, setting one makes the client open its own ("managed")
+   * subscriptions/listen stream for it, which also carries the updates asked
+   * for with subscribe(); it is re-opened with backoff when it ends. A change
+   * the server also sends on a stream opened with listen() calls these
+   * handlers once (the listen() stream's own onNotification gets its copy).
+   */
   onToolsListChanged?: () => void;
   onPromptsListChanged?: () => void;
   onResourcesListChanged?: () => void;
@@ -389,6 +409,31 @@ export interface ClientOptions {
   cache?: boolean;
   /** Validate structuredContent against tool output schemas (default true). */
   validateOutput?: boolean;
+  /**
+   * Opt-in retries of requests that failed with HTTP 429, 502, 503 or 504
+   * (default: none). The delay is the server's Retry-After, else exponential
+   * backoff from `delay` with ±20% jitter, capped at `maxDelay`; the call's
+   * timeout, maxTotalTimeout and signal bound the whole. Only requests that
+   * are safe to repeat are retried: every request but tools/call, and
+   * tools/call only for tools whose annotations say readOnlyHint or
+   * idempotentHint. `true` means the defaults.
+   */
+  retry?: boolean | RetryPolicy;
+  /** Ping the server every keepAlive ms while connected (default: no pings); a failed ping goes to onWarning. */
+  keepAlive?: number;
+  /** Notification handlers waiting to run before further notifications are dropped, with a warning (default 4096). */
+  maxQueuedNotifications?: number;
+  /** Legacy server→client requests handled at once; more are answered with an error (default 32). */
+  maxServerRequests?: number;
+}
+
+export interface RetryPolicy {
+  /** Attempts, the first included (default 3). */
+  attempts?: number;
+  /** First backoff delay in ms (default 500). */
+  delay?: number;
+  /** Cap of one delay in ms, Retry-After included (default 10000). */
+  maxDelay?: number;
 }
 
 export interface ConnectOptions {
@@ -580,6 +625,8 @@ export interface SessionInfo {
   serverCapabilities: ServerCapabilities;
   instructions?: string;
   sessionId?: string;
+  /** Why the legacy GET stream was given up after repeated failures (absent while it runs). */
+  backgroundStreamError?: string;
 }
 
 export interface RequestOptions {
@@ -632,6 +679,8 @@ export class Client {
   readonly instructions: string | undefined;
   readonly era: "modern" | "legacy" | undefined;
   readonly sessionId: string | undefined;
+  /** Why the legacy GET stream was given up after repeated failures (onWarning was told), or undefined while it runs. */
+  readonly backgroundStreamError: string | undefined;
 
   request<R extends Result = Result>(method: string, params?: object, options?: RequestOptions): Promise<R>;
   notify(method: string, params?: object): Promise<void>;

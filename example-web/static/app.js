@@ -59,6 +59,7 @@ function argsView(args) {
 
 /** errorView describes an error (McpError or other) for a bubble. */
 function errorView(e) {
+  if (e instanceof McpError && e.kind === "abort") e = e.cause ?? e;
   if (e instanceof McpError) {
     const hint = e.kind === "cors" || (e.kind === "transport" && /CORS/i.test(e.message))
       ? h("p", { class: "hint" }, "Browsers only let a page talk to a server on another origin when the server answers CORS: it must allow the MCP request headers and expose Mcp-Session-Id, WWW-Authenticate and MCP-Protocol-Version (see the README, “CORS”).")

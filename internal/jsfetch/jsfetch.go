@@ -260,9 +260,30 @@ func fetchError(err error, req *Request) error {
 		cause = " (" + c + ")"
 	}
 	if je.Name == "TypeError" {
+		if !inBrowser() {
+			// Node, Deno, Bun and edge runtimes enforce no CORS.
+			return fmt.Errorf("%w: %w%s", ErrNetwork, err, cause)
+		}
 		return fmt.Errorf("%w (a browser reports a refused CORS request this way too%s): %w%s", ErrNetwork, corsHint(req), err, cause)
 	}
 	return fmt.Errorf("jsfetch: fetch rejected: %w%s", err, cause)
+}
+
+// inBrowser reports whether the module runs in a browser page or Web
+// Worker, the only places that enforce CORS: a page has a document, a
+// worker a WorkerGlobalScope with importScripts (edge runtimes and Deno
+// have neither both).
+func inBrowser() (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	g := js.Global()
+	if g.Get("document").Type() == js.TypeObject {
+		return true
+	}
+	return g.Get("WorkerGlobalScope").Type() == js.TypeFunction && g.Get("importScripts").Type() == js.TypeFunction
 }
 
 // corsHint says what a server on another origin must allow for req: its

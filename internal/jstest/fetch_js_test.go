@@ -196,6 +196,10 @@ func TestFetchCORS(t *testing.T) {
 	})
 
 	t.Run("server refuses the origin", func(t *testing.T) {
+		// The hint is for pages and workers, where CORS applies: pretend to
+		// be one.
+		js.Global().Set("document", js.Global().Get("Object").New())
+		defer js.Global().Delete("document")
 		tr := newTransport(t, env(t, jstest.EnvGoLegacy)+"/mcp") // no CORS at all
 		client := core.NewClient(&core.Implementation{Name: "t", Version: "1"}, nil)
 		_, err := client.Connect(testCtx(t), tr, &core.ConnectOptions{ProtocolVersions: legacyOnly})
@@ -212,4 +216,5 @@ func TestFetchNoNetwork(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, jsfetch.ErrNetwork), "got %v", err)
 	assert.Contains(t, err.Error(), "ECONNREFUSED")
+	assert.NotContains(t, err.Error(), "CORS", "Node enforces no CORS: no hint")
 }

@@ -1,7 +1,7 @@
 // The Promise-based MCP client, on top of the WebAssembly module.
 
 import { bridge, checkOptions } from "./loader.js";
-import { ErrorCode, McpError, fromBridge, throwIfToolError } from "./errors.js";
+import { ErrorCode, McpError, abortError, fromBridge, throwIfToolError } from "./errors.js";
 import { authBridge } from "./auth.js";
 
 const CLIENT_OPTIONS = [
@@ -9,7 +9,7 @@ const CLIENT_OPTIONS = [
   "onLog", "onProgress", "onToolsListChanged", "onPromptsListChanged", "onResourcesListChanged",
   "onResourceUpdated", "onElicitationComplete", "onMessage", "onWarning",
   "capabilities", "protocolVersions", "logLevel", "requestTimeout", "maxTotalTimeout", "maxInputRounds",
-  "cache", "validateOutput", "era",
+  "cache", "validateOutput", "era", "retry", "keepAlive", "maxQueuedNotifications", "maxServerRequests",
 ];
 const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "era", "signal", "auth"];
 const CALL_OPTIONS = ["signal", "timeout", "onprogress", "resetTimeoutOnProgress", "maxTotalTimeout", "cache", "_meta"];
@@ -56,7 +56,8 @@ function callbackError(where, err) {
 /**
  * Client is an MCP client: identity, handlers and options, connected to one
  * server at a time. Every method returns a Promise that rejects with an
- * McpError (or, when the caller's AbortSignal fired, the signal's reason).
+ * McpError (kind "abort" with the signal's reason as cause when the caller's
+ * AbortSignal fired).
  */
 export class Client {
   #api;
@@ -88,6 +89,9 @@ export class Client {
     }
     if (opts.logLevel !== undefined && typeof opts.logLevel !== "string") throw new TypeError('Client: option "logLevel" must be a string');
     if (opts.protocolVersions !== undefined && !Array.isArray(opts.protocolVersions)) throw new TypeError('Client: option "protocolVersions" must be an array');
+    if (opts.retry !== undefined && opts.retry !== true && opts.retry !== false && (typeof opts.retry !== "object" || opts.retry === null)) {
+      throw new TypeError('Client: option "retry" must be true, false or { attempts, delay, maxDelay }');
+    }
     const protocolVersions = eraVersions("Client", opts.era, opts.protocolVersions);
     this.#api = bridge();
     this.#identity = { name: info.name, version: info.version, title: info.title };
@@ -114,6 +118,10 @@ export class Client {
       maxInputRounds: opts.maxInputRounds,
       disableCache: opts.cache === false,
       disableOutputValidation: opts.validateOutput === false,
+      retry: opts.retry === true ? {} : opts.retry || undefined,
+      keepAlive: opts.keepAlive,
+      maxQueuedNotifications: opts.maxQueuedNotifications,
+      maxServerRequests: opts.maxServerRequests,
     };
     this.#config = JSON.stringify(config);
     this.#callbacksObj = this.#callbacks(opts);
@@ -239,11 +247,12 @@ export class Client {
   }
 
   // #settle runs a module call that settles a Promise through resolve and
-  // reject, turning rejections into McpError (or the abort reason).
+  // reject, turning rejections into McpError (kind "abort", the signal's
+  // reason as cause, when the caller's signal fired).
   #settle(signal, start) {
     return new Promise((resolve, reject) => {
       const failed = start(resolve, (errJSON) => {
-        if (signal?.aborted) reject(signal.reason);
+        if (signal?.aborted) reject(abortError(signal.reason));
         else reject(fromBridge(errJSON));
       });
       // A bad call the bridge refused before it could take the Promise over.
@@ -270,6 +279,12 @@ export class Client {
   get era() { return this.#current()?.era; }
   /** The legacy HTTP session id, if any. */
   get sessionId() { return this.#current()?.sessionId; }
+  /**
+   * Why the legacy GET stream (server requests and notifications outside any
+   * call) was given up after repeated failures, or undefined while it runs;
+   * onWarning was told when it happened. Calls still work.
+   */
+  get backgroundStreamError() { return this.#current()?.backgroundStreamError; }
 
   /**
    * request sends any client request through the full pipeline and

@@ -9,7 +9,7 @@
 // go._resume() so the goroutines it woke run. Concurrent calls made in one
 // turn share that resume. Imports never throw into Go.
 
-import { ErrorCode, McpError, fromBridge } from "./errors.js";
+import { ErrorCode, McpError, abortError, fromBridge } from "./errors.js";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -92,7 +92,7 @@ export function createLane(go) {
         if (ok) {
           c.resolve(text ? JSON.parse(text) : undefined);
         } else if (c.signal?.aborted) {
-          c.reject(c.signal.reason);
+          c.reject(abortError(c.signal.reason));
         } else {
           c.reject(fromBridge(text));
         }
@@ -158,7 +158,7 @@ export function createLane(go) {
     request(handle, method, paramsJSON, optsJSON, signal, onprogress) {
       return new Promise((resolve, reject) => {
         if (signal?.aborted) {
-          reject(signal.reason);
+          reject(abortError(signal.reason));
           return;
         }
         const call = ++nextCall;

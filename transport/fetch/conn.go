@@ -35,6 +35,12 @@ type conn struct {
 	legacySSE    *legacySSE
 	legacyFailed error
 	hiddenIDs    map[int64]bool // legacy requests sent without a possibly hidden session id
+	getGaveUp    atomic.Bool    // the GET stream gave up: the next accepted request re-opens it
+	sseOpen      sync.Mutex     // serializes opening the HTTP+SSE stream
+	sseInFlight  map[int64]bool // HTTP+SSE requests whose response is due on the stream
+	sseReinit    bool           // the HTTP+SSE stream was re-opened: the server's session is new
+	warn         func(error)    // the session's OnWarning (core.Warner)
+	streamErr    error          // why the GET stream was given up
 }
 
 func (c *conn) MirrorsHeaders() bool { return true }
@@ -66,6 +72,7 @@ func (c *conn) push(m core.Message) {
 			c.mu.Lock()
 			hidden := c.hiddenIDs[id]
 			delete(c.hiddenIDs, id)
+			delete(c.sseInFlight, id)
 			c.mu.Unlock()
 			if hidden && r.Error != nil {
 				m = &core.Response{ID: r.ID, TransportErr: fmt.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers; without it the server answered: %w)",
@@ -319,6 +326,9 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 	}
 
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		if c.getGaveUp.Load() && !modern {
+			c.reviveGET(opts.ProtocolVersion)
+		}
 		if resp.StatusCode == 202 || resp.StatusCode == 204 {
 			// The answer will come on another stream (legacy servers).
 			resp.Body.Close()
@@ -333,7 +343,7 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 		if ct == "text/event-stream" {
 			c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
 		} else {
-			c.readJSON(rctx, rcancel, resp, id)
+			c.readJSON(rctx, rcancel, resp, id, ct)
 		}
 		return nil
 	}
@@ -342,6 +352,9 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 	c.dropStream(id)
 	rcancel()
 	se := &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header, Method: m.Method}
+	if !modern && sid != "" && sessionGone(resp.StatusCode, b) {
+		return c.expired(sid, se)
+	}
 	if r := jsonrpcError(b); r != nil {
 		// A JSON-RPC error for this request (or a modern protocol error,
 		// which servers may send without an id) is a normal response.
@@ -354,13 +367,6 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 	switch {
 	case modern && resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != 401 && resp.StatusCode != 403:
 		return fmt.Errorf("%w: %w", core.ErrNotModern, se)
-	case !modern && resp.StatusCode == 404 && sid != "":
-		c.mu.Lock()
-		if c.sessionID == sid {
-			c.sessionID = ""
-		}
-		c.mu.Unlock()
-		return fmt.Errorf("%w: %w", core.ErrSessionExpired, se)
 	case !modern && m.Method == core.MethodInitialize && c.t.opts.Mode == ModeAuto &&
 		(resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405):
 		return c.fallbackToSSE(ctx, m, opts, se)
@@ -389,7 +395,7 @@ func jsonrpcError(b []byte) *core.Response {
 }
 
 // readJSON delivers an application/json response.
-func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64) {
+func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64, ct string) {
 	defer c.wg.Done()
 	defer cancel()
 	defer c.dropStream(id)
@@ -415,7 +421,7 @@ func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Re
 	}
 	msgs, err := core.DecodeMessages(b)
 	if err != nil {
-		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("fetch: malformed JSON response: %w", err)})
+		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: badBodyError(ct, b, err)})
 		return
 	}
 	answered := false
@@ -436,6 +442,7 @@ type streamResult struct {
 	lastID   string
 	retry    time.Duration
 	events   int
+	msgs     int // JSON-RPC messages delivered
 	bad      int
 	err      error
 }
@@ -468,6 +475,7 @@ func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 			res.bad++
 			continue
 		}
+		res.msgs += len(msgs)
 		for _, m := range msgs {
 			if resp, ok := m.(*core.Response); ok && id > 0 && resp.ID == core.Int64ID(id) {
 				if !res.answered && stop != nil {
@@ -513,15 +521,19 @@ func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, re
 	if res.bad > 0 {
 		detail += fmt.Sprintf(" (%d malformed events)", res.bad)
 	}
-	c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("%w%s", ErrStreamEnded, detail)})
+	err := fmt.Errorf("%w%s", ErrStreamEnded, detail)
+	if modern {
+		err = fmt.Errorf("%w: %w", err, core.ErrResponseLost)
+	}
+	c.push(&core.Response{ID: core.Int64ID(id), TransportErr: err})
 }
 
 // resume re-opens a legacy stream with GET + Last-Event-ID until the
 // response arrives; it reports whether it did.
 func (c *conn) resume(ctx context.Context, id int64, version string, last streamResult) bool {
-	st := reconnect{lastID: last.lastID, retry: last.retry}
+	st := c.newReconnect(last)
 	for st.failures < c.t.opts.MaxReconnects {
-		if !sleep(ctx, orDefault(st.retry, c.t.opts.Retry)) {
+		if !sleep(ctx, st.delay()) {
 			return false
 		}
 		resp, err := c.get(ctx, version, st.lastID)
@@ -543,38 +555,6 @@ func (c *conn) resume(ctx context.Context, id int64, version string, last stream
 		st.after(res)
 	}
 	return false
-}
-
-// reconnect is what a re-opened SSE stream carries from one attempt to the
-// next: where to resume, the server's retry delay, and how many attempts in
-// a row have brought nothing.
-type reconnect struct {
-	lastID   string
-	retry    time.Duration
-	failures int
-}
-
-// after notes the outcome of one stream: a stream that delivered events
-// resets the failure count.
-func (st *reconnect) after(res streamResult) {
-	if res.lastID != "" {
-		st.lastID = res.lastID
-	}
-	if res.retry > 0 {
-		st.retry = res.retry
-	}
-	if res.events > 0 {
-		st.failures = 0
-	} else {
-		st.failures++
-	}
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {
@@ -621,6 +601,7 @@ func (c *conn) startGET(version string) <-chan struct{} {
 
 func (c *conn) runGET(version string, ready chan struct{}) {
 	defer c.wg.Done()
+	defer c.getEnded()
 	first := true
 	signal := func() {
 		if first {
@@ -630,13 +611,15 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 	}
 	defer signal()
 	ctx := c.ctx
-	var st reconnect
+	st := c.newReconnect(streamResult{})
+	var last error
 	for ctx.Err() == nil && st.failures < c.t.opts.MaxReconnects {
 		resp, err := c.get(ctx, version, st.lastID)
 		signal()
 		if err != nil {
+			last = err
 			st.failures++
-			if !sleep(ctx, backoff(c.t.opts.Retry, st.failures)) {
+			if !sleep(ctx, st.delay()) {
 				return
 			}
 			continue
@@ -647,25 +630,23 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 			if resp.StatusCode == 405 || resp.StatusCode == 404 || resp.StatusCode == 400 {
 				return // the server offers no GET stream
 			}
+			last = &StatusError{StatusCode: resp.StatusCode, Method: "GET"}
 			st.failures++
-			if !sleep(ctx, backoff(c.t.opts.Retry, st.failures)) {
+			if !sleep(ctx, st.delay()) {
 				return
 			}
 			continue
 		}
+		c.setStreamErr(nil)
 		res := c.consume(resp.Body, 0, nil)
 		resp.Body.Close()
 		st.after(res)
-		if !sleep(ctx, orDefault(st.retry, backoff(c.t.opts.Retry, st.failures))) {
+		last = res.err
+		if !sleep(ctx, st.delay()) {
 			return
 		}
 	}
-}
-
-func backoff(base time.Duration, failures int) time.Duration {
-	d := base
-	for i := 1; i < failures && d < 30*time.Second; i++ {
-		d *= 2
+	if ctx.Err() == nil {
+		c.gaveUp(st.failures, last)
 	}
-	return min(d, 30*time.Second)
 }

@@ -227,8 +227,11 @@ func TestModernStreamBreaks(t *testing.T) {
 			w.Header().Set("Content-Type", "text/event-stream")
 			fmt.Fprint(w, "id: 1\ndata: \n\n") // then the stream ends: no resumption in 2026-07-28
 		case 2:
-			w.WriteHeader(http.StatusInternalServerError)
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "id: 2\ndata: \n\n") // the re-issued request's stream breaks too
 		case 3:
+			w.WriteHeader(http.StatusInternalServerError)
+		case 4:
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`)
 		default:
@@ -238,7 +241,9 @@ func TestModernStreamBreaks(t *testing.T) {
 	defer hs.Close()
 	s := connectTo(t, hs.URL, nil, nil)
 	_, err := s.ListTools(ctxT(t), nil)
-	require.ErrorIs(t, err, fetch.ErrStreamEnded)
+	require.ErrorIs(t, err, fetch.ErrStreamEnded, "re-issued once, then given up")
+	require.ErrorIs(t, err, core.ErrResponseLost)
+	assert.Equal(t, int32(2), calls.Load())
 	_, err = s.ListTools(ctxT(t), nil)
 	var se *fetch.StatusError
 	require.ErrorAs(t, err, &se)

@@ -11,11 +11,21 @@
 //
 // Legacy sessions keep the Mcp-Session-Id the server assigned, open the
 // standalone GET stream after initialization, resume broken streams with
-// GET and Last-Event-ID after the server's retry delay, treat 404 as an
-// expired session (core.ErrSessionExpired) and DELETE the session on Close.
+// GET and Last-Event-ID after the server's retry delay, treat 404 (and a
+// 400 whose body names the session, as TypeScript SDK v1 servers answer) as
+// an expired session (core.ErrSessionExpired: re-initialized once per call)
+// and DELETE the session on Close.
 // When an initialize POST is refused with 400, 404 or 405 the transport
 // tries the HTTP+SSE transport (GET, endpoint event, POSTs) and remembers
-// the verdict.
+// the verdict; an HTTP+SSE stream that ends is re-opened, and the session
+// re-initialized on the new server session.
+//
+// Reconnection is bounded: the server's retry delay is floored at 250 ms
+// and jittered, Options.MaxReconnectsPerMinute caps the attempts, and
+// Options.MaxReconnects failures in a row give a stream up (reported to
+// the session's OnWarning). Transient HTTP answers (429, 502, 503, 504)
+// are *StatusError values implementing core.TransientError, for
+// core.RetryPolicy.
 //
 // All HTTP goes through the small Doer interface: net/http natively, the
 // JavaScript fetch function under GOOS=js (which keeps net/http out of the

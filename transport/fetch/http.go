@@ -112,10 +112,7 @@ func (e *StatusError) Error() string {
 	if e.Method != "" {
 		msg += " for " + e.Method
 	}
-	if b := strings.TrimSpace(e.Body); b != "" {
-		if len(b) > 200 {
-			b = b[:200] + "…"
-		}
+	if b := oneLine(e.Body, 200); b != "" {
 		msg += ": " + b
 	}
 	return msg
@@ -139,6 +136,10 @@ var (
 	ErrNetwork = errors.New("fetch: network error")
 	// ErrTooLarge means a response exceeded Options.MaxMessageSize.
 	ErrTooLarge = errors.New("fetch: message too large")
+	// ErrContentType means a server answered a request with a 2xx body that
+	// is neither application/json nor text/event-stream and not JSON-RPC
+	// either (a proxy's or login page's HTML, for example).
+	ErrContentType = errors.New("fetch: unexpected Content-Type")
 )
 
 // readLimited reads at most limit bytes; more is ErrTooLarge.

@@ -37,6 +37,8 @@ func (c *conn) fallbackToSSE(ctx context.Context, m *core.Request, opts *core.Se
 
 // openLegacySSE opens the GET stream and waits for the endpoint event.
 func (c *conn) openLegacySSE(ctx context.Context) error {
+	c.sseOpen.Lock()
+	defer c.sseOpen.Unlock()
 	c.mu.Lock()
 	if c.legacySSE != nil {
 		c.mu.Unlock()
@@ -96,9 +98,10 @@ func (c *conn) readLegacySSE(body io.ReadCloser, r *sse.Reader, endpoint chan<- 
 			}
 			if c.ctx.Err() == nil {
 				if errors.Is(err, io.EOF) {
-					err = ErrStreamEnded
+					c.legacyLost(fmt.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded))
+				} else {
+					c.legacyLost(fmt.Errorf("fetch: HTTP+SSE stream ended: %w: %w", ErrStreamEnded, err))
 				}
-				c.fail(fmt.Errorf("fetch: HTTP+SSE stream ended: %w", err))
 			}
 			return
 		}
@@ -160,20 +163,43 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg core.Message, opts *core.S
 		return err
 	}
 	l := c.sse()
+	if l == nil {
+		return fmt.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded)
+	}
+	req, _ := msg.(*core.Request)
+	id := int64(-1)
+	if req != nil && !req.IsNotification() {
+		if v, ok := req.ID.Raw().(int64); ok {
+			id = v
+		}
+	}
+	if err := c.newSSESession(req); err != nil {
+		return err
+	}
 	body, err := core.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
 	h := c.baseHeader("", "")
 	h.Set("Content-Type", "application/json")
+	if id >= 0 {
+		c.mu.Lock()
+		if c.sseInFlight == nil {
+			c.sseInFlight = map[int64]bool{}
+		}
+		c.sseInFlight[id] = true
+		c.mu.Unlock()
+	}
 	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: l.postURL, Header: h, Body: body})
 	if err != nil {
+		c.forgetInFlight(id)
 		return fmt.Errorf("fetch: POST %s: %w", l.postURL, err)
 	}
 	b := readErrorBody(resp)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return nil
 	}
+	c.forgetInFlight(id)
 	method := ""
 	if r, ok := msg.(*core.Request); ok {
 		method = r.Method

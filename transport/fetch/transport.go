@@ -26,6 +26,9 @@ const (
 	DefaultMaxMessageSize = 32 << 20
 	DefaultRetry          = time.Second
 	DefaultMaxReconnects  = 5
+	// DefaultMaxReconnectsPerMinute is the default of
+	// Options.MaxReconnectsPerMinute.
+	DefaultMaxReconnectsPerMinute = 20
 )
 
 // Options configure a Transport; nil means all defaults.
@@ -44,9 +47,17 @@ type Options struct {
 	// Retry is the reconnection delay of SSE streams when the server sent no
 	// retry field. Default DefaultRetry.
 	Retry time.Duration
-	// MaxReconnects bounds consecutive failed attempts to resume a stream.
-	// Default DefaultMaxReconnects.
+	// MaxReconnects bounds consecutive failed attempts to resume a stream;
+	// an attempt counts as failed unless the stream delivered a JSON-RPC
+	// message. When the legacy GET stream gives up, the session's OnWarning
+	// gets an error wrapping ErrStreamGaveUp and
+	// core.Session.BackgroundStreamErr reports it. Default
+	// DefaultMaxReconnects.
 	MaxReconnects int
+	// MaxReconnectsPerMinute caps how often one stream is re-opened,
+	// whatever retry delay the server asks for (which is also floored at
+	// 250 ms and jittered by ±20%). Default DefaultMaxReconnectsPerMinute.
+	MaxReconnectsPerMinute int
 }
 
 // Transport connects to an MCP server over HTTP: Streamable HTTP (legacy
@@ -100,6 +111,9 @@ func New(endpoint string, opts *Options) (*Transport, error) {
 	}
 	if t.opts.MaxReconnects <= 0 {
 		t.opts.MaxReconnects = DefaultMaxReconnects
+	}
+	if t.opts.MaxReconnectsPerMinute <= 0 {
+		t.opts.MaxReconnectsPerMinute = DefaultMaxReconnectsPerMinute
 	}
 	t.doer = t.opts.HTTP
 	if t.doer == nil {

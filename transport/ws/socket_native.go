@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/coder/websocket"
 )
@@ -40,11 +39,11 @@ func dial(ctx context.Context, u string, o *Options) (socket, error) {
 				body, _ = io.ReadAll(io.LimitReader(resp.Body, 512))
 				resp.Body.Close()
 			}
-			msg := fmt.Sprintf("%v: %s answered HTTP %d", ErrDial, u, resp.StatusCode)
-			if b := strings.TrimSpace(string(body)); b != "" {
-				msg += ": " + b
+			detail := ""
+			if b := oneLine(string(body), 200); b != "" {
+				detail = ": " + b
 			}
-			return nil, errors.New(msg)
+			return nil, fmt.Errorf("%w: %s answered HTTP %d%s", ErrDial, u, resp.StatusCode, detail)
 		}
 		return nil, fmt.Errorf("%w: %s: %w", ErrDial, u, err)
 	}

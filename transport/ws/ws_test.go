@@ -256,15 +256,17 @@ func TestDialFailures(t *testing.T) {
 	})
 	t.Run("not a WebSocket endpoint", func(t *testing.T) {
 		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			http.Error(w, "no websockets here", http.StatusNotFound)
+			http.Error(w, "no websockets here\n<html>\n  <body>"+strings.Repeat(" filler", 100)+"</body>", http.StatusNotFound)
 		}))
 		defer hs.Close()
 		tr, err := ws.New("ws"+strings.TrimPrefix(hs.URL, "http"), nil)
 		require.NoError(t, err)
 		_, err = tr.Connect(testCtx(t))
-		require.Error(t, err)
+		require.ErrorIs(t, err, ws.ErrDial)
 		assert.Contains(t, err.Error(), "HTTP 404")
-		assert.Contains(t, err.Error(), "no websockets here")
+		assert.Contains(t, err.Error(), "no websockets here <html> <body>")
+		assert.NotContains(t, err.Error(), "\n", "the body is cut to one line")
+		assert.Less(t, len(err.Error()), 400)
 	})
 	t.Run("context ends", func(t *testing.T) {
 		// A server that accepts TCP but never answers the handshake.

@@ -57,18 +57,27 @@ func errorJSON(err error) string {
 		status  *fetch.StatusError
 		jserr   *jsbridge.Error
 		withRes *resultError
+
+		urlElicit *core.URLElicitationError
+		toolErr   *core.ToolError
 	)
 	switch {
 	case isAuthError(err): // authorization (wasm/js/auth.go), before cors: a hidden WWW-Authenticate
 		e.Kind, e.Code, e.Data, e.Status = "auth", codeConnectionClosed, authErrorData(err), authErrorStatus(err)
 	case errors.Is(err, fetch.ErrHiddenHeader):
 		e.Kind, e.Code = "cors", codeConnectionClosed
+	case errors.As(err, &urlElicit) && urlElicit.RPC != nil:
+		// data as the server sent it (data.elicitations); the message says
+		// why the call was not retried.
+		e.Kind, e.Code, e.Data = "url-elicitation", urlElicit.RPC.Code, urlElicit.RPC.Data
 	case errors.As(err, &rpc):
 		e.Kind, e.Code, e.Message, e.Data = "rpc", rpc.Code, rpc.Message, rpc.Data
 	case errors.As(err, &timeout):
 		e.Kind, e.Code = "timeout", codeRequestTimeout
 	case errors.Is(err, context.Canceled), errors.Is(err, jsbridge.ErrAborted), errors.Is(err, context.DeadlineExceeded):
 		e.Kind, e.Code = "abort", codeRequestTimeout
+	case errors.As(err, &toolErr):
+		e.Kind, e.Code = "tool", core.CodeToolError
 	case errors.As(err, &schema):
 		e.Kind, e.Code = "output-schema", core.CodeInvalidParams
 	case errors.As(err, &input):

@@ -251,6 +251,14 @@ type clientConfig struct {
 	MaxInputRounds   int                      `json:"maxInputRounds"`
 	DisableCache     bool                     `json:"disableCache"`
 	NoOutputCheck    bool                     `json:"disableOutputValidation"`
+	Retry            *struct {
+		Attempts int     `json:"attempts"`
+		Delay    float64 `json:"delay"`    // ms
+		MaxDelay float64 `json:"maxDelay"` // ms
+	} `json:"retry"`
+	KeepAlive              float64 `json:"keepAlive"` // ms
+	MaxQueuedNotifications int     `json:"maxQueuedNotifications"`
+	MaxServerRequests      int     `json:"maxServerRequests"`
 }
 
 func ms(v float64) time.Duration {
@@ -283,6 +291,12 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 		OnWarning: func(_ *core.Session, err error) {
 			ce.call("warn", err.Error())
 		},
+		KeepAlive:              ms(cfg.KeepAlive),
+		MaxQueuedNotifications: cfg.MaxQueuedNotifications,
+		MaxServerRequests:      cfg.MaxServerRequests,
+	}
+	if r := cfg.Retry; r != nil {
+		opts.Retry = &core.RetryPolicy{Attempts: r.Attempts, Delay: ms(r.Delay), MaxDelay: ms(r.MaxDelay)}
 	}
 	if cfg.Sampling {
 		opts.SamplingHandler = func(ctx context.Context, req *core.CreateMessageRequest) (*core.CreateMessageResult, error) {
@@ -292,8 +306,13 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 	}
 	if cfg.Elicitation {
 		opts.ElicitationHandler = func(ctx context.Context, req *core.ElicitRequest) (*core.ElicitResult, error) {
-			var r core.ElicitResult
-			return &r, ce.ask(ctx, core.MethodElicit, req.Params, &r)
+			var r struct {
+				core.ElicitResult
+				Completed bool `json:"completed"` // not sent: see core.ElicitResult.Completed
+			}
+			err := ce.ask(ctx, core.MethodElicit, req.Params, &r)
+			r.ElicitResult.Completed = r.Completed
+			return &r.ElicitResult, err
 		}
 	}
 	if cfg.RootsHandler {
@@ -489,17 +508,23 @@ type infoJSON struct {
 	ServerCapabilities *core.ServerCapabilities `json:"serverCapabilities"`
 	Instructions       string                   `json:"instructions,omitempty"`
 	SessionID          string                   `json:"sessionId,omitempty"`
+	// BackgroundStreamError says why the legacy GET stream was given up.
+	BackgroundStreamError string `json:"backgroundStreamError,omitempty"`
 }
 
 func sessionInfo(s *core.Session) json.RawMessage {
-	b, _ := json.Marshal(&infoJSON{
+	info := &infoJSON{
 		Era:                s.Era().String(),
 		ProtocolVersion:    s.ProtocolVersion(),
 		ServerInfo:         s.ServerInfo(),
 		ServerCapabilities: s.ServerCapabilities(),
 		Instructions:       s.Instructions(),
 		SessionID:          s.ID(),
-	})
+	}
+	if err := s.BackgroundStreamErr(); err != nil {
+		info.BackgroundStreamError = err.Error()
+	}
+	b, _ := json.Marshal(info)
 	return b
 }
 

@@ -11,7 +11,7 @@ export async function main(): Promise<void> {
       return { role: "assistant", model: "m", content: { type: "text", text: `${first?.role ?? "none"}` } };
     },
     elicitation: async (params): Promise<ElicitResult> =>
-      params.mode === "url" ? { action: "decline" } : { action: "accept", content: { name: "Ada", age: 3, ok: true, tags: ["a"] } },
+      params.mode === "url" ? { action: "accept", completed: true } : { action: "accept", content: { name: "Ada", age: 3, ok: true, tags: ["a"] } },
     roots: [{ uri: "file:///work", name: "work" }],
     onLog: (m: LoggingMessage) => console.log(m.level, m.data),
     onProgress: (p) => console.log(p.progress, p.total),
@@ -19,6 +19,10 @@ export async function main(): Promise<void> {
     onResourceUpdated: (u) => console.log(u.uri),
     requestTimeout: 30_000,
     protocolVersions: ["2026-07-28", "2025-11-25"],
+    retry: { attempts: 4, delay: 200, maxDelay: 5000 },
+    keepAlive: 30_000,
+    maxQueuedNotifications: 1000,
+    maxServerRequests: 8,
   });
   const info: SessionInfo = await client.connect("https://host/mcp", { transport: "auto", headers: { Authorization: "Bearer x" }, fetch });
   console.log(info.era, client.serverInfo?.name, client.protocolVersion, client.instructions);
@@ -44,6 +48,9 @@ export async function main(): Promise<void> {
     await client.readResource({ uri: "x" });
   } catch (e) {
     if (e instanceof McpError && e.code === ErrorCode.ResourceNotFound) console.log(e.kind, e.data);
+    if (e instanceof McpError && e.kind === "url-elicitation" && e.code === ErrorCode.URLElicitationRequired) console.log(e.data);
+    if (e instanceof McpError && e.kind === "abort") console.log(e.cause);
+    if (e instanceof McpError && e.code === ErrorCode.ToolError) console.log(e.message);
   }
   await client.setRoots([{ uri: "file:///new" }]);
   await client.close();

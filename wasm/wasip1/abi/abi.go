@@ -181,6 +181,28 @@ type ClientConfig struct {
 	DisableCache bool `json:"disableCache,omitempty"`
 	// DisableOutputValidation turns off structuredContent validation.
 	DisableOutputValidation bool `json:"disableOutputValidation,omitempty"`
+	// Retry, when present, retries requests that failed with HTTP 429,
+	// 502, 503 or 504 where repeating them is safe (see core.RetryPolicy).
+	Retry *RetryPolicy `json:"retry,omitempty"`
+	// KeepAliveMs, when positive, pings the server at this interval.
+	KeepAliveMs int64 `json:"keepAliveMs,omitempty"`
+	// MaxQueuedNotifications bounds the notifications waiting for their
+	// handler (default 4096); more are dropped with a warning.
+	MaxQueuedNotifications int `json:"maxQueuedNotifications,omitempty"`
+	// MaxServerRequests bounds the server→client requests handled at once
+	// (default 32).
+	MaxServerRequests int `json:"maxServerRequests,omitempty"`
+}
+
+// RetryPolicy is ClientConfig.Retry; zero members mean the defaults.
+type RetryPolicy struct {
+	// Attempts is the maximum number of attempts, the first included
+	// (default 3).
+	Attempts int `json:"attempts,omitempty"`
+	// DelayMs is the first backoff delay (default 500).
+	DelayMs int64 `json:"delayMs,omitempty"`
+	// MaxDelayMs caps one delay, Retry-After included (default 10000).
+	MaxDelayMs int64 `json:"maxDelayMs,omitempty"`
 }
 
 // ConnectRequest is the JSON argument of mcpwasm_connect.

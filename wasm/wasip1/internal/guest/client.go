@@ -78,6 +78,12 @@ func (g *Guest) NewClient(config []byte) (uint32, error) {
 		MaxInputRounds:          cfg.MaxInputRounds,
 		DisableCache:            cfg.DisableCache,
 		DisableOutputValidation: cfg.DisableOutputValidation,
+		KeepAlive:               ms(cfg.KeepAliveMs),
+		MaxQueuedNotifications:  cfg.MaxQueuedNotifications,
+		MaxServerRequests:       cfg.MaxServerRequests,
+	}
+	if r := cfg.Retry; r != nil {
+		opts.Retry = &core.RetryPolicy{Attempts: r.Attempts, Delay: ms(r.DelayMs), MaxDelay: ms(r.MaxDelayMs)}
 	}
 	if err := checkVersions(cfg.ProtocolVersions, "client config"); err != nil {
 		return 0, err

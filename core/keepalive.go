@@ -1,0 +1,39 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrKeepAlive is wrapped by the warning about a failed keepalive ping.
+var ErrKeepAlive = errors.New("core: keepalive ping failed")
+
+// startKeepAlive pings the server every ClientOptions.KeepAlive until the
+// session ends. Each ping is bounded by the interval itself.
+func (s *Session) startKeepAlive() {
+	every := s.client.opts.KeepAlive
+	if every <= 0 {
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-t.C:
+			}
+			ctx, cancel := context.WithTimeout(s.ctx, every)
+			err := s.Ping(ctx)
+			cancel()
+			if err != nil && s.ctx.Err() == nil {
+				s.warn(fmt.Errorf("%w: %w", ErrKeepAlive, err))
+			}
+		}
+	}()
+}

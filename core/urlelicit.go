@@ -1,0 +1,170 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ErrURLElicitation is wrapped by *URLElicitationError.
+var ErrURLElicitation = errors.New("core: the request needs URL elicitations completed first")
+
+// URLElicitationError is returned when a legacy server answered a request
+// with URLElicitationRequiredError (-32042) and the client could not retry
+// it: there is no elicitation handler, the handler declined, or no
+// notifications/elicitation/complete arrived within the call's timeout
+// (servers need not send one). The elicitations are carried so that the
+// application can show them and retry the call itself. errors.As with
+// *RPCError still finds the server's error.
+type URLElicitationError struct {
+	Method       string
+	Elicitations []*ElicitParams
+	// RPC is the server's -32042 error.
+	RPC *RPCError
+	// Err says why the call was not retried: ErrNoHandler, ErrDeclined, a
+	// *TimeoutError when the completion did not arrive in time, or an
+	// *InputError from the handler.
+	Err error
+}
+
+func (e *URLElicitationError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "core: %s needs %d URL elicitation(s) completed", e.Method, len(e.Elicitations))
+	for i, p := range e.Elicitations {
+		if i == 3 {
+			b.WriteString(", ...")
+			break
+		}
+		if p != nil && p.URL != "" {
+			fmt.Fprintf(&b, " [%s]", p.URL)
+		}
+	}
+	if e.Err != nil {
+		fmt.Fprintf(&b, ": %v", e.Err)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrURLElicitation, the server's error and the reason.
+func (e *URLElicitationError) Unwrap() []error {
+	errs := []error{ErrURLElicitation}
+	if e.RPC != nil {
+		errs = append(errs, e.RPC)
+	}
+	if e.Err != nil {
+		errs = append(errs, e.Err)
+	}
+	return errs
+}
+
+// ErrDeclined means the user declined or cancelled an elicitation the
+// request depended on.
+var ErrDeclined = errors.New("core: the user declined the elicitation")
+
+// completeURLElicitations handles a legacy URLElicitationRequiredError: each
+// listed elicitation goes to the elicitation handler (which talks to the
+// user, so only ctx and the call's maximum total time bound it); when all
+// are accepted the call waits for their completion notifications, bounded
+// by the call's timeout, maximum total time and ctx, and is then retried. A handler that
+// answers with ElicitResult.Completed says the user has finished already:
+// the call is retried without waiting. nil means retry.
+func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, started time.Time, rpc *RPCError) error {
+	var data struct {
+		Elicitations []*ElicitParams `json:"elicitations"`
+	}
+	_ = json.Unmarshal(rpc.Data, &data)
+	fail := func(err error) error {
+		return &URLElicitationError{Method: c.method, Elicitations: data.Elicitations, RPC: rpc, Err: err}
+	}
+	h := s.client.opts.ElicitationHandler
+	if h == nil {
+		return fail(ErrNoHandler)
+	}
+	if len(data.Elicitations) == 0 {
+		return fail(fmt.Errorf("%w: the error lists no elicitations", ErrInvalidResult))
+	}
+	hctx := ctx // the handler talks to the user: only the hard limit applies
+	if c.total > 0 {
+		var cancel context.CancelFunc
+		hctx, cancel = context.WithDeadline(ctx, started.Add(c.total))
+		defer cancel()
+	}
+	var wait []string
+	defer func() {
+		for _, id := range wait {
+			s.elicits.forget(id)
+		}
+	}()
+	for _, p := range data.Elicitations {
+		if p == nil {
+			return fail(fmt.Errorf("%w: an empty elicitation", ErrInvalidResult))
+		}
+		if p.Mode == "" {
+			p.Mode = ElicitModeURL
+		}
+		if p.ElicitationID != "" {
+			s.elicits.channel(p.ElicitationID) // start listening before asking
+		}
+		r, err := h(hctx, &ElicitRequest{Session: s, Params: p})
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if hctx.Err() != nil {
+				return fail(&TimeoutError{Method: c.method, Timeout: c.total, Total: true})
+			}
+			return fail(&InputError{Method: MethodElicit, Err: err})
+		}
+		if r == nil || r.Action != ActionAccept {
+			return fail(ErrDeclined)
+		}
+		if p.ElicitationID != "" {
+			if r.Completed {
+				s.elicits.forget(p.ElicitationID)
+			} else {
+				wait = append(wait, p.ElicitationID)
+			}
+		}
+	}
+	if len(wait) == 0 {
+		return nil
+	}
+	var limit <-chan time.Time
+	terr := &TimeoutError{Method: c.method, Timeout: c.timeout}
+	if c.timeout > 0 {
+		t := time.NewTimer(c.timeout)
+		defer t.Stop()
+		limit = t.C
+	}
+	if c.total > 0 {
+		rem := c.total - time.Since(started)
+		if limit == nil || rem < c.timeout {
+			t := time.NewTimer(max(rem, 0))
+			defer t.Stop()
+			limit = t.C
+			terr = &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
+		}
+	}
+	for _, id := range wait {
+		select {
+		case <-s.elicits.channel(id):
+		case <-limit:
+			return fail(fmt.Errorf("no notifications/elicitation/complete for %q: %w", id, terr))
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.done:
+			return s.closedErr()
+		}
+	}
+	return nil
+}
+
+// closedErr returns the error calls on the closed session get.
+func (s *Session) closedErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closedErrLocked()
+}

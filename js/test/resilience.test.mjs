@@ -1,0 +1,203 @@
+// What real servers do to the client that must not hang it, lose a call or
+// leave the caller guessing (issue 10), through the JS package.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { init, Client, McpError, ErrorCode } from "../src/index.js";
+import { startPeer, text, waitFor } from "./helpers.mjs";
+
+await init();
+
+describe("server-everything (legacy era)", () => {
+  let server;
+  before(async () => { server = await startPeer("everything", ["--transport", "streamableHttp"]); });
+  after(async () => { await server?.stop(); });
+
+  const connect = async (elicitation) => {
+    const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, { elicitation, elicitationModes: ["form", "url"] });
+    await c.connect(server.url);
+    return c;
+  };
+
+  test("a -32042 without elicitation/complete rejects within the call's timeout, carrying the elicitation", async () => {
+    const c = await connect(() => ({ action: "accept" }));
+    try {
+      const started = Date.now();
+      await assert.rejects(
+        c.callTool({ name: "trigger-url-elicitation", arguments: { url: "https://example.com/a", errorPath: true, elicitationId: "js-a" } }, { timeout: 500 }),
+        (e) => e instanceof McpError && e.kind === "url-elicitation" && e.code === ErrorCode.URLElicitationRequired &&
+          e.data?.elicitations?.[0]?.url === "https://modelcontextprotocol.io" && /timed out/.test(e.message));
+      assert.ok(Date.now() - started < 10000);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a handler that says the user is done (completed: true) gets the call retried", async () => {
+    const urls = [];
+    const c = await connect((params) => { urls.push(params.url); return { action: "accept", completed: true }; });
+    try {
+      const r = await c.callTool({ name: "trigger-url-elicitation", arguments: { url: "https://example.com/b", errorPath: true, elicitationId: "js-b" } });
+      assert.match(text(r), /User completed the URL elicitation flow/);
+      assert.deepEqual(urls, ["https://modelcontextprotocol.io", "https://example.com/b"]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a session the server forgot (400 'No valid session ID provided') is re-initialized", async () => {
+    const c = await connect(undefined);
+    try {
+      const old = c.sessionId;
+      assert.ok(old);
+      const res = await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": old, "mcp-protocol-version": c.protocolVersion } });
+      assert.ok(res.ok, `DELETE answered ${res.status}`);
+      const { tools } = await c.listTools();
+      assert.ok(tools.length > 0);
+      assert.notEqual(c.sessionId, old);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("the TypeScript SDK v2 server", () => {
+  let server;
+  before(async () => { server = await startPeer("ts"); });
+  after(async () => { await server?.stop(); });
+
+  test("onToolsListChanged and a listen() for the same notifications: one change, one callback each", async () => {
+    let clientCalls = 0;
+    let listenCalls = 0;
+    const progress = [];
+    let onWire = 0;
+    const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, {
+      onToolsListChanged: () => { clientCalls++; },
+      onMessage: (dir, m) => { if (dir === "in" && m.method === "notifications/tools/list_changed") onWire++; },
+    });
+    await c.connect(server.url);
+    try {
+      const sub = await c.listen({ toolsListChanged: true }, {
+        onNotification: (method) => { if (method === "notifications/tools/list_changed") listenCalls++; },
+      });
+      await c.callTool({ name: "change_tools" });
+      await waitFor(() => onWire === 2, 10000, "one copy per stream on the wire");
+      // Handlers run in arrival order: once a later call's progress has
+      // been handled, so has every copy of the change.
+      await c.callTool({ name: "progress", arguments: { steps: 1, delayMs: 1 } }, { onprogress: (p) => progress.push(p) });
+      await waitFor(() => progress.length === 1, 5000, "progress");
+      assert.equal(clientCalls, 1);
+      assert.equal(listenCalls, 1);
+      await sub.close();
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("an aborted call rejects with McpError kind abort, the signal's reason as cause", async () => {
+    const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" });
+    await c.connect(server.url);
+    try {
+      const reason = new Error("user gave up");
+      const ac = new AbortController();
+      const p = c.callTool({ name: "slow", arguments: { ms: 10000 } }, { signal: ac.signal });
+      setTimeout(() => ac.abort(reason), 50);
+      await assert.rejects(p, (e) => e instanceof McpError && e.kind === "abort" && e.cause === reason && e.code === ErrorCode.RequestTimeout);
+      const ac2 = new AbortController();
+      ac2.abort();
+      await assert.rejects(c.callTool({ name: "slow", arguments: { ms: 10000 } }, { signal: ac2.signal }),
+        (e) => e instanceof McpError && e.kind === "abort" && e.cause?.name === "AbortError");
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+test("a refused connection in Node is a network error without a CORS hint", async () => {
+  const net = await import("node:net");
+  const port = await new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
+  });
+  const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" });
+  try {
+    await assert.rejects(c.connect(`http://127.0.0.1:${port}/mcp`), (e) => e instanceof McpError && e.kind === "transport" &&
+      !/CORS|Access-Control/.test(e.message) && /ECONNREFUSED|network error/.test(e.message));
+  } finally {
+    await c.close();
+  }
+});
+
+test("retry: true repeats a 503 with Retry-After for a safe request, never a plain tools/call", async () => {
+  const http = await import("node:http");
+  const seen = { "tools/list": 0, "tools/call": 0 };
+  let failing = 0;
+  const srv = http.createServer(async (req, res) => {
+    let body = "";
+    for await (const c of req) body += c;
+    const m = JSON.parse(body);
+    const json = (result) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result })); };
+    if (m.method === "server/discover") return json({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" });
+    seen[m.method]++;
+    if (failing > 0) { failing--; res.statusCode = 503; res.setHeader("retry-after", "0"); return res.end("busy"); }
+    if (m.method === "tools/list") return json({ resultType: "complete", tools: [{ name: "charge", inputSchema: { type: "object" } }] });
+    return json({ resultType: "complete", content: [{ type: "text", text: "charged" }] });
+  });
+  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${srv.address().port}/mcp`;
+  const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, { retry: { attempts: 3, delay: 1 }, cache: false });
+  try {
+    await c.connect(url);
+    failing = 2;
+    const { tools } = await c.listTools();
+    assert.equal(tools.length, 1);
+    assert.equal(seen["tools/list"], 3, "two 503s, then the answer");
+    failing = 1;
+    await assert.rejects(c.callTool({ name: "charge" }), (e) => e instanceof McpError && e.kind === "http" && e.status === 503);
+    assert.equal(seen["tools/call"], 1, "a tool that does not say it is idempotent is not repeated");
+  } finally {
+    await c.close();
+    srv.close();
+  }
+});
+
+test("a GET stream that keeps ending without a message is given up, and the application is told", async () => {
+  const http = await import("node:http");
+  let gets = 0;
+  const srv = http.createServer(async (req, res) => {
+    if (req.method === "GET") {
+      gets++;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      return res.end(`retry: 1\nid: ${gets}\ndata: \n\n`);
+    }
+    if (req.method === "DELETE") return res.end();
+    let body = "";
+    for await (const c of req) body += c;
+    const m = JSON.parse(body);
+    if (m.method === "server/discover") { res.statusCode = 400; return res.end("Bad Request"); }
+    if (m.id === undefined) { res.statusCode = 202; return res.end(); }
+    res.setHeader("content-type", "application/json");
+    if (m.method === "initialize") res.setHeader("mcp-session-id", "s1");
+    const result = m.method === "initialize"
+      ? { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" } }
+      : { tools: [] };
+    res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+  });
+  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+  const warnings = [];
+  let gaveUp;
+  const told = new Promise((r) => { gaveUp = r; });
+  const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, {
+    onWarning: (w) => { warnings.push(w); if (/gave up/.test(w)) gaveUp(); },
+  });
+  try {
+    await c.connect(`http://127.0.0.1:${srv.address().port}/mcp`);
+    assert.equal(c.backgroundStreamError, undefined);
+    await told;
+    assert.equal(gets, 5, "one connection per attempt, no more");
+    assert.match(c.backgroundStreamError, /gave up re-opening the server's event stream after 5 attempts/);
+    assert.deepEqual((await c.listTools()).tools, [], "calls still work");
+  } finally {
+    await c.close();
+    srv.close();
+  }
+});

@@ -1,0 +1,90 @@
+package fetch
+
+import (
+	"fmt"
+
+	"github.com/mcpwasm/mcpwasm/core"
+)
+
+// The 2024-11-05 HTTP+SSE transport has one GET stream for everything the
+// server sends. When it ends (the server restarted, a proxy cut it), the
+// requests whose responses were due on it fail at once, and the stream is
+// re-opened with the same bounded reconnection as the Streamable HTTP
+// streams. The server behind the new stream has a new session: the first
+// request after it is refused with core.ErrSessionExpired (not sent), which
+// makes the session re-initialize and retry. When every attempt fails, the
+// connection ends as before.
+
+// legacyLost handles the end of the HTTP+SSE stream.
+func (c *conn) legacyLost(cause error) {
+	c.mu.Lock()
+	c.legacySSE = nil
+	c.sseReinit = true
+	lost := c.sseInFlight
+	c.sseInFlight = nil
+	warn := c.warn
+	c.mu.Unlock()
+	for id := range lost {
+		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: cause})
+	}
+	if warn != nil {
+		warn(fmt.Errorf("%w; re-opening it", cause))
+	}
+	c.wg.Add(1)
+	go c.reopenLegacySSE(cause)
+}
+
+// reopenLegacySSE re-opens the HTTP+SSE stream, or ends the connection
+// after Options.MaxReconnects failed attempts in a row.
+func (c *conn) reopenLegacySSE(cause error) {
+	defer c.wg.Done()
+	st := c.newReconnect(streamResult{})
+	for st.failures < c.t.opts.MaxReconnects {
+		if !sleep(c.ctx, st.delay()) {
+			return
+		}
+		c.mu.Lock()
+		c.legacyFailed = nil // each attempt is a fresh try
+		c.mu.Unlock()
+		err := c.openLegacySSE(c.ctx)
+		if err == nil {
+			return
+		}
+		if c.ctx.Err() != nil {
+			return
+		}
+		cause = err
+		st.failures++
+	}
+	c.fail(fmt.Errorf("fetch: HTTP+SSE stream could not be re-opened after %d attempts: %w", st.failures, cause))
+}
+
+// newSSESession refuses the first request (other than initialize) after
+// the stream was re-opened: the server's session is new, so the session
+// must re-initialize first.
+func (c *conn) newSSESession(req *core.Request) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.sseReinit || req == nil {
+		return nil
+	}
+	if req.Method == core.MethodInitialize {
+		c.sseReinit = false
+		return nil
+	}
+	if req.IsNotification() {
+		return nil
+	}
+	return fmt.Errorf("%w: the HTTP+SSE stream was re-opened (a new server session)", core.ErrSessionExpired)
+}
+
+// forgetInFlight drops a request whose POST failed from the requests due
+// on the stream.
+func (c *conn) forgetInFlight(id int64) {
+	if id < 0 {
+		return
+	}
+	c.mu.Lock()
+	delete(c.sseInFlight, id)
+	c.mu.Unlock()
+}
