@@ -131,7 +131,16 @@ type WireError struct {
 }
 
 // EncodeMessage encodes one message as JSON. It is safe for concurrent use.
-func EncodeMessage(m Message) ([]byte, error) { return AppendMessage(nil, m) }
+func EncodeMessage(m Message) ([]byte, error) {
+	n := 64
+	switch m := m.(type) {
+	case *Request:
+		n += len(m.Method) + len(m.Params)
+	case *Response:
+		n += len(m.Result)
+	}
+	return AppendMessage(make([]byte, 0, n), m)
+}
 
 // AppendMessage appends the JSON encoding of m to dst.
 func AppendMessage(dst []byte, m Message) ([]byte, error) {

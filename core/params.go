@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -53,7 +52,8 @@ func splitMembers(obj []byte) ([]member, error) {
 		key := obj[i:kend]
 		var k string
 		if bytes.IndexByte(key, '\\') >= 0 || !isASCII(key) {
-			if err := json.Unmarshal(key, &k); err != nil {
+			var err error
+			if k, err = unquote(key); err != nil {
 				return nil, err
 			}
 		} else {
@@ -69,6 +69,14 @@ func splitMembers(obj []byte) ([]member, error) {
 		i = skipSpace(obj, vend)
 	}
 	return out, nil
+}
+
+// unquote decodes a JSON string with escapes or non-ASCII bytes (kept
+// apart so that its result does not escape in splitMembers' loop).
+func unquote(key []byte) (string, error) {
+	var k string
+	err := json.Unmarshal(key, &k)
+	return k, err
 }
 
 // memberName returns the member name b as a string, without allocating for
@@ -184,6 +192,9 @@ func valueEnd(b []byte, i int) int {
 
 // appendObject encodes members as a JSON object.
 func appendObject(dst []byte, ms []member) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, objectSize(ms))
+	}
 	dst = append(dst, '{')
 	first := true
 	for _, m := range ms {
@@ -201,11 +212,20 @@ func appendObject(dst []byte, ms []member) []byte {
 	return append(dst, '}')
 }
 
+// objectSize is the encoded size of members ms (exact when their names
+// need no escaping).
+func objectSize(ms []member) int {
+	n := 2
+	for _, m := range ms {
+		n += len(m.key) + len(m.val) + 4
+	}
+	return n
+}
+
 // setMembers replaces or adds top-level members of obj.
 func setMembers(ms []member, add ...member) []member {
 	for _, a := range add {
-		i := slices.IndexFunc(ms, func(m member) bool { return m.key == a.key })
-		if i >= 0 {
+		if i := memberIndex(ms, a.key); i >= 0 {
 			ms[i].val = a.val
 		} else {
 			ms = append(ms, a)
@@ -214,20 +234,35 @@ func setMembers(ms []member, add ...member) []member {
 	return ms
 }
 
+// memberIndex returns the index of the member named key, or -1.
+func memberIndex(ms []member, key string) int {
+	for i := range ms {
+		if ms[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
 // buildParams encodes the members ms with metaAdd merged into their _meta
 // object (members already present in the caller's _meta are kept unless
-// replaced) and the top-level members in top set. It may modify ms.
+// replaced) and the top-level members in top set. It may modify ms and
+// metaAdd.
 func buildParams(ms []member, metaAdd []member, top ...member) (json.RawMessage, error) {
 	var err error
 	if len(metaAdd) > 0 {
 		var meta []member
-		if i := slices.IndexFunc(ms, func(m member) bool { return m.key == "_meta" }); i >= 0 {
+		if i := memberIndex(ms, "_meta"); i >= 0 {
 			meta, err = objectMembers(ms[i].val)
 			if err != nil {
 				return nil, fmt.Errorf("core: _meta: %w", err)
 			}
 		}
-		meta = setMembers(meta, metaAdd...)
+		if meta == nil {
+			meta = metaAdd // the caller's own slice: buildParams may modify it
+		} else {
+			meta = setMembers(meta, metaAdd...)
+		}
 		ms = setMembers(ms, member{"_meta", appendObject(nil, meta)})
 	}
 	ms = setMembers(ms, top...)

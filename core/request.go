@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 )
 
@@ -233,7 +232,9 @@ func (s *Session) wireParams(era Era, version string, user []member, opts *CallO
 		}
 		meta = append(meta, member{k, b})
 	}
-	return buildParams(slices.Clone(user), meta, extras...)
+	ms := make([]member, len(user), len(user)+len(extras)+1) // room for _meta and extras
+	copy(ms, user)
+	return buildParams(ms, meta, extras...)
 }
 
 // renegotiate switches to a mutually supported modern version after an

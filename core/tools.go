@@ -245,7 +245,8 @@ func EncodeHeaderValue(v string) string {
 // mirroredHeaders computes the Mcp-Method, Mcp-Name and Mcp-Param-*
 // headers of a modern HTTP request.
 func (s *Session) mirroredHeaders(method string, user []member) ([]Header, error) {
-	hs := []Header{{"Mcp-Method", method}}
+	hs := make([]Header, 1, 2)
+	hs[0] = Header{"Mcp-Method", method}
 	var name string
 	switch method {
 	case MethodCallTool, MethodGetPrompt:

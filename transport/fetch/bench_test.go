@@ -68,3 +68,46 @@ func BenchmarkCallTool(b *testing.B) {
 		})
 	}
 }
+
+// cannedDoer answers like a minimal modern server without any I/O, so a
+// benchmark sees only the client's own work.
+type cannedDoer struct{}
+
+func (cannedDoer) Do(_ context.Context, req *fetch.Request) (*fetch.Response, error) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	_ = json.Unmarshal(req.Body, &m)
+	var out string
+	switch m.Method {
+	case core.MethodDiscover:
+		out = `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"b","version":"1"}}}`
+	default:
+		out = `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"content":[{"type":"text","text":"ok"}]}}`
+	}
+	return &fetch.Response{StatusCode: 200, Header: fetch.Header{"content-type": {"application/json"}}, Body: io.NopCloser(strings.NewReader(out))}, nil
+}
+
+// BenchmarkCallToolCanned is BenchmarkCallTool without a network: the
+// client side alone (session pipeline and transport).
+func BenchmarkCallToolCanned(b *testing.B) {
+	tr, err := fetch.New("http://127.0.0.1:9/mcp", &fetch.Options{HTTP: cannedDoer{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	s, err := core.NewClient(&core.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, tr, &core.ConnectOptions{ProtocolVersions: []string{"2026-07-28"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	params := json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Request(ctx, core.MethodCallTool, params, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

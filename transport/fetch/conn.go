@@ -35,12 +35,16 @@ type conn struct {
 	legacySSE    *legacySSE
 	legacyFailed error
 	hiddenIDs    map[int64]bool // legacy requests sent without a possibly hidden session id
-	getGaveUp    atomic.Bool    // the GET stream gave up: the next accepted request re-opens it
-	sseOpen      sync.Mutex     // serializes opening the HTTP+SSE stream
-	sseInFlight  map[int64]bool // HTTP+SSE requests whose response is due on the stream
-	sseReinit    bool           // the HTTP+SSE stream was re-opened: the server's session is new
-	warn         func(error)    // the session's OnWarning (core.Warner)
-	streamErr    error          // why the GET stream was given up
+	post         struct {       // postBase's cache: never modified, only replaced
+		h            Header
+		version, sid string
+	}
+	getGaveUp   atomic.Bool    // the GET stream gave up: the next accepted request re-opens it
+	sseOpen     sync.Mutex     // serializes opening the HTTP+SSE stream
+	sseInFlight map[int64]bool // HTTP+SSE requests whose response is due on the stream
+	sseReinit   bool           // the HTTP+SSE stream was re-opened: the server's session is new
+	warn        func(error)    // the session's OnWarning (core.Warner)
+	streamErr   error          // why the GET stream was given up
 }
 
 func (c *conn) MirrorsHeaders() bool { return true }
@@ -147,13 +151,30 @@ func (c *conn) postHeader(opts *core.SendOptions) (Header, string) {
 		sid = c.sessionID
 		c.mu.Unlock()
 	}
-	h := c.baseHeader(opts.ProtocolVersion, sid)
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json, text/event-stream")
+	base := c.postBase(opts.ProtocolVersion, sid)
+	h := make(Header, len(base)+len(opts.Headers))
+	for k, v := range base {
+		h[k] = v // values are never modified in place, only replaced
+	}
 	for _, x := range opts.Headers {
 		h.Set(x.Name, x.Value)
 	}
 	return h, sid
+}
+
+// postBase returns the headers every POST with this version and session id
+// carries, built once per version and session.
+func (c *conn) postBase(version, sid string) Header {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.post.h != nil && c.post.version == version && c.post.sid == sid {
+		return c.post.h
+	}
+	h := c.baseHeader(version, sid)
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	c.post.h, c.post.version, c.post.sid = h, version, sid
+	return h
 }
 
 func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOptions) error {
