@@ -442,6 +442,11 @@ function chartSVG(panels, legend) {
         if (b.value === undefined) return;
         const ya = y(1), yb = y(b.value);
         out.push(`<rect x="${(bx0 + bi * bw + 1).toFixed(1)}" y="${Math.min(ya, yb).toFixed(1)}" width="${(bw - 2).toFixed(1)}" height="${Math.max(1, Math.abs(yb - ya)).toFixed(1)}" fill="${b.colour}"><title>${esc(b.title)}: ${b.value.toFixed(2)}×</title></rect>`);
+        const l2 = Math.log2(b.value);
+        if (l2 > hi || l2 < lo) {
+          // Off the scale: the bar stops at the edge; its value is written there.
+          out.push(`<text x="${(bx0 + bi * bw + bw / 2).toFixed(1)}" y="${(l2 > hi ? yb - 3 : yb + 11).toFixed(1)}" text-anchor="middle" font-size="9">${b.value.toFixed(1)}</text>`);
+        }
       });
       if (g.target !== undefined) {
         out.push(`<line x1="${gx + 4}" x2="${gx + gw - 4}" y1="${y(g.target)}" y2="${y(g.target)}" stroke="#e6550d" stroke-width="2" stroke-dasharray="5,3"><title>target ${g.target}×</title></line>`);
@@ -475,10 +480,8 @@ function chart() {
     rateGroups.push({ label: "native Go\n÷ Go SDK", target: 1.5, bars: nativeConfigs.map((c) => nb(c, (by) => ratio(by.mcpwasm.rate, by.gosdk.rate))) });
     cpuGroups.push({ label: "native Go\n÷ Go SDK", target: 0.5, bars: nativeConfigs.map((c) => nb(c, (by) => ratio(by.mcpwasm.cpu, by.gosdk.cpu))) });
   }
-  const legend = [];
-  for (const era of ERAS) for (const answers of ANSWERS) for (const node of NODES) {
-    legend.push({ colour: colour(era, answers, node), label: `${NODE_BINS[node].label} ${era} ${answers.toUpperCase()}` });
-  }
+  // In the order of the bars in each group.
+  const legend = configs.map((c) => ({ colour: colour(c.era, c.answers, c.node), label: `${NODE_BINS[c.node].label} ${c.era} ${c.answers.toUpperCase()}` }));
   return chartSVG([
     { title: "calls/s ratio", better: "higher", groups: rateGroups },
     { title: "client CPU per call ratio (and start-up time ratio)", better: "lower", groups: cpuGroups },
@@ -500,7 +503,7 @@ function machineLine(started, finished) {
   const wasm = path.join(repo, "js/dist/mcpwasm.wasm");
   const wasmSize = existsSync(wasm) ? `${statSync(wasm).size} bytes` : "missing";
   return [
-    `${cpus.length} × ${cpus[0]?.model?.trim() ?? "?"} (${os.platform()} ${os.release()}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} at the end`,
+    `${cpus.length} × ${cpus[0]?.model?.trim() ?? "?"} (${os.platform()} ${os.release()}), load average ${startLoad} at the start, ${loadavg()} at the end`,
     `${NODES.map((n) => `${NODE_BINS[n].label} = ${nodeVersion(n)}`).join(", ")}; servers on ${nodeVersion("20")}; ${goVersion}`,
     `commit ${commit}; js/dist/mcpwasm.wasm ${wasmSize}`,
     `${started.toISOString().replace(/\.\d+Z$/, "Z")}, ${((finished - started) / 60000).toFixed(1)} min; ${ROUNDS} round(s), ${SECONDS} s per row`,
@@ -564,6 +567,8 @@ function markdown(started, finished) {
 
 // ------------------------------------------------------------------------------------------
 
+const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
+const startLoad = loadavg();
 const started = new Date();
 console.log(`bench: ${ROUNDS} round(s); Node ${NODES.join(", ")}; eras ${ERAS.join(", ")}; answers ${ANSWERS.join(", ")}; clients ${CLIENTS.join(", ")}; rows ${ROWS.map((r) => r.name).join(", ")}; ${SECONDS} s per row; soak ${SOAK}; native ${NATIVE ? NATIVE_CALLS : "off"}`);
 if (CLIENTS.length > 0 && ROWS.length > 0) await nodePart();
