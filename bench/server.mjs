@@ -17,7 +17,8 @@
 // Flags:
 //   --port N          TCP port on 127.0.0.1 (0 = ephemeral; default 0)
 //   --json            answer with application/json bodies (modern responseMode 'json', legacy
-//                     enableJsonResponse); without it every answer is an SSE stream
+//                     enableJsonResponse); without it every answer is an SSE stream (modern
+//                     responseMode 'sse', legacy enableJsonResponse false)
 //   --max-life-ms N   exit after N ms (default 1800000 = 30 min)
 //
 // Prints one line when ready: "LISTENING http://127.0.0.1:<port>/mcp". Exits when its stdin (a
@@ -97,7 +98,9 @@ const jsonRpcError = (status, code, message) => Response.json({ jsonrpc: '2.0', 
 
 const modernHandler = createMcpHandler(() => buildServer(), {
     legacy: 'reject',
-    ...(JSON_RESPONSES && { responseMode: 'json' }),
+    // The SDK's default ('auto') answers JSON unless a notification precedes the result, which
+    // never happens here: SSE answers must be asked for.
+    responseMode: JSON_RESPONSES ? 'json' : 'sse',
     onerror: () => {}
 });
 

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -54,7 +55,7 @@ func main() {
 	case "server":
 		err = serve(os.Args[2:])
 	case "client":
-		err = client(os.Args[2:])
+		err = client(os.Args[2:], os.Stdout)
 	default:
 		err = fmt.Errorf("unknown command %q (want server or client)", os.Args[1])
 	}
@@ -107,7 +108,9 @@ type result struct {
 	CPUUs   float64            `json:"cpuUs"`
 }
 
-func client(args []string) error {
+// client runs one round (the client subcommand) and writes its RESULT line
+// to w.
+func client(args []string, w io.Writer) error {
 	start := time.Now()
 	fs := flag.NewFlagSet("client", flag.ContinueOnError)
 	impl := fs.String("impl", "", "mcpwasm or gosdk")
@@ -194,8 +197,8 @@ func client(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("RESULT %s\n", out)
-	return nil
+	_, err = fmt.Fprintf(w, "RESULT %s\n", out)
+	return err
 }
 
 // cpuTime is the process's user + system CPU time so far (every thread).
