@@ -10,10 +10,10 @@ demo:          ## the example web app with its embedded demo MCP server
 conformance:   ## the official conformance suite against every runner
 	bash conformance/run.sh
 
-bench:         ## benchmarks (speed and allocations)
+bench:         ## side-by-side benchmarks; writes docs/bench.md (BENCH_QUICK=1: a small run)
 	bash scripts/bench.sh
 
-size:          ## sizes of the WebAssembly builds and the JS glue
+size:          ## sizes of the WebAssembly builds and the JS glue; fails over budget
 	bash scripts/size.sh
 
 fmt:
