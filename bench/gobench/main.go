@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command gobench is the native half of `make bench` (bench/run.mjs drives
 // it): the mcpwasm Go client (core + transport/fetch, net/http) against the
 // official Go SDK client (github.com/modelcontextprotocol/go-sdk), one
@@ -13,7 +15,8 @@
 //	    "RESULT {json}" with calls/s and the process's CPU (getrusage: user +
 //	    system, all threads) per timed call.
 //
-// It lives under bench/ so that library users never download it.
+// It lives under bench/ so that library users never download it. It builds
+// on Unix only (it reads the CPU time with getrusage).
 package main
 
 import (
