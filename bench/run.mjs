@@ -43,9 +43,11 @@
 //   BENCH_TIMEOUT=180      seconds one client process may take before it is killed
 //   BENCH_SOAK_TIMEOUT=900 the same for the soak process
 //
-// Duration: the default run (with scripts/bench.sh's Go benchmarks) was estimated at ~8 minutes on
-// a quiet 2-core machine; on a 2-core machine shared with other heavy jobs (load average 5–8) it
-// took 22 minutes. The soak alone is 100k calls (~4 minutes at 400 calls/s under that load). Timings are reported, never asserted.
+// Duration (2 cores): the first full run, on a machine shared with other heavy jobs (load average
+// 5–8) and before the warm-ups were trimmed, took 22 minutes; a later partial run at that load took
+// 72 s per configuration, and the soak alone (100k calls) 4.2 minutes, so the default run is about
+// 16 minutes at that load and, by estimate, about 8 on a quiet machine. Lower BENCH_SECONDS or
+// BENCH_SOAK to go faster. Timings are reported, never asserted.
 
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync, statSync } from "node:fs";
