@@ -1,5 +1,5 @@
 # mcpwasm — one thin Makefile; the work happens in scripts/.
-.PHONY: test demo conformance bench size wasm fmt vet fuzz
+.PHONY: test demo conformance fuzz bench size wasm fmt vet fuzz
 
 test:          ## everything CI runs: Go tests, JS/browser tests, conformance
 	bash scripts/test.sh
@@ -13,10 +13,10 @@ conformance:   ## the official conformance suite against every runner
 fuzz:          ## every Go fuzz target, FUZZTIME each (default 1m): make fuzz FUZZTIME=5m
 	bash scripts/fuzz.sh
 
-bench:         ## benchmarks (speed and allocations)
+bench:         ## side-by-side benchmarks; writes docs/bench.md (BENCH_QUICK=1: a small run)
 	bash scripts/bench.sh
 
-size:          ## sizes of the WebAssembly builds and the JS glue
+size:          ## sizes of the WebAssembly builds and the JS glue; fails over budget
 	bash scripts/size.sh
 
 fmt:

@@ -2,16 +2,28 @@
 # make bench: speed and allocations, measured (never asserted).
 #  1. Go benchmarks of the hot paths (SSE parsing, schema validation, the
 #     session pipeline over an in-memory pipe).
-#  2. The JS package in Node against the TypeScript SDK v2 client and a bare
-#     fetch loop, same server, sequential and 64 concurrent, client CPU per
-#     call, and a soak run checking for growth.
+#  2. bench/run.mjs: the JS package in Node 20 and Node 22 against the
+#     TypeScript SDK v2 client and a bare fetch loop, same TypeScript SDK v2
+#     server, both eras, JSON and SSE answers, fresh process per client per
+#     round; start-up; a 100k-call soak; the native Go client against the
+#     official Go SDK client. It writes docs/bench.md and docs/bench.svg.
+#     Its knobs (BENCH_QUICK=1 for a small run, BENCH_ROUNDS, …) are listed
+#     at the top of bench/run.mjs. Set BENCH_GO=0 to skip step 1;
+#     BENCH_GO_TIME (default 0.3s) is step 1's -benchtime (a fixed 2000x
+#     made the 22 ms large-SSE-event benchmark alone take 45 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/node-deps.sh >/dev/null
 bash scripts/build-wasm.sh
 
-echo; echo "== Go benchmarks"
-go test -run '^$' -bench . -benchmem -benchtime 2000x ./core/ ./internal/sse/ ./internal/jsonschema/
+start=$(date +%s)
+if [ "${BENCH_GO:-1}" != 0 ]; then
+  echo; echo "== Go benchmarks"
+  go test -run '^$' -bench . -benchmem -benchtime "${BENCH_GO_TIME:-0.3s}" ./core/ ./internal/sse/ ./internal/jsonschema/
+fi
 
-echo; echo "== JS package vs the TypeScript SDK v2 client (Node $(node --version))"
-node --expose-gc bench/node-bench.mjs --calls "${BENCH_CALLS:-3000}" --soak "${BENCH_SOAK:-100000}"
+echo; echo "== side by side (bench/run.mjs)"
+status=0
+node bench/run.mjs || status=$?
+echo; echo "make bench: $(( $(date +%s) - start )) s"
+exit "$status"

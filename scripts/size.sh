@@ -1,56 +1,94 @@
 #!/usr/bin/env bash
 # make size: the sizes of mcpwasm's WebAssembly builds — raw, gzip -9 and
-# brotli (when the brotli tool is installed). Each build is an independent
-# section: a section_<name> function that builds its artifact under
-# build/size/ and calls report; list it in "sections" at the bottom.
-set -euo pipefail
+# brotli (when the brotli tool is installed) — and a gate: it exits non-zero
+# when a module's gzip -9 size is over its budget (sizes are deterministic
+# for a given toolchain, so a gate is fair; timings are never gated).
+#
+# Budgets (bytes of `gzip -9` output):
+#   GOOS=js module (js/dist/mcpwasm.wasm, as shipped)   1,200,000  (issue 9, DESIGN.md:
+#                                                                   "1.2 MB gzip with everything in")
+#   wasip1 reactor (-s -w, as shipped)                   2,200,000  (provisional: today's size
+#                                                                   plus headroom, until a real
+#                                                                   budget is set)
+# The debug build of the wasip1 reactor (with the name section, for the
+# tests) is reported, not gated.
+#
+# Each build is an independent section: a section_<name> function that
+# builds its artifact under build/size/ and calls report (and gate); list it
+# in "sections" at the bottom. Every section runs even when an earlier one
+# failed; the exit status says whether all were within budget.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 out=build/size
 mkdir -p "$out"
+
+JS_BUDGET=1200000
+WASIP1_BUDGET=2200000
+
+failures=()
 
 # human BYTES: bytes with a MiB/KiB figure.
 human() {
   awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%d (%.2f MiB)", b, b/1048576; else printf "%d (%.1f KiB)", b, b/1024 }'
 }
 
+# gz FILE: bytes of gzip -9 output.
+gz() { gzip -9 -c "$1" | wc -c | tr -d ' '; }
+
 # report LABEL FILE: one line of sizes.
 report() {
-  local label=$1 file=$2 raw gz br
-  raw=$(wc -c < "$file")
-  gz=$(gzip -9 -c "$file" | wc -c)
+  local label=$1 file=$2 raw gzb br
+  raw=$(wc -c < "$file" | tr -d ' ')
+  gzb=$(gz "$file")
   if command -v brotli >/dev/null 2>&1; then
     br=$(human "$(brotli -q 11 -c "$file" | wc -c)")
   else
     br="skipped (brotli is not installed)"
   fi
-  printf '  %-34s raw %-22s gzip -9 %-22s brotli %s\n' "$label" "$(human "$raw")" "$(human "$gz")" "$br"
+  printf '  %-34s raw %-22s gzip -9 %-22s brotli %s\n' "$label" "$(human "$raw")" "$(human "$gzb")" "$br"
+}
+
+# gate LABEL FILE BUDGET: the budget line; records a failure when over.
+gate() {
+  local label=$1 file=$2 budget=$3 gzb margin
+  gzb=$(gz "$file")
+  margin=$((budget - gzb))
+  if [ "$margin" -ge 0 ]; then
+    printf '  budget %-27s gzip -9 %s of %s: within, margin %s\n' "$label" "$gzb" "$budget" "$(human "$margin")"
+  else
+    printf '  budget %-27s gzip -9 %s of %s: OVER by %s\n' "$label" "$gzb" "$budget" "$(human $((-margin)))"
+    failures+=("$label is $gzb bytes gzip -9, over its budget of $budget by $((-margin))")
+  fi
 }
 
 # The GOOS=wasip1 reactor (wasm/wasip1), as shipped (stripped) and as the
 # tests build it (with the name section, for readable trap traces).
 section_wasip1() {
-  echo "== wasip1 reactor: GOOS=wasip1 GOARCH=wasm -buildmode=c-shared ./wasm/wasip1 ($(go env GOVERSION))"
-  GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags="-s -w" -o "$out/mcpwasm-wasip1.wasm" ./wasm/wasip1
+  echo "== wasip1 reactor: GOOS=wasip1 GOARCH=wasm -buildmode=c-shared ./wasm/wasip1 ($(go env GOVERSION)); budget $WASIP1_BUDGET bytes gzip -9 (provisional)"
+  GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags="-s -w" -o "$out/mcpwasm-wasip1.wasm" ./wasm/wasip1 || { failures+=("the wasip1 build failed"); return; }
   report "mcpwasm-wasip1.wasm (-s -w)" "$out/mcpwasm-wasip1.wasm"
-  GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o "$out/mcpwasm-wasip1-debug.wasm" ./wasm/wasip1
+  GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o "$out/mcpwasm-wasip1-debug.wasm" ./wasm/wasip1 || { failures+=("the wasip1 debug build failed"); return; }
   report "mcpwasm-wasip1-debug.wasm" "$out/mcpwasm-wasip1-debug.wasm"
+  gate "mcpwasm-wasip1.wasm" "$out/mcpwasm-wasip1.wasm" "$WASIP1_BUDGET"
   if GOOS=wasip1 GOARCH=wasm go list -deps ./wasm/wasip1 | grep -qx 'net/http'; then
     echo "  error: net/http is linked into the wasip1 module" >&2
-    return 1
+    failures+=("net/http is linked into the wasip1 module")
+  else
+    echo "  net/http: not linked"
   fi
-  echo "  net/http: not linked"
 }
 
 # The GOOS=js module behind the npm package (wasm/js), as shipped, and the
-# package's JavaScript glue, against the budget in DESIGN.md (1.2 MB gzip).
+# package's JavaScript glue.
 section_js() {
-  echo "== GOOS=js module: GOOS=js GOARCH=wasm ./wasm/js ($(go env GOVERSION)); budget 1.2 MB gzip"
-  bash scripts/build-wasm.sh >/dev/null
+  echo "== GOOS=js module: GOOS=js GOARCH=wasm ./wasm/js ($(go env GOVERSION)); budget $JS_BUDGET bytes gzip -9"
+  bash scripts/build-wasm.sh >/dev/null || { failures+=("the GOOS=js build failed"); return; }
   cp js/dist/mcpwasm.wasm "$out/mcpwasm.wasm"
   report "mcpwasm.wasm (-s -w)" "$out/mcpwasm.wasm"
   cat js/src/*.js > "$out/glue.js"
   report "JS glue (js/src/*.js)" "$out/glue.js"
   report "wasm_exec.js (from the toolchain)" js/dist/wasm_exec.js
+  gate "mcpwasm.wasm" "$out/mcpwasm.wasm" "$JS_BUDGET"
   for pkg in net/http crypto/tls regexp mime; do
     if GOOS=js GOARCH=wasm go list -deps ./wasm/js | grep -qx "$pkg"; then
       echo "  linked: $pkg"
@@ -64,3 +102,12 @@ sections=(js wasip1)
 for s in "${sections[@]}"; do
   "section_$s"
 done
+
+if [ "${#failures[@]}" -gt 0 ]; then
+  echo
+  echo "size: FAILED" >&2
+  for f in "${failures[@]}"; do echo "  $f" >&2; done
+  exit 1
+fi
+echo
+echo "size: every module is within its budget"

