@@ -16,6 +16,9 @@ const (
 	minRetryDelay = 250 * time.Millisecond
 	// maxRetryDelay caps the delay (the server's retry and the backoff).
 	maxRetryDelay = 30 * time.Second
+	// maxServerRetry bounds a server's retry field: any sane value is
+	// waited for in full, an absurd one (an hour, a year) is not.
+	maxServerRetry = 10 * time.Minute
 	// reconnectWindow is the window of Options.MaxReconnectsPerMinute.
 	reconnectWindow = time.Minute
 )
@@ -57,20 +60,26 @@ func (st *reconnect) after(res streamResult) {
 }
 
 // delay returns how long to wait before the next attempt and records it:
-// the server's retry (or Options.Retry doubled per failure), floored at
-// minRetryDelay, capped at maxRetryDelay, with ±20% jitter so that many
+// the server's retry, floored at minRetryDelay (and bounded by
+// maxServerRetry) and lengthened by up to 20%
+// of jitter (never shortened: a client MUST wait at least the retry field's
+// time), or else Options.Retry doubled per failure, floored at
+// minRetryDelay, capped at maxRetryDelay, with ±20% jitter — so that many
 // clients do not reconnect in step; then as long as it takes to stay within
 // MaxReconnectsPerMinute.
 func (st *reconnect) delay() time.Duration {
-	d := st.retry
-	if d <= 0 {
+	var d time.Duration
+	if st.retry > 0 {
+		d = min(max(st.retry, minRetryDelay), maxServerRetry)
+		d = time.Duration(float64(d) * (1 + 0.2*rand.Float64()))
+	} else {
 		d = st.base
 		for i := 1; i < st.failures && d < maxRetryDelay; i++ {
 			d *= 2
 		}
+		d = min(max(d, minRetryDelay), maxRetryDelay)
+		d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
 	}
-	d = min(max(d, minRetryDelay), maxRetryDelay)
-	d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
 	now := st.now()
 	at := now.Add(d)
 	if st.perMin > 0 && len(st.recent) >= st.perMin {

@@ -12,21 +12,30 @@ func TestReconnectDelay(t *testing.T) {
 	newSt := func(retry time.Duration, perMin int) *reconnect {
 		return &reconnect{retry: retry, base: time.Second, perMin: perMin, now: func() time.Time { return clock }}
 	}
-	t.Run("a server's retry: 1 is floored and jittered", func(t *testing.T) {
+	t.Run("a server's retry: 1 is floored and jittered, never shortened", func(t *testing.T) {
 		st := newSt(time.Millisecond, 1000)
 		seen := map[time.Duration]bool{}
 		for range 50 {
 			d := st.delay()
-			assert.GreaterOrEqual(t, d, minRetryDelay*8/10)
+			assert.GreaterOrEqual(t, d, minRetryDelay)
 			assert.LessOrEqual(t, d, minRetryDelay*12/10)
 			seen[d] = true
 			clock = clock.Add(d)
 		}
 		assert.Greater(t, len(seen), 1, "jittered")
 	})
-	t.Run("an hour's retry is capped", func(t *testing.T) {
+	t.Run("a server's retry is waited for in full", func(t *testing.T) {
+		st := newSt(500*time.Millisecond, 1000)
+		for range 50 {
+			d := st.delay()
+			assert.GreaterOrEqual(t, d, 500*time.Millisecond, "a client MUST wait the retry field's time")
+			assert.LessOrEqual(t, d, 600*time.Millisecond)
+			clock = clock.Add(d)
+		}
+	})
+	t.Run("an hour's retry is bounded", func(t *testing.T) {
 		st := newSt(time.Hour, 20)
-		assert.LessOrEqual(t, st.delay(), maxRetryDelay*12/10)
+		assert.LessOrEqual(t, st.delay(), maxServerRetry*12/10)
 	})
 	t.Run("backoff without a server retry", func(t *testing.T) {
 		st := newSt(0, 1000)

@@ -56,7 +56,8 @@ type Options struct {
 	MaxReconnects int
 	// MaxReconnectsPerMinute caps how often one stream is re-opened,
 	// whatever retry delay the server asks for (which is also floored at
-	// 250 ms and jittered by ±20%). Default DefaultMaxReconnectsPerMinute.
+	// 250 ms and jittered: a server's retry only ever lengthened by up to 20%,
+	// the client's own backoff by ±20%). Default DefaultMaxReconnectsPerMinute.
 	MaxReconnectsPerMinute int
 }
 
