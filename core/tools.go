@@ -19,6 +19,7 @@ import (
 type toolInfo struct {
 	headers      []headerSpec
 	outputSchema json.RawMessage
+	taskRequired bool // execution.taskSupport "required" (2025-11-25)
 
 	once     sync.Once
 	compiled *jsonschema.Schema
@@ -61,12 +62,13 @@ func (s *Session) registerTools(result json.RawMessage) (json.RawMessage, error)
 			Name         string          `json:"name"`
 			InputSchema  json.RawMessage `json:"inputSchema"`
 			OutputSchema json.RawMessage `json:"outputSchema"`
+			Execution    json.RawMessage `json:"execution"`
 		}
 		if err := json.Unmarshal(raw, &t); err != nil || t.Name == "" {
 			s.warn(fmt.Errorf("%w: tools/list: dropping a malformed tool definition %.60s", ErrInvalidResult, raw))
 			continue
 		}
-		info := &toolInfo{outputSchema: t.OutputSchema}
+		info := &toolInfo{outputSchema: t.OutputSchema, taskRequired: taskSupportRequired(t.Execution)}
 		if s.mirrors {
 			info.headers, err = headerSpecs(t.InputSchema)
 			if err != nil {
@@ -244,6 +246,8 @@ func (s *Session) mirroredHeaders(method string, user []member) ([]Header, error
 		name = stringMember(user, "name")
 	case MethodReadResource:
 		name = stringMember(user, "uri")
+	case MethodGetTask, MethodUpdateTask, MethodCancelTask:
+		name = stringMember(user, "taskId")
 	default:
 		return hs, nil
 	}
