@@ -2,6 +2,8 @@ package integration_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -136,4 +138,148 @@ func TestTasksEverything(t *testing.T) {
 		require.NoError(t, err)
 		assert.Contains(t, text(t, r), "moss")
 	})
+}
+
+// TestTasksExtension drives the 2026-07-28 tasks extension on a TypeScript
+// SDK v2 server whose wire shapes are checked with the official
+// @modelcontextprotocol/ext-tasks package.
+func TestTasksExtension(t *testing.T) {
+	srv := testpeers.StartTasksServer(t, false)
+	var mu sync.Mutex
+	var asked []string
+	s := taskClient(t, srv.URL, false, &asked, &mu)
+	require.Equal(t, core.EraModern, s.Era())
+
+	t.Run("call as task, statuses, structured result validated", func(t *testing.T) {
+		ctx := testCtx(t)
+		task, err := s.CallToolAsTask(ctx, &core.CallToolParams{Name: "slow_sum", Arguments: map[string]any{"a": 2, "b": 3, "steps": 3}}, nil)
+		require.NoError(t, err)
+		require.NotEmpty(t, task.ID())
+		assert.Equal(t, 100*time.Millisecond, task.PollInterval())
+		var msgs []string
+		r, err := task.Wait(ctx, &core.TaskWaitOptions{OnStatus: func(st core.TaskState) { msgs = append(msgs, st.StatusMessage) }})
+		require.NoError(t, err)
+		assert.Equal(t, "5", text(t, r))
+		assert.JSONEq(t, `{"sum":5}`, string(r.StructuredContent))
+		assert.Equal(t, core.TaskCompleted, task.Status())
+		assert.Contains(t, msgs, "done")
+	})
+
+	t.Run("input through tasks/update answered by the elicitation handler", func(t *testing.T) {
+		ctx := testCtx(t)
+		task, err := s.CallToolAsTask(ctx, &core.CallToolParams{Name: "ask_name"}, nil)
+		require.NoError(t, err)
+		r, err := task.Wait(ctx, nil)
+		require.NoError(t, err)
+		assert.Equal(t, "Hello, Ada!", text(t, r))
+		mu.Lock()
+		assert.Contains(t, asked, "Please enter your name.")
+		mu.Unlock()
+	})
+
+	t.Run("CallTool without opting in: -32021, retried with the extension, waited for", func(t *testing.T) {
+		r, err := s.CallTool(testCtx(t), &core.CallToolParams{Name: "slow_sum", Arguments: map[string]any{"a": 20, "b": 22, "steps": 1}}, nil)
+		require.NoError(t, err)
+		assert.Equal(t, "42", text(t, r))
+	})
+
+	t.Run("a server that answers directly gives a completed handle", func(t *testing.T) {
+		task, err := s.CallToolAsTask(testCtx(t), &core.CallToolParams{Name: "quick", Arguments: map[string]any{"text": "hi"}}, nil)
+		require.NoError(t, err)
+		assert.Empty(t, task.ID())
+		assert.Equal(t, core.TaskCompleted, task.Status())
+		r, err := task.Wait(testCtx(t), nil)
+		require.NoError(t, err)
+		assert.Equal(t, "quick hi", text(t, r))
+	})
+
+	t.Run("failed task is the JSON-RPC error", func(t *testing.T) {
+		task, err := s.CallToolAsTask(testCtx(t), &core.CallToolParams{Name: "fail_task"}, nil)
+		require.NoError(t, err)
+		_, err = task.Wait(testCtx(t), nil)
+		var rpc *core.RPCError
+		require.ErrorAs(t, err, &rpc)
+		assert.Equal(t, int64(core.CodeInternalError), rpc.Code)
+		assert.Equal(t, "the backend is on fire", rpc.Message)
+		assert.Equal(t, core.TaskFailed, task.Status())
+	})
+
+	t.Run("a task that never finishes: ctx bounds Wait, resume in a new session, cancel", func(t *testing.T) {
+		task, err := s.CallToolAsTask(testCtx(t), &core.CallToolParams{Name: "forever"}, nil)
+		require.NoError(t, err)
+		short, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err = task.Wait(short, nil)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.Less(t, time.Since(start), 2*time.Second)
+
+		s2 := taskClient(t, srv.URL, false, &asked, &mu)
+		resumed, err := s2.GetTask(testCtx(t), task.ID())
+		require.NoError(t, err)
+		assert.Equal(t, core.TaskWorking, resumed.Status())
+		assert.Equal(t, "still going", resumed.StatusMessage())
+		require.NoError(t, resumed.Cancel(testCtx(t)))
+		_, err = resumed.Wait(testCtx(t), nil)
+		require.ErrorIs(t, err, core.ErrTaskCancelled)
+		_, err = task.Wait(testCtx(t), nil)
+		require.ErrorIs(t, err, core.ErrTaskCancelled)
+	})
+
+	t.Run("unknown task id", func(t *testing.T) {
+		_, err := s.GetTask(testCtx(t), "no-such-task")
+		var rpc *core.RPCError
+		require.ErrorAs(t, err, &rpc)
+		assert.Equal(t, int64(core.CodeInvalidParams), rpc.Code)
+	})
+
+	t.Run("no tasks/list in this era", func(t *testing.T) {
+		_, err := s.ListTasks(testCtx(t), nil)
+		require.ErrorIs(t, err, core.ErrNotSupported)
+	})
+}
+
+// TestTasksOptIn checks that the extension is declared on every request
+// only when ClientOptions.Tasks is set: without it, a task-only tool is
+// refused (-32021) and the call is sent again with the extension.
+func TestTasksOptIn(t *testing.T) {
+	srv := testpeers.StartTasksServer(t, false)
+	for _, optIn := range []bool{false, true} {
+		t.Run(fmt.Sprint("optIn=", optIn), func(t *testing.T) {
+			var mu sync.Mutex
+			var calls []string // clientCapabilities of each tools/call sent
+			client := core.NewClient(&core.Implementation{Name: "mcpwasm-tasks", Version: "1.0.0"}, &core.ClientOptions{
+				Tasks: optIn,
+				OnMessage: func(_ *core.Session, dir core.Direction, msg core.Message) {
+					if req, ok := msg.(*core.Request); ok && dir == core.Outgoing && req.Method == core.MethodCallTool {
+						var p struct {
+							Meta map[string]json.RawMessage `json:"_meta"`
+						}
+						_ = json.Unmarshal(req.Params, &p)
+						mu.Lock()
+						calls = append(calls, string(p.Meta[core.MetaClientCapabilities]))
+						mu.Unlock()
+					}
+				},
+			})
+			tr, err := fetch.New(srv.URL, nil)
+			require.NoError(t, err)
+			s, err := client.Connect(testCtx(t), tr, nil)
+			require.NoError(t, err)
+			defer s.Close()
+			_, err = s.CallTool(testCtx(t), &core.CallToolParams{Name: "slow_sum", Arguments: map[string]any{"a": 1, "b": 1, "steps": 1}}, &core.CallOptions{NoTaskWait: true})
+			var tc *core.TaskCreatedError
+			require.ErrorAs(t, err, &tc)
+			mu.Lock()
+			defer mu.Unlock()
+			if optIn {
+				require.Len(t, calls, 1)
+				assert.Contains(t, calls[0], core.ExtensionTasks)
+			} else {
+				require.Len(t, calls, 2)
+				assert.NotContains(t, calls[0], core.ExtensionTasks)
+				assert.Contains(t, calls[1], core.ExtensionTasks)
+			}
+		})
+	}
 }
