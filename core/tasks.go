@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 )
@@ -786,6 +787,10 @@ func (t *Task) listen(ctx context.Context) *Subscription {
 	defer cancel()
 	sub, err := t.s.Listen(lctx, &SubscriptionFilter{TaskIDs: []string{t.ID()}}, nil)
 	if err != nil {
+		return nil
+	}
+	if ack := sub.Acknowledged(); ack == nil || !slices.Contains(ack.TaskIDs, t.ID()) {
+		sub.Close() // the server will not send this task's status
 		return nil
 	}
 	return sub

@@ -217,3 +217,58 @@ func TestTaskLegacyNotification(t *testing.T) {
 	assert.Equal(t, TaskCompleted, tk.Status())
 	assert.Empty(t, f.requests(MethodGetTask), "woken by the notification, not a poll")
 }
+
+// TestTaskModernNotification: with the extension advertised, Wait opens a
+// subscriptions/listen stream for the task, and notifications/tasks carry
+// the final result without a poll.
+func TestTaskModernNotification(t *testing.T) {
+	for _, acked := range []bool{true, false} {
+		t.Run(map[bool]string{true: "acknowledged", false: "not acknowledged: polls"}[acked], func(t *testing.T) {
+			f, tr := newFake(t, EraModern)
+			f.handle(MethodDiscover, func(*Request) (any, *WireError) {
+				return map[string]any{"resultType": "complete", "supportedVersions": []string{Version20260728},
+					"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{ExtensionTasks: map[string]any{}}}}, nil
+			})
+			f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+				m := modernTask("t1", TaskWorking, map[string]any{"pollIntervalMs": 300})
+				m["resultType"] = ResultTypeTask
+				return m, nil
+			})
+			done := map[string]any{"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "pushed"}}}, "lastUpdatedAt": "2026-01-01T00:00:09Z"}
+			f.handle(MethodGetTask, func(*Request) (any, *WireError) { return modernTask("t1", TaskCompleted, done), nil })
+			f.handle(MethodListen, func(r *Request) (any, *WireError) {
+				p := paramsOf(t, r)
+				assert.Equal(t, map[string]any{"taskIds": []any{"t1"}}, p["notifications"])
+				caps := p["_meta"].(map[string]any)[MetaClientCapabilities].(map[string]any)
+				assert.Contains(t, caps["extensions"], ExtensionTasks, "the listen declares the extension")
+				meta := map[string]any{MetaSubscriptionID: r.ID.Raw()}
+				go func() {
+					ack := map[string]any{}
+					if acked {
+						ack["taskIds"] = []string{"t1"}
+					}
+					f.notify(NotificationAcknowledged, map[string]any{"_meta": meta, "notifications": ack})
+					if acked {
+						time.Sleep(20 * time.Millisecond)
+						n := modernTask("t1", TaskCompleted, done)
+						delete(n, "resultType")
+						n["_meta"] = meta
+						f.notify(NotificationTasks, n)
+					}
+				}()
+				return nil, nil
+			})
+			s := connectFake(t, tr, nil)
+			task, err := s.CallToolAsTask(ctx5(t), &CallToolParams{Name: "x"}, nil)
+			require.NoError(t, err)
+			r, err := task.Wait(ctx5(t), nil)
+			require.NoError(t, err)
+			assert.Equal(t, "pushed", r.Content[0].Text)
+			if acked {
+				assert.Empty(t, f.requests(MethodGetTask), "the notification carried the result")
+			} else {
+				assert.Len(t, f.requests(MethodGetTask), 1)
+			}
+		})
+	}
+}
