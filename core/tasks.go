@@ -197,6 +197,7 @@ type Task struct {
 	st       TaskState
 	final    bool // the outcome below is set
 	result   *CallToolResult
+	raw      json.RawMessage // the final result as the server sent it
 	err      error
 	answered map[string]bool // modern inputRequests keys already answered
 	notes    chan wireTask   // status notifications for this task (buffered)
@@ -429,6 +430,7 @@ func (s *Session) startTask(ctx context.Context, tool string, params any, opts *
 		ose.Result = &r
 	}
 	t := s.newTask(tool, &wireTask{Status: TaskCompleted})
+	t.raw = raw
 	t.finish(&r, err)
 	return t, nil
 }
@@ -466,6 +468,52 @@ func (s *Session) callToolTask(ctx context.Context, params *CallToolParams, opts
 		return nil, &TaskCreatedError{Task: t}
 	}
 	return t.Wait(ctx, nil)
+}
+
+// CallToolRaw is CallTool for bridges: raw params in, the raw result out
+// (unknown members kept), with the same task handling: a task the server
+// insists on is waited for, unless opts.NoTaskWait (then a
+// *TaskCreatedError). A result with a structuredContent mismatch comes back
+// together with its *OutputSchemaError.
+func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts *CallOptions) (json.RawMessage, error) {
+	ms, err := objectMembers(params)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tools/call params: %v", errBadParams, err)
+	}
+	name := stringMember(ms, "name")
+	era := s.Era()
+	if era == EraLegacy && s.legacyTaskTools() && s.toolInfo(name) == nil {
+		_, _ = s.allTools(ctx)
+	}
+	send := params
+	if era == EraLegacy && s.legacyToolNeedsTask(name) && getMember(ms, "task") == nil {
+		if send, err = buildParams(ms, nil, member{"task", json.RawMessage("{}")}); err != nil {
+			return nil, err
+		}
+	}
+	raw, err := s.Request(ctx, MethodCallTool, send, opts)
+	var rpc *RPCError
+	if errors.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
+		raw, err = s.Request(ctx, MethodCallTool, send, s.tasksMeta(opts))
+	}
+	if err != nil {
+		return raw, err
+	}
+	w, ok, terr := taskCreated(era, raw)
+	if terr != nil {
+		return nil, terr
+	}
+	if !ok {
+		return raw, nil
+	}
+	t := s.newTask(name, w)
+	if opts != nil && opts.NoTaskWait {
+		return nil, &TaskCreatedError{Task: t}
+	}
+	if _, err := t.Wait(ctx, nil); err != nil {
+		return t.RawResult(), err
+	}
+	return t.RawResult(), nil
 }
 
 // legacyToolNeedsTask reports whether a listed legacy tool declared
@@ -726,9 +774,22 @@ func (t *Task) step(ctx context.Context, w *wireTask, opts *TaskWaitOptions) (r 
 	return nil, nil, false
 }
 
+// RawResult returns the final result as the server sent it (nil before the
+// task ended, or when it failed).
+func (t *Task) RawResult() json.RawMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.raw
+}
+
 // decodeResult decodes a task's final CallToolResult and validates it
 // against the tool's output schema.
 func (t *Task) decodeResult(raw json.RawMessage) (*CallToolResult, error) {
+	t.mu.Lock()
+	if t.raw == nil {
+		t.raw = raw
+	}
+	t.mu.Unlock()
 	var r CallToolResult
 	if err := decodeResult(MethodCallTool, raw, &r); err != nil {
 		return nil, err

@@ -272,3 +272,18 @@ func TestTaskModernNotification(t *testing.T) {
 		})
 	}
 }
+
+// TestCallToolRaw: the bridges' CallTool keeps unknown result members and
+// waits for a task like CallTool.
+func TestCallToolRaw(t *testing.T) {
+	_, s, _ := taskFake(t, func(int64) (any, *WireError) {
+		return modernTask("t1", TaskCompleted, map[string]any{"result": map[string]any{"content": []any{}, "x-extra": 7}}), nil
+	})
+	raw, err := s.CallToolRaw(ctx5(t), json.RawMessage(`{"name":"x"}`), nil)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"content":[],"x-extra":7}`, string(raw))
+	_, err = s.CallToolRaw(ctx5(t), json.RawMessage(`{"name":"x"}`), &CallOptions{NoTaskWait: true})
+	var tc *TaskCreatedError
+	require.ErrorAs(t, err, &tc)
+	assert.Equal(t, "t1", tc.Task.ID())
+}

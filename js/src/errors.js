@@ -7,7 +7,8 @@
  * timeout). `kind` says which: "rpc", "timeout", "closed", "http", "cors",
  * "transport", "input", "output-schema", "tool", "protocol",
  * "unsupported-version", "auth" (OAuth: data may hold error, errorDescription,
- * endpoint, redirected, hiddenHeader), "internal".
+ * endpoint, redirected, hiddenHeader), "task" (callTool with taskWait:false
+ * got a task: data is {taskId, state}), "task-cancelled", "internal".
  */
 export class McpError extends Error {
   constructor(code, message, data, options = {}) {

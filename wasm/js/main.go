@@ -54,6 +54,15 @@ func main() {
 		"stats":        b.stats,
 		"setHost":      b.setHost,
 		"ended":        b.ended, // state.go
+		// tasks.go
+		"callToolAsTask": b.callToolAsTask,
+		"getTask":        b.getTask,
+		"listTasks":      b.listTasks,
+		"taskWait":       b.taskWait,
+		"taskRefresh":    b.taskRefresh,
+		"taskCancel":     b.taskCancel,
+		"taskState":      b.taskState,
+		"taskFree":       b.taskFree,
 	} {
 		api.Set(name, js.FuncOf(guard(f)))
 	}
@@ -94,6 +103,7 @@ type bridge struct {
 	subs    map[int]*core.Subscription
 	calls   int64 // requests in flight, for stats
 	host    *jsfetch.HostLink
+	tasks   taskTable // tasks.go
 }
 
 // setHost(helper): the glue's HTTP helper (js/src/host.js), used by every
@@ -234,6 +244,7 @@ type clientConfig struct {
 	MaxInputRounds   int                      `json:"maxInputRounds"`
 	DisableCache     bool                     `json:"disableCache"`
 	NoOutputCheck    bool                     `json:"disableOutputValidation"`
+	Tasks            bool                     `json:"tasks"`
 }
 
 func ms(v float64) time.Duration {
@@ -263,6 +274,7 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 		MaxInputRounds:          cfg.MaxInputRounds,
 		DisableCache:            cfg.DisableCache,
 		DisableOutputValidation: cfg.NoOutputCheck,
+		Tasks:                   cfg.Tasks,
 		OnWarning: func(_ *core.Session, err error) {
 			ce.call("warn", err.Error())
 		},
@@ -506,6 +518,7 @@ type callOptions struct {
 	ResetTimeoutOnProgress bool      `json:"resetTimeoutOnProgress"`
 	NoCache                bool      `json:"noCache"`
 	Meta                   core.Meta `json:"_meta"`
+	NoTaskWait             bool      `json:"noTaskWait"`
 }
 
 // notify(handle, method, paramsJSON, resolve, reject)
