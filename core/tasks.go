@@ -202,7 +202,8 @@ type Task struct {
 	answered map[string]bool // modern inputRequests keys already answered
 	notes    chan wireTask   // status notifications for this task (buffered)
 
-	waitMu sync.Mutex // one Wait polls at a time
+	last    *wireTask     // the last state observed, with its inlined payload (modern)
+	waiting chan struct{} // one Wait polls at a time (buffered, 1)
 }
 
 // ID returns the task id ("" for a call the server answered directly).
@@ -237,7 +238,7 @@ func (t *Task) Result() (*CallToolResult, error) {
 }
 
 func (s *Session) newTask(tool string, w *wireTask) *Task {
-	t := &Task{s: s, tool: tool, st: w.state(), answered: map[string]bool{}, notes: make(chan wireTask, 8)}
+	t := &Task{s: s, tool: tool, st: w.state(), last: w, answered: map[string]bool{}, notes: make(chan wireTask, 8), waiting: make(chan struct{}, 1)}
 	return t
 }
 
@@ -251,7 +252,7 @@ func (t *Task) observe(w *wireTask, opts *TaskWaitOptions) error {
 		t.mu.Unlock()
 		return fmt.Errorf("%w: task %s went from %s back to %s", ErrInvalidResult, cur.ID, cur.Status, w.Status)
 	}
-	if cur.LastUpdatedAt != "" && w.LastUpdatedAt != "" && w.LastUpdatedAt < cur.LastUpdatedAt && !terminalStatus(w.Status) {
+	if older(w.LastUpdatedAt, cur.LastUpdatedAt) && !terminalStatus(w.Status) {
 		t.mu.Unlock()
 		return nil // an older snapshot than the one we have
 	}
@@ -259,11 +260,49 @@ func (t *Task) observe(w *wireTask, opts *TaskWaitOptions) error {
 	if next.ID == "" {
 		next.ID = cur.ID
 	}
-	changed := next != cur && (next.Status != cur.Status || next.StatusMessage != cur.StatusMessage || next.LastUpdatedAt != cur.LastUpdatedAt)
+	changed := next.Status != cur.Status || next.StatusMessage != cur.StatusMessage || next.LastUpdatedAt != cur.LastUpdatedAt
 	t.st = next
+	t.last = w
 	t.mu.Unlock()
 	if changed && opts != nil && opts.OnStatus != nil {
 		opts.OnStatus(next)
+	}
+	return nil
+}
+
+// older reports whether timestamp a is before b (ISO 8601); false when
+// either is missing or unparsable.
+func older(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ta, err1 := time.Parse(time.RFC3339Nano, a)
+	tb, err2 := time.Parse(time.RFC3339Nano, b)
+	return err1 == nil && err2 == nil && ta.Before(tb)
+}
+
+// actionable returns the last observed state if Wait can act on it without
+// a poll: a legacy task that ended or needs input (tasks/result), a modern
+// one whose payload (result, error, input requests) came with it.
+func (t *Task) actionable() *wireTask {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w := t.last
+	if w == nil {
+		return nil
+	}
+	if t.s.Era() != EraModern {
+		if terminalStatus(w.Status) || w.Status == TaskInputRequired {
+			return w
+		}
+		return nil
+	}
+	switch {
+	case w.Status == TaskCancelled,
+		w.Status == TaskCompleted && len(w.Result) > 0,
+		w.Status == TaskFailed && w.Error != nil,
+		w.Status == TaskInputRequired && len(w.InputRequests) > 0:
+		return w
 	}
 	return nil
 }
@@ -549,7 +588,7 @@ func (s *Session) GetTask(ctx context.Context, id string) (*Task, error) {
 	if id == "" {
 		return nil, fmt.Errorf("%w: GetTask needs a task id", errBadParams)
 	}
-	t := &Task{s: s, st: TaskState{ID: id}, answered: map[string]bool{}, notes: make(chan wireTask, 8)}
+	t := &Task{s: s, st: TaskState{ID: id}, answered: map[string]bool{}, notes: make(chan wireTask, 8), waiting: make(chan struct{}, 1)}
 	if _, err := t.refresh(ctx, nil); err != nil {
 		return nil, err
 	}
@@ -628,8 +667,12 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 		return nil, ctx.Err()
 	default:
 	}
-	t.waitMu.Lock()
-	defer t.waitMu.Unlock()
+	select {
+	case t.waiting <- struct{}{}:
+		defer func() { <-t.waiting }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	if r, err := t.Result(); !errors.Is(err, ErrTaskPending) {
 		return r, err
 	}
@@ -653,11 +696,11 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 		}
 	}
 
-	var cur *wireTask // the last full state (modern: with inlined payload)
+	cur := t.actionable() // the state to act on, if any
+	// A state that needs acting on but lacks its payload (a task created
+	// already finished) is polled at once.
 	st := t.State()
-	if terminalStatus(st.Status) || st.Status == TaskInputRequired {
-		cur = &wireTask{TaskID: st.ID, Status: st.Status}
-	}
+	pollNow := cur == nil && (terminalStatus(st.Status) || st.Status == TaskInputRequired)
 	failures := 0
 	for {
 		if cur != nil {
@@ -674,6 +717,9 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 		}
 		cur = nil
 		delay := t.PollInterval()
+		if pollNow {
+			pollNow, delay = false, MinTaskPollInterval
+		}
 		if delay == 0 {
 			delay = DefaultTaskPollInterval
 		}
@@ -692,8 +738,10 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 				s.warn(err)
 				continue
 			}
-			if s.Era() == EraModern || terminalStatus(w.Status) || w.Status == TaskInputRequired {
-				cur = &w
+			cur = t.actionable()
+			if cur == nil {
+				st := t.State()
+				pollNow = terminalStatus(st.Status) || st.Status == TaskInputRequired
 			}
 			continue
 		case <-timer.C:

@@ -287,3 +287,63 @@ func TestCallToolRaw(t *testing.T) {
 	require.ErrorAs(t, err, &tc)
 	assert.Equal(t, "t1", tc.Task.ID())
 }
+
+func TestTaskWaitEdges(t *testing.T) {
+	done := map[string]any{"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "r"}}}}
+
+	t.Run("a resumed completed task: the inlined result, no second poll", func(t *testing.T) {
+		_, s, polls := taskFake(t, func(int64) (any, *WireError) { return modernTask("t1", TaskCompleted, done), nil })
+		task, err := s.GetTask(ctx5(t), "t1")
+		require.NoError(t, err)
+		r, err := task.Wait(ctx5(t), nil)
+		require.NoError(t, err)
+		assert.Equal(t, "r", r.Content[0].Text)
+		assert.Equal(t, int64(1), polls.Load())
+	})
+
+	t.Run("a task created already completed is polled at once", func(t *testing.T) {
+		f, s, polls := taskFake(t, func(int64) (any, *WireError) { return modernTask("t1", TaskCompleted, done), nil })
+		f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+			m := modernTask("t1", TaskCompleted, map[string]any{"pollIntervalMs": 60_000})
+			m["resultType"] = ResultTypeTask
+			return m, nil
+		})
+		task, err := s.CallToolAsTask(ctx5(t), &CallToolParams{Name: "x"}, nil)
+		require.NoError(t, err)
+		start := time.Now()
+		r, err := task.Wait(ctx5(t), nil)
+		require.NoError(t, err)
+		assert.Equal(t, "r", r.Content[0].Text)
+		assert.Less(t, time.Since(start), time.Second)
+		assert.Equal(t, int64(1), polls.Load())
+	})
+
+	t.Run("a second Wait is bounded by its own ctx while the first polls", func(t *testing.T) {
+		_, s, polls := taskFake(t, func(int64) (any, *WireError) { return modernTask("t1", TaskWorking, nil), nil })
+		task, err := s.CallToolAsTask(ctx5(t), &CallToolParams{Name: "x"}, nil)
+		require.NoError(t, err)
+		first, cancelFirst := context.WithCancel(context.Background())
+		firstDone := make(chan error, 1)
+		go func() {
+			_, err := task.Wait(first, nil)
+			firstDone <- err
+		}()
+		// The first Wait holds the poller's place once it has polled.
+		require.Eventually(t, func() bool { return polls.Load() >= 1 }, 5*time.Second, 5*time.Millisecond)
+		short, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err = task.Wait(short, nil)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.Less(t, time.Since(start), time.Second)
+		cancelFirst()
+		require.ErrorIs(t, <-firstDone, context.Canceled)
+	})
+
+	t.Run("timestamps of different precision are compared as times", func(t *testing.T) {
+		assert.True(t, older("2026-01-01T00:00:00Z", "2026-01-01T00:00:00.5Z"))
+		assert.False(t, older("2026-01-01T00:00:00.5Z", "2026-01-01T00:00:00Z"))
+		assert.False(t, older("", "2026-01-01T00:00:00Z"))
+		assert.False(t, older("yesterday", "2026-01-01T00:00:00Z"))
+	})
+}
