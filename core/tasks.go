@@ -347,13 +347,21 @@ func (s *Session) tasksMeta(opts *CallOptions) *CallOptions {
 }
 
 // legacyTaskTools reports whether a legacy server accepts task-augmented
-// tools/call (capabilities.tasks.requests.tools.call).
+// tools/call (capabilities.tasks.requests.tools.call). The answer is kept
+// per capabilities object (they change only when the session is
+// re-initialized), since CallTool asks on every call.
 func (s *Session) legacyTaskTools() bool {
 	s.mu.Lock()
 	caps := s.serverCaps
 	s.mu.Unlock()
 	if caps == nil || len(caps.Tasks) == 0 {
 		return false
+	}
+	tw := &s.taskWatch
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.caps == caps {
+		return tw.capsTools
 	}
 	var t struct {
 		Requests struct {
@@ -362,7 +370,9 @@ func (s *Session) legacyTaskTools() bool {
 			} `json:"tools"`
 		} `json:"requests"`
 	}
-	return json.Unmarshal(caps.Tasks, &t) == nil && len(t.Requests.Tools.Call) > 0 && string(t.Requests.Tools.Call) != "null"
+	tw.caps = caps
+	tw.capsTools = json.Unmarshal(caps.Tasks, &t) == nil && len(t.Requests.Tools.Call) > 0 && string(t.Requests.Tools.Call) != "null"
+	return tw.capsTools
 }
 
 // serverHasTaskList reports whether a legacy server advertises tasks/list.
@@ -382,10 +392,12 @@ func (s *Session) serverHasTaskList() bool {
 // taskCreated reports whether a raw tools/call result is a task handle and
 // decodes it.
 func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
+	// Both shapes hold the JSON string "task" (resultType's value, or the
+	// member's name): a cheap test before splitting a result into members.
+	if !mayHaveKey(raw, `"task"`) {
+		return nil, false, nil
+	}
 	if era == EraModern {
-		if !mayHaveKey(raw, `"resultType"`) {
-			return nil, false, nil
-		}
 		ms, err := objectMembers(raw)
 		if err != nil || rawString(getMember(ms, "resultType")) != ResultTypeTask {
 			return nil, false, nil
@@ -395,9 +407,6 @@ func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
 			return nil, true, fmt.Errorf("%w: task result: %v", ErrInvalidResult, err)
 		}
 		return &w, true, w.validate()
-	}
-	if !mayHaveKey(raw, `"task"`) {
-		return nil, false, nil
 	}
 	var r struct {
 		Task    *wireTask       `json:"task"`
@@ -482,10 +491,8 @@ func (s *Session) callToolTask(ctx context.Context, params *CallToolParams, opts
 	era := s.Era()
 	var t *Task
 	var err error
-	if era == EraLegacy && s.legacyTaskTools() && s.toolInfo(params.Name) == nil {
-		// The server runs some tools only as tasks, and tells which in
-		// tools/list (execution.taskSupport): learn this tool's setting.
-		_, _ = s.allTools(ctx)
+	if era == EraLegacy && s.legacyTaskTools() {
+		s.learnTaskSupport(ctx, params.Name)
 	}
 	switch {
 	case era == EraLegacy && s.legacyToolNeedsTask(params.Name):
@@ -515,19 +522,20 @@ func (s *Session) callToolTask(ctx context.Context, params *CallToolParams, opts
 // *TaskCreatedError). A result with a structuredContent mismatch comes back
 // together with its *OutputSchemaError.
 func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts *CallOptions) (json.RawMessage, error) {
-	ms, err := objectMembers(params)
-	if err != nil {
-		return nil, fmt.Errorf("%w: tools/call params: %v", errBadParams, err)
-	}
-	name := stringMember(ms, "name")
 	era := s.Era()
-	if era == EraLegacy && s.legacyTaskTools() && s.toolInfo(name) == nil {
-		_, _ = s.allTools(ctx)
-	}
 	send := params
-	if era == EraLegacy && s.legacyToolNeedsTask(name) && getMember(ms, "task") == nil {
-		if send, err = buildParams(ms, nil, member{"task", json.RawMessage("{}")}); err != nil {
-			return nil, err
+	name := ""
+	if era == EraLegacy && s.legacyTaskTools() {
+		ms, err := objectMembers(params)
+		if err != nil {
+			return nil, fmt.Errorf("%w: tools/call params: %v", errBadParams, err)
+		}
+		name = stringMember(ms, "name")
+		s.learnTaskSupport(ctx, name)
+		if s.legacyToolNeedsTask(name) && getMember(ms, "task") == nil {
+			if send, err = buildParams(ms, nil, member{"task", json.RawMessage("{}")}); err != nil {
+				return nil, err
+			}
 		}
 	}
 	raw, err := s.Request(ctx, MethodCallTool, send, opts)
@@ -545,6 +553,10 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 	if !ok {
 		return raw, nil
 	}
+	if name == "" {
+		ms, _ := objectMembers(params)
+		name = stringMember(ms, "name")
+	}
 	t := s.newTask(name, w)
 	if opts != nil && opts.NoTaskWait {
 		return nil, &TaskCreatedError{Task: t}
@@ -553,6 +565,26 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 		return t.RawResult(), err
 	}
 	return t.RawResult(), nil
+}
+
+// learnTaskSupport lists the tools of a legacy server that runs some tools
+// only as tasks (it tells which in tools/list, execution.taskSupport) when
+// the tool is not known yet; once per tool name and session.
+func (s *Session) learnTaskSupport(ctx context.Context, name string) {
+	if name == "" || s.toolInfo(name) != nil {
+		return
+	}
+	tw := &s.taskWatch
+	tw.mu.Lock()
+	if tw.listed == nil {
+		tw.listed = map[string]bool{}
+	}
+	seen := tw.listed[name] || len(tw.listed) >= 1024
+	tw.listed[name] = true
+	tw.mu.Unlock()
+	if !seen {
+		_, _ = s.allTools(ctx)
+	}
 }
 
 // legacyToolNeedsTask reports whether a listed legacy tool declared
@@ -952,6 +984,10 @@ func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*List
 type taskWatchers struct {
 	mu sync.Mutex
 	m  map[string][]*Task
+
+	caps      *ServerCapabilities // legacyTaskTools' cache: the capabilities it read
+	capsTools bool
+	listed    map[string]bool // tools looked up in tools/list for their taskSupport
 }
 
 func (tw *taskWatchers) add(t *Task) (remove func()) {
