@@ -489,25 +489,45 @@ func (s *Session) startTask(ctx context.Context, tool string, params any, opts *
 // task, and unless opts.NoTaskWait the task is waited for.
 func (s *Session) callToolTask(ctx context.Context, params *CallToolParams, opts *CallOptions) (*CallToolResult, error) {
 	era := s.Era()
-	var t *Task
-	var err error
 	if era == EraLegacy && s.legacyTaskTools() {
 		s.learnTaskSupport(ctx, params.Name)
-	}
-	switch {
-	case era == EraLegacy && s.legacyToolNeedsTask(params.Name):
-		t, err = s.CallToolAsTask(ctx, params, &TaskOptions{Call: opts})
-	default:
-		t, err = s.startTask(ctx, params.Name, params, opts)
-		var rpc *RPCError
-		if errors.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
-			t, err = s.startTask(ctx, params.Name, params, s.tasksMeta(opts))
+		if s.legacyToolNeedsTask(params.Name) {
+			t, err := s.CallToolAsTask(ctx, params, &TaskOptions{Call: opts})
+			if err != nil {
+				return nil, err
+			}
+			return s.awaitTask(ctx, t, opts)
 		}
 	}
-	if err != nil {
+	raw, err := s.Request(ctx, MethodCallTool, params, opts)
+	var rpc *RPCError
+	if errors.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
+		raw, err = s.Request(ctx, MethodCallTool, params, s.tasksMeta(opts))
+	}
+	if err != nil && raw == nil {
 		return nil, err
 	}
-	if t.ID() == "" { // a plain result
+	if w, ok, terr := taskCreated(era, raw); terr != nil {
+		return nil, terr
+	} else if ok {
+		return s.awaitTask(ctx, s.newTask(params.Name, w), opts)
+	}
+	// A plain result (the common case: no Task is made).
+	var r CallToolResult
+	if derr := decodeResult(MethodCallTool, raw, &r); derr != nil {
+		return nil, derr
+	}
+	var ose *OutputSchemaError
+	if errors.As(err, &ose) {
+		ose.Result = &r
+	}
+	return &r, err
+}
+
+// awaitTask is CallTool's end for a task: its handle in a
+// *TaskCreatedError (NoTaskWait), or its result.
+func (s *Session) awaitTask(ctx context.Context, t *Task, opts *CallOptions) (*CallToolResult, error) {
+	if t.ID() == "" { // the server answered directly
 		return t.Result()
 	}
 	if opts != nil && opts.NoTaskWait {
