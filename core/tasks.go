@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -815,12 +814,14 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 	}
 }
 
-// backoff doubles d per failure, with up to 25% jitter.
+// backoff doubles d per failure, with up to 25% jitter (from the clock's
+// low bits: spreading clients apart needs no random number generator, and
+// math/rand would cost the wasm build tens of kilobytes).
 func backoff(d time.Duration, failures int) time.Duration {
 	for range min(failures, 16) {
 		d *= 2
 	}
-	return d + time.Duration(rand.Int64N(int64(d)/4+1))
+	return d + time.Duration(time.Now().UnixNano()%(int64(d)/4+1))
 }
 
 // step acts on one observed state. done reports that the task ended with

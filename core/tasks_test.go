@@ -347,3 +347,14 @@ func TestTaskWaitEdges(t *testing.T) {
 		assert.False(t, older("yesterday", "2026-01-01T00:00:00Z"))
 	})
 }
+
+func TestTaskBackoff(t *testing.T) {
+	for _, tc := range []struct {
+		failures int
+		lo, hi   time.Duration
+	}{{1, 200 * time.Millisecond, 250 * time.Millisecond}, {2, 400 * time.Millisecond, 500 * time.Millisecond}, {40, 100 * time.Millisecond << 16, 125 * time.Millisecond << 16}} {
+		d := backoff(100*time.Millisecond, tc.failures)
+		assert.GreaterOrEqual(t, d, tc.lo)
+		assert.LessOrEqual(t, d, tc.hi)
+	}
+}
