@@ -358,3 +358,15 @@ func TestTaskBackoff(t *testing.T) {
 		assert.LessOrEqual(t, d, tc.hi)
 	}
 }
+
+// TestTaskHeaders: tasks/get, tasks/update and tasks/cancel carry the task
+// id in Mcp-Name on HTTP, so intermediaries can route them to the
+// server holding the task.
+func TestTaskHeaders(t *testing.T) {
+	s := &Session{tools: map[string]*toolInfo{}}
+	for _, m := range []string{MethodGetTask, MethodUpdateTask, MethodCancelTask} {
+		hs, err := s.mirroredHeaders(m, []member{{"taskId", json.RawMessage(`"786512e2-9e0d"`)}})
+		require.NoError(t, err)
+		assert.Equal(t, []Header{{"Mcp-Method", m}, {"Mcp-Name", "786512e2-9e0d"}}, hs, m)
+	}
+}
