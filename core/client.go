@@ -176,6 +176,15 @@ type ClientOptions struct {
 	// DisableOutputValidation turns off validation of structuredContent
 	// against tool output schemas.
 	DisableOutputValidation bool
+
+	// Tasks declares the 2026-07-28 tasks extension
+	// (io.modelcontextprotocol/tasks) with every modern request, letting
+	// the server answer any tools/call with a task. Default off: the
+	// extension is declared only on the requests of the tasks API
+	// (Session.CallToolAsTask, GetTask, Task methods) and on a CallTool
+	// retried after the server said it requires it. 2025-11-25 servers
+	// need no client capability to run a tool as a task.
+	Tasks bool
 }
 
 // Client is an MCP client: an identity, handlers and options from which
@@ -363,6 +372,15 @@ func (c *Client) forget(s *Session) {
 
 // marshalCapabilities is computed once per session.
 func (c *Client) marshalCapabilities() json.RawMessage {
-	b, _ := json.Marshal(c.Capabilities())
+	caps := c.Capabilities()
+	if c.opts.Tasks {
+		ext := make(map[string]any, len(caps.Extensions)+1)
+		for k, v := range caps.Extensions {
+			ext[k] = v
+		}
+		ext[ExtensionTasks] = struct{}{}
+		caps.Extensions = ext
+	}
+	b, _ := json.Marshal(caps)
 	return b
 }

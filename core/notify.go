@@ -273,6 +273,8 @@ func (s *Session) onNotification(m *Request) {
 		if h := opts.LoggingHandler; h != nil {
 			s.notes.push(func() { h(ctx, s, &p) }, len(m.Params))
 		}
+	case NotificationTaskStatus, NotificationTasks:
+		s.deliverTaskStatus(m.Params)
 	case NotificationElicitComplete:
 		var p ElicitationCompleteParams
 		if !s.decodeNote(m, &p) {

@@ -29,6 +29,10 @@ type CallOptions struct {
 	NoCache bool
 	// Meta members added to the request's _meta.
 	Meta Meta
+	// NoTaskWait makes CallTool return a *TaskCreatedError (with the task's
+	// handle) when the server answers with a task, instead of waiting for
+	// the task and returning its result (the default).
+	NoTaskWait bool
 
 	sub *Subscription // set by Listen: a long-lived subscriptions/listen
 }
@@ -198,6 +202,9 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			}
 			continue
 		}
+		if isTaskResult(era, method, result) {
+			return result, nil // a task handle: see tasks.go
+		}
 		result, err = s.postProcess(method, user, result)
 		if err != nil {
 			return result, err
@@ -344,17 +351,16 @@ func (s *Session) ListTools(ctx context.Context, params *PaginatedParams) (*List
 // CallTool calls a tool. A result with isError set is returned without an
 // error (use CallToolResult.Err to turn it into one). When the tool
 // declared an outputSchema, structuredContent is validated: a mismatch
-// returns the result together with an *OutputSchemaError.
+// returns the result together with an *OutputSchemaError. A server that
+// answers with a task (or, on 2026-07-28, insists on the tasks extension;
+// on 2025-11-25, lists the tool with taskSupport "required") is waited for
+// (see Task.Wait) and the task's result returned; CallOptions.NoTaskWait
+// returns its handle in a *TaskCreatedError instead.
 func (s *Session) CallTool(ctx context.Context, params *CallToolParams, opts *CallOptions) (*CallToolResult, error) {
 	if params == nil || params.Name == "" {
 		return nil, fmt.Errorf("%w: CallTool needs a tool name", errBadParams)
 	}
-	r, err := typed[CallToolResult](ctx, s, MethodCallTool, params, opts)
-	var ose *OutputSchemaError
-	if errors.As(err, &ose) {
-		ose.Result = r
-	}
-	return r, err
+	return s.callToolTask(ctx, params, opts)
 }
 
 // ListResources returns one page of resources.

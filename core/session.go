@@ -63,6 +63,8 @@ type Session struct {
 	wg      sync.WaitGroup // reader, dispatcher, handler goroutines
 	sends   *gopool.Pool   // the goroutines that run request sends
 	elicits elicitWaiters
+
+	taskWatch taskWatchers // tasks being waited for (tasks.go)
 }
 
 type pendingCall struct {

@@ -139,7 +139,11 @@ func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
-		_, err := s.call(lctx, MethodListen, params, &CallOptions{Timeout: -1, MaxTotalTimeout: -1, NoCache: true, sub: sub}, nil)
+		copts := &CallOptions{Timeout: -1, MaxTotalTimeout: -1, NoCache: true, sub: sub}
+		if len(filter.TaskIDs) > 0 {
+			copts = s.tasksMeta(copts) // task notifications need the extension declared
+		}
+		_, err := s.call(lctx, MethodListen, params, copts, nil)
 		if lctx.Err() != nil {
 			err = nil // closed by the client
 		}

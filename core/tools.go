@@ -20,6 +20,7 @@ type toolInfo struct {
 	headers      []headerSpec
 	repeatable   bool // annotations say readOnlyHint or idempotentHint (RetryPolicy)
 	outputSchema json.RawMessage
+	taskRequired bool // execution.taskSupport "required" (2025-11-25)
 
 	once     sync.Once
 	compiled *jsonschema.Schema
@@ -66,12 +67,13 @@ func (s *Session) registerTools(result json.RawMessage) (json.RawMessage, error)
 				ReadOnlyHint   bool `json:"readOnlyHint"`
 				IdempotentHint bool `json:"idempotentHint"`
 			} `json:"annotations"`
+			Execution json.RawMessage `json:"execution"`
 		}
 		if err := json.Unmarshal(raw, &t); err != nil || t.Name == "" {
 			s.warn(fmt.Errorf("%w: tools/list: dropping a malformed tool definition %.60s", ErrInvalidResult, raw))
 			continue
 		}
-		info := &toolInfo{outputSchema: t.OutputSchema}
+		info := &toolInfo{outputSchema: t.OutputSchema, taskRequired: taskSupportRequired(t.Execution)}
 		if a := t.Annotations; a != nil {
 			info.repeatable = a.ReadOnlyHint || a.IdempotentHint
 		}
@@ -253,6 +255,8 @@ func (s *Session) mirroredHeaders(method string, user []member) ([]Header, error
 		name = stringMember(user, "name")
 	case MethodReadResource:
 		name = stringMember(user, "uri")
+	case MethodGetTask, MethodUpdateTask, MethodCancelTask:
+		name = stringMember(user, "taskId")
 	default:
 		return hs, nil
 	}

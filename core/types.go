@@ -628,6 +628,9 @@ type SubscriptionFilter struct {
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	// TaskIDs asks for notifications/tasks of these tasks (the 2026-07-28
+	// tasks extension).
+	TaskIDs []string `json:"taskIds,omitempty"`
 }
 
 // ListenParams are the parameters of subscriptions/listen.

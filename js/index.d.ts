@@ -50,7 +50,7 @@ export function moduleStats(): ModuleStats;
 export type McpErrorKind =
   | "rpc" | "timeout" | "closed" | "http" | "cors" | "transport" | "input"
   | "output-schema" | "tool" | "protocol" | "unsupported-version" | "abort" | "auth"
-  | "url-elicitation" | "internal";
+  | "url-elicitation" | "task" | "task-cancelled" | "internal";
 
 /** Every failed operation rejects with an McpError; kind "abort" (code -32001) when the caller's AbortSignal fired, with the signal's reason as `cause`. */
 export class McpError extends Error {
@@ -343,6 +343,8 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** notifications/tasks of these tasks (the 2026-07-28 tasks extension). */
+  taskIds?: string[];
 }
 
 // ---------------------------------------------------------------- client
@@ -409,6 +411,14 @@ export interface ClientOptions {
   cache?: boolean;
   /** Validate structuredContent against tool output schemas (default true). */
   validateOutput?: boolean;
+  /**
+   * Declare the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks)
+   * with every modern request, so the server may answer any tools/call with
+   * a task (callTool then waits for it). Default false: the extension is
+   * declared only by the tasks API (callToolAsTask, getTask, Task methods)
+   * and on a callTool the server refused for want of it.
+   */
+  tasks?: boolean;
   /**
    * Opt-in retries of requests that failed with HTTP 429, 502, 503 or 504
    * (default: none). The delay is the server's Retry-After, else exponential
@@ -641,6 +651,80 @@ export interface RequestOptions {
   cache?: boolean;
   /** Extra _meta members. */
   _meta?: Meta;
+  /**
+   * callTool only. Default true: a task the server answers with (or insists
+   * on) is waited for and its result resolves. false: reject with an
+   * McpError of kind "task" whose data is {taskId, state}.
+   */
+  taskWait?: boolean;
+}
+
+// ---------------------------------------------------------------- tasks
+
+/** A task's status (both eras). */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** A snapshot of a task as the server last described it. */
+export interface TaskState {
+  /** The task id ("" for a call the server answered directly). */
+  id: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt?: string;
+  lastUpdatedAt?: string;
+  /** Retention from creation in ms; null: unlimited. */
+  ttl: number | null;
+  /** The server's suggested polling interval in ms (0: none). */
+  pollInterval: number;
+}
+
+export interface TaskCallOptions {
+  signal?: AbortSignal;
+  /** Idle timeout of the creating request in ms. */
+  timeout?: number;
+  /** Retention asked of a 2025-11-25 server in ms (2026-07-28 servers choose). */
+  ttl?: number;
+}
+
+export interface TaskWaitOptions {
+  /** Stops the wait (the task goes on: wait again, or cancel). */
+  signal?: AbortSignal;
+  /** Each new state the client observes (from a poll or a status notification). */
+  onStatus?: (state: TaskState) => void;
+  /** Caps the server's polling interval and the backoff, in ms (default 30000). */
+  maxPollInterval?: number;
+}
+
+/** One page of tasks/list (2025-11-25). */
+export interface ListTasksResult {
+  tasks: TaskState[];
+  nextCursor?: string;
+}
+
+/**
+ * The handle of a task on the server. Store id to resume the task later
+ * (after a page reload) with client.getTask(id).
+ */
+export class Task {
+  private constructor();
+  readonly id: string;
+  readonly status: TaskStatus;
+  readonly statusMessage: string | undefined;
+  /** The server's suggested polling interval in ms (0: none). */
+  readonly pollInterval: number;
+  readonly state: TaskState;
+  /**
+   * Resolves with the final CallToolResult, polling at the server's
+   * interval (or woken by its status notifications), bounded by signal.
+   * Input the task needs goes to the client's sampling/elicitation
+   * handlers. A failed task rejects with the server's error (kind "rpc"), a
+   * cancelled one with kind "task-cancelled".
+   */
+  wait(options?: TaskWaitOptions): Promise<CallToolResult>;
+  /** One tasks/get. */
+  refresh(options?: { signal?: AbortSignal }): Promise<TaskState>;
+  /** tasks/cancel (cooperative: wait() tells how the task ended). */
+  cancel(options?: { signal?: AbortSignal }): Promise<TaskState>;
 }
 
 export interface ListenOptions {
@@ -690,6 +774,16 @@ export class Client {
   tools(params?: PaginatedParams, options?: RequestOptions): AsyncIterableIterator<Tool>;
   callTool(params: CallToolParams, options?: RequestOptions): Promise<CallToolResult>;
   callToolOrThrow(params: CallToolParams, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Calls a tool as a task (2025-11-25) or allowing one (2026-07-28). A
+   * server that answers directly gives a completed Task with an empty id
+   * whose wait() resolves with the result.
+   */
+  callToolAsTask(params: CallToolParams, options?: TaskCallOptions): Promise<Task>;
+  /** Resumes a task by id (tasks/get); an unknown id rejects (kind "rpc", code -32602). */
+  getTask(taskId: string, options?: { signal?: AbortSignal }): Promise<Task>;
+  /** One page of tasks/list (2025-11-25 servers that offer it; otherwise kind "protocol"). */
+  listTasks(params?: PaginatedParams, options?: { signal?: AbortSignal }): Promise<ListTasksResult>;
   listResources(params?: PaginatedParams, options?: RequestOptions): Promise<ListResourcesResult>;
   resources(params?: PaginatedParams, options?: RequestOptions): AsyncIterableIterator<Resource>;
   listResourceTemplates(params?: PaginatedParams, options?: RequestOptions): Promise<ListResourceTemplatesResult>;

@@ -6,6 +6,7 @@ import { $, h, append, clear, json, pre, time, uid } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { renderBlocks, renderResourceContents, renderToolResult } from "./content.js";
 import { elicit, sample } from "./dialogs.js";
+import { track, resume, clearTasks } from "./tasks.js";
 
 const CLIENT_INFO = { name: "mcpwasm-example-web", version: "0.1.0", title: "mcpwasm example web app" };
 const MAX_LOG = 400;
@@ -13,6 +14,7 @@ const MAX_LOG = 400;
 const state = {
   client: null, // the connected Client
   info: null, // SessionInfo
+  url: null, // the URL connected to (the key of the stored task ids)
   connecting: null, // AbortController of a connect in progress
   roots: [{ uri: "file:///home/user/projects/demo", name: "demo project" }],
   subscriptions: new Set(),
@@ -178,11 +180,14 @@ async function connect(callbackUrl) {
     const info = await client.connect(url, connectOpts);
     state.client = client;
     state.info = info;
+    state.url = url;
     state.subscriptions.clear();
     setStatus(`Connected · ${info.era} · ${info.protocolVersion}`, "connected");
     renderServer();
     say("event", "", `Connected to ${serverName()} at ${url} — ${info.era} era, protocol ${info.protocolVersion}.`);
     await Promise.all(Object.keys(lists).map((k) => resetList(k)));
+    const resumed = await resume(client, url, (tool) => taskCallbacks(tool));
+    if (resumed) event(`Resumed ${resumed} running task${resumed > 1 ? "s" : ""} from before the reload.`);
   } catch (e) {
     setStatus("Connection failed", "error");
     say("error", `connect ${url}`, errorView(e));
@@ -210,6 +215,7 @@ async function disconnect() {
   setStatus("Not connected", "idle");
   renderServer();
   for (const k of Object.keys(lists)) clearList(k);
+  clearTasks();
   showInspector(null);
   setBusy(false);
 }
@@ -463,10 +469,13 @@ function showTool(tool) {
       args = r.value;
     }
     errors.textContent = "";
-    callTool(tool, args);
+    if ($("as-task")?.checked) callToolAsTask(tool, args);
+    else callTool(tool, args);
   } },
   form.empty ? h("p", { class: "muted" }, "This tool takes no arguments.") : form.element,
   raw, errors,
+  h("label", { class: "check small" }, h("input", { type: "checkbox", id: "as-task", checked: tool.execution?.taskSupport === "required" }), " Run as a task",
+    tool.execution?.taskSupport ? h("span", { class: "muted" }, ` (taskSupport: ${tool.execution.taskSupport})`) : null),
   h("div", { class: "row" }, h("button", { type: "submit", class: "primary", id: "call-tool" }, "Call tool")));
   showInspector(
     h("div", { class: "insp-head" }, h("span", { class: "kind" }, "tool"), h("h3", {}, tool.title || tool.name), tool.title ? h("code", {}, tool.name) : null),
@@ -514,6 +523,39 @@ async function callTool(tool, args) {
     li.classList.add("is-error");
   } finally {
     cancel.remove();
+  }
+}
+
+// taskCallbacks posts a task's outcome to the conversation.
+function taskCallbacks(tool) {
+  return {
+    onResult: (result) => {
+      const li = say("server", `task result · ${tool}`, ...renderToolResult(result, { readResource }));
+      li.dataset.tool = tool;
+      li.dataset.state = result.isError ? "tool-error" : "done";
+    },
+    onError: (e) => {
+      const li = say("error", `task · ${tool}`, errorView(e));
+      li.dataset.tool = tool;
+    },
+  };
+}
+
+async function callToolAsTask(tool, args) {
+  const client = state.client;
+  if (!client) return;
+  say("me", `tools/call as a task · ${tool.name}`, argsView(args));
+  try {
+    const task = await client.callToolAsTask({ name: tool.name, arguments: args });
+    if (!task.id) {
+      event(`The server answered ${tool.name} directly instead of creating a task.`);
+      taskCallbacks(tool.name).onResult(await task.wait());
+      return;
+    }
+    event(`Task ${task.id} started for ${tool.name}.`);
+    track(task, { url: state.url, tool: tool.name, ...taskCallbacks(tool.name) });
+  } catch (e) {
+    say("error", `task · ${tool.name}`, errorView(e));
   }
 }
 

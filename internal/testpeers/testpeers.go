@@ -150,6 +150,22 @@ func StartTSServer(t testing.TB, opts *TSServerOptions) *Peer {
 	return start(t, fmt.Sprintf("ts-server(era=%s)", era), NodeBinary(t), args)
 }
 
+// StartTasksServer starts node/tasks-server.mjs: a TypeScript SDK v2 server
+// (modern era only) with the 2026-07-28 tasks extension, its wire shapes
+// checked with @modelcontextprotocol/ext-tasks. cors makes it answer CORS
+// preflights (for browser tests). The process is stopped when t's cleanup
+// runs; it calls t.Fatal if node or the Node dependencies are missing.
+func StartTasksServer(t testing.TB, cors bool) *Peer {
+	t.Helper()
+	root := RepoRoot(t)
+	requireNodeModules(t, root, "@modelcontextprotocol/server", "@modelcontextprotocol/ext-tasks")
+	args := []string{filepath.Join(root, "internal", "testpeers", "node", "tasks-server.mjs"), "--port", "0"}
+	if cors {
+		args = append(args, "--cors")
+	}
+	return start(t, "tasks-server", NodeBinary(t), args)
+}
+
 // StartEverything starts @modelcontextprotocol/server-everything (legacy era)
 // on 127.0.0.1 with the given transport, "streamableHttp" or "sse", and
 // returns once it listens. Peer.URL is the MCP endpoint (/mcp) for

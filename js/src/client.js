@@ -9,10 +9,12 @@ const CLIENT_OPTIONS = [
   "onLog", "onProgress", "onToolsListChanged", "onPromptsListChanged", "onResourcesListChanged",
   "onResourceUpdated", "onElicitationComplete", "onMessage", "onWarning",
   "capabilities", "protocolVersions", "logLevel", "requestTimeout", "maxTotalTimeout", "maxInputRounds",
-  "cache", "validateOutput", "era", "retry", "keepAlive", "maxQueuedNotifications", "maxServerRequests",
+  "cache", "validateOutput", "era", "retry", "keepAlive", "maxQueuedNotifications", "maxServerRequests", "tasks",
 ];
 const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "era", "signal", "auth"];
-const CALL_OPTIONS = ["signal", "timeout", "onprogress", "resetTimeoutOnProgress", "maxTotalTimeout", "cache", "_meta"];
+const CALL_OPTIONS = ["signal", "timeout", "onprogress", "resetTimeoutOnProgress", "maxTotalTimeout", "cache", "_meta", "taskWait"];
+const TASK_CALL_OPTIONS = ["signal", "timeout", "ttl"];
+const TASK_WAIT_OPTIONS = ["signal", "onStatus", "maxPollInterval"];
 const LISTEN_OPTIONS = ["signal", "onNotification"];
 const TRANSPORTS = ["auto", "streamable-http", "sse", "websocket"];
 // The protocol versions of each era, newest first (core.SupportedVersions).
@@ -122,6 +124,7 @@ export class Client {
       keepAlive: opts.keepAlive,
       maxQueuedNotifications: opts.maxQueuedNotifications,
       maxServerRequests: opts.maxServerRequests,
+      tasks: !!opts.tasks,
     };
     this.#config = JSON.stringify(config);
     this.#callbacksObj = this.#callbacks(opts);
@@ -294,13 +297,14 @@ export class Client {
     const opts = checkOptions(options, CALL_OPTIONS, "request");
     if (opts.onprogress !== undefined && typeof opts.onprogress !== "function") throw new TypeError('request: option "onprogress" must be a function');
     let optsJSON = "";
-    if (opts.timeout !== undefined || opts.maxTotalTimeout !== undefined || opts.resetTimeoutOnProgress || opts.cache === false || opts._meta) {
+    if (opts.timeout !== undefined || opts.maxTotalTimeout !== undefined || opts.resetTimeoutOnProgress || opts.cache === false || opts._meta || opts.taskWait === false) {
       optsJSON = JSON.stringify({
         timeout: opts.timeout,
         maxTotalTimeout: opts.maxTotalTimeout,
         resetTimeoutOnProgress: !!opts.resetTimeoutOnProgress,
         noCache: opts.cache === false,
         _meta: opts._meta,
+        noTaskWait: opts.taskWait === false,
       });
     }
     return this.#api.lane.request(this.#h(), method, params === undefined ? "" : JSON.stringify(params), optsJSON, opts.signal, opts.onprogress);
@@ -319,7 +323,13 @@ export class Client {
 
   /** listTools returns one page: {tools, nextCursor}. */
   listTools(params, options) { return this.request("tools/list", params, options); }
-  /** callTool calls a tool; an isError result resolves (see callToolOrThrow). */
+  /**
+   * callTool calls a tool; an isError result resolves (see callToolOrThrow).
+   * A server that answers with a task (or insists on one) is waited for and
+   * the task's result resolves; with {taskWait: false} the call rejects with
+   * an McpError of kind "task" whose data is {taskId, state} (resume it with
+   * getTask).
+   */
   callTool(params, options) { return this.request("tools/call", params, options); }
   /** callToolOrThrow calls a tool and rejects when the result has isError. */
   async callToolOrThrow(params, options) { return throwIfToolError(await this.callTool(params, options), params?.name); }
@@ -391,6 +401,45 @@ export class Client {
     return sub;
   }
 
+  /**
+   * callToolAsTask calls a tool as a task (2025-11-25) or allowing one
+   * (2026-07-28) and resolves with its Task handle. A server that answers
+   * directly gives a completed handle with an empty id. Options: signal,
+   * timeout (ms, for the creating request), ttl (ms, asked of 2025-11-25
+   * servers).
+   */
+  async callToolAsTask(params, options) {
+    const opts = checkOptions(options, TASK_CALL_OPTIONS, "callToolAsTask");
+    if (!params || typeof params.name !== "string") throw new TypeError("callToolAsTask: params must be {name, arguments?}");
+    const out = JSON.parse(await this.#settle(opts.signal, (resolve, reject) =>
+      this.#api.callToolAsTask(this.#h(), JSON.stringify(params), JSON.stringify({ ttl: opts.ttl, timeout: opts.timeout }), opts.signal, resolve, reject)));
+    return new Task(this.#api, out);
+  }
+
+  /**
+   * getTask resumes a task by id (for example after a page reload) with
+   * tasks/get and resolves with its Task handle. An unknown id rejects with
+   * the server's error (kind "rpc", code -32602).
+   */
+  async getTask(taskId, options) {
+    const opts = checkOptions(options, ["signal"], "getTask");
+    if (typeof taskId !== "string" || taskId === "") throw new TypeError("getTask: taskId must be a non-empty string");
+    const out = JSON.parse(await this.#settle(opts.signal, (resolve, reject) =>
+      this.#api.getTask(this.#h(), taskId, opts.signal, resolve, reject)));
+    return new Task(this.#api, out);
+  }
+
+  /**
+   * listTasks returns one page of the server's tasks, {tasks: TaskState[],
+   * nextCursor?} (2025-11-25 servers that offer tasks/list; the 2026-07-28
+   * extension has none: rejects with kind "protocol").
+   */
+  async listTasks(params, options) {
+    const opts = checkOptions(options, ["signal"], "listTasks");
+    return JSON.parse(await this.#settle(opts.signal, (resolve, reject) =>
+      this.#api.listTasks(this.#h(), params === undefined ? "" : JSON.stringify(params), opts.signal, resolve, reject)));
+  }
+
   /** setRoots replaces the client's roots (legacy servers are notified). */
   async setRoots(roots) {
     if (!Array.isArray(roots)) throw new TypeError("setRoots: roots must be an array");
@@ -413,5 +462,99 @@ export class Client {
         this.#api.freeClient(handle);
       }
     }
+  }
+}
+
+// Task handles the page dropped are freed in the module (the task on the
+// server goes on).
+const taskRegistry = typeof FinalizationRegistry === "function"
+  ? new FinalizationRegistry(({ api, ref }) => { try { api.taskFree(ref); } catch { /* instance gone */ } })
+  : null;
+
+// settleWith runs a module call that settles through resolve and reject.
+function settleWith(signal, start) {
+  return new Promise((resolve, reject) => {
+    const failed = start(resolve, (errJSON) => {
+      if (signal?.aborted) reject(signal.reason);
+      else reject(fromBridge(errJSON));
+    });
+    if (failed instanceof Error) reject(new McpError(ErrorCode.InternalError, failed.message, undefined, { kind: "internal" }));
+  });
+}
+
+/**
+ * Task is the handle of a task on the server: its last known state, wait()
+ * for its result, cancel(). id is what to store to resume it later with
+ * client.getTask(id).
+ */
+export class Task {
+  #api;
+  #ref;
+  #state;
+  #result; // the final result, for a call the server answered directly
+
+  constructor(api, { ref, state, result }) {
+    this.#api = api;
+    this.#ref = ref;
+    this.#state = state;
+    this.#result = result;
+    taskRegistry?.register(this, { api, ref }, this);
+  }
+
+  #refresh() {
+    const s = this.#api.taskState(this.#ref);
+    if (typeof s === "string") this.#state = JSON.parse(s);
+    return this.#state;
+  }
+
+  /** The task id ("" when the server answered the call directly). */
+  get id() { return this.#state.id; }
+  /** "working", "input_required", "completed", "failed" or "cancelled". */
+  get status() { return this.#refresh().status; }
+  /** The server's message about the current status, if any. */
+  get statusMessage() { return this.#refresh().statusMessage; }
+  /** The server's suggested polling interval in ms (0 if none). */
+  get pollInterval() { return this.#refresh().pollInterval; }
+  /** A snapshot of the whole state: {id, status, statusMessage, createdAt, lastUpdatedAt, ttl, pollInterval}. */
+  get state() { return { ...this.#refresh() }; }
+
+  /**
+   * wait resolves with the task's final CallToolResult, polling at the
+   * server's interval (or woken by its status notifications), bounded by
+   * signal. Input the task needs goes to the client's sampling/elicitation
+   * handlers. A failed task rejects with the server's error (kind "rpc"), a
+   * cancelled one with kind "task-cancelled". Aborting the signal stops the
+   * wait, not the task. Options: signal, onStatus(state), maxPollInterval (ms).
+   */
+  async wait(options) {
+    const opts = checkOptions(options, TASK_WAIT_OPTIONS, "wait");
+    if (opts.onStatus !== undefined && typeof opts.onStatus !== "function") throw new TypeError('wait: option "onStatus" must be a function');
+    if (this.#result !== undefined && this.id === "") return this.#result;
+    const onStatus = (json) => {
+      this.#state = JSON.parse(json);
+      if (!opts.onStatus) return;
+      try { opts.onStatus({ ...this.#state }); } catch (e) { callbackError("onStatus", e); }
+    };
+    const out = await settleWith(opts.signal, (resolve, reject) =>
+      this.#api.taskWait(this.#ref, JSON.stringify({ maxPollInterval: opts.maxPollInterval }), onStatus, opts.signal, resolve, reject));
+    this.#refresh();
+    return JSON.parse(out);
+  }
+
+  /** refresh fetches the state once (tasks/get) and resolves with it. */
+  async refresh(options) {
+    const opts = checkOptions(options, ["signal"], "refresh");
+    this.#state = JSON.parse(await settleWith(opts.signal, (resolve, reject) => this.#api.taskRefresh(this.#ref, opts.signal, resolve, reject)));
+    return { ...this.#state };
+  }
+
+  /**
+   * cancel asks the server to cancel the task (tasks/cancel). Cancellation
+   * is cooperative: wait() tells how the task ended.
+   */
+  async cancel(options) {
+    const opts = checkOptions(options, ["signal"], "cancel");
+    this.#state = JSON.parse(await settleWith(opts.signal, (resolve, reject) => this.#api.taskCancel(this.#ref, opts.signal, resolve, reject)));
+    return { ...this.#state };
   }
 }

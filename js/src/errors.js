@@ -10,7 +10,8 @@
  * "unsupported-version", "auth" (OAuth: data may hold error, errorDescription,
  * endpoint, redirected, hiddenHeader), "url-elicitation" (code -32042: the
  * call needs the URL elicitations in data.elicitations completed; the message
- * says why it was not retried), "internal".
+ * says why it was not retried), "task" (callTool with taskWait:false got a
+ * task: data is {taskId, state}), "task-cancelled", "internal".
  */
 export class McpError extends Error {
   constructor(code, message, data, options = {}) {

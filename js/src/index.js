@@ -2,6 +2,6 @@
 // This entry point works in browsers, Web Workers, Node, Deno, Bun and
 // Workers-style isolates; it imports nothing Node-specific up front.
 export { init, moduleStats } from "./loader.js";
-export { Client } from "./client.js";
+export { Client, Task } from "./client.js";
 export { McpError, ErrorCode, throwIfToolError } from "./errors.js";
 export { popupAuthorization, authorizationCallback, localStorageStore } from "./auth.js";

@@ -7,7 +7,8 @@ export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 
 /**
  * startPeer starts a real MCP server and resolves with {url, stop}.
- * kind: "ts" (TypeScript SDK v2 server), "everything" (server-everything),
+ * kind: "ts" (TypeScript SDK v2 server), "tasks" (TypeScript SDK v2 server
+ * with the 2026-07-28 tasks extension), "everything" (server-everything),
  * "ws-bridge" (server-everything behind a WebSocket bridge), "go" (the
  * official Go SDK server, internal/demoserver; needs the MCPWASM_DEMOSERVE
  * binary that scripts/test.sh builds).
@@ -18,6 +19,10 @@ export function startPeer(kind, args = []) {
     case "ts":
       cmd = process.execPath;
       argv = [path.join(repo, "internal/testpeers/node/ts-server.mjs"), ...args];
+      break;
+    case "tasks":
+      cmd = process.execPath;
+      argv = [path.join(repo, "internal/testpeers/node/tasks-server.mjs"), ...args];
       break;
     case "everything":
       cmd = process.execPath;

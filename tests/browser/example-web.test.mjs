@@ -7,7 +7,8 @@
 // to build/screenshots/.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startExampleWeb, startAuthserve, launchBrowser, newPage, screenshot } from "./harness.mjs";
+import path from "node:path";
+import { startExampleWeb, startAuthserve, startServer, launchBrowser, newPage, screenshot, repo } from "./harness.mjs";
 
 let server;
 let browser;
@@ -526,5 +527,59 @@ test("OAuth: the page signs in through a popup to a protected server on another 
   } finally {
     await context.close();
     await srv.stop();
+  }
+});
+
+test("tasks: a tool runs as a task, shows its status, survives a reload and is cancelled", async () => {
+  // The 2026-07-28 tasks extension peer (TypeScript SDK v2 + ext-tasks), on another origin.
+  const tasks = await startServer(process.execPath, [path.join(repo, "internal/testpeers/node/tasks-server.mjs"), "--port", "0", "--cors"], { name: "tasks-server" });
+  const { page, context } = await newPage(browser);
+  try {
+    const connectTo = async () => {
+      await page.goto(`${server.url}/`);
+      await page.locator("body[data-ready=true]").waitFor();
+      await page.fill("#server-url", tasks.url);
+      await page.click("#connect-btn");
+      await page.locator("#era-badge").waitFor();
+    };
+    await connectTo();
+    assert.equal(await page.textContent("#era-badge"), "modern");
+
+    // A task that completes: its result lands in the conversation.
+    await selectTool(page, "slow_sum");
+    await page.locator("#inspector-body").getByLabel("a", { exact: true }).fill("2");
+    await page.locator("#inspector-body").getByLabel("b", { exact: true }).fill("3");
+    await page.check("#as-task");
+    await page.click("#call-tool");
+    const sum = page.locator('#tasks-list li.task[data-tool="slow_sum"]');
+    await sum.and(page.locator('[data-status="completed"]')).waitFor();
+    const bubble = page.locator('#conversation li.msg-server[data-tool="slow_sum"]').last();
+    await bubble.waitFor();
+    assert.match(await bubble.textContent(), /5/);
+
+    // A task that never ends: it shows as working, and a reload resumes it.
+    await selectTool(page, "forever");
+    await page.check("#as-task");
+    await page.click("#call-tool");
+    const row = page.locator('#tasks-list li.task[data-tool="forever"]');
+    await row.and(page.locator('[data-status="working"]')).waitFor();
+    assert.equal(await row.locator(".task-message").textContent(), "still going");
+    const id = await row.getAttribute("data-task-id");
+    assert.ok(id);
+    await page.locator("#tasks-list").scrollIntoViewIfNeeded();
+    await screenshot(page, "tasks-running");
+
+    await connectTo(); // a reload, then the same server again
+    const resumed = page.locator(`#tasks-list li.task[data-task-id="${id}"]`);
+    await resumed.and(page.locator('[data-status="working"]')).waitFor();
+    await page.locator("#conversation li").filter({ hasText: "Resumed 1 running task" }).waitFor();
+    await resumed.locator(".task-cancel").click();
+    await resumed.and(page.locator('[data-status="cancelled"]')).waitFor();
+    await page.locator('#conversation li.msg-error[data-tool="forever"]').filter({ hasText: "task-cancelled" }).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem("mcpwasm-example:tasks")), "[]", "a finished task is forgotten");
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await context.close();
+    await tasks.stop();
   }
 });

@@ -60,6 +60,7 @@ func errorJSON(err error) string {
 
 		urlElicit *core.URLElicitationError
 		toolErr   *core.ToolError
+		created   *core.TaskCreatedError
 	)
 	switch {
 	case isAuthError(err): // authorization (wasm/js/auth.go), before cors: a hidden WWW-Authenticate
@@ -72,6 +73,10 @@ func errorJSON(err error) string {
 		e.Kind, e.Code, e.Data = "url-elicitation", urlElicit.RPC.Code, urlElicit.RPC.Data
 	case errors.As(err, &rpc):
 		e.Kind, e.Code, e.Message, e.Data = "rpc", rpc.Code, rpc.Message, rpc.Data
+	case errors.As(err, &created): // callTool with noTaskWait: the task's id in data
+		e.Kind, e.Data = "task", mustJSON(map[string]any{"taskId": created.Task.ID(), "state": stateJSON(created.Task.State())})
+	case errors.Is(err, core.ErrTaskCancelled):
+		e.Kind = "task-cancelled"
 	case errors.As(err, &timeout):
 		e.Kind, e.Code = "timeout", codeRequestTimeout
 	case errors.Is(err, context.Canceled), errors.Is(err, jsbridge.ErrAborted), errors.Is(err, context.DeadlineExceeded):
@@ -101,4 +106,9 @@ func errorJSON(err error) string {
 	}
 	b, _ := json.Marshal(&e)
 	return string(b)
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
 }

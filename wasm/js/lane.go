@@ -232,7 +232,7 @@ func (c *clientEntry) request(ctx context.Context, method string, params json.Ra
 	if err != nil {
 		return nil, err
 	}
-	opts := &core.CallOptions{ResetTimeoutOnProgress: o.ResetTimeoutOnProgress, NoCache: o.NoCache, Meta: o.Meta}
+	opts := &core.CallOptions{ResetTimeoutOnProgress: o.ResetTimeoutOnProgress, NoCache: o.NoCache, Meta: o.Meta, NoTaskWait: o.NoTaskWait}
 	if o.Timeout != nil {
 		opts.Timeout = ms(*o.Timeout)
 		if opts.Timeout == 0 {
@@ -250,6 +250,9 @@ func (c *clientEntry) request(ctx context.Context, method string, params json.Ra
 			}
 			importProgress(call, p.Progress, total, has, unsafe.Pointer(unsafe.StringData(p.Message)), int32(len(p.Message)))
 		}
+	}
+	if method == core.MethodCallTool {
+		return s.CallToolRaw(ctx, params, opts) // waits for a task the server insists on (core/tasks.go)
 	}
 	return s.Request(ctx, method, params, opts)
 }

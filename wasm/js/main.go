@@ -71,6 +71,15 @@ func main() {
 		"stats":        b.stats,
 		"setHost":      b.setHost,
 		"ended":        b.ended, // state.go
+		// tasks.go
+		"callToolAsTask": b.callToolAsTask,
+		"getTask":        b.getTask,
+		"listTasks":      b.listTasks,
+		"taskWait":       b.taskWait,
+		"taskRefresh":    b.taskRefresh,
+		"taskCancel":     b.taskCancel,
+		"taskState":      b.taskState,
+		"taskFree":       b.taskFree,
 	} {
 		api.Set(name, js.FuncOf(guard(f)))
 	}
@@ -111,6 +120,7 @@ type bridge struct {
 	subs    map[int]*core.Subscription
 	calls   int64 // requests in flight, for stats
 	host    *jsfetch.HostLink
+	tasks   taskTable // tasks.go
 }
 
 // setHost(helper): the glue's HTTP helper (js/src/host.js), used by every
@@ -259,6 +269,7 @@ type clientConfig struct {
 	KeepAlive              float64 `json:"keepAlive"` // ms
 	MaxQueuedNotifications int     `json:"maxQueuedNotifications"`
 	MaxServerRequests      int     `json:"maxServerRequests"`
+	Tasks                  bool    `json:"tasks"`
 }
 
 func ms(v float64) time.Duration {
@@ -288,6 +299,7 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 		MaxInputRounds:          cfg.MaxInputRounds,
 		DisableCache:            cfg.DisableCache,
 		DisableOutputValidation: cfg.NoOutputCheck,
+		Tasks:                   cfg.Tasks,
 		OnWarning: func(_ *core.Session, err error) {
 			ce.call("warn", err.Error())
 		},
@@ -548,6 +560,7 @@ type callOptions struct {
 	ResetTimeoutOnProgress bool      `json:"resetTimeoutOnProgress"`
 	NoCache                bool      `json:"noCache"`
 	Meta                   core.Meta `json:"_meta"`
+	NoTaskWait             bool      `json:"noTaskWait"`
 }
 
 // notify(handle, method, paramsJSON, resolve, reject)

@@ -140,7 +140,8 @@ func TestABIDocument(t *testing.T) {
 		assert.True(t, strings.Contains(doc, fmt.Sprintf("| `%d` | `%s` |", code, name)), "status %d (%s) is not documented", code, name)
 	}
 	for _, kind := range []string{abi.KindRPC, abi.KindTimeout, abi.KindCancelled, abi.KindClosed, abi.KindInput, abi.KindOutputSchema,
-		abi.KindNotSupported, abi.KindUnsupportedVersion, abi.KindTransport, abi.KindAuth, abi.KindInvalid, abi.KindInternal, abi.KindError} {
+		abi.KindNotSupported, abi.KindUnsupportedVersion, abi.KindTransport, abi.KindAuth, abi.KindInvalid, abi.KindInternal, abi.KindError,
+		abi.KindTask, abi.KindTaskCancelled} {
 		assert.True(t, strings.Contains(doc, "| `"+kind+"` |"), "error kind %s is not documented", kind)
 	}
 	for _, typ := range []string{abi.EventResult, abi.EventProgress, abi.EventNotification, abi.EventRequest, abi.EventCancel, abi.EventClosed, abi.EventWarning,

@@ -49,6 +49,11 @@ var (
 	// GuestError's Code is the authorization server's HTTP status and
 	// Data its OAuth error when it answered with one).
 	ErrAuth = errors.New("wasihost: authorization failed")
+	// ErrTaskCreated means tools/call with RequestOptions.NoTaskWait got a
+	// task (the GuestError's Data is {"taskId", "state"}).
+	ErrTaskCreated = errors.New("wasihost: the server answered with a task")
+	// ErrTaskCancelled means the awaited task ended cancelled.
+	ErrTaskCancelled = errors.New("wasihost: task was cancelled")
 )
 
 // RPCError is a JSON-RPC error the server answered a request with. Match it
@@ -107,6 +112,10 @@ func (e *GuestError) Unwrap() error {
 		return ErrAuth
 	case abi.KindInternal:
 		return ErrInternal
+	case abi.KindTask:
+		return ErrTaskCreated
+	case abi.KindTaskCancelled:
+		return ErrTaskCancelled
 	}
 	return nil
 }

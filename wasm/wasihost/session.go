@@ -76,6 +76,10 @@ type ConnectOptions struct {
 	// RequestTimeout is the default request timeout inside the guest.
 	// Default 60 s; negative means none.
 	RequestTimeout time.Duration
+	// Tasks declares the 2026-07-28 tasks extension with every modern
+	// request (see core.ClientOptions.Tasks). Default off: the tasks API
+	// (Session.CallToolAsTask, …) declares it on its own requests.
+	Tasks bool
 	// OnNotification receives every server notification, in order, on a
 	// goroutine of the session (never concurrently with itself).
 	OnNotification func(method string, params json.RawMessage)
@@ -297,6 +301,7 @@ func (h *Host) Connect(ctx context.Context, url string, opts *ConnectOptions) (*
 		LogLevel:         s.opts.LogLevel,
 		ListChanged:      s.opts.ListChanged,
 		RequestTimeoutMs: millis(s.opts.RequestTimeout),
+		Tasks:            s.opts.Tasks,
 	}
 	var err error
 	if cfg.ClientInfo, err = json.Marshal(info); err != nil {
@@ -453,6 +458,10 @@ type RequestOptions struct {
 	NoCache bool
 	// Meta members are added to the request's _meta.
 	Meta map[string]any
+	// NoTaskWait makes tools/call fail with ErrTaskCreated (a *GuestError
+	// whose Data holds the task's id and state) when the server answers
+	// with a task, instead of waiting for it.
+	NoTaskWait bool
 }
 
 // Request sends any client request through the guest's full pipeline and
@@ -487,6 +496,7 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 		req.Progress = opts.OnProgress != nil
 		req.NoCache = opts.NoCache
 		req.Meta = opts.Meta
+		req.NoTaskWait = opts.NoTaskWait
 		if opts.OnProgress != nil {
 			op.progress = newProgressQueue()
 		}

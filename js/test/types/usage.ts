@@ -125,3 +125,20 @@ async function connectionState(): Promise<void> {
   new Client({ name: "x", version: "1" }, { era: "future" });
 }
 void connectionState;
+
+// Tasks: call as a task, wait with status, resume by id, list, cancel.
+import type { Task, TaskState, TaskStatus, ListTasksResult } from "../../index.js";
+async function tasks(): Promise<void> {
+  const c = new Client({ name: "tasks", version: "1.0.0" }, { tasks: true });
+  const task: Task = await c.callToolAsTask({ name: "report", arguments: { q: 1 } }, { ttl: 60000, timeout: 5000 });
+  const status: TaskStatus = task.status;
+  const poll: number = task.pollInterval;
+  const ac = new AbortController();
+  const result: CallToolResult = await task.wait({ signal: ac.signal, onStatus: (s: TaskState) => console.log(s.status, s.statusMessage), maxPollInterval: 5000 });
+  const again: Task = await c.getTask(task.id);
+  const st: TaskState = await again.cancel();
+  const page: ListTasksResult = await c.listTasks({ cursor: "x" });
+  await c.callTool({ name: "report" }, { taskWait: false }).catch((e: McpError) => e.kind === "task");
+  void [status, poll, result, st, page];
+}
+void tasks;

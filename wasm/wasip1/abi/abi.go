@@ -192,6 +192,9 @@ type ClientConfig struct {
 	// MaxServerRequests bounds the server→client requests handled at once
 	// (default 32).
 	MaxServerRequests int `json:"maxServerRequests,omitempty"`
+	// Tasks declares the 2026-07-28 tasks extension with every modern
+	// request (core.ClientOptions.Tasks).
+	Tasks bool `json:"tasks,omitempty"`
 }
 
 // RetryPolicy is ClientConfig.Retry; zero members mean the defaults.
@@ -385,6 +388,10 @@ type CallRequest struct {
 	// Progress asks for a progress token; the request's progress
 	// notifications then also arrive as "progress" events of the op.
 	Progress bool `json:"progress,omitempty"`
+	// NoTaskWait makes tools/call fail with kind "task" (Data: the task's
+	// id and state) when the server answers with a task, instead of
+	// waiting for it.
+	NoTaskWait bool `json:"noTaskWait,omitempty"`
 	// NoCache skips the ttlMs cache.
 	NoCache bool `json:"noCache,omitempty"`
 	// Meta members are added to the request's _meta.
@@ -452,6 +459,8 @@ const (
 	KindTransport          = "transport"           // HTTP failed (Code is the HTTP status if any)
 	KindAuth               = "auth"                // OAuth authorization failed
 	KindInternal           = "internal"            // the guest recovered from a panic
+	KindTask               = "task"                // tools/call with noTaskWait got a task (Data: {"taskId", "state"})
+	KindTaskCancelled      = "task_cancelled"      // the awaited task ended cancelled
 	KindError              = "error"               // anything else
 )
 
@@ -490,4 +499,51 @@ type HTTPResponseHead struct {
 	// Hidden lists response headers the host could not read (a browser-like
 	// host that obeys CORS exposure rules); usually absent.
 	Hidden []string `json:"hidden,omitempty"`
+}
+
+// Operations of the tasks API, sent as the Method of a CallRequest (the
+// "mcpwasm/" prefix is reserved for the guest's own operations; they never
+// reach the server as such). Each one's params and result:
+//
+//   - MethodTaskCall: CallToolParams ({"name", "arguments"}, plus
+//     "ttlMs" for the retention asked of a 2025-11-25 server) → TaskHandle.
+//     A server that answered directly gives a completed handle with an
+//     empty id and the result.
+//   - MethodTaskGet: {"taskId"} → TaskHandle (tasks/get; a task resumed by
+//     id, in this session or another).
+//   - MethodTaskWait: {"taskId", "maxPollIntervalMs"?} → the final
+//     CallToolResult; the task's input requests arrive as "request" events
+//     as for any server request. Errors: kind "rpc" (the task failed),
+//     "task_cancelled".
+//   - MethodTaskCancel: {"taskId"} → TaskState.
+//   - MethodTaskList: {"cursor"?} → {"tasks": [TaskState], "nextCursor"?}
+//     (2025-11-25 servers; "not_supported" otherwise).
+//
+// tools/call itself waits for a task the server insists on, unless the
+// CallRequest sets NoTaskWait (then error kind "task").
+const (
+	MethodTaskCall   = "mcpwasm/tasks/call"
+	MethodTaskGet    = "mcpwasm/tasks/get"
+	MethodTaskWait   = "mcpwasm/tasks/wait"
+	MethodTaskCancel = "mcpwasm/tasks/cancel"
+	MethodTaskList   = "mcpwasm/tasks/list"
+)
+
+// TaskState is a task as the server last described it. Times are
+// milliseconds; TTLMs is null when unlimited.
+type TaskState struct {
+	ID             string `json:"id"`
+	Status         string `json:"status"`
+	StatusMessage  string `json:"statusMessage,omitempty"`
+	CreatedAt      string `json:"createdAt,omitempty"`
+	LastUpdatedAt  string `json:"lastUpdatedAt,omitempty"`
+	TTLMs          *int64 `json:"ttlMs"`
+	PollIntervalMs int64  `json:"pollIntervalMs"`
+}
+
+// TaskHandle is the result of MethodTaskCall and MethodTaskGet.
+type TaskHandle struct {
+	State TaskState `json:"state"`
+	// Result is the final result of a call the server answered directly.
+	Result json.RawMessage `json:"result,omitempty"`
 }

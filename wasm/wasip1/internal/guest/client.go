@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
@@ -24,6 +25,7 @@ type session struct {
 	id     uint32
 	client uint32
 	s      *core.Session
+	tasks  taskTable // tasks.go
 }
 
 // question is a server→client request waiting for the host's answer.
@@ -81,6 +83,7 @@ func (g *Guest) NewClient(config []byte) (uint32, error) {
 		KeepAlive:               ms(cfg.KeepAliveMs),
 		MaxQueuedNotifications:  cfg.MaxQueuedNotifications,
 		MaxServerRequests:       cfg.MaxServerRequests,
+		Tasks:                   cfg.Tasks,
 	}
 	if r := cfg.Retry; r != nil {
 		opts.Retry = &core.RetryPolicy{Attempts: r.Attempts, Delay: ms(r.DelayMs), MaxDelay: ms(r.MaxDelayMs)}
@@ -320,6 +323,7 @@ func (g *Guest) Request(sessionID uint32, request []byte) (uint32, error) {
 		MaxTotalTimeout:        ms(req.MaxTotalTimeoutMs),
 		NoCache:                req.NoCache,
 		Meta:                   req.Meta,
+		NoTaskWait:             req.NoTaskWait,
 	}
 	if req.Progress {
 		g.mu.Lock()
@@ -333,6 +337,9 @@ func (g *Guest) Request(sessionID uint32, request []byte) (uint32, error) {
 		}
 	}
 	g.run(op, ctx, func(ctx context.Context) (json.RawMessage, error) {
+		if strings.HasPrefix(req.Method, "mcpwasm/tasks/") {
+			return s.taskOp(ctx, req.Method, params, opts) // tasks.go
+		}
 		return call(ctx, s.s, req.Method, params, opts)
 	})
 	return op, nil
@@ -361,6 +368,8 @@ func call(ctx context.Context, s *core.Session, method string, params json.RawMe
 		err = s.SetLogLevel(ctx, p.Level)
 	case core.MethodPing:
 		err = s.Ping(ctx)
+	case core.MethodCallTool:
+		return s.CallToolRaw(ctx, params, opts) // waits for a task the server insists on
 	default:
 		return s.Request(ctx, method, params, opts)
 	}

@@ -295,6 +295,7 @@ func errorInfo(ctx context.Context, err error) *abi.Error {
 		se   *fetch.StatusError
 		herr *httpError
 		af   *authFailure
+		tc   *core.TaskCreatedError
 	)
 	switch {
 	case context.Cause(ctx) == errCancelled && ctx.Err() != nil:
@@ -311,6 +312,11 @@ func errorInfo(ctx context.Context, err error) *abi.Error {
 		}
 	case errors.As(err, &af):
 		authErrorInfo(e, err)
+	case errors.As(err, &tc):
+		e.Kind = abi.KindTask
+		e.Data, _ = json.Marshal(map[string]any{"taskId": tc.Task.ID(), "state": taskState(tc.Task.State())})
+	case errors.Is(err, core.ErrTaskCancelled):
+		e.Kind = abi.KindTaskCancelled
 	case errors.Is(err, core.ErrOutputSchema):
 		e.Kind = abi.KindOutputSchema
 	case errors.As(err, &ie):

@@ -1,0 +1,286 @@
+//go:build js
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+)
+
+// The tasks API of the glue (js/src/client.js): task handles live in a
+// table here, named by a ref the glue keeps in its Task object and frees
+// with taskFree (or its FinalizationRegistry). These functions are not on
+// the hot path, so they use the js.FuncOf style with JSON strings.
+
+// maxTaskRefs bounds the task handles one instance keeps.
+const maxTaskRefs = 4096
+
+var errTooManyTasks = fmt.Errorf("mcpwasm: more than %d task handles are open (free the ones you no longer need)", maxTaskRefs)
+
+type taskTable struct {
+	mu   sync.Mutex
+	next int
+	m    map[int]*core.Task
+}
+
+func (tt *taskTable) add(t *core.Task) (int, error) {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	if tt.m == nil {
+		tt.m = map[int]*core.Task{}
+	}
+	if len(tt.m) >= maxTaskRefs {
+		return 0, errTooManyTasks
+	}
+	tt.next++
+	tt.m[tt.next] = t
+	return tt.next, nil
+}
+
+func (tt *taskTable) get(v js.Value) (*core.Task, error) {
+	if v.Type() != js.TypeNumber {
+		return nil, errors.New("mcpwasm: unknown task handle")
+	}
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	t := tt.m[v.Int()]
+	if t == nil {
+		return nil, errors.New("mcpwasm: unknown task handle (freed?)")
+	}
+	return t, nil
+}
+
+// taskStateJSON is the state the glue sees: times in milliseconds, ttl
+// null when unlimited.
+type taskStateJSON struct {
+	ID            string   `json:"id"`
+	Status        string   `json:"status"`
+	StatusMessage string   `json:"statusMessage,omitempty"`
+	CreatedAt     string   `json:"createdAt,omitempty"`
+	LastUpdatedAt string   `json:"lastUpdatedAt,omitempty"`
+	TTL           *float64 `json:"ttl"`
+	PollInterval  float64  `json:"pollInterval"`
+}
+
+func stateJSON(st core.TaskState) taskStateJSON {
+	out := taskStateJSON{ID: st.ID, Status: st.Status, StatusMessage: st.StatusMessage, CreatedAt: st.CreatedAt, LastUpdatedAt: st.LastUpdatedAt,
+		PollInterval: float64(st.PollInterval) / float64(time.Millisecond)}
+	if st.TTL != nil {
+		v := float64(*st.TTL) / float64(time.Millisecond)
+		out.TTL = &v
+	}
+	return out
+}
+
+// handleJSON is what a task-creating call resolves with: the ref, the
+// state, and (for a call the server answered directly) the result.
+func (b *bridge) handleJSON(t *core.Task) (any, error) {
+	ref, err := b.tasks.add(t)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"ref": ref, "state": stateJSON(t.State())}
+	if raw := t.RawResult(); raw != nil {
+		out["result"] = raw
+	}
+	b2, _ := json.Marshal(out)
+	return json.RawMessage(b2), nil
+}
+
+// signalOp settles a Promise with f run under a context that the signal
+// (or undefined) cancels.
+func (b *bridge) signalOp(args []js.Value, signalAt int, f func(context.Context, *core.Session) (any, error)) {
+	c, err := b.entry(arg(args, 0))
+	signal := arg(args, signalAt)
+	settle(arg(args, signalAt+1), arg(args, signalAt+2), func() (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.sess()
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := jsbridge.ContextFromSignal(context.Background(), signal)
+		defer cancel()
+		return f(ctx, s)
+	})
+}
+
+// callToolAsTask(handle, paramsJSON, optionsJSON, signal, resolve, reject):
+// resolves with JSON {ref, state, result?}. Options: {ttl, timeout} in ms.
+func (b *bridge) callToolAsTask(_ js.Value, args []js.Value) any {
+	params, optsRaw := jsonArg(arg(args, 1)), jsonArg(arg(args, 2))
+	b.signalOp(args, 3, func(ctx context.Context, s *core.Session) (any, error) {
+		var p core.CallToolParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, fmt.Errorf("mcpwasm: callToolAsTask params: %w", err)
+		}
+		var o struct {
+			TTL     float64  `json:"ttl"`
+			Timeout *float64 `json:"timeout"`
+		}
+		if optsRaw != nil {
+			if err := json.Unmarshal(optsRaw, &o); err != nil {
+				return nil, fmt.Errorf("mcpwasm: callToolAsTask options: %w", err)
+			}
+		}
+		topts := &core.TaskOptions{TTL: ms(o.TTL)}
+		if o.Timeout != nil {
+			topts.Call = &core.CallOptions{Timeout: ms(*o.Timeout)}
+		}
+		t, err := s.CallToolAsTask(ctx, &p, topts)
+		if err != nil {
+			return nil, err
+		}
+		return b.handleJSON(t)
+	})
+	return nil
+}
+
+// getTask(handle, taskId, signal, resolve, reject): resolves with JSON
+// {ref, state}: a task resumed by id.
+func (b *bridge) getTask(_ js.Value, args []js.Value) any {
+	id := arg(args, 1).String()
+	b.signalOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
+		t, err := s.GetTask(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return b.handleJSON(t)
+	})
+	return nil
+}
+
+// listTasks(handle, paramsJSON, signal, resolve, reject): resolves with
+// JSON {tasks: [state], nextCursor?}.
+func (b *bridge) listTasks(_ js.Value, args []js.Value) any {
+	params := jsonArg(arg(args, 1))
+	b.signalOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
+		var p core.PaginatedParams
+		if params != nil {
+			if err := json.Unmarshal(params, &p); err != nil {
+				return nil, fmt.Errorf("mcpwasm: listTasks params: %w", err)
+			}
+		}
+		r, err := s.ListTasks(ctx, &p)
+		if err != nil {
+			return nil, err
+		}
+		out := struct {
+			Tasks      []taskStateJSON `json:"tasks"`
+			NextCursor string          `json:"nextCursor,omitempty"`
+		}{Tasks: make([]taskStateJSON, 0, len(r.Tasks)), NextCursor: r.NextCursor}
+		for _, st := range r.Tasks {
+			out.Tasks = append(out.Tasks, stateJSON(st))
+		}
+		b2, _ := json.Marshal(out)
+		return json.RawMessage(b2), nil
+	})
+	return nil
+}
+
+// taskOp settles a Promise with f run on the task of ref args[0], under a
+// context the signal at signalAt cancels (signalAt < 0: none).
+func (b *bridge) taskOp(args []js.Value, signalAt, resolveAt int, f func(context.Context, *core.Task) (any, error)) {
+	t, err := b.tasks.get(arg(args, 0))
+	signal := js.Undefined()
+	if signalAt >= 0 {
+		signal = arg(args, signalAt)
+	}
+	settle(arg(args, resolveAt), arg(args, resolveAt+1), func() (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := jsbridge.ContextFromSignal(context.Background(), signal)
+		defer cancel()
+		return f(ctx, t)
+	})
+}
+
+// taskWait(ref, optionsJSON, onStatus, signal, resolve, reject): resolves
+// with the final result JSON. Options: {maxPollInterval} in ms.
+// onStatus(stateJSON) receives each new state.
+func (b *bridge) taskWait(_ js.Value, args []js.Value) any {
+	optsRaw, onStatus := jsonArg(arg(args, 1)), arg(args, 2)
+	b.taskOp(args, 3, 4, func(ctx context.Context, t *core.Task) (any, error) {
+		var o struct {
+			MaxPollInterval float64 `json:"maxPollInterval"`
+		}
+		if optsRaw != nil {
+			if err := json.Unmarshal(optsRaw, &o); err != nil {
+				return nil, fmt.Errorf("mcpwasm: wait options: %w", err)
+			}
+		}
+		wopts := &core.TaskWaitOptions{MaxPollInterval: ms(o.MaxPollInterval)}
+		if onStatus.Type() == js.TypeFunction {
+			wopts.OnStatus = func(st core.TaskState) {
+				b2, _ := json.Marshal(stateJSON(st))
+				defer func() { _ = recover() }()
+				onStatus.Invoke(string(b2))
+			}
+		}
+		_, err := t.Wait(ctx, wopts)
+		raw := t.RawResult()
+		if err != nil {
+			return nil, withResult(err, raw)
+		}
+		return raw, nil
+	})
+	return nil
+}
+
+// taskRefresh(ref, signal, resolve, reject): one tasks/get; resolves with
+// the state JSON.
+func (b *bridge) taskRefresh(_ js.Value, args []js.Value) any {
+	b.taskOp(args, 1, 2, func(ctx context.Context, t *core.Task) (any, error) {
+		st, err := t.Refresh(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b2, _ := json.Marshal(stateJSON(st))
+		return json.RawMessage(b2), nil
+	})
+	return nil
+}
+
+// taskCancel(ref, signal, resolve, reject): tasks/cancel; resolves with the
+// state JSON.
+func (b *bridge) taskCancel(_ js.Value, args []js.Value) any {
+	b.taskOp(args, 1, 2, func(ctx context.Context, t *core.Task) (any, error) {
+		if err := t.Cancel(ctx); err != nil {
+			return nil, err
+		}
+		b2, _ := json.Marshal(stateJSON(t.State()))
+		return json.RawMessage(b2), nil
+	})
+	return nil
+}
+
+// taskState(ref) → state JSON (synchronously), or an Error.
+func (b *bridge) taskState(_ js.Value, args []js.Value) any {
+	t, err := b.tasks.get(arg(args, 0))
+	if err != nil {
+		return js.Global().Get("Error").New(err.Error())
+	}
+	b2, _ := json.Marshal(stateJSON(t.State()))
+	return string(b2)
+}
+
+// taskFree(ref) forgets a task handle (the task on the server is not
+// affected).
+func (b *bridge) taskFree(_ js.Value, args []js.Value) any {
+	if v := arg(args, 0); v.Type() == js.TypeNumber {
+		b.tasks.mu.Lock()
+		delete(b.tasks.m, v.Int())
+		b.tasks.mu.Unlock()
+	}
+	return nil
+}
