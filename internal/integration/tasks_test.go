@@ -27,7 +27,7 @@ func taskClient(t *testing.T, url string, tasks bool, asked *[]string, mu *sync.
 			mu.Lock()
 			*asked = append(*asked, req.Params.Message)
 			mu.Unlock()
-			return &core.ElicitResult{Action: core.ActionAccept, Content: map[string]any{"interpretation": "historical", "name": "Ada"}}, nil
+			return &core.ElicitResult{Action: core.ActionAccept, Content: map[string]any{"interpretation": "comedy", "name": "Ada"}}, nil
 		},
 		OnWarning: func(_ *core.Session, err error) { t.Logf("warning: %v", err) },
 	})
@@ -60,7 +60,7 @@ func TestTasksEverything(t *testing.T) {
 		var seen []string
 		r, err := task.Wait(ctx, &core.TaskWaitOptions{OnStatus: func(st core.TaskState) { seen = append(seen, st.Status+":"+st.StatusMessage) }})
 		require.NoError(t, err)
-		assert.Contains(t, text(t, r), "Research Report: python (historical)")
+		assert.Contains(t, text(t, r), "Research Report: python (comedy)")
 		assert.Equal(t, core.TaskCompleted, task.Status())
 		mu.Lock()
 		require.Len(t, asked, 1)

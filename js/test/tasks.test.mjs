@@ -13,7 +13,7 @@ function newClient(asked, options) {
   return new Client({ name: "mcpwasm-js-tasks", version: "1.0.0" }, {
     elicitation: (params) => {
       asked.push(params.message);
-      return { action: "accept", content: { interpretation: "historical", name: "Ada" } };
+      return { action: "accept", content: { interpretation: "comedy", name: "Ada" } };
     },
     ...options,
   });
@@ -41,7 +41,7 @@ describe("2025-11-25 tasks (server-everything)", () => {
     assert.equal(task.pollInterval, 1000);
     const seen = [];
     const result = await task.wait({ onStatus: (s) => seen.push(s.status) });
-    assert.match(text(result), /Research Report: python \(historical\)/);
+    assert.match(text(result), /Research Report: python \(comedy\)/);
     assert.equal(task.status, "completed");
     assert.equal(asked.length, 1);
     assert.ok(seen.length > 0);

@@ -26,7 +26,7 @@ func TestTasks(t *testing.T) {
 		mu.Lock()
 		asked = append(asked, p.Message)
 		mu.Unlock()
-		return json.RawMessage(`{"action":"accept","content":{"interpretation":"historical","name":"Ada"}}`), nil
+		return json.RawMessage(`{"action":"accept","content":{"interpretation":"comedy","name":"Ada"}}`), nil
 	}
 	resultText := func(t *testing.T, raw json.RawMessage) string {
 		t.Helper()
@@ -55,7 +55,7 @@ func TestTasks(t *testing.T) {
 		assert.NotEmpty(t, states)
 		raw, err := s.WaitTask(testCtx(t), th.State.ID, 0)
 		require.NoError(t, err)
-		assert.Contains(t, resultText(t, raw), "Research Report: python (historical)")
+		assert.Contains(t, resultText(t, raw), "Research Report: python (comedy)")
 		mu.Lock()
 		assert.Len(t, asked, 1)
 		mu.Unlock()
