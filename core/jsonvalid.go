@@ -119,9 +119,7 @@ const plainStringByte = "0000000000000000000000000000000011011111111111111111111
 // data[i], or -1.
 func stringEndValid(data []byte, i int) int {
 	for j := i + 1; j < len(data); j++ {
-		for j < len(data) && plainStringByte[data[j]] == '1' {
-			j++
-		}
+		j = plainRun(data, j)
 		if j == len(data) {
 			break
 		}
@@ -154,6 +152,38 @@ func stringEndValid(data []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// plainRun returns the index of the first byte from j on that is not a
+// plain string byte, or len(data). It scans at most plainChunk bytes per
+// call of plainSpan: inside WebAssembly a function that runs long keeps
+// the code it was entered with (V8 has no on-stack replacement for wasm),
+// so a multi-megabyte string scanned in one call would run entirely in the
+// baseline compiler's code; short calls pick up the optimised code as soon
+// as it is ready.
+func plainRun(data []byte, j int) int {
+	for j < len(data) {
+		end := min(j+plainChunk, len(data))
+		k := plainSpan(data, j, end)
+		if k < end {
+			return k
+		}
+		j = end
+	}
+	return j
+}
+
+const plainChunk = 4096
+
+// plainSpan returns the index of the first non-plain string byte in
+// data[j:end], or end. It must stay a function of its own (see plainRun).
+//
+//go:noinline
+func plainSpan(data []byte, j, end int) int {
+	for j < end && plainStringByte[data[j]] == '1' {
+		j++
+	}
+	return j
 }
 
 func isHex(c byte) bool {

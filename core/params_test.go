@@ -74,3 +74,25 @@ func FuzzObjectMembers(f *testing.F) {
 		}
 	})
 }
+
+func TestMayHaveKey(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want bool
+	}{
+		{`{"resultType":"input_required"}`, true},
+		{` { "a" : 1 , "resultType" : "x" } `, true},
+		{`{"content":[{"type":"text","text":"\"resultType\":1"}]}`, false}, // only top-level names count
+		{`{"a":{"resultType":1}}`, false},
+		{`{"result\u0054ype":1}`, true}, // escaped: may be it
+		{`{}`, false},
+		{`[1,2]`, false},
+		{`{"a":"x\\"}`, false},
+		{`{"a":[1,{"b":"}"}],"resultType":2}`, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.raw, func(t *testing.T) {
+			assert.Equal(t, tc.want, mayHaveKey(json.RawMessage(tc.raw), `"resultType"`))
+		})
+	}
+}

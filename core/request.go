@@ -186,7 +186,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		}
 		var top []member // a modern result's members, split once for resultType and ttlMs
 		if era == EraModern && (cacheKey != "" || mayHaveKey(result, `"resultType"`)) {
-			top, _ = objectMembers(result)
+			top = knownMembers(result)
 		}
 		if rawString(getMember(top, "resultType")) == ResultTypeInputRequired {
 			if !supportsInputRequired(method) {

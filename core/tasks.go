@@ -391,14 +391,14 @@ func (s *Session) serverHasTaskList() bool {
 // taskCreated reports whether a raw tools/call result is a task handle and
 // decodes it.
 func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
-	// Both shapes hold the JSON string "task" (resultType's value, or the
-	// member's name): a cheap test before splitting a result into members.
-	if !mayHaveKey(raw, `"task"`) {
+	// A task is a resultType member (modern) or a task member (legacy): a
+	// cheap test of the top-level names before splitting a result.
+	if !mayHaveKey(raw, `"task"`) && !mayHaveKey(raw, `"resultType"`) {
 		return nil, false, nil
 	}
 	if era == EraModern {
-		ms, err := objectMembers(raw)
-		if err != nil || rawString(getMember(ms, "resultType")) != ResultTypeTask {
+		ms := knownMembers(raw) // a decoded result: validated with its message
+		if rawString(getMember(ms, "resultType")) != ResultTypeTask {
 			return nil, false, nil
 		}
 		var w wireTask
