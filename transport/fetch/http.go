@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/mcpwasm/mcpwasm/internal/oneline"
 )
 
 // Doer performs HTTP requests. It is the only thing the transport needs
@@ -112,7 +114,7 @@ func (e *StatusError) Error() string {
 	if e.Method != "" {
 		msg += " for " + e.Method
 	}
-	if b := oneLine(e.Body, 200); b != "" {
+	if b := oneline.Cut(e.Body, 200); b != "" {
 		msg += ": " + b
 	}
 	return msg

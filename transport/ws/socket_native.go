@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/coder/websocket"
+	"github.com/mcpwasm/mcpwasm/internal/oneline"
 )
 
 // canSendHeaders: native handshakes may carry headers.
@@ -40,7 +41,7 @@ func dial(ctx context.Context, u string, o *Options) (socket, error) {
 				resp.Body.Close()
 			}
 			detail := ""
-			if b := oneLine(string(body), 200); b != "" {
+			if b := oneline.Cut(string(body), 200); b != "" {
 				detail = ": " + b
 			}
 			return nil, fmt.Errorf("%w: %s answered HTTP %d%s", ErrDial, u, resp.StatusCode, detail)
