@@ -468,6 +468,20 @@ func (s *Session) startTask(ctx context.Context, tool string, params any, opts *
 	if ok {
 		return s.newTask(tool, w), nil
 	}
+	r, err := toolResult(raw, err)
+	if r == nil {
+		return nil, err
+	}
+	t := s.newTask(tool, &wireTask{Status: TaskCompleted})
+	t.raw = raw
+	t.finish(r, err)
+	return t, nil
+}
+
+// toolResult decodes a plain tools/call result; err is the call's own
+// error (an *OutputSchemaError gets the decoded result). A nil result
+// comes with the decoding error.
+func toolResult(raw json.RawMessage, err error) (*CallToolResult, error) {
 	var r CallToolResult
 	if derr := decodeResult(MethodCallTool, raw, &r); derr != nil {
 		return nil, derr
@@ -476,10 +490,7 @@ func (s *Session) startTask(ctx context.Context, tool string, params any, opts *
 	if errors.As(err, &ose) {
 		ose.Result = &r
 	}
-	t := s.newTask(tool, &wireTask{Status: TaskCompleted})
-	t.raw = raw
-	t.finish(&r, err)
-	return t, nil
+	return &r, err
 }
 
 // callToolTask is CallTool's path for servers that answer with tasks: a
@@ -512,15 +523,7 @@ func (s *Session) callToolTask(ctx context.Context, params *CallToolParams, opts
 		return s.awaitTask(ctx, s.newTask(params.Name, w), opts)
 	}
 	// A plain result (the common case: no Task is made).
-	var r CallToolResult
-	if derr := decodeResult(MethodCallTool, raw, &r); derr != nil {
-		return nil, derr
-	}
-	var ose *OutputSchemaError
-	if errors.As(err, &ose) {
-		ose.Result = &r
-	}
-	return &r, err
+	return toolResult(raw, err)
 }
 
 // awaitTask is CallTool's end for a task: its handle in a
