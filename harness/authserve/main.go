@@ -2,7 +2,7 @@
 // authorization server on 127.0.0.1, for the JS package's Node and
 // Chromium tests of authorization (js/test/auth.test.mjs,
 // tests/browser/auth.test.mjs). The MCP server is the official Go SDK
-// server (internal/demoserver, dual-era) behind the Go SDK's own
+// server (harness/demoserver, dual-era) behind the Go SDK's own
 // bearer-token middleware and protected resource metadata handler; the
 // authorization server (as.go) is this command's own, small and
 // observable. A third origin serves an open demo MCP server, the target
@@ -47,8 +47,8 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
-	"github.com/mcpwasm/mcpwasm/internal/peerlife"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/peerlife"
 )
 
 func main() {

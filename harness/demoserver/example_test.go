@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
 )
 
 // Example mounts the dual-era demo server on a mux and talks to it with the

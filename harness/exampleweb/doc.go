@@ -1,11 +1,11 @@
 // Command example-web serves mcpwasm's example browser chat client
 // (example-web/static) together with the mcpwasm npm package (js/) and an
-// embedded demo MCP server (internal/demoserver, the official Go SDK), so
+// embedded demo MCP server (harness/demoserver, the official Go SDK), so
 // that `make demo` works with nothing else running.
 //
 // # Usage
 //
-//	go run ./example-web [flags]      (from the repository root; make demo does this)
+//	go run -C harness ./exampleweb -dir "$PWD" [flags]   (from the repository root; make demo builds it)
 //
 // It listens on 127.0.0.1 only. The port is -port, else $PORT, else 8080 or
 // the first free port after it (up to 8099), else any free port; -port 0

@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpwasm/mcpwasm/internal/peerlife"
+	"github.com/mcpwasm/mcpwasm/harness/peerlife"
 )
 
 // Default port range tried when neither -port nor $PORT is given.

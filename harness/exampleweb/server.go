@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
 )
 
 // siteOptions configures a site. The zero value is not useful: Dir must

@@ -7,7 +7,7 @@ import (
 	"net/http/httptest"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

@@ -6,7 +6,7 @@
 // client per fresh process, against the same server in another process.
 //
 //	gobench server [-json] [-max-life D]
-//	    The official Go SDK server (internal/demoserver, both eras, its echo
+//	    The official Go SDK server (harness/demoserver, both eras, its echo
 //	    tool) on 127.0.0.1; prints "LISTENING http://127.0.0.1:<port>/mcp" and
 //	    exits when its stdin (a pipe from the parent) closes.
 //	gobench client -impl mcpwasm|gosdk -era legacy|modern -url URL [-calls N] [-warmup N]
@@ -36,8 +36,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
-	"github.com/mcpwasm/mcpwasm/internal/peerlife"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/peerlife"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
 )
 
 // runClient runs the client subcommand and decodes its RESULT line.

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/testpeers"
+	"github.com/mcpwasm/mcpwasm/harness/testpeers"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

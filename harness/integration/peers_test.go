@@ -18,7 +18,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

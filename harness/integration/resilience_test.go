@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
-	"github.com/mcpwasm/mcpwasm/internal/testpeers"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/testpeers"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

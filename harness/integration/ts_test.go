@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/testpeers"
+	"github.com/mcpwasm/mcpwasm/harness/testpeers"
 )
 
 // tsPeer starts the official TypeScript SDK v2 server (a Node child

@@ -21,14 +21,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
-	"github.com/mcpwasm/mcpwasm/internal/jstest"
-	"github.com/mcpwasm/mcpwasm/internal/testpeers"
-	"github.com/mcpwasm/mcpwasm/internal/wsserver"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/testpeers"
+	"github.com/mcpwasm/mcpwasm/harness/wsserver"
+	"github.com/mcpwasm/mcpwasm/tests/gojs"
 )
 
 // jsPackages are the packages whose GOOS=js tests the harness runs.
-var jsPackages = []string{"./internal/jstest/", "./internal/jsfetch/", "./internal/jsws/", "./auth/", "./internal/jsonschema/"}
+var jsPackages = []string{"./tests/gojs/", "./internal/jsfetch/", "./internal/jsws/", "./auth/", "./internal/jsonschema/"}
 
 // TestGOOSJS starts the servers and runs the GOOS=js tests under Node 22.
 func TestGOOSJS(t *testing.T) {
@@ -48,26 +48,26 @@ func TestGOOSJS(t *testing.T) {
 	}
 
 	env := map[string]string{}
-	env[jstest.EnvEcho] = startHTTP(t, newRawServer())
-	env[jstest.EnvGoLegacy] = startDemo(t, &demoserver.Options{})
-	env[jstest.EnvGoModern] = startDemo(t, &demoserver.Options{Modern: true})
-	env[jstest.EnvGoCORS] = startDemo(t, &demoserver.Options{CORSOrigins: []string{"*"}})
+	env[gojs.EnvEcho] = startHTTP(t, newRawServer())
+	env[gojs.EnvGoLegacy] = startDemo(t, &demoserver.Options{})
+	env[gojs.EnvGoModern] = startDemo(t, &demoserver.Options{Modern: true})
+	env[gojs.EnvGoCORS] = startDemo(t, &demoserver.Options{CORSOrigins: []string{"*"}})
 	ts := testpeers.StartTSServer(t, nil)
-	env[jstest.EnvTS] = ts.URL
+	env[gojs.EnvTS] = ts.URL
 	tsURL, err := url.Parse(ts.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env[jstest.EnvTSCORSNoExpose] = startHTTP(t, allowOriginOnly(httputil.NewSingleHostReverseProxy(&url.URL{Scheme: tsURL.Scheme, Host: tsURL.Host}))) + tsURL.Path
+	env[gojs.EnvTSCORSNoExpose] = startHTTP(t, allowOriginOnly(httputil.NewSingleHostReverseProxy(&url.URL{Scheme: tsURL.Scheme, Host: tsURL.Host}))) + tsURL.Path
 	closed := httptest.NewServer(http.NotFoundHandler())
-	env[jstest.EnvClosed] = closed.URL
+	env[gojs.EnvClosed] = closed.URL
 	closed.Close()
-	env[jstest.EnvWSBridge] = testpeers.StartWSBridge(t, nil).URL
+	env[gojs.EnvWSBridge] = testpeers.StartWSBridge(t, nil).URL
 	demo := demoserver.New(&demoserver.Options{Modern: true})
 	wsh := wsserver.New(demo.MCPServer(), &wsserver.Options{Faults: true})
 	wsOrigin := startHTTP(t, wsh)
 	t.Cleanup(func() { wsh.Close(); demo.Close() })
-	env[jstest.EnvWSGo] = "ws" + strings.TrimPrefix(wsOrigin, "http") + "/mcp"
+	env[gojs.EnvWSGo] = "ws" + strings.TrimPrefix(wsOrigin, "http") + "/mcp"
 
 	timeout := 4 * time.Minute
 	if d, ok := t.Deadline(); ok && time.Until(d)-15*time.Second < timeout {
@@ -269,5 +269,14 @@ func TestJSBuildLinksNoNetHTTP(t *testing.T) {
 				t.Errorf("the GOOS=js build of transport/fetch and transport/ws links %s", forbidden)
 			}
 		}
+	}
+}
+
+// TestInjectMethodAgrees: the GOOS=js tests name the WebSocket server's
+// fault-injection method by their own constant (the library module cannot
+// import the harness).
+func TestInjectMethodAgrees(t *testing.T) {
+	if gojs.WSInjectMethod != wsserver.InjectMethod {
+		t.Errorf("tests/gojs.WSInjectMethod = %q, harness/wsserver.InjectMethod = %q", gojs.WSInjectMethod, wsserver.InjectMethod)
 	}
 }

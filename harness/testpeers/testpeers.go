@@ -131,7 +131,7 @@ func StartTSServer(t testing.TB, opts *TSServerOptions) *Peer {
 	}
 	root := RepoRoot(t)
 	requireNodeModules(t, root, "@modelcontextprotocol/server", "zod")
-	args := []string{filepath.Join(root, "internal", "testpeers", "node", "ts-server.mjs"), "--port", "0", "--era", era}
+	args := []string{filepath.Join(root, "harness", "testpeers", "node", "ts-server.mjs"), "--port", "0", "--era", era}
 	if opts.JSONResponse {
 		args = append(args, "--json")
 	}
@@ -159,7 +159,7 @@ func StartTasksServer(t testing.TB, cors bool) *Peer {
 	t.Helper()
 	root := RepoRoot(t)
 	requireNodeModules(t, root, "@modelcontextprotocol/server", "@modelcontextprotocol/ext-tasks")
-	args := []string{filepath.Join(root, "internal", "testpeers", "node", "tasks-server.mjs"), "--port", "0"}
+	args := []string{filepath.Join(root, "harness", "testpeers", "node", "tasks-server.mjs"), "--port", "0"}
 	if cors {
 		args = append(args, "--cors")
 	}
@@ -182,7 +182,7 @@ func StartEverything(t testing.TB, transport string) *Peer {
 	}
 	root := RepoRoot(t)
 	requireNodeModules(t, root, "@modelcontextprotocol/server-everything")
-	args := []string{filepath.Join(root, "internal", "testpeers", "node", "everything.mjs"), "--transport", transport, "--port", "0"}
+	args := []string{filepath.Join(root, "harness", "testpeers", "node", "everything.mjs"), "--transport", transport, "--port", "0"}
 	return start(t, fmt.Sprintf("server-everything(%s)", transport), NodeBinary(t), args)
 }
 

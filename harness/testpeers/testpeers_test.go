@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/mcpwasm/mcpwasm/internal/testpeers"
+	"github.com/mcpwasm/mcpwasm/harness/testpeers"
 )
 
 func TestMain(m *testing.M) {

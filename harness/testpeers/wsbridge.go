@@ -28,7 +28,7 @@ func StartWSBridge(t testing.TB, opts *WSBridgeOptions) *Peer {
 	t.Helper()
 	root := RepoRoot(t)
 	requireNodeModules(t, root, "ws", "@modelcontextprotocol/server-everything")
-	args := []string{filepath.Join(root, "internal", "testpeers", "node", "ws-bridge.mjs"), "--port", "0"}
+	args := []string{filepath.Join(root, "harness", "testpeers", "node", "ws-bridge.mjs"), "--port", "0"}
 	if opts != nil && opts.Verbose {
 		args = append(args, "--verbose")
 	}

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
-	"github.com/mcpwasm/mcpwasm/internal/wsserver"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/wsserver"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
 

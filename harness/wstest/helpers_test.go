@@ -14,13 +14,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
-	"github.com/mcpwasm/mcpwasm/internal/wsserver"
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
+	"github.com/mcpwasm/mcpwasm/harness/wsserver"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
 
-// goServer is the official Go SDK server (internal/demoserver's tool set)
-// behind internal/wsserver, with fault injection on.
+// goServer is the official Go SDK server (harness/demoserver's tool set)
+// behind harness/wsserver, with fault injection on.
 type goServer struct {
 	URL string // ws://127.0.0.1:<port>/mcp
 	H   *wsserver.Handler

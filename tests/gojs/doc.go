@@ -1,17 +1,22 @@
-// Package jstest runs mcpwasm's GOOS=js code under Node 22, against real
-// servers, as part of an ordinary native `go test ./...`.
+// Package gojs holds the GOOS=js tests of sessions through core and the
+// transports under Node 22, against real servers, and the names of the
+// environment variables that hand those servers' URLs to every GOOS=js test
+// of the library (this package's, internal/jsfetch's, internal/jsws's and
+// auth's). It is test support, not part of the library's API.
 //
 // A GOOS=js test binary runs inside Node (through the Go toolchain's
 // lib/wasm/go_js_wasm_exec) and cannot listen on sockets, so the servers
-// start outside it: the native TestGOOSJS (harness_test.go) starts
+// start outside it: the native TestGOOSJS of the harness module
+// (harness/jstest/harness_test.go, run by `go test ./...` in harness/)
+// starts
 //
-//   - the official Go SDK server (internal/demoserver) in process on
+//   - the official Go SDK server (harness/demoserver) in process on
 //     127.0.0.1 — legacy-only (Streamable HTTP at /mcp and HTTP+SSE at
 //     /sse), dual-era (Modern), and legacy with CORS answering;
-//   - the TypeScript SDK v2 server (internal/testpeers.StartTSServer);
+//   - the TypeScript SDK v2 server (harness/testpeers.StartTSServer);
 //   - the Go SDK server over WebSocket with fault injection
-//     (internal/wsserver) and server-everything in stdio mode behind the
-//     Node WebSocket bridge (internal/testpeers.StartWSBridge);
+//     (harness/wsserver) and server-everything in stdio mode behind the
+//     Node WebSocket bridge (harness/testpeers.StartWSBridge);
 //   - a small raw HTTP server for the mechanics of the fetch Doer
 //     (streaming, aborts, header handling), which no MCP server exposes;
 //
@@ -39,4 +44,4 @@
 // Access-Control-Expose-Headers) in front of Node's fetch, which also
 // exercises the user-supplied-fetch hook — while the real thing (a page on
 // another origin in headless Chromium) belongs to the browser tests.
-package jstest
+package gojs

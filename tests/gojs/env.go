@@ -1,4 +1,4 @@
-package jstest
+package gojs
 
 // Environment variables through which the harness hands server URLs to the
 // GOOS=js tests (constants: safe for concurrent use).
@@ -23,13 +23,18 @@ const (
 	// (dual-era).
 	EnvTS = "MCPWASM_JS_TS"
 	// EnvWSGo is the ws:// URL of the Go SDK server over WebSocket with
-	// fault injection (internal/wsserver).
+	// fault injection (harness/wsserver).
 	EnvWSGo = "MCPWASM_JS_WS_GO"
 	// EnvWSBridge is the ws:// URL of server-everything (stdio) behind the
 	// Node WebSocket bridge.
 	EnvWSBridge = "MCPWASM_JS_WS_BRIDGE"
 )
 
+// WSInjectMethod is the fault-injection control method of the WebSocket
+// server behind EnvWSGo (harness/wsserver.InjectMethod; harness/jstest
+// checks that they agree).
+const WSInjectMethod = "wstest/inject"
+
 // Hint is what a GOOS=js test says when run without the harness.
 const Hint = "these GOOS=js tests need servers that a wasm binary cannot start; " +
-	"run `go test ./internal/jstest/` natively (make test does): it starts them and runs the GOOS=js tests under Node 22"
+	"run `go test ./jstest/` natively in the harness module (harness/; make test does): it starts them and runs the GOOS=js tests under Node 22"

@@ -1,6 +1,6 @@
 //go:build js
 
-package jstest_test
+package gojs_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
-	"github.com/mcpwasm/mcpwasm/internal/jstest"
+	"github.com/mcpwasm/mcpwasm/tests/gojs"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -26,7 +26,7 @@ var legacyOnly = []string{core.Version20251125}
 // transport (JavaScript fetch under Node) against real servers of both
 // eras and all three HTTP transports.
 func TestFetchSessions(t *testing.T) {
-	goLegacy, goModern, ts := env(t, jstest.EnvGoLegacy), env(t, jstest.EnvGoModern), env(t, jstest.EnvTS)
+	goLegacy, goModern, ts := env(t, gojs.EnvGoLegacy), env(t, gojs.EnvGoModern), env(t, gojs.EnvTS)
 	for _, p := range []struct {
 		name     string
 		url      string
@@ -122,7 +122,7 @@ func TestFetchSessions(t *testing.T) {
 // TestFetchHTTPErrorStatus: an HTTP error from a real server reaches the
 // caller as a *fetch.StatusError.
 func TestFetchHTTPErrorStatus(t *testing.T) {
-	tr, err := fetch.New(env(t, jstest.EnvGoLegacy)+"/no-such-endpoint", &fetch.Options{Mode: fetch.ModeStreamableHTTP})
+	tr, err := fetch.New(env(t, gojs.EnvGoLegacy)+"/no-such-endpoint", &fetch.Options{Mode: fetch.ModeStreamableHTTP})
 	require.NoError(t, err)
 	client := core.NewClient(&core.Implementation{Name: "t", Version: "1"}, nil)
 	_, err = client.Connect(testCtx(t), tr, nil)
@@ -178,7 +178,7 @@ func TestFetchCORS(t *testing.T) {
 	}
 
 	t.Run("server exposes Mcp-Session-Id", func(t *testing.T) {
-		s := connect(t, newTransport(t, env(t, jstest.EnvGoCORS)+"/mcp"), legacyOnly, nil)
+		s := connect(t, newTransport(t, env(t, gojs.EnvGoCORS)+"/mcp"), legacyOnly, nil)
 		assert.NotEmpty(t, s.ID(), "the session id was readable")
 		assert.Equal(t, "ok", text(t, call(t, s, "echo", map[string]any{"text": "ok"})))
 	})
@@ -187,7 +187,7 @@ func TestFetchCORS(t *testing.T) {
 		// The TypeScript SDK server behind a CORS front that exposes no
 		// header: the session id is invisible, and the server refuses the
 		// next request with 400.
-		tr := newTransport(t, env(t, jstest.EnvTSCORSNoExpose))
+		tr := newTransport(t, env(t, gojs.EnvTSCORSNoExpose))
 		client := core.NewClient(&core.Implementation{Name: "t", Version: "1"}, nil)
 		_, err := client.Connect(testCtx(t), tr, &core.ConnectOptions{ProtocolVersions: legacyOnly})
 		require.ErrorIs(t, err, fetch.ErrHiddenHeader)
@@ -200,7 +200,7 @@ func TestFetchCORS(t *testing.T) {
 		// be one.
 		js.Global().Set("document", js.Global().Get("Object").New())
 		defer js.Global().Delete("document")
-		tr := newTransport(t, env(t, jstest.EnvGoLegacy)+"/mcp") // no CORS at all
+		tr := newTransport(t, env(t, gojs.EnvGoLegacy)+"/mcp") // no CORS at all
 		client := core.NewClient(&core.Implementation{Name: "t", Version: "1"}, nil)
 		_, err := client.Connect(testCtx(t), tr, &core.ConnectOptions{ProtocolVersions: legacyOnly})
 		require.ErrorIs(t, err, jsfetch.ErrNetwork)
@@ -209,7 +209,7 @@ func TestFetchCORS(t *testing.T) {
 }
 
 func TestFetchNoNetwork(t *testing.T) {
-	tr, err := fetch.New(env(t, jstest.EnvClosed)+"/mcp", nil)
+	tr, err := fetch.New(env(t, gojs.EnvClosed)+"/mcp", nil)
 	require.NoError(t, err)
 	client := core.NewClient(&core.Implementation{Name: "t", Version: "1"}, nil)
 	_, err = client.Connect(testCtx(t), tr, nil)

@@ -1,6 +1,6 @@
 //go:build js
 
-package jstest_test
+package gojs_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/jstest"
+	"github.com/mcpwasm/mcpwasm/tests/gojs"
 )
 
 func TestMain(m *testing.M) {
@@ -29,7 +29,7 @@ func env(t *testing.T, name string) string {
 	t.Helper()
 	v := os.Getenv(name)
 	if v == "" {
-		t.Fatalf("%s is not set: %s", name, jstest.Hint)
+		t.Fatalf("%s is not set: %s", name, gojs.Hint)
 	}
 	return v
 }

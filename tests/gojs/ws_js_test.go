@@ -1,6 +1,6 @@
 //go:build js
 
-package jstest_test
+package gojs_test
 
 import (
 	"context"
@@ -17,8 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/jstest"
-	"github.com/mcpwasm/mcpwasm/internal/wsserver"
+	"github.com/mcpwasm/mcpwasm/tests/gojs"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
 
@@ -32,7 +31,7 @@ func wsTransport(t *testing.T, url string, opts *ws.Options) *ws.Transport {
 // TestWSBridgeSession: a legacy session with server-everything (stdio
 // behind the Node ws bridge) through Node 22's WebSocket.
 func TestWSBridgeSession(t *testing.T) {
-	url := env(t, jstest.EnvWSBridge)
+	url := env(t, gojs.EnvWSBridge)
 	var sampled, elicited, progress atomic.Int32
 	var mu sync.Mutex
 	var sent []string
@@ -91,7 +90,7 @@ type injectResult struct {
 }
 
 func inject(ctx context.Context, s *core.Session, params map[string]any) (*injectResult, error) {
-	raw, err := s.Request(ctx, wsserver.InjectMethod, params, &core.CallOptions{NoCache: true})
+	raw, err := s.Request(ctx, gojs.WSInjectMethod, params, &core.CallOptions{NoCache: true})
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +104,7 @@ func inject(ctx context.Context, s *core.Session, params map[string]any) (*injec
 // TestWSGoSessions: both eras against the official Go SDK server over
 // WebSocket, through Node 22's WebSocket.
 func TestWSGoSessions(t *testing.T) {
-	url := env(t, jstest.EnvWSGo)
+	url := env(t, gojs.EnvWSGo)
 	for _, tc := range []struct {
 		name     string
 		versions []string
@@ -157,7 +156,7 @@ func TestWSGoSessions(t *testing.T) {
 func TestWSMalformedFrames(t *testing.T) {
 	var mu sync.Mutex
 	var reported []error
-	s := connect(t, wsTransport(t, env(t, jstest.EnvWSGo), nil), legacyOnly, &core.ClientOptions{
+	s := connect(t, wsTransport(t, env(t, gojs.EnvWSGo), nil), legacyOnly, &core.ClientOptions{
 		OnWarning: func(*core.Session, error) {},
 		OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
 			if r, ok := m.(*core.Response); ok && dir == core.Incoming && r.TransportErr != nil && !r.ID.IsValid() {
@@ -193,7 +192,7 @@ func TestWSMalformedFrames(t *testing.T) {
 }
 
 func TestWSServerClosesSocket(t *testing.T) {
-	s := connect(t, wsTransport(t, env(t, jstest.EnvWSGo), nil), legacyOnly, nil)
+	s := connect(t, wsTransport(t, env(t, gojs.EnvWSGo), nil), legacyOnly, nil)
 	slow := make(chan error, 1)
 	go func() {
 		_, err := s.CallTool(testCtx(t), &core.CallToolParams{Name: "slow", Arguments: map[string]any{"ms": 10000}}, nil)
@@ -215,7 +214,7 @@ func TestWSServerClosesSocket(t *testing.T) {
 }
 
 func TestWSModernReconnect(t *testing.T) {
-	s := connect(t, wsTransport(t, env(t, jstest.EnvWSGo), nil), nil, nil)
+	s := connect(t, wsTransport(t, env(t, gojs.EnvWSGo), nil), nil, nil)
 	require.Equal(t, core.EraModern, s.Era())
 	first, err := inject(testCtx(t), s, map[string]any{})
 	require.NoError(t, err)
@@ -228,7 +227,7 @@ func TestWSModernReconnect(t *testing.T) {
 }
 
 func TestWSErrors(t *testing.T) {
-	url := env(t, jstest.EnvWSGo)
+	url := env(t, gojs.EnvWSGo)
 	t.Run("subprotocol not selected", func(t *testing.T) {
 		// The JavaScript WebSocket itself fails a handshake that does not
 		// select a subprotocol the client offered.
@@ -238,7 +237,7 @@ func TestWSErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), "did not respond with sent protocols", "Node says why")
 	})
 	t.Run("nothing listening", func(t *testing.T) {
-		_, err := wsTransport(t, "ws"+strings.TrimPrefix(env(t, jstest.EnvClosed), "http")+"/mcp", nil).Connect(testCtx(t))
+		_, err := wsTransport(t, "ws"+strings.TrimPrefix(env(t, gojs.EnvClosed), "http")+"/mcp", nil).Connect(testCtx(t))
 		require.ErrorIs(t, err, ws.ErrDial)
 		var ce *ws.CloseError
 		require.ErrorAs(t, err, &ce)

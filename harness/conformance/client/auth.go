@@ -5,7 +5,7 @@ import (
 	"log"
 
 	"github.com/mcpwasm/mcpwasm/auth"
-	"github.com/mcpwasm/mcpwasm/conformance/scenario"
+	"github.com/mcpwasm/mcpwasm/harness/conformance/scenario"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

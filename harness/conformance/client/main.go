@@ -15,8 +15,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/mcpwasm/mcpwasm/conformance/scenario"
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/harness/conformance/scenario"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

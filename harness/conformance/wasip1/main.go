@@ -25,7 +25,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
-	"github.com/mcpwasm/mcpwasm/conformance/scenario"
+	"github.com/mcpwasm/mcpwasm/harness/conformance/scenario"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost"
 )
 
