@@ -116,7 +116,7 @@ func VersionsFor(v string) []string {
 		return []string{v}
 	}
 	out := []string{v}
-	for _, s := range core.SupportedVersions {
+	for _, s := range core.SupportedVersions() {
 		if !core.IsModernVersion(s) && s < v {
 			out = append(out, s)
 		}
