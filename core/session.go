@@ -30,7 +30,27 @@ type Session struct {
 	nextID    atomic.Int64
 	nextToken atomic.Int64
 
-	mu           sync.Mutex
+	// Lock order. A goroutine that holds one of these locks takes only locks
+	// listed after it, never one before it:
+	//
+	//  1. managed.op serializes the refreshes of the session's own
+	//     subscription stream (modern era) and is held across the listen
+	//     request, so across everything below it;
+	//  2. reinitMu serializes re-initializing an expired legacy session and is
+	//     held across the initialize exchange and restoreLegacyState's
+	//     requests (pinned, so that they never re-initialize and take it
+	//     again), so across everything below it;
+	//  3. mu, the session's state;
+	//  4. cache.mu and notes.mu, taken under mu (setVersionLocked clears the
+	//     cache, Stats counts the queue).
+	//
+	// Every other lock is a leaf, taken with no other lock held by that code and
+	// released before anything else is locked: managed.mu, elicits.mu,
+	// taskWatch.mu, each Subscription's and Task's mu, and Client.mu (the
+	// client copies its session set under it and calls sessions after
+	// releasing it). No lock is held while a handler of the caller's runs or
+	// while waiting on the network, except op and reinitMu as said above.
+	mu           sync.Mutex // guards the fields below up to closeErr
 	era          Era
 	version      string
 	serverInfo   *Implementation
@@ -56,7 +76,7 @@ type Session struct {
 	cache    resultCache
 	notes    notificationQueue
 	managed  managedListen
-	reinitMu sync.Mutex
+	reinitMu sync.Mutex   // before mu; held across the network (see the lock order at mu)
 	reinitN  atomic.Int64 // generation of the legacy session; bumped by reinitialize
 
 	done    chan struct{}
