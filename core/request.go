@@ -56,7 +56,9 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 	return s.call(ctx, method, raw, opts, nil)
 }
 
-// call is the request pipeline. pin is non-nil during the handshake.
+// call is the request pipeline. pin is non-nil during the handshake and
+// while restoreLegacyState restores a re-initialized session: such a call
+// is never retried, renegotiated or re-initialized.
 func (s *Session) call(ctx context.Context, method string, params json.RawMessage, opts *CallOptions, pin *callEra) (json.RawMessage, error) {
 	if opts == nil {
 		opts = &CallOptions{}
