@@ -193,6 +193,9 @@ type ClientOptions struct {
 type Client struct {
 	impl Implementation
 	opts ClientOptions
+	// clock times requests and retries: realClock, or a test's fake clock
+	// set before Connect.
+	clock clock
 
 	mu       sync.Mutex
 	eras     map[string]Era // era verdict per EraKey (origin)
@@ -206,7 +209,7 @@ func NewClient(impl *Implementation, opts *ClientOptions) *Client {
 	if impl == nil {
 		panic("core: NewClient with nil Implementation")
 	}
-	c := &Client{impl: *impl, eras: map[string]Era{}, sessions: map[*Session]struct{}{}}
+	c := &Client{impl: *impl, clock: realClock{}, eras: map[string]Era{}, sessions: map[*Session]struct{}{}}
 	if opts != nil {
 		c.opts = *opts
 	}

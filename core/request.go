@@ -104,7 +104,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 
 	var started time.Time // only the maximum total time needs it
 	if spec.total > 0 {
-		started = time.Now()
+		started = s.client.clock.Now()
 	}
 	var (
 		extras        []member // inputResponses, requestState of an MRTR retry

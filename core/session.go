@@ -453,9 +453,10 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSpec, req *Request) (*Response, error) {
 	sendCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	var idle, total *time.Timer
+	clk := s.client.clock
+	var idle, total timer
 	if c.timeout > 0 {
-		idle = time.AfterFunc(c.timeout, func() { stop(errIdleTimeout) })
+		idle = clk.AfterFunc(c.timeout, func() { stop(errIdleTimeout) })
 		defer idle.Stop()
 		if c.reset {
 			s.mu.Lock() // onNotification reads it under s.mu
@@ -464,7 +465,7 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 		}
 	}
 	if c.total > 0 {
-		total = time.AfterFunc(c.total, func() { stop(errTotalTimeout) })
+		total = clk.AfterFunc(c.total, func() { stop(errTotalTimeout) })
 		defer total.Stop()
 	}
 	sendErr := s.send(sendCtx, req, &c.send)
@@ -545,16 +546,16 @@ func (s *Session) drainNotes(ctx context.Context) {
 
 func (s *Session) await(ctx context.Context, p *pendingCall, c *callSpec) (*Response, error) {
 	var idle, total <-chan time.Time
-	var idleTimer *time.Timer
+	var idleTimer timer
 	if c.timeout > 0 {
-		idleTimer = time.NewTimer(c.timeout)
+		idleTimer = s.client.clock.NewTimer(c.timeout)
 		defer idleTimer.Stop()
-		idle = idleTimer.C
+		idle = idleTimer.C()
 	}
 	if c.total > 0 {
-		t := time.NewTimer(c.total)
+		t := s.client.clock.NewTimer(c.total)
 		defer t.Stop()
-		total = t.C
+		total = t.C()
 	}
 	for {
 		select {
