@@ -16,9 +16,8 @@
 //     an observable authorization server, the Go SDK server over
 //     WebSocket with fault injection, and the life-cycle rules of the
 //     server commands;
-//   - integration, fetchtest, wstest: the library's sessions against those
-//     servers (core with transport/fetch and transport/ws), including
-//     transport/fetch's and transport/ws's runnable examples;
+//   - integration, wstest: the library's sessions against those servers
+//     (core with transport/fetch and transport/ws);
 //   - jstest: starts the servers and runs the library's GOOS=js tests
 //     (tests/gojs, internal/jsfetch, internal/jsws, auth) under Node 22;
 //   - conformance/{client,wasip1,scenario,report}: the native and wasip1
@@ -27,7 +26,8 @@
 //   - exampleweb: the example web app's server (make demo);
 //   - gobench: the Go side of make bench.
 //
-// The library's own tests that need a real server start the commands of
-// this module as processes through tests/peerproc (the library cannot
-// import it). scripts/test.sh runs `go test ./...` in both modules.
+// The library's own tests and runnable examples that need a real server
+// start the commands of this module as processes through tests/peerproc
+// (the library cannot import it; demoserve's -auth-* and -ws flags exist
+// for them). scripts/test.sh runs `go test ./...` in both modules.
 package harness

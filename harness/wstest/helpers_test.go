@@ -5,6 +5,7 @@ package ws_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -18,6 +19,8 @@ import (
 	"github.com/mcpwasm/mcpwasm/harness/wsserver"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
+
+var errEOF = io.EOF
 
 // goServer is the official Go SDK server (harness/demoserver's tool set)
 // behind harness/wsserver, with fault injection on.

@@ -49,6 +49,9 @@ type DemoOptions struct {
 	// AuthResource, AuthServer, AuthScopes and AuthVerify protect /mcp
 	// (demoserve's -auth-* flags).
 	AuthResource, AuthServer, AuthScopes, AuthVerify string
+	// WebSocket serves the server over WebSocket (any path) instead of
+	// HTTP: use "ws" + strings.TrimPrefix(origin, "http") + MCPPath.
+	WebSocket bool
 }
 
 var (
@@ -104,6 +107,9 @@ func GoSDKServer(t testing.TB, opts DemoOptions) string {
 	args := []string{"-page-size", strconv.Itoa(opts.PageSize)}
 	if opts.Modern {
 		args = append(args, "-modern")
+	}
+	if opts.WebSocket {
+		args = append(args, "-ws")
 	}
 	if opts.AuthResource != "" {
 		args = append(args, "-auth-resource", opts.AuthResource, "-auth-server", opts.AuthServer,

@@ -12,6 +12,9 @@
 // 200 answer carries {"scopes": [...]}, anything else rejects the token.
 // -auth-resource is the public URL of /mcp (a test may put a proxy in
 // front), from whose origin the metadata URL is made.
+//
+// With -ws it serves the same server over WebSocket (harness/wsserver, on
+// every path) instead of HTTP.
 package main
 
 import (
@@ -33,6 +36,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/harness/demoserver"
 	"github.com/mcpwasm/mcpwasm/harness/peerlife"
+	"github.com/mcpwasm/mcpwasm/harness/wsserver"
 )
 
 func main() {
@@ -45,6 +49,7 @@ func main() {
 	authServer := flag.String("auth-server", "", "the authorization server named by the resource metadata")
 	authScopes := flag.String("auth-scopes", "", "comma-separated scopes the resource requires")
 	authVerify := flag.String("auth-verify", "", "URL that checks a bearer token (see the package doc)")
+	overWS := flag.Bool("ws", false, "serve over WebSocket instead of HTTP")
 	flag.Parse()
 
 	opts := &demoserver.Options{Modern: *modern, PageSize: *pageSize}
@@ -60,6 +65,11 @@ func main() {
 	handler := srv.Handler()
 	if *authResource != "" {
 		handler = protect(handler, *authResource, *authServer, *authScopes, *authVerify)
+	}
+	if *overWS {
+		wsh := wsserver.New(srv.MCPServer(), nil)
+		defer wsh.Close()
+		handler = wsh
 	}
 	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = hs.Serve(ln) }()
