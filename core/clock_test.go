@@ -1,9 +1,12 @@
 package core
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // fakeClock is a clock that moves only when a test advances it. Timers
@@ -118,5 +121,48 @@ func (c *fakeClock) WaitTimers(t *testing.T, n int) {
 		case <-deadline.C:
 			t.Fatalf("fakeClock: %d timers active after 5 s, want %d", active, n)
 		}
+	}
+}
+
+// connectFakeClock is connectFake with the client on a fake clock.
+func connectFakeClock(t *testing.T, tr Transport, opts *ClientOptions) (*Session, *fakeClock) {
+	t.Helper()
+	if opts == nil {
+		opts = &ClientOptions{}
+	}
+	if opts.OnWarning == nil {
+		opts.OnWarning = func(_ *Session, err error) { t.Logf("warning: %v", err) }
+	}
+	clk := newFakeClock()
+	c := NewClient(&Implementation{Name: "test", Version: "0"}, opts)
+	c.clock = clk
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := c.Connect(ctx, tr, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s, clk
+}
+
+// returned waits (5 s at most) for the outcome of a call started on a
+// goroutine.
+func returned(t *testing.T, done <-chan error) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(5 * time.Second):
+		require.FailNow(t, "the call did not return")
+	}
+	return nil
+}
+
+// stillPending fails the test if the call started on a goroutine returned.
+func stillPending(t *testing.T, done <-chan error) {
+	t.Helper()
+	select {
+	case err := <-done:
+		require.FailNow(t, "the call returned before its deadline", "%v", err)
+	default:
 	}
 }

@@ -377,24 +377,6 @@ func TestTimeouts(t *testing.T) {
 		}
 		return nil, nil
 	}
-	outcome := func(t *testing.T, done <-chan error) error {
-		t.Helper()
-		select {
-		case err := <-done:
-			return err
-		case <-time.After(5 * time.Second):
-			require.FailNow(t, "CallTool did not return")
-		}
-		return nil
-	}
-	pending := func(t *testing.T, done <-chan error) {
-		t.Helper()
-		select {
-		case err := <-done:
-			require.FailNow(t, "CallTool returned before its deadline", "%v", err)
-		default:
-		}
-	}
 	// progress sends progress for r and waits until its OnProgress ran
 	// (after the idle timer was reset, when the call resets it).
 	progress := func(t *testing.T, r *Request, i int, seen <-chan int) {
@@ -417,10 +399,10 @@ func TestTimeouts(t *testing.T) {
 		done, r := call(t, ctx5(t), "silent", &CallOptions{Timeout: 100 * time.Millisecond})
 		clk.WaitTimers(t, 1)
 		clk.Advance(99 * time.Millisecond)
-		pending(t, done)
+		stillPending(t, done)
 		clk.Advance(time.Millisecond)
 		var te *TimeoutError
-		require.ErrorAs(t, outcome(t, done), &te)
+		require.ErrorAs(t, returned(t, done), &te)
 		assert.False(t, te.Total)
 		require.Eventually(t, func() bool { return len(f.requests(NotificationCancelled)) == 1 }, time.Second, 5*time.Millisecond)
 		assert.Equal(t, r.ID.Raw(), int64(paramsOf(t, f.requests(NotificationCancelled)[0])["requestId"].(float64)))
@@ -433,11 +415,11 @@ func TestTimeouts(t *testing.T) {
 		clk.WaitTimers(t, 1)
 		for i := 1; i <= 6; i++ {
 			clk.Advance(150 * time.Millisecond)
-			pending(t, done)
+			stillPending(t, done)
 			progress(t, r, i, seen)
 		}
 		f.reply(r.ID, map[string]any{"content": []any{}})
-		require.NoError(t, outcome(t, done), "900ms of work with a 200ms idle timeout succeeds when progress resets it")
+		require.NoError(t, returned(t, done), "900ms of work with a 200ms idle timeout succeeds when progress resets it")
 	})
 	t.Run("maximum total timeout", func(t *testing.T) {
 		fn, seen := onProgress()
@@ -448,10 +430,10 @@ func TestTimeouts(t *testing.T) {
 		clk.Advance(100 * time.Millisecond)
 		progress(t, r, 1, seen)
 		clk.Advance(49 * time.Millisecond)
-		pending(t, done)
+		stillPending(t, done)
 		clk.Advance(time.Millisecond)
 		var te *TimeoutError
-		require.ErrorAs(t, outcome(t, done), &te)
+		require.ErrorAs(t, returned(t, done), &te)
 		assert.True(t, te.Total)
 	})
 	t.Run("without reset progress does not help", func(t *testing.T) {
@@ -461,13 +443,13 @@ func TestTimeouts(t *testing.T) {
 		clk.Advance(60 * time.Millisecond)
 		progress(t, r, 1, seen)
 		clk.Advance(40 * time.Millisecond)
-		require.ErrorIs(t, outcome(t, done), ErrTimeout)
+		require.ErrorIs(t, returned(t, done), ErrTimeout)
 	})
 	t.Run("context cancellation", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done, _ := call(t, ctx, "silent", nil)
 		cancel()
-		require.ErrorIs(t, outcome(t, done), context.Canceled)
+		require.ErrorIs(t, returned(t, done), context.Canceled)
 	})
 }
 

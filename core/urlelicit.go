@@ -89,7 +89,8 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 	hctx := ctx // the handler talks to the user: only the hard limit applies
 	if c.total > 0 {
 		var cancel context.CancelFunc
-		hctx, cancel = context.WithDeadline(ctx, started.Add(c.total))
+		// started is on the client's clock: the deadline is what remains.
+		hctx, cancel = context.WithTimeout(ctx, c.total-s.client.clock.Now().Sub(started))
 		defer cancel()
 	}
 	var wait []string
