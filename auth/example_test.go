@@ -15,11 +15,11 @@ import (
 // Connect to an MCP server that requires OAuth. The Doer wraps the
 // transport's HTTP: the server's first 401 makes it discover the server's
 // authorization server, register the client, run the authorization code
-// flow and retry with the token. The servers here are in process: the Go
-// SDK's MCP server behind the SDK's bearer-token middleware, and a test
-// authorization server that redirects without a user, so the headless
-// user agent suffices; an application with a user passes a
-// LoopbackCallback (or, in a browser, a popup agent) instead.
+// flow and retry with the token. The servers here are local: the Go SDK's
+// MCP server behind the SDK's bearer-token middleware (a process of the
+// test harness), and a test authorization server that redirects without a
+// user, so the headless user agent suffices; an application with a user
+// passes a LoopbackCallback (or, in a browser, a popup agent) instead.
 func Example() {
 	as := startTestAS()
 	defer as.Close()

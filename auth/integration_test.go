@@ -4,54 +4,67 @@ package auth_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
-	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
 // protectedServer is the official Go SDK MCP server (the dual-era demo
-// server) behind the Go SDK's own bearer-token middleware and protected
-// resource metadata handler, accepting tokens from as.
+// server, a process of the test harness: see tests/peerproc) behind the Go
+// SDK's own bearer-token middleware and protected resource metadata
+// handler, accepting tokens from as, which it checks at this server's
+// /_verify.
 type protectedServer struct {
 	*httptest.Server
-	mcp *demoserver.Server
+	stop      func()
+	closeIdle func()
 }
 
 // startProtected starts a protectedServer requiring scopes; Close stops it.
 func startProtected(as *testAS, scopes []string) *protectedServer {
 	mux := http.NewServeMux()
-	ps := &protectedServer{Server: httptest.NewServer(mux), mcp: demoserver.New(&demoserver.Options{Modern: true})}
-	prm := ps.URL + "/.well-known/oauth-protected-resource/mcp"
-	mux.Handle("/.well-known/oauth-protected-resource/mcp", sdkauth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource:             ps.URL + "/mcp",
-		AuthorizationServers: []string{as.URL},
-		ScopesSupported:      scopes,
-	}))
-	verify := func(_ context.Context, token string, _ *http.Request) (*sdkauth.TokenInfo, error) {
-		granted, ok := as.granted(token)
+	ps := &protectedServer{Server: httptest.NewServer(mux)}
+	mux.HandleFunc("GET /_verify", func(w http.ResponseWriter, r *http.Request) {
+		granted, ok := as.granted(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
 		if !ok {
-			return nil, sdkauth.ErrInvalidToken
+			http.Error(w, "unknown token", http.StatusUnauthorized)
+			return
 		}
-		return &sdkauth.TokenInfo{Scopes: granted, Expiration: time.Now().Add(time.Hour)}, nil
+		_ = json.NewEncoder(w).Encode(map[string][]string{"scopes": granted})
+	})
+	origin, stop := peerproc.StartDemo(peerproc.DemoOptions{
+		Modern:       true,
+		AuthResource: ps.URL + "/mcp",
+		AuthServer:   as.URL,
+		AuthScopes:   strings.Join(scopes, ","),
+		AuthVerify:   ps.URL + "/_verify",
+	})
+	proxy, closeIdle, err := peerproc.NewProxy(origin)
+	if err != nil {
+		panic(err)
 	}
-	mux.Handle("/mcp", sdkauth.RequireBearerToken(verify, &sdkauth.RequireBearerTokenOptions{ResourceMetadataURL: prm, Scopes: scopes})(ps.mcp.Handler()))
+	ps.stop, ps.closeIdle = stop, closeIdle
+	mux.Handle("/.well-known/oauth-protected-resource/mcp", proxy)
+	mux.Handle("/mcp", proxy)
 	return ps
 }
 
 func (ps *protectedServer) Close() {
-	_ = ps.mcp.Close()
+	ps.Server.CloseClientConnections()
 	ps.Server.Close()
+	ps.closeIdle()
+	ps.stop()
 }
 
 func TestGoSDKServer(t *testing.T) {

@@ -19,7 +19,7 @@
 //     connected and first tools/list answered;
 //   * soak: SOAK echo calls through mcpwasm (64 at a time, one process, Node on PATH, --expose-gc),
 //     moduleStats() and the JS heap before → after (reported, not asserted);
-//   * native: bench/gobench (built to build/bench/gobench): the mcpwasm Go client (core +
+//   * native: harness/gobench (built to build/bench/gobench): the mcpwasm Go client (core +
 //     transport/fetch) vs the official Go SDK client, sequential echo, fresh process per round,
 //     alternating, against the official Go SDK server (gobench server) in a child process; CPU
 //     from getrusage of the client process.
@@ -336,7 +336,7 @@ const NATIVE_CLIENTS = ["mcpwasm", "gosdk"];
 async function nativePart() {
   const gobench = path.join(repo, "build/bench/gobench");
   mkdirSync(path.dirname(gobench), { recursive: true });
-  execFileSync("go", ["build", "-o", gobench, "./bench/gobench"], { cwd: repo, stdio: "inherit" });
+  execFileSync("go", ["build", "-o", gobench, "./gobench"], { cwd: path.join(repo, "harness"), stdio: "inherit" });
   for (const answers of ANSWERS) {
     const server = NATIVE_SERVER === "ts"
       ? await startServer("node", [path.join(repo, "bench/server.mjs"), ...(answers === "json" ? ["--json"] : [])])
@@ -550,7 +550,7 @@ function markdown(started, finished) {
     md.push("## Native Go", "");
     md.push(`The mcpwasm Go client (core + transport/fetch over net/http) against the official Go SDK client ` +
       `(github.com/modelcontextprotocol/go-sdk), sequential echo, ${NATIVE_CALLS} timed calls per round, fresh process per round, ` +
-      `alternating, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (bench/gobench server)"} ` +
+      `alternating, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (harness/gobench server)"} ` +
       `in a child process; CPU from getrusage of the client process. Goals: ≥ 1.5× the calls/s, ≤ 0.5× the CPU per call.`, "");
     const nt = nativeTable(ERAS.flatMap((era) => ANSWERS.map((answers) => ({ era, answers }))));
     md.push(mdTable(nt.head, nt.rows), "");

@@ -11,7 +11,7 @@
 //   * modern (2026-07-28): the SDK's createMcpHandler (stateless, a server instance per request);
 //   * legacy (2025-11-25 and older): a sessionful WebStandardStreamableHTTPServerTransport per
 //     Mcp-Session-Id, routed with the SDK's isLegacyRequest (the SDK's "keep a sessionful 2025
-//     deployment" recipe, as in internal/testpeers/node/ts-server.mjs). At most MAX_SESSIONS live
+//     deployment" recipe, as in harness/testpeers/node/ts-server.mjs). At most MAX_SESSIONS live
 //     sessions; the oldest is closed when a new one would exceed that.
 //
 // Flags:
@@ -28,7 +28,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
-import { boundLife } from '../internal/testpeers/node/lifetime.mjs';
+import { boundLife } from '../harness/testpeers/node/lifetime.mjs';
 
 import {
     McpServer,

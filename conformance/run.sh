@@ -20,7 +20,7 @@ command_for() {
   case "$1" in
     native)
       mkdir -p build/bin
-      go build -o build/bin/conformance-native ./conformance/client
+      go build -C harness -o "$root/build/bin/conformance-native" ./conformance/client
       echo "$root/build/bin/conformance-native" ;;
     js)
       bash scripts/build-wasm.sh >/dev/null
@@ -30,7 +30,7 @@ command_for() {
       # code is cached so that each scenario's process starts at once.
       mkdir -p build/bin build/cache/wazero
       GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o build/bin/mcpwasm-wasip1.wasm ./wasm/wasip1
-      go build -o build/bin/conformance-wasip1 ./conformance/wasip1
+      go build -C harness -o "$root/build/bin/conformance-wasip1" ./conformance/wasip1
       go build -o build/bin/wasirun ./wasm/wasihost/cmd/wasirun
       build/bin/wasirun -precompile -cache "$root/build/cache/wazero" build/bin/mcpwasm-wasip1.wasm
       echo "$root/build/bin/conformance-wasip1 -wasm $root/build/bin/mcpwasm-wasip1.wasm -cache $root/build/cache/wazero" ;;
@@ -67,6 +67,7 @@ for runner in "${runners[@]}"; do
     fi
     dirs+=("$out")
   done
-  go run ./conformance/report -expected "$runner_expected" "${dirs[@]}" || status=1
+  go build -C harness -o "$root/build/bin/conformance-report" ./conformance/report
+  build/bin/conformance-report -expected "$runner_expected" "${dirs[@]}" || status=1
 done
 exit $status

@@ -63,7 +63,7 @@ type ListRootsRequest struct {
 // when its context is done.
 type ClientOptions struct {
 	// ProtocolVersions lists the protocol versions the client accepts, in
-	// order of preference. Default: SupportedVersions (2026-07-28 first,
+	// order of preference. Default: [SupportedVersions] (2026-07-28 first,
 	// then the legacy revisions). A list with only legacy versions never
 	// probes for a modern server; one with only modern versions never falls
 	// back.
@@ -193,6 +193,9 @@ type ClientOptions struct {
 type Client struct {
 	impl Implementation
 	opts ClientOptions
+	// clock times requests and retries: realClock, or a test's fake clock
+	// set before Connect.
+	clock clock
 
 	mu       sync.Mutex
 	eras     map[string]Era // era verdict per EraKey (origin)
@@ -206,12 +209,16 @@ func NewClient(impl *Implementation, opts *ClientOptions) *Client {
 	if impl == nil {
 		panic("core: NewClient with nil Implementation")
 	}
-	c := &Client{impl: *impl, eras: map[string]Era{}, sessions: map[*Session]struct{}{}}
+	c := &Client{impl: *impl, clock: realClock{}, eras: map[string]Era{}, sessions: map[*Session]struct{}{}}
 	if opts != nil {
 		c.opts = *opts
 	}
 	if len(c.opts.ProtocolVersions) == 0 {
-		c.opts.ProtocolVersions = SupportedVersions
+		c.opts.ProtocolVersions = SupportedVersions()
+	} else {
+		// The client keeps its own copy: a caller that reuses its slice
+		// does not change a running client.
+		c.opts.ProtocolVersions = slices.Clone(c.opts.ProtocolVersions)
 	}
 	if c.opts.RequestTimeout == 0 {
 		c.opts.RequestTimeout = DefaultRequestTimeout

@@ -284,18 +284,22 @@ func (s *Session) afterConnect(ctx context.Context) {
 }
 
 // restoreLegacyState re-applies the log level and subscriptions on a new
-// legacy session.
+// legacy session. Its requests are pinned to the new session's version, as
+// the handshake's are: one that finds the session expired again is
+// reported, not re-initialized from inside reinitialize (whose reinitMu
+// this goroutine holds).
 func (s *Session) restoreLegacyState(ctx context.Context) {
 	s.mu.Lock()
 	lvl := s.logLevel
+	pin := &callEra{era: EraLegacy, version: s.version}
 	s.mu.Unlock()
 	if lvl != "" {
-		if _, err := s.call(ctx, MethodSetLevel, mustMarshal(&SetLevelParams{Level: lvl}), nil, nil); err != nil {
+		if _, err := s.call(ctx, MethodSetLevel, mustMarshal(&SetLevelParams{Level: lvl}), nil, pin); err != nil {
 			s.warn(fmt.Errorf("core: restoring log level: %w", err))
 		}
 	}
 	for _, uri := range s.managed.uris() {
-		if _, err := s.call(ctx, MethodSubscribe, mustMarshal(&SubscribeParams{URI: uri}), nil, nil); err != nil {
+		if _, err := s.call(ctx, MethodSubscribe, mustMarshal(&SubscribeParams{URI: uri}), nil, pin); err != nil {
 			s.warn(fmt.Errorf("core: restoring subscription to %s: %w", uri, err))
 		}
 	}

@@ -14,10 +14,12 @@ const (
 // LatestVersion is the newest revision this client speaks.
 const LatestVersion = Version20260728
 
-// SupportedVersions lists every revision this client speaks, newest first.
-// It is the default for ClientOptions.ProtocolVersions. Callers must not
-// modify it.
-var SupportedVersions = []string{Version20260728, Version20251125, Version20250618, Version20250326, Version20241105}
+// SupportedVersions returns every revision this client speaks, newest
+// first: the default for [ClientOptions.ProtocolVersions]. Each call
+// returns a new slice, which the caller may modify.
+func SupportedVersions() []string {
+	return []string{Version20260728, Version20251125, Version20250618, Version20250326, Version20241105}
+}
 
 // Era is the protocol generation a server speaks.
 type Era int

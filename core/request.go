@@ -56,7 +56,9 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 	return s.call(ctx, method, raw, opts, nil)
 }
 
-// call is the request pipeline. pin is non-nil during the handshake.
+// call is the request pipeline. pin is non-nil during the handshake and
+// while restoreLegacyState restores a re-initialized session: such a call
+// is never retried, renegotiated or re-initialized.
 func (s *Session) call(ctx context.Context, method string, params json.RawMessage, opts *CallOptions, pin *callEra) (json.RawMessage, error) {
 	if opts == nil {
 		opts = &CallOptions{}
@@ -102,7 +104,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 
 	var started time.Time // only the maximum total time needs it
 	if spec.total > 0 {
-		started = time.Now()
+		started = s.client.clock.Now()
 	}
 	var (
 		extras        []member // inputResponses, requestState of an MRTR retry

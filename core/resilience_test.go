@@ -39,10 +39,36 @@ func TestURLElicitationWaitIsBounded(t *testing.T) {
 			return &ElicitResult{Action: ActionAccept, Completed: completed}, nil
 		}
 	}
+	// onClock starts CallTool on a fake clock and returns once the
+	// elicitation handler accepted (the call's own timers are stopped by
+	// then: only the wait for completion remains).
+	onClock := func(t *testing.T, tr Transport, opts *CallOptions) (*fakeClock, <-chan error) {
+		t.Helper()
+		asked := make(chan struct{}, 1)
+		s, clk := connectFakeClock(t, tr, &ClientOptions{ElicitationModes: []string{ElicitModeURL}, ElicitationHandler: func(ctx context.Context, r *ElicitRequest) (*ElicitResult, error) {
+			asked <- struct{}{}
+			return accept(false)(ctx, r)
+		}})
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "protected"}, opts)
+			done <- err
+		}()
+		select {
+		case <-asked:
+		case <-time.After(5 * time.Second):
+			require.FailNow(t, "the elicitation handler was not called")
+		}
+		clk.WaitTimers(t, 1)
+		return clk, done
+	}
 	t.Run("no completion within the timeout gives a typed error", func(t *testing.T) {
 		_, tr, attempts := urlElicitServer(t)
-		s := connectFake(t, tr, &ClientOptions{ElicitationModes: []string{ElicitModeURL}, ElicitationHandler: accept(false)})
-		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "protected"}, &CallOptions{Timeout: 100 * time.Millisecond})
+		clk, done := onClock(t, tr, &CallOptions{Timeout: 100 * time.Millisecond})
+		clk.Advance(99 * time.Millisecond)
+		stillPending(t, done)
+		clk.Advance(time.Millisecond)
+		err := returned(t, done)
 		var ue *URLElicitationError
 		require.ErrorAs(t, err, &ue)
 		require.Len(t, ue.Elicitations, 1)
@@ -55,10 +81,12 @@ func TestURLElicitationWaitIsBounded(t *testing.T) {
 	})
 	t.Run("the maximum total time bounds the wait", func(t *testing.T) {
 		_, tr, _ := urlElicitServer(t)
-		s := connectFake(t, tr, &ClientOptions{ElicitationModes: []string{ElicitModeURL}, ElicitationHandler: accept(false)})
-		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "protected"}, &CallOptions{Timeout: -1, MaxTotalTimeout: 100 * time.Millisecond})
+		clk, done := onClock(t, tr, &CallOptions{Timeout: -1, MaxTotalTimeout: 100 * time.Millisecond})
+		clk.Advance(99 * time.Millisecond)
+		stillPending(t, done)
+		clk.Advance(time.Millisecond)
 		var te *TimeoutError
-		require.ErrorAs(t, err, &te)
+		require.ErrorAs(t, returned(t, done), &te)
 		assert.True(t, te.Total)
 	})
 	t.Run("the caller's context bounds the wait", func(t *testing.T) {

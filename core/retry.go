@@ -116,13 +116,13 @@ func asTransient(err error, te *TransientError) bool {
 // call's maximum total time; it returns the error that ends the call
 // instead, or nil.
 func (s *Session) waitRetry(ctx context.Context, c *callSpec, started time.Time, d time.Duration, cause error) error {
-	if c.total > 0 && time.Since(started)+d >= c.total {
+	if c.total > 0 && s.client.clock.Now().Sub(started)+d >= c.total {
 		return cause
 	}
-	t := time.NewTimer(d)
+	t := s.client.clock.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-t.C:
+	case <-t.C():
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

@@ -30,7 +30,27 @@ type Session struct {
 	nextID    atomic.Int64
 	nextToken atomic.Int64
 
-	mu           sync.Mutex
+	// Lock order. A goroutine that holds one of these locks takes only locks
+	// listed after it, never one before it:
+	//
+	//  1. managed.op serializes the refreshes of the session's own
+	//     subscription stream (modern era) and is held across the listen
+	//     request, so across everything below it;
+	//  2. reinitMu serializes re-initializing an expired legacy session and is
+	//     held across the initialize exchange and restoreLegacyState's
+	//     requests (pinned, so that they never re-initialize and take it
+	//     again), so across everything below it;
+	//  3. mu, the session's state;
+	//  4. cache.mu and notes.mu, taken under mu (setVersionLocked clears the
+	//     cache, Stats counts the queue).
+	//
+	// Every other lock is a leaf, taken with no other lock held by that code and
+	// released before anything else is locked: managed.mu, elicits.mu,
+	// taskWatch.mu, each Subscription's and Task's mu, and Client.mu (the
+	// client copies its session set under it and calls sessions after
+	// releasing it). No lock is held while a handler of the caller's runs or
+	// while waiting on the network, except op and reinitMu as said above.
+	mu           sync.Mutex // guards the fields below up to closeErr
 	era          Era
 	version      string
 	serverInfo   *Implementation
@@ -56,7 +76,7 @@ type Session struct {
 	cache    resultCache
 	notes    notificationQueue
 	managed  managedListen
-	reinitMu sync.Mutex
+	reinitMu sync.Mutex   // before mu; held across the network (see the lock order at mu)
 	reinitN  atomic.Int64 // generation of the legacy session; bumped by reinitialize
 
 	done    chan struct{}
@@ -433,9 +453,10 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSpec, req *Request) (*Response, error) {
 	sendCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	var idle, total *time.Timer
+	clk := s.client.clock
+	var idle, total timer
 	if c.timeout > 0 {
-		idle = time.AfterFunc(c.timeout, func() { stop(errIdleTimeout) })
+		idle = clk.AfterFunc(c.timeout, func() { stop(errIdleTimeout) })
 		defer idle.Stop()
 		if c.reset {
 			s.mu.Lock() // onNotification reads it under s.mu
@@ -444,7 +465,7 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 		}
 	}
 	if c.total > 0 {
-		total = time.AfterFunc(c.total, func() { stop(errTotalTimeout) })
+		total = clk.AfterFunc(c.total, func() { stop(errTotalTimeout) })
 		defer total.Stop()
 	}
 	sendErr := s.send(sendCtx, req, &c.send)
@@ -525,16 +546,16 @@ func (s *Session) drainNotes(ctx context.Context) {
 
 func (s *Session) await(ctx context.Context, p *pendingCall, c *callSpec) (*Response, error) {
 	var idle, total <-chan time.Time
-	var idleTimer *time.Timer
+	var idleTimer timer
 	if c.timeout > 0 {
-		idleTimer = time.NewTimer(c.timeout)
+		idleTimer = s.client.clock.NewTimer(c.timeout)
 		defer idleTimer.Stop()
-		idle = idleTimer.C
+		idle = idleTimer.C()
 	}
 	if c.total > 0 {
-		t := time.NewTimer(c.total)
+		t := s.client.clock.NewTimer(c.total)
 		defer t.Stop()
-		total = t.C
+		total = t.C()
 	}
 	for {
 		select {

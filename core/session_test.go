@@ -342,65 +342,114 @@ func TestBadInputKeepsTheSession(t *testing.T) {
 	require.Eventually(t, func() bool { return warnings.Load() >= 4 }, time.Second, 5*time.Millisecond)
 }
 
+// TestTimeouts runs on a fake clock: the test advances time past a
+// deadline, or to just before it, instead of sleeping.
 func TestTimeouts(t *testing.T) {
 	f, tr := newFake(t, EraModern)
-	var lastID atomic.Value
+	calls := make(chan *Request, 8)
 	f.handle(MethodCallTool, func(r *Request) (any, *WireError) {
-		lastID.Store(r)
-		p := paramsOf(t, r)
-		tok := p["_meta"].(map[string]any)[MetaProgressToken]
-		switch p["name"] {
-		case "progressing":
-			go func() {
-				for i := 1; i <= 6; i++ {
-					time.Sleep(40 * time.Millisecond)
-					f.notify(NotificationProgress, map[string]any{"progressToken": tok, "progress": i})
-				}
-				f.reply(r.ID, map[string]any{"content": []any{}})
-			}()
-		}
-		return nil, nil // never answers "silent"
+		calls <- r
+		return nil, nil // answered by the test, or never
 	})
-	s := connectFake(t, tr, nil)
+	clk := newFakeClock()
+	c := NewClient(&Implementation{Name: "test", Version: "0"}, &ClientOptions{
+		OnWarning: func(_ *Session, err error) { t.Logf("warning: %v", err) },
+	})
+	c.clock = clk
+	s, err := c.Connect(ctx5(t), tr, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+
+	// call starts CallTool and returns its outcome's channel and the
+	// request the server received.
+	call := func(t *testing.T, ctx context.Context, name string, opts *CallOptions) (<-chan error, *Request) {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.CallTool(ctx, &CallToolParams{Name: name}, opts)
+			done <- err
+		}()
+		select {
+		case r := <-calls:
+			return done, r
+		case <-time.After(5 * time.Second):
+			require.FailNow(t, "the server got no tools/call")
+		}
+		return nil, nil
+	}
+	// progress sends progress for r and waits until its OnProgress ran
+	// (after the idle timer was reset, when the call resets it).
+	progress := func(t *testing.T, r *Request, i int, seen <-chan int) {
+		t.Helper()
+		tok := paramsOf(t, r)["_meta"].(map[string]any)[MetaProgressToken]
+		f.notify(NotificationProgress, map[string]any{"progressToken": tok, "progress": i})
+		select {
+		case got := <-seen:
+			require.Equal(t, i, got)
+		case <-time.After(5 * time.Second):
+			require.FailNow(t, "OnProgress was not called", "progress %d", i)
+		}
+	}
+	onProgress := func() (func(*ProgressParams), <-chan int) {
+		seen := make(chan int, 8)
+		return func(p *ProgressParams) { seen <- int(p.Progress) }, seen
+	}
 
 	t.Run("idle timeout", func(t *testing.T) {
-		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "silent"}, &CallOptions{Timeout: 100 * time.Millisecond})
+		done, r := call(t, ctx5(t), "silent", &CallOptions{Timeout: 100 * time.Millisecond})
+		clk.WaitTimers(t, 1)
+		clk.Advance(99 * time.Millisecond)
+		stillPending(t, done)
+		clk.Advance(time.Millisecond)
 		var te *TimeoutError
-		require.ErrorAs(t, err, &te)
+		require.ErrorAs(t, returned(t, done), &te)
 		assert.False(t, te.Total)
 		require.Eventually(t, func() bool { return len(f.requests(NotificationCancelled)) == 1 }, time.Second, 5*time.Millisecond)
-		req := lastID.Load().(*Request)
-		assert.Equal(t, req.ID.Raw(), int64(paramsOf(t, f.requests(NotificationCancelled)[0])["requestId"].(float64)))
+		assert.Equal(t, r.ID.Raw(), int64(paramsOf(t, f.requests(NotificationCancelled)[0])["requestId"].(float64)))
 	})
 	t.Run("progress resets the timeout", func(t *testing.T) {
-		var n atomic.Int32
-		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "progressing"}, &CallOptions{
-			Timeout: 200 * time.Millisecond, ResetTimeoutOnProgress: true,
-			OnProgress: func(*ProgressParams) { n.Add(1) },
+		fn, seen := onProgress()
+		done, r := call(t, ctx5(t), "progressing", &CallOptions{
+			Timeout: 200 * time.Millisecond, ResetTimeoutOnProgress: true, OnProgress: fn,
 		})
-		require.NoError(t, err, "240ms of work with a 200ms idle timeout succeeds when progress resets it")
-		require.Eventually(t, func() bool { return n.Load() == 6 }, time.Second, 5*time.Millisecond)
+		clk.WaitTimers(t, 1)
+		for i := 1; i <= 6; i++ {
+			clk.Advance(150 * time.Millisecond)
+			stillPending(t, done)
+			progress(t, r, i, seen)
+		}
+		f.reply(r.ID, map[string]any{"content": []any{}})
+		require.NoError(t, returned(t, done), "900ms of work with a 200ms idle timeout succeeds when progress resets it")
 	})
 	t.Run("maximum total timeout", func(t *testing.T) {
-		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "progressing"}, &CallOptions{
-			Timeout: 5 * time.Second, ResetTimeoutOnProgress: true, MaxTotalTimeout: 150 * time.Millisecond,
-			OnProgress: func(*ProgressParams) {},
+		fn, seen := onProgress()
+		done, r := call(t, ctx5(t), "progressing", &CallOptions{
+			Timeout: 5 * time.Second, ResetTimeoutOnProgress: true, MaxTotalTimeout: 150 * time.Millisecond, OnProgress: fn,
 		})
+		clk.WaitTimers(t, 2)
+		clk.Advance(100 * time.Millisecond)
+		progress(t, r, 1, seen)
+		clk.Advance(49 * time.Millisecond)
+		stillPending(t, done)
+		clk.Advance(time.Millisecond)
 		var te *TimeoutError
-		require.ErrorAs(t, err, &te)
+		require.ErrorAs(t, returned(t, done), &te)
 		assert.True(t, te.Total)
 	})
 	t.Run("without reset progress does not help", func(t *testing.T) {
-		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "progressing"}, &CallOptions{
-			Timeout: 100 * time.Millisecond, OnProgress: func(*ProgressParams) {},
-		})
-		require.ErrorIs(t, err, ErrTimeout)
+		fn, seen := onProgress()
+		done, r := call(t, ctx5(t), "progressing", &CallOptions{Timeout: 100 * time.Millisecond, OnProgress: fn})
+		clk.WaitTimers(t, 1)
+		clk.Advance(60 * time.Millisecond)
+		progress(t, r, 1, seen)
+		clk.Advance(40 * time.Millisecond)
+		require.ErrorIs(t, returned(t, done), ErrTimeout)
 	})
 	t.Run("context cancellation", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-		_, err := s.CallTool(ctx, &CallToolParams{Name: "silent"}, nil)
-		require.ErrorIs(t, err, context.Canceled)
+		done, _ := call(t, ctx, "silent", nil)
+		cancel()
+		require.ErrorIs(t, returned(t, done), context.Canceled)
 	})
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 // Fault tests of the tasks API with scripted servers; the protocol flows
-// themselves are tested against real peers in internal/integration.
+// themselves are tested against real peers in harness/integration.
 
 func modernTask(id, status string, extra map[string]any) map[string]any {
 	m := map[string]any{"resultType": "complete", "taskId": id, "status": status, "createdAt": "2026-01-01T00:00:00Z", "lastUpdatedAt": "2026-01-01T00:00:01Z", "ttlMs": nil, "pollIntervalMs": 20}

@@ -89,7 +89,8 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 	hctx := ctx // the handler talks to the user: only the hard limit applies
 	if c.total > 0 {
 		var cancel context.CancelFunc
-		hctx, cancel = context.WithDeadline(ctx, started.Add(c.total))
+		// started is on the client's clock: the deadline is what remains.
+		hctx, cancel = context.WithTimeout(ctx, c.total-s.client.clock.Now().Sub(started))
 		defer cancel()
 	}
 	var wait []string
@@ -135,16 +136,16 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 	var limit <-chan time.Time
 	terr := &TimeoutError{Method: c.method, Timeout: c.timeout}
 	if c.timeout > 0 {
-		t := time.NewTimer(c.timeout)
+		t := s.client.clock.NewTimer(c.timeout)
 		defer t.Stop()
-		limit = t.C
+		limit = t.C()
 	}
 	if c.total > 0 {
-		rem := c.total - time.Since(started)
+		rem := c.total - s.client.clock.Now().Sub(started)
 		if limit == nil || rem < c.timeout {
-			t := time.NewTimer(max(rem, 0))
+			t := s.client.clock.NewTimer(max(rem, 0))
 			defer t.Stop()
-			limit = t.C
+			limit = t.C()
 			terr = &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
 		}
 	}

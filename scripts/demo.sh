@@ -5,12 +5,13 @@
 # needs no npm packages. Ctrl-C stops it.
 #
 # Port: $PORT, or -port N as an argument (make demo ARGS="-port 9000"),
-# else 8080 or the next free port. Other flags: go run ./example-web -h.
+# else 8080 or the next free port. Other flags: build/bin/example-web -h
+# (the server is harness/exampleweb, in the harness module).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/build-wasm.sh
 mkdir -p build/bin
-go build -o build/bin/example-web ./example-web
+go build -C harness -o "$(pwd)/build/bin/example-web" ./exampleweb
 # shellcheck disable=SC2086 # ARGS is a list of flags
 exec build/bin/example-web -dir . ${ARGS:-} "$@"

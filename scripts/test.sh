@@ -37,6 +37,14 @@ gotest() {
   next_count
   go test -json "$@" 2>&1 | node "$root/scripts/testcount.mjs" go "$label" "$countf"
 }
+# gotest_harness <label> <go test arguments…>: gotest in the harness module
+# (harness/: the test servers, the tests against them, the conformance
+# runners, the example server and the Go benchmark; see harness/doc.go).
+gotest_harness() {
+  local label=$1; shift
+  next_count
+  (cd "$root/harness" && go test -json "$@" 2>&1 | node "$root/scripts/testcount.mjs" go "$label" "$countf")
+}
 # nodetest <label> <node> <node --test arguments…>: node --test with the spec
 # reporter on stdout and a TAP copy counted afterwards (also when it fails).
 nodetest() {
@@ -59,19 +67,22 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
-GOOS=js GOARCH=wasm go vet ./wasm/js/... ./auth/... ./transport/... ./internal/jsbridge/... ./internal/jsfetch/... ./internal/jsws/... ./internal/jstest/... ./internal/jsonschema/...
+(cd harness && go vet ./...)
+GOOS=js GOARCH=wasm go vet ./wasm/js/... ./auth/... ./transport/... ./internal/jsbridge/... ./internal/jsfetch/... ./internal/jsws/... ./tests/gojs/... ./internal/jsonschema/...
 GOOS=wasip1 GOARCH=wasm go vet ./wasm/wasip1/...
 
 step "build the WebAssembly module and the test servers"
 bash scripts/build-wasm.sh
 mkdir -p build/bin
-go build -o build/bin/demoserve ./internal/demoserver/demoserve
-go build -o build/bin/authserve ./internal/authserve
-# The JS and browser tests start these instead of building their own.
+go build -C harness -o "$root/build/bin/demoserve" ./demoserver/demoserve
+go build -C harness -o "$root/build/bin/authserve" ./authserve
+# The JS and browser tests and the library's own Go tests (tests/peerproc)
+# start these instead of building their own.
 export MCPWASM_DEMOSERVE="$root/build/bin/demoserve" MCPWASM_AUTHSERVE="$root/build/bin/authserve"
 
 step "go test (native, race detector)"
 gotest "go test (native, race)" -race -count=1 ./...
+gotest_harness "go test (harness module, native, race)" -race -count=1 ./...
 
 # ---- fuzz smoke step (issue 10) — a separate block, to merge as is ----
 # Every fuzz target (scripts/fuzz.sh finds them) for 2 s each, about a

@@ -1,7 +1,7 @@
 // mcpwasm's JS conformance runner: the client program the MCP conformance
 // suite runs for each scenario, written on the npm package's public API
 // (js/src). It mirrors the native runner's scenario logic
-// (conformance/scenario) in JavaScript.
+// (harness/conformance/scenario) in JavaScript.
 import { init, Client } from "../../js/src/index.js";
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
@@ -26,7 +26,7 @@ let unrelatedDone = false;
 const clientMetadataUrl = "https://conformance-test.local/client-metadata.json";
 
 // authFor returns connect's auth option for the authorization scenarios, as
-// the native runner configures its Doer (conformance/client/auth.go): a
+// the native runner configures its Doer (harness/conformance/client/auth.go): a
 // user-facing client with the headless user agent (Node's fetch shows the
 // authorization server's redirect with redirect: "manual"), DPoP with a
 // WebCrypto key, the credentials of MCP_CONFORMANCE_CONTEXT, and for the

@@ -9,18 +9,18 @@ import (
 	"testing"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
-	"github.com/mcpwasm/mcpwasm/internal/jstest"
+	"github.com/mcpwasm/mcpwasm/tests/gojs"
 )
 
 // BenchmarkRoundTrip measures one small JSON POST through Do, reading and
 // closing the body: the fetch transport's cost per call, minus JSON-RPC.
-// Run it with the harness's servers (see internal/jstest), e.g.
+// Run it with the harness's servers (see harness/jstest), e.g.
 // MCPWASM_JS_ECHO=http://127.0.0.1:<port> GOOS=js GOARCH=wasm go test
 // -run '^$' -bench . -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./internal/jsfetch/
 func BenchmarkRoundTrip(b *testing.B) {
-	origin := os.Getenv(jstest.EnvEcho)
+	origin := os.Getenv(gojs.EnvEcho)
 	if origin == "" {
-		b.Fatalf("%s is not set: %s", jstest.EnvEcho, jstest.Hint)
+		b.Fatalf("%s is not set: %s", gojs.EnvEcho, gojs.Hint)
 	}
 	f, err := jsfetch.New(nil)
 	if err != nil {

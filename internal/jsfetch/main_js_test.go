@@ -8,7 +8,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcpwasm/mcpwasm/internal/jstest"
+	"github.com/mcpwasm/mcpwasm/tests/gojs"
 )
 
 func TestMain(m *testing.M) {
@@ -18,9 +18,9 @@ func TestMain(m *testing.M) {
 // echoOrigin is the harness's raw HTTP server.
 func echoOrigin(t *testing.T) string {
 	t.Helper()
-	v := os.Getenv(jstest.EnvEcho)
+	v := os.Getenv(gojs.EnvEcho)
 	if v == "" {
-		t.Fatalf("%s is not set: %s", jstest.EnvEcho, jstest.Hint)
+		t.Fatalf("%s is not set: %s", gojs.EnvEcho, gojs.Hint)
 	}
 	return v
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/mcpwasm/mcpwasm/internal/jstest"
 	"github.com/mcpwasm/mcpwasm/internal/jsws"
+	"github.com/mcpwasm/mcpwasm/tests/gojs"
 )
 
 func TestMain(m *testing.M) {
@@ -26,9 +26,9 @@ func TestMain(m *testing.M) {
 
 func wsURL(t *testing.T) string {
 	t.Helper()
-	v := os.Getenv(jstest.EnvWSGo)
+	v := os.Getenv(gojs.EnvWSGo)
 	if v == "" {
-		t.Fatalf("%s is not set: %s", jstest.EnvWSGo, jstest.Hint)
+		t.Fatalf("%s is not set: %s", gojs.EnvWSGo, gojs.Hint)
 	}
 	return v
 }
@@ -40,7 +40,7 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
-// injectFrame is a wstest/inject request (see internal/wsserver) sent as a
+// injectFrame is a wstest/inject request (see harness/wsserver) sent as a
 // raw text frame.
 func injectFrame(t *testing.T, id int, params map[string]any) []byte {
 	t.Helper()
@@ -118,8 +118,8 @@ func TestTooLarge(t *testing.T) {
 
 func TestDialFailures(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
-		closed := os.Getenv(jstest.EnvClosed)
-		require.NotEmpty(t, closed, jstest.Hint)
+		closed := os.Getenv(gojs.EnvClosed)
+		require.NotEmpty(t, closed, gojs.Hint)
 		_, err := jsws.Dial(testCtx(t), "ws"+strings.TrimPrefix(closed, "http"), []string{"mcp"}, 0)
 		var ce *jsws.CloseError
 		require.ErrorAs(t, err, &ce)

@@ -17,7 +17,7 @@ const TASK_CALL_OPTIONS = ["signal", "timeout", "ttl"];
 const TASK_WAIT_OPTIONS = ["signal", "onStatus", "maxPollInterval"];
 const LISTEN_OPTIONS = ["signal", "onNotification"];
 const TRANSPORTS = ["auto", "streamable-http", "sse", "websocket"];
-// The protocol versions of each era, newest first (core.SupportedVersions).
+// The protocol versions of each era, newest first (core.SupportedVersions()).
 const ERA_VERSIONS = {
   modern: ["2026-07-28"],
   legacy: ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],

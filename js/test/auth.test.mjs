@@ -1,6 +1,6 @@
 // OAuth through connect(url, { auth }) against a real protected MCP server:
 // the official Go SDK server behind the Go SDK's bearer-token middleware,
-// with a small observable authorization server (internal/authserve). What
+// with a small observable authorization server (harness/authserve). What
 // each origin received is read back from the server (/_test/state) and,
 // where it matters, from a fetch wrapper that sees every request the
 // client makes.
@@ -22,7 +22,7 @@ before(async () => {
   authserve = process.env.MCPWASM_AUTHSERVE;
   if (!authserve) {
     authserve = path.join(repo, "build", "bin", "authserve");
-    await promisify(execFile)("go", ["build", "-o", authserve, "./internal/authserve"], { cwd: repo, env: { ...process.env, GOOS: "", GOARCH: "" } });
+    await promisify(execFile)("go", ["build", "-o", authserve, "./authserve"], { cwd: path.join(repo, "harness"), env: { ...process.env, GOOS: "", GOARCH: "" } });
   }
   await init();
 });

@@ -10,7 +10,7 @@ export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
  * kind: "ts" (TypeScript SDK v2 server), "tasks" (TypeScript SDK v2 server
  * with the 2026-07-28 tasks extension), "everything" (server-everything),
  * "ws-bridge" (server-everything behind a WebSocket bridge), "go" (the
- * official Go SDK server, internal/demoserver; needs the MCPWASM_DEMOSERVE
+ * official Go SDK server, harness/demoserver; needs the MCPWASM_DEMOSERVE
  * binary that scripts/test.sh builds).
  */
 export function startPeer(kind, args = []) {
@@ -18,23 +18,23 @@ export function startPeer(kind, args = []) {
   switch (kind) {
     case "ts":
       cmd = process.execPath;
-      argv = [path.join(repo, "internal/testpeers/node/ts-server.mjs"), ...args];
+      argv = [path.join(repo, "harness/testpeers/node/ts-server.mjs"), ...args];
       break;
     case "tasks":
       cmd = process.execPath;
-      argv = [path.join(repo, "internal/testpeers/node/tasks-server.mjs"), ...args];
+      argv = [path.join(repo, "harness/testpeers/node/tasks-server.mjs"), ...args];
       break;
     case "everything":
       cmd = process.execPath;
-      argv = [path.join(repo, "internal/testpeers/node/everything.mjs"), ...args];
+      argv = [path.join(repo, "harness/testpeers/node/everything.mjs"), ...args];
       break;
     case "ws-bridge":
       cmd = process.execPath;
-      argv = [path.join(repo, "internal/testpeers/node/ws-bridge.mjs"), ...args];
+      argv = [path.join(repo, "harness/testpeers/node/ws-bridge.mjs"), ...args];
       break;
     case "go":
       cmd = process.env.MCPWASM_DEMOSERVE;
-      if (!cmd) throw new Error("set MCPWASM_DEMOSERVE to a built internal/demoserver/demoserve binary (scripts/test.sh does)");
+      if (!cmd) throw new Error("set MCPWASM_DEMOSERVE to a built harness/demoserver/demoserve binary (scripts/test.sh does)");
       argv = args;
       break;
     default:

@@ -1,6 +1,6 @@
 // The tasks API of the JS package against real peers: server-everything's
 // 2025-11-25 task tool (with its clarification elicitation) and a TypeScript
-// SDK v2 server with the 2026-07-28 tasks extension (internal/testpeers/node/
+// SDK v2 server with the 2026-07-28 tasks extension (harness/testpeers/node/
 // tasks-server.mjs, shapes checked with @modelcontextprotocol/ext-tasks).
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,6 @@
 // OAuth in headless Chromium: a page on one 127.0.0.1 origin connects to
 // an OAuth-protected MCP server on another (the Go SDK server behind the Go
-// SDK's bearer middleware, internal/authserve) whose authorization server,
+// SDK's bearer middleware, harness/authserve) whose authorization server,
 // on a third origin, shows a consent page. The user's part is played by
 // clicking in that page: in a popup (popupAuthorization, the callback page
 // posting back to its opener), and — with the popup blocked — in the page

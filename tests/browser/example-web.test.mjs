@@ -532,7 +532,7 @@ test("OAuth: the page signs in through a popup to a protected server on another 
 
 test("tasks: a tool runs as a task, shows its status, survives a reload and is cancelled", async () => {
   // The 2026-07-28 tasks extension peer (TypeScript SDK v2 + ext-tasks), on another origin.
-  const tasks = await startServer(process.execPath, [path.join(repo, "internal/testpeers/node/tasks-server.mjs"), "--port", "0", "--cors"], { name: "tasks-server" });
+  const tasks = await startServer(process.execPath, [path.join(repo, "harness/testpeers/node/tasks-server.mjs"), "--port", "0", "--cors"], { name: "tasks-server" });
   const { page, context } = await newPage(browser);
   try {
     const connectTo = async () => {

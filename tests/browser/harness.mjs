@@ -24,10 +24,11 @@ const run = promisify(execFile);
 
 /** goBuild builds a Go main package into build/bin/<name> (atomically; safe in parallel). */
 export async function goBuild(pkg, name) {
+  // Every Go command the tests start is in the harness module (harness/).
   const out = path.join(repo, "build", "bin", name);
   await mkdir(path.dirname(out), { recursive: true });
   const tmp = `${out}.${process.pid}.tmp`;
-  await run("go", ["build", "-o", tmp, pkg], { cwd: repo, env: { ...process.env, GOOS: "", GOARCH: "" } });
+  await run("go", ["build", "-o", tmp, pkg], { cwd: path.join(repo, "harness"), env: { ...process.env, GOOS: "", GOARCH: "" } });
   await rename(tmp, out);
   return out;
 }
@@ -91,19 +92,19 @@ function goBin(pkg, name, env) {
 /** startExampleWeb builds (once per process) and starts the example-web server. */
 export async function startExampleWeb(args = []) {
   await requireWasm();
-  const bin = await goBin("./example-web", "example-web");
+  const bin = await goBin("./exampleweb", "example-web");
   return startServer(bin, ["-port", "0", "-max-life", "10m", ...args], { name: "example-web" });
 }
 
-/** startDemoserve starts internal/demoserver/demoserve ($MCPWASM_DEMOSERVE, or built once per process). */
+/** startDemoserve starts harness/demoserver/demoserve ($MCPWASM_DEMOSERVE, or built once per process). */
 export async function startDemoserve(args = []) {
-  const bin = await goBin("./internal/demoserver/demoserve", "demoserve", "MCPWASM_DEMOSERVE");
+  const bin = await goBin("./demoserver/demoserve", "demoserve", "MCPWASM_DEMOSERVE");
   return startServer(bin, ["-max-life", "10m", ...args], { name: "demoserve" });
 }
 
-/** startAuthserve starts internal/authserve ($MCPWASM_AUTHSERVE, or built once per process). */
+/** startAuthserve starts harness/authserve ($MCPWASM_AUTHSERVE, or built once per process). */
 export async function startAuthserve(args = []) {
-  const bin = await goBin("./internal/authserve", "authserve", "MCPWASM_AUTHSERVE");
+  const bin = await goBin("./authserve", "authserve", "MCPWASM_AUTHSERVE");
   return startServer(bin, ["-max-life", "10m", ...args], { name: "authserve" });
 }
 

@@ -24,7 +24,7 @@ import (
 // These tests use small scripted servers for faults real servers do not
 // produce on purpose: expired sessions, broken streams, malformed events,
 // oversized bodies. The protocol itself is tested against real servers in
-// internal/integration.
+// harness/integration.
 
 type rpcReq struct {
 	ID     json.RawMessage `json:"id"`

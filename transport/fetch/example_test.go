@@ -4,21 +4,19 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"net/http/httptest"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
 // Connect to an MCP server over HTTP, list its tools and call one. The
-// server here is the official Go SDK server used by the tests, started in
-// process; any MCP endpoint URL works the same way, in either protocol era.
+// server here is the official Go SDK server used by the tests, started as a
+// process of the test harness; any MCP endpoint URL works the same way, in
+// either protocol era.
 func Example() {
-	srv := demoserver.New(&demoserver.Options{Modern: true})
-	defer srv.Close()
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
+	origin, stop := peerproc.StartDemo(peerproc.DemoOptions{Modern: true})
+	defer stop()
 
 	ctx := context.Background()
 	client := core.NewClient(&core.Implementation{Name: "example", Version: "1.0.0"}, &core.ClientOptions{
@@ -27,7 +25,7 @@ func Example() {
 			return &core.ElicitResult{Action: core.ActionAccept, Content: map[string]any{"age": 36}}, nil
 		},
 	})
-	transport, err := fetch.New(hs.URL+"/mcp", nil)
+	transport, err := fetch.New(origin+"/mcp", nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -5,28 +5,22 @@ package ws_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
-	"net/http/httptest"
 	"strings"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
-	"github.com/mcpwasm/mcpwasm/internal/wsserver"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
 
-var errEOF = io.EOF
-
 func ExampleNew() {
 	// A WebSocket MCP server: the Go SDK server (which serves both protocol
-	// eras on a stream transport) behind a test front.
-	demo := demoserver.New(nil)
-	h := wsserver.New(demo.MCPServer(), nil)
-	hs := httptest.NewServer(h)
-	defer func() { h.Close(); hs.Close(); demo.Close() }()
-	url := "ws" + strings.TrimPrefix(hs.URL, "http") + "/mcp"
+	// eras on a stream transport) behind a test front, a process of the
+	// test harness.
+	origin, stop := peerproc.StartDemo(peerproc.DemoOptions{WebSocket: true})
+	defer stop()
+	url := "ws" + strings.TrimPrefix(origin, "http") + "/mcp"
 
 	tr, err := ws.New(url, &ws.Options{PingInterval: 30 * time.Second})
 	if err != nil {

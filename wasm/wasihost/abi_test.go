@@ -17,7 +17,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/mcpwasm/mcpwasm/internal/testpeers"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost/internal/testmodule"
 	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
 )
@@ -78,7 +78,7 @@ func typeNames(ts []api.ValueType) []string {
 // abi: the exports and imports with their signatures, the status codes,
 // event types, error kinds and the members of every JSON message.
 func TestABIDocument(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(testpeers.RepoRoot(t), "docs", "wasi-abi.md"))
+	b, err := os.ReadFile(filepath.Join(peerproc.RepoRoot(t), "docs", "wasi-abi.md"))
 	require.NoError(t, err)
 	doc := string(b)
 	exports, imports := parseDoc(t, doc)
@@ -169,7 +169,7 @@ func TestABIDocument(t *testing.T) {
 // its host, and net/http (megabytes) stays out of it.
 func TestGuestDoesNotLinkNetHTTP(t *testing.T) {
 	cmd := exec.Command("go", "list", "-deps", "./wasm/wasip1")
-	cmd.Dir = testpeers.RepoRoot(t)
+	cmd.Dir = peerproc.RepoRoot(t)
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)

@@ -17,13 +17,11 @@ import (
 	"testing"
 	"time"
 
-	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 )
 
 // The OAuth tests run the guest's authorization against the official Go SDK
@@ -206,25 +204,32 @@ type protectedServer struct {
 
 func startProtected(t *testing.T, as *testAS, scopes []string) *protectedServer {
 	t.Helper()
-	mcp := demoserver.New(&demoserver.Options{Modern: true})
 	mux := http.NewServeMux()
 	hs := httptest.NewServer(mux)
-	ps := &protectedServer{url: hs.URL + demoserver.MCPPath}
-	prm := hs.URL + "/.well-known/oauth-protected-resource" + demoserver.MCPPath
-	mux.Handle("/.well-known/oauth-protected-resource"+demoserver.MCPPath, sdkauth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource:             ps.url,
-		AuthorizationServers: []string{as.URL},
-		ScopesSupported:      scopes,
-	}))
-	verify := func(_ context.Context, token string, _ *http.Request) (*sdkauth.TokenInfo, error) {
-		granted, ok := as.granted(token)
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+	})
+	ps := &protectedServer{url: hs.URL + peerproc.MCPPath}
+	// The demo server's middleware checks each token here (demoserve's
+	// -auth-verify).
+	mux.HandleFunc("GET /_verify", func(w http.ResponseWriter, r *http.Request) {
+		granted, ok := as.granted(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
 		if !ok {
-			return nil, sdkauth.ErrInvalidToken
+			http.Error(w, "unknown token", http.StatusUnauthorized)
+			return
 		}
-		return &sdkauth.TokenInfo{Scopes: granted, Expiration: time.Now().Add(time.Hour)}, nil
-	}
-	protected := sdkauth.RequireBearerToken(verify, &sdkauth.RequireBearerTokenOptions{ResourceMetadataURL: prm, Scopes: scopes})(mcp.Handler())
-	mux.Handle(demoserver.MCPPath, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string][]string{"scopes": granted})
+	})
+	proxy := peerproc.Proxy(t, peerproc.GoSDKServer(t, peerproc.DemoOptions{
+		Modern:       true,
+		AuthResource: ps.url,
+		AuthServer:   as.URL,
+		AuthScopes:   strings.Join(scopes, ","),
+		AuthVerify:   hs.URL + "/_verify",
+	}))
+	mux.Handle("/.well-known/oauth-protected-resource"+peerproc.MCPPath, proxy)
+	mux.Handle(peerproc.MCPPath, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ps.mu.Lock()
 		ps.auths = append(ps.auths, r.Header.Get("Authorization"))
 		ps.mcpHits++
@@ -234,13 +239,8 @@ func startProtected(t *testing.T, as *testAS, scopes []string) *protectedServer 
 			http.Redirect(w, r, moveTo, http.StatusTemporaryRedirect)
 			return
 		}
-		protected.ServeHTTP(w, r)
+		proxy.ServeHTTP(w, r)
 	}))
-	t.Cleanup(func() {
-		hs.CloseClientConnections()
-		hs.Close()
-		_ = mcp.Close()
-	})
 	return ps
 }
 
@@ -531,17 +531,16 @@ func TestAuthRedirectKeepsToken(t *testing.T) {
 	ps := startProtected(t, as, []string{"mcp:read"})
 	var mu sync.Mutex
 	var elsewhere []string
-	other := demoserver.New(&demoserver.Options{Modern: true})
+	other := peerproc.Proxy(t, peerproc.GoSDKServer(t, peerproc.DemoOptions{Modern: true}))
 	ohs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		elsewhere = append(elsewhere, r.Header.Get("Authorization"))
 		mu.Unlock()
-		other.Handler().ServeHTTP(w, r)
+		other.ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() {
 		ohs.CloseClientConnections()
 		ohs.Close()
-		_ = other.Close()
 	})
 
 	// The host's user agent, so that only the credentialed request's
@@ -553,7 +552,7 @@ func TestAuthRedirectKeepsToken(t *testing.T) {
 		Auth:             &AuthOptions{Authorize: ua.authorize, RedirectURI: "https://app.example/cb"},
 	})
 	callAdd(t, s)
-	ps.move(ohs.URL + demoserver.MCPPath)
+	ps.move(ohs.URL + peerproc.MCPPath)
 	callAdd(t, s)
 
 	mu.Lock()

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
 )
 
@@ -15,11 +15,11 @@ import (
 func BenchmarkEcho(b *testing.B) {
 	for _, era := range []struct {
 		name string
-		opts demoserver.Options
-	}{{"modern", demoserver.Options{Modern: true}}, {"legacy", demoserver.Options{}}} {
+		opts peerproc.DemoOptions
+	}{{"modern", peerproc.DemoOptions{Modern: true}}, {"legacy", peerproc.DemoOptions{}}} {
 		b.Run(era.name, func(b *testing.B) {
 			h := newHostB(b)
-			url := goSDKServerB(b, era.opts) + demoserver.MCPPath
+			url := peerproc.GoSDKServer(b, era.opts) + peerproc.MCPPath
 			s, err := h.Connect(b.Context(), url, nil)
 			require.NoError(b, err)
 			defer s.Close()

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
 )
 
@@ -153,7 +153,7 @@ func TestBadInputKeepsTheInstance(t *testing.T) {
 	})
 
 	require.NoError(t, h.Err())
-	url := goSDKServer(t, demoserver.Options{Modern: true}) + demoserver.MCPPath
+	url := peerproc.GoSDKServer(t, peerproc.DemoOptions{Modern: true}) + peerproc.MCPPath
 	s, err := h.Connect(testCtx(t), url, nil)
 	require.NoError(t, err, "the instance still works")
 	assert.Equal(t, "ok", callTool(t, s, "echo", map[string]any{"text": "ok"}).text())
@@ -176,7 +176,7 @@ func assertNoHandles(t *testing.T, h *Host) {
 // body contains "hang-me" get no answer until the client goes away.
 func hangingServer(t *testing.T) (url string, aborted *atomic.Int32) {
 	t.Helper()
-	srv := demoserver.New(&demoserver.Options{Modern: true})
+	proxy := peerproc.Proxy(t, peerproc.GoSDKServer(t, peerproc.DemoOptions{Modern: true}))
 	aborted = &atomic.Int32{}
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
@@ -191,14 +191,13 @@ func hangingServer(t *testing.T) (url string, aborted *atomic.Int32) {
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		srv.Handler().ServeHTTP(w, r)
+		proxy.ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
 		hs.Close()
-		srv.Close()
 	})
-	return hs.URL + demoserver.MCPPath, aborted
+	return hs.URL + peerproc.MCPPath, aborted
 }
 
 // TestWaitingOnTheHost: while the guest waits for an HTTP answer the pump
@@ -254,7 +253,7 @@ func TestConnectFailures(t *testing.T) {
 func TestTraps(t *testing.T) {
 	t.Run("panic with calls in flight", func(t *testing.T) {
 		h := newHost(t, nil)
-		url := goSDKServer(t, demoserver.Options{Modern: true}) + demoserver.MCPPath
+		url := peerproc.GoSDKServer(t, peerproc.DemoOptions{Modern: true}) + peerproc.MCPPath
 		handlerDone := make(chan error, 1)
 		asked := make(chan struct{})
 		s, err := h.Connect(testCtx(t), url, &ConnectOptions{Handlers: Handlers{
@@ -343,7 +342,7 @@ func TestTraps(t *testing.T) {
 // TestCloseWithCallsInFlight: Close fails pending calls with ErrClosed.
 func TestCloseWithCallsInFlight(t *testing.T) {
 	h := newHost(t, nil)
-	url := goSDKServer(t, demoserver.Options{Modern: true}) + demoserver.MCPPath
+	url := peerproc.GoSDKServer(t, peerproc.DemoOptions{Modern: true}) + peerproc.MCPPath
 	s, err := h.Connect(testCtx(t), url, nil)
 	require.NoError(t, err)
 	slow := make(chan error, 1)

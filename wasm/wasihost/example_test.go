@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
-	"net/http/httptest"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/auth"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost/internal/testmodule"
 )
@@ -22,16 +21,13 @@ func Example() {
 	defer cancel()
 
 	// The module (GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared
-	// ./wasm/wasip1) and a compilation cache; an in-process MCP server.
+	// ./wasm/wasip1) and a compilation cache; an MCP server.
 	mod, err := testmodule.Get()
 	if err != nil {
 		log.Fatal(err)
 	}
-	srv := demoserver.New(&demoserver.Options{Modern: true})
-	defer srv.Close()
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-	defer hs.CloseClientConnections()
+	origin, stop := peerproc.StartDemo(peerproc.DemoOptions{Modern: true}) // the Go SDK demo server, a process of the test harness
+	defer stop()
 
 	host, err := wasihost.New(ctx, mod.Wasm, &wasihost.Options{CompilationCache: mod.Cache})
 	if err != nil {
@@ -39,7 +35,7 @@ func Example() {
 	}
 	defer host.Close()
 
-	sess, err := host.Connect(ctx, hs.URL+demoserver.MCPPath, &wasihost.ConnectOptions{
+	sess, err := host.Connect(ctx, origin+peerproc.MCPPath, &wasihost.ConnectOptions{
 		ClientInfo: &wasihost.Implementation{Name: "example", Version: "1.0.0"},
 		Handlers: wasihost.Handlers{
 			Sampling: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {

@@ -2,7 +2,6 @@ package wasihost
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"testing"
 	"time"
@@ -10,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost/internal/testmodule"
 )
 
@@ -21,6 +20,7 @@ func TestMain(m *testing.M) {
 		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
 		goleak.Cleanup(func(code int) {
 			testmodule.Cleanup()
+			peerproc.Cleanup()
 			os.Exit(code)
 		}),
 	)
@@ -52,28 +52,6 @@ func newHostTB(t testing.TB, opts *Options) *Host {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = h.Close() })
 	return h
-}
-
-// goSDKServer starts the Go SDK demo server in-process and returns its
-// origin.
-func goSDKServer(t *testing.T, opts demoserver.Options) string {
-	t.Helper()
-	return goSDKServerB(t, opts)
-}
-
-func goSDKServerB(t testing.TB, opts demoserver.Options) string {
-	t.Helper()
-	if opts.PageSize == 0 {
-		opts.PageSize = 10
-	}
-	srv := demoserver.New(&opts)
-	hs := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		hs.CloseClientConnections()
-		hs.Close()
-		srv.Close()
-	})
-	return hs.URL
 }
 
 func testCtx(t *testing.T) context.Context {

@@ -15,8 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/demoserver"
-	"github.com/mcpwasm/mcpwasm/internal/testpeers"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 )
 
 // peer is a real MCP server the session table runs against, through the
@@ -32,17 +31,17 @@ type peer struct {
 }
 
 func peers() []peer {
-	goSDK := func(opts demoserver.Options, path string) func(t *testing.T) string {
-		return func(t *testing.T) string { return goSDKServer(t, opts) + path }
+	goSDK := func(opts peerproc.DemoOptions, path string) func(t *testing.T) string {
+		return func(t *testing.T) string { return peerproc.GoSDKServer(t, opts) + path }
 	}
 	ts := func(t *testing.T) string {
-		return testpeers.StartTSServer(t, &testpeers.TSServerOptions{PageSize: 10}).URL
+		return peerproc.TSServer(t, 10)
 	}
 	legacyVersions := []string{core.Version20251125, core.Version20250618, core.Version20250326}
 	return []peer{
-		{name: "gosdk-modern", start: goSDK(demoserver.Options{Modern: true}, demoserver.MCPPath), era: "modern", version: core.Version20260728},
-		{name: "gosdk-legacy", start: goSDK(demoserver.Options{}, demoserver.MCPPath), era: "legacy", version: core.Version20251125, legacy: true},
-		{name: "gosdk-http+sse", start: goSDK(demoserver.Options{}, demoserver.SSEPath), era: "legacy", version: core.Version20251125, legacy: true},
+		{name: "gosdk-modern", start: goSDK(peerproc.DemoOptions{Modern: true}, peerproc.MCPPath), era: "modern", version: core.Version20260728},
+		{name: "gosdk-legacy", start: goSDK(peerproc.DemoOptions{}, peerproc.MCPPath), era: "legacy", version: core.Version20251125, legacy: true},
+		{name: "gosdk-http+sse", start: goSDK(peerproc.DemoOptions{}, peerproc.SSEPath), era: "legacy", version: core.Version20251125, legacy: true},
 		{name: "ts-modern", start: ts, era: "modern", version: core.Version20260728},
 		{name: "ts-legacy", start: ts, versions: legacyVersions, era: "legacy", version: core.Version20251125, legacy: true},
 	}
@@ -191,7 +190,7 @@ func runSessionTable(t *testing.T, h *Host, p peer, url string) {
 		require.NoError(t, json.Unmarshal(s.ServerCapabilities(), &caps))
 		assert.Contains(t, caps, "tools")
 		assert.Contains(t, caps, "prompts")
-		if p.legacy && !strings.HasSuffix(url, demoserver.SSEPath) {
+		if p.legacy && !strings.HasSuffix(url, peerproc.SSEPath) {
 			assert.NotEmpty(t, s.SessionID(), "a legacy Streamable HTTP session has an Mcp-Session-Id")
 		}
 		_, err := s.Request(testCtx(t), "ping", nil, nil)

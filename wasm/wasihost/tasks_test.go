@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpwasm/mcpwasm/internal/testpeers"
+	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 )
 
 // TestTasks drives the tasks API through the WASI guest against
@@ -39,7 +39,7 @@ func TestTasks(t *testing.T) {
 	}
 
 	t.Run("2025-11-25 server-everything", func(t *testing.T) {
-		url := testpeers.StartEverything(t, "streamableHttp").URL
+		url := peerproc.Everything(t, "streamableHttp")
 		s, err := h.Connect(testCtx(t), url, &ConnectOptions{Handlers: Handlers{Elicitation: elicit}})
 		require.NoError(t, err)
 		defer s.Close()
@@ -78,7 +78,7 @@ func TestTasks(t *testing.T) {
 	})
 
 	t.Run("2026-07-28 extension", func(t *testing.T) {
-		url := testpeers.StartTasksServer(t, false).URL
+		url := peerproc.TasksServer(t)
 		s, err := h.Connect(testCtx(t), url, &ConnectOptions{Handlers: Handlers{Elicitation: elicit}})
 		require.NoError(t, err)
 		defer s.Close()

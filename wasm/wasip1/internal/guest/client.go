@@ -37,8 +37,8 @@ type question struct {
 // checkVersions refuses protocol versions the client does not speak.
 func checkVersions(vs []string, what string) error {
 	for _, v := range vs {
-		if !slices.Contains(core.SupportedVersions, v) {
-			return errorf(abi.StatusInvalid, "%s: unsupported protocol version %q (supported: %v)", what, v, core.SupportedVersions)
+		if !slices.Contains(core.SupportedVersions(), v) {
+			return errorf(abi.StatusInvalid, "%s: unsupported protocol version %q (supported: %v)", what, v, core.SupportedVersions())
 		}
 	}
 	return nil

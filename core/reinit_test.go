@@ -1,0 +1,109 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// expiringTransport wraps a transport: Send of a request whose method has
+// expiries left fails with ErrSessionExpired (what the HTTP transports
+// return on a 404 for a legacy session), once per expiry.
+type expiringTransport struct {
+	Transport
+	mu     sync.Mutex
+	expire map[string]int // method → expiries left
+}
+
+func (t *expiringTransport) Connect(ctx context.Context) (Conn, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &expiringConn{Conn: c, t: t}, nil
+}
+
+type expiringConn struct {
+	Conn
+	t *expiringTransport
+}
+
+func (c *expiringConn) Send(ctx context.Context, m Message, opts *SendOptions) error {
+	if r, ok := m.(*Request); ok && !r.IsNotification() {
+		c.t.mu.Lock()
+		n := c.t.expire[r.Method]
+		if n > 0 {
+			c.t.expire[r.Method] = n - 1
+		}
+		c.t.mu.Unlock()
+		if n > 0 {
+			return ErrSessionExpired
+		}
+	}
+	return c.Conn.Send(ctx, m, opts)
+}
+
+// TestReinitializeWhileRestoring: a legacy session that expires again while
+// its state (log level, subscriptions) is being restored after a
+// re-initialize reports the lost state and answers the call; it used to
+// re-initialize from inside the re-initialize and wait for its own lock
+// forever.
+func TestReinitializeWhileRestoring(t *testing.T) {
+	tests := []struct {
+		name   string
+		expire map[string]int
+	}{
+		{"the restored log level expires", map[string]int{MethodCallTool: 1, MethodSetLevel: 1}},
+		{"the restored subscription expires", map[string]int{MethodCallTool: 1, MethodSubscribe: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, inner := newFake(t, EraLegacy)
+			f.handle(MethodSetLevel, func(*Request) (any, *WireError) { return map[string]any{}, nil })
+			f.handle(MethodSubscribe, func(*Request) (any, *WireError) { return map[string]any{}, nil })
+			f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+				return map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}}, nil
+			})
+			tr := &expiringTransport{Transport: inner, expire: map[string]int{}}
+			var mu sync.Mutex
+			var warnings []error
+			c := NewClient(&Implementation{Name: "x", Version: "1"}, &ClientOptions{
+				LogLevel:  "info",
+				OnWarning: func(_ *Session, err error) { mu.Lock(); warnings = append(warnings, err); mu.Unlock() },
+			})
+			s, err := c.Connect(ctx5(t), tr, nil)
+			require.NoError(t, err)
+			defer s.Close()
+			require.NoError(t, s.Subscribe(ctx5(t), "file:///a"))
+			tr.mu.Lock()
+			tr.expire = tt.expire
+			tr.mu.Unlock()
+
+			done := make(chan error, 1)
+			go func() {
+				_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "t"}, nil)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				require.NoError(t, err)
+			case <-time.After(5 * time.Second):
+				require.FailNow(t, "CallTool did not return: the session re-initialized from inside its re-initialize")
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			var restoring []error
+			for _, w := range warnings {
+				if errors.Is(w, ErrSessionExpired) {
+					restoring = append(restoring, w)
+				}
+			}
+			assert.NotEmpty(t, restoring, "the state that could not be restored is reported")
+		})
+	}
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpwasm/mcpwasm/harness/demoserver"
+)
+
+// siteOptions configures a site. The zero value is not useful: Dir must
+// name the repository root.
+type siteOptions struct {
+	// Dir is the repository root: the page is Dir/example-web/static, the
+	// package Dir/js.
+	Dir string
+	// PageSize is the demo servers' list page size (0: no pagination).
+	PageSize int
+	// CORSOrigins are the origins the demo servers answer CORS for ("*":
+	// any); empty: same-origin only.
+	CORSOrigins []string
+	// Logger receives the demo servers' logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// legacyPrefix is where the legacy-only demo server is mounted.
+const legacyPrefix = "/legacy"
+
+// site is the example-web HTTP handler: the page, the package and two demo
+// MCP servers. Its methods are safe for concurrent use.
+type site struct {
+	handler http.Handler
+	servers []*demoserver.Server
+	static  *os.Root
+	pkg     *os.Root
+	gz      gzipCache // compress.go: the package's module and glue, gzip-compressed
+}
+
+// newSite opens the page and package directories under opts.Dir and starts
+// the demo servers. Call Close when done.
+func newSite(opts *siteOptions) (*site, error) {
+	static, err := os.OpenRoot(filepath.Join(opts.Dir, "example-web", "static"))
+	if err != nil {
+		return nil, fmt.Errorf("example-web: the page: %w", err)
+	}
+	pkg, err := os.OpenRoot(filepath.Join(opts.Dir, "js"))
+	if err != nil {
+		static.Close()
+		return nil, fmt.Errorf("example-web: the package: %w", err)
+	}
+	s := &site{static: static, pkg: pkg}
+
+	dual := demoserver.New(&demoserver.Options{Modern: true, PageSize: opts.PageSize, CORSOrigins: opts.CORSOrigins, Logger: opts.Logger})
+	legacy := demoserver.New(&demoserver.Options{PageSize: opts.PageSize, CORSOrigins: opts.CORSOrigins, Logger: opts.Logger})
+	s.servers = []*demoserver.Server{dual, legacy}
+
+	mux := http.NewServeMux()
+	mux.Handle(demoserver.MCPPath, dual.Handler())
+	mux.Handle(demoserver.SSEPath, dual.Handler())
+	// The legacy server's HTTP+SSE endpoint is not mounted: the SDK names
+	// its POST endpoint with an absolute path that a prefix would break.
+	mux.Handle(legacyPrefix+demoserver.MCPPath, http.StripPrefix(legacyPrefix, legacy.Handler()))
+	mux.HandleFunc("/mcpwasm/", s.servePackage)
+	mux.HandleFunc("/", s.serveStatic)
+	s.handler = mux
+	return s, nil
+}
+
+// Handler returns the site's handler.
+func (s *site) Handler() http.Handler { return s.handler }
+
+// Close ends the demo servers' sessions and streams (call it before
+// shutting down the http.Server, whose Shutdown waits for them) and closes
+// the directories.
+func (s *site) Close() error {
+	for _, srv := range s.servers {
+		srv.Close()
+	}
+	return errors.Join(s.static.Close(), s.pkg.Close())
+}
+
+// servePackage serves the npm package: src/, dist/, index.d.ts and
+// package.json under /mcpwasm/ (nothing else of js/, e.g. its tests).
+func (s *site) servePackage(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(r.URL.Path, "/mcpwasm/")
+	switch {
+	case name == "index.d.ts", name == "package.json",
+		strings.HasPrefix(name, "src/"), strings.HasPrefix(name, "dist/"):
+		serveFile(w, r, s.pkg, name, &s.gz)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// serveStatic serves the page.
+func (s *site) serveStatic(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(r.URL.Path, "/")
+	if name == "" {
+		name = "index.html"
+	}
+	serveFile(w, r, s.static, name, nil)
+}
+
+// contentTypes are the types of the files the site serves; other files are
+// not served (no guessing, no sniffing).
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".mjs":  "text/javascript; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".json": "application/json",
+	".wasm": "application/wasm",
+	".ts":   "text/plain; charset=utf-8",
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".ico":  "image/x-icon",
+	".txt":  "text/plain; charset=utf-8",
+}
+
+// pageCSP is the page's Content-Security-Policy: scripts only from this
+// origin ('wasm-unsafe-eval' lets it compile WebAssembly; no eval), images
+// and audio also from data: URLs (server content), connections anywhere
+// (the MCP server may be on any origin).
+const pageCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
+	"style-src 'self'; img-src 'self' data:; media-src 'self' data:; connect-src *; " +
+	"object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// serveFile serves root/name (GET and HEAD only) with an explicit type and
+// revalidation caching: Cache-Control no-cache plus ETag and Last-Modified.
+func serveFile(w http.ResponseWriter, r *http.Request, root *os.Root, name string, gz *gzipCache) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name = path.Clean(name)
+	ctype, ok := contentTypes[path.Ext(name)]
+	if !ok || !fs.ValidPath(name) {
+		http.NotFound(w, r)
+		return
+	}
+	f, err := root.Open(name) // os.Root refuses paths that leave the directory
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("ETag", fmt.Sprintf(`"%x-%x"`, fi.Size(), fi.ModTime().UnixNano()))
+	if strings.HasPrefix(ctype, "text/html") {
+		h.Set("Content-Security-Policy", pageCSP)
+		h.Set("Referrer-Policy", "no-referrer")
+	}
+	if gz != nil && compressed[path.Ext(name)] {
+		h.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r) {
+			if data, err := gz.get(name, fi, f); err == nil {
+				h.Set("Content-Encoding", "gzip")
+				h.Set("ETag", fmt.Sprintf(`"%x-%x-gzip"`, fi.Size(), fi.ModTime().UnixNano()))
+				http.ServeContent(w, r, name, fi.ModTime(), bytes.NewReader(data))
+				return
+			}
+			// A read error: fall back to the file itself.
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				http.Error(w, "read error", http.StatusInternalServerError)
+				return
+			}
+		}
+	}
+	http.ServeContent(w, r, name, fi.ModTime(), f)
+}
