@@ -19,7 +19,7 @@ function parameters(tool) {
 }
 
 function description(tool) {
-  return tool.description ?? tool.title ?? tool.annotations?.title ?? "";
+  return tool.description || tool.title || tool.annotations?.title || "";
 }
 
 /** toOpenAIChatTools returns the `tools` of an OpenAI chat completions request. */
