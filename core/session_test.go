@@ -565,6 +565,54 @@ func TestOutputValidation(t *testing.T) {
 	}
 }
 
+// TestOutputValidationPattern: ClientOptions.Pattern compiles the schema's
+// patterns (the GOOS=js module passes one with the JavaScript engine's
+// Unicode tables); a pattern it refuses is skipped, not fatal.
+func TestOutputValidationPattern(t *testing.T) {
+	f, tr := newFake(t, EraModern)
+	f.handle(MethodListTools, func(*Request) (any, *WireError) {
+		return map[string]any{"tools": []any{map[string]any{
+			"name": "code", "inputSchema": map[string]any{"type": "object"},
+			"outputSchema": map[string]any{"type": "object", "properties": map[string]any{
+				"c": map[string]any{"type": "string", "pattern": "^[A-Z]+$"},
+				"d": map[string]any{"type": "string", "pattern": "refused"},
+			}},
+		}}}, nil
+	})
+	answer := ``
+	f.handle(MethodCallTool, func(*Request) (any, *WireError) { return json.RawMessage(answer), nil })
+	var compiled []string
+	s := connectFake(t, tr, &ClientOptions{Pattern: func(src string) (func(string) bool, error) {
+		compiled = append(compiled, src) // compiled once, on the first call
+		if src == "refused" {
+			return nil, errors.New("unsupported")
+		}
+		return func(v string) bool { return v == "ABC" }, nil // a stand-in engine
+	}})
+	_, err := s.AllTools(ctx5(t))
+	require.NoError(t, err)
+	cases := []struct {
+		name, answer string
+		wantErr      bool
+	}{
+		{"the engine accepts", `{"content":[],"structuredContent":{"c":"ABC","d":"x"}}`, false},
+		{"the engine refuses a value RE2 would accept", `{"content":[],"structuredContent":{"c":"ABD"}}`, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			answer = tc.answer
+			_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "code"}, nil)
+			if tc.wantErr {
+				var ose *OutputSchemaError
+				require.ErrorAs(t, err, &ose)
+			} else {
+				require.NoError(t, err)
+			}
+		})
+	}
+	assert.ElementsMatch(t, []string{"^[A-Z]+$", "refused"}, compiled)
+}
+
 func TestSubscriptions(t *testing.T) {
 	f, tr := newFake(t, EraModern)
 	listens := make(chan *Request, 4)

@@ -27,8 +27,8 @@ type toolInfo struct {
 	err      error
 }
 
-func (t *toolInfo) schema() (*jsonschema.Schema, error) {
-	t.once.Do(func() { t.compiled, t.err = jsonschema.Compile(t.outputSchema) })
+func (t *toolInfo) schema(s *Session) (*jsonschema.Schema, error) {
+	t.once.Do(func() { t.compiled, t.err = jsonschema.CompileWith(t.outputSchema, s.schemaOptions()) })
 	return t.compiled, t.err
 }
 
@@ -347,7 +347,7 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 	if len(r.StructuredContent) == 0 {
 		return &OutputSchemaError{Tool: tool, Err: errors.New("the tool declares an outputSchema but returned no structuredContent")}
 	}
-	sch, err := info.schema()
+	sch, err := info.schema(s)
 	if err != nil {
 		s.warn(fmt.Errorf("core: tool %q has an unusable outputSchema, not validating: %w", tool, err))
 		return nil

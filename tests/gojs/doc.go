@@ -1,7 +1,7 @@
 // Package gojs holds the GOOS=js tests of sessions through core and the
 // transports under Node 22, against real servers, and the names of the
 // environment variables that hand those servers' URLs to every GOOS=js test
-// of the library (this package's, internal/jsfetch's, internal/jsws's and
+// of the library (this package's, internal/js/fetch's, internal/js/ws's and
 // auth's). It is test support, not part of the library's API.
 //
 // A GOOS=js test binary runs inside Node (through the Go toolchain's
@@ -22,7 +22,7 @@
 //
 // and then runs `go test` with GOOS=js GOARCH=wasm and -exec go_js_wasm_exec
 // on the GOOS=js tests of this package (sessions through core and
-// transport/fetch or transport/ws), internal/jsfetch, internal/jsws and
+// transport/fetch or transport/ws), internal/js/fetch, internal/js/ws and
 // auth (its WebCrypto signer, checked against crypto/ecdsa and crypto/rsa),
 // with the servers' URLs in the environment (see env.go) and Node 22 first
 // on PATH. Its output is shown when it fails. Run by hand without those

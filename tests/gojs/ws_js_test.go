@@ -17,13 +17,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	jsws "github.com/mcpwasm/mcpwasm/internal/js/ws"
 	"github.com/mcpwasm/mcpwasm/tests/gojs"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
 
 func wsTransport(t *testing.T, url string, opts *ws.Options) *ws.Transport {
 	t.Helper()
-	tr, err := ws.New(url, opts)
+	o := ws.Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Dialer == nil {
+		o.Dialer = jsws.Dialer{} // as wasm/js wires it
+	}
+	tr, err := ws.New(url, &o)
 	require.NoError(t, err)
 	return tr
 }
@@ -253,9 +261,16 @@ func TestWSErrors(t *testing.T) {
 		assert.Equal(t, "ws: this runtime has no WebSocket", err.Error())
 	})
 	t.Run("handshake headers are impossible", func(t *testing.T) {
-		_, err := ws.New(url, &ws.Options{Header: map[string]string{"Authorization": "Bearer x"}})
+		_, err := ws.New(url, &ws.Options{Header: map[string]string{"Authorization": "Bearer x"}, Dialer: jsws.Dialer{}})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "cannot send handshake headers")
+	})
+	t.Run("no dialer: transport/ws has no JavaScript default", func(t *testing.T) {
+		tr, err := ws.New(url, nil)
+		require.NoError(t, err)
+		_, err = tr.Connect(testCtx(t))
+		require.ErrorIs(t, err, ws.ErrNoWebSocket)
+		assert.Contains(t, err.Error(), "no Options.Dialer")
 	})
 	t.Run("message too large", func(t *testing.T) {
 		s := connect(t, wsTransport(t, url, &ws.Options{MaxMessageSize: 8 << 10}), legacyOnly, nil)

@@ -38,8 +38,9 @@ type Options struct {
 	// Header is sent with every HTTP request (for example Authorization
 	// for a pre-issued token).
 	Header map[string]string
-	// HTTP performs the requests. Default: DefaultDoer() (net/http natively,
-	// the JavaScript fetch under GOOS=js).
+	// HTTP performs the requests. Default: DefaultDoer() (net/http natively;
+	// under GOOS=js and GOOS=wasip1 a Doer that fails with
+	// ErrNoDefaultHTTP, so those builds pass their own).
 	HTTP Doer
 	// MaxMessageSize bounds one JSON body or SSE event. Default
 	// DefaultMaxMessageSize.

@@ -34,7 +34,7 @@ type conn struct {
 
 // link is one socket and the requests in flight on it.
 type link struct {
-	s        socket
+	s        Socket
 	inflight map[int64]struct{} // guarded by conn.mu
 }
 
@@ -344,6 +344,9 @@ func (c *conn) pingLoop(l *link) {
 		ctx, cancel := context.WithTimeout(c.ctx, d)
 		err := l.s.Ping(ctx)
 		cancel()
+		if errors.Is(err, errors.ErrUnsupported) {
+			return // the socket cannot ping (the browser WebSocket API)
+		}
 		if err != nil && c.ctx.Err() == nil {
 			c.drop(l, fmt.Errorf("no pong within %v: %w", d, err))
 			return

@@ -29,8 +29,8 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
-	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 )
 
 // Version is the module's API version, checked by the JavaScript glue.
@@ -307,6 +307,7 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 		MaxQueuedNotifications: cfg.MaxQueuedNotifications,
 		MaxServerRequests:      cfg.MaxServerRequests,
 	}
+	platformClient(opts)
 	if r := cfg.Retry; r != nil {
 		opts.Retry = &core.RetryPolicy{Attempts: r.Attempts, Delay: ms(r.Delay), MaxDelay: ms(r.MaxDelay)}
 	}

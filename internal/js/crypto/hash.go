@@ -1,21 +1,25 @@
 //go:build js
 
-package auth
+package jscrypto
 
 import (
 	"encoding/binary"
+	"errors"
+	"io"
 	"math/bits"
 	"syscall/js"
+
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
 
-// Under GOOS=js the package does its hashing and randomness without Go's
-// crypto packages, whose FIPS module, DRBG and AES tables would add some
-// 50 KB (gzip) to the WebAssembly build: SHA-256 is a few lines, and the
-// random source is the runtime's crypto.getRandomValues, the one WebCrypto
-// itself uses.
+// The GOOS=js build does its hashing and randomness without Go's crypto
+// packages, whose FIPS module, DRBG and AES tables would add some 50 KB
+// (gzip) to the WebAssembly build: SHA-256 is a few lines, and the random
+// source is the runtime's crypto.getRandomValues, the one WebCrypto itself
+// uses. wasm/js passes them to auth.Options (Random, SHA256).
 
-// sum256 is SHA-256 (FIPS 180-4).
-func sum256(data []byte) [32]byte {
+// Sum256 is SHA-256 (FIPS 180-4), for auth.Options.SHA256.
+func Sum256(data []byte) [32]byte {
 	h := [8]uint32{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}
 	msg := make([]byte, 0, len(data)+72)
 	msg = append(msg, data...)
@@ -67,27 +71,30 @@ var sha256K = [64]uint32{
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 }
 
-// randomBytes fills b from crypto.getRandomValues (at most 65536 bytes a
-// call, the Web Crypto limit).
-func randomBytes(b []byte) {
-	getRandom := js.Global().Get("crypto")
-	for len(b) > 0 {
-		n := min(len(b), 65536)
-		a := js.Global().Get("Uint8Array").New(n)
-		getRandom.Call("getRandomValues", a)
-		js.CopyBytesToGo(b[:n], a)
-		b = b[n:]
+// Reader is the runtime's cryptographic random source
+// (crypto.getRandomValues), for auth.Options.Random. It has no state.
+type Reader struct{}
+
+var _ io.Reader = Reader{}
+
+// Read fills the whole of b, 65,536 bytes a call to getRandomValues (the
+// Web Crypto limit). It fails only when the runtime has no
+// crypto.getRandomValues.
+func (Reader) Read(b []byte) (n int, err error) {
+	defer jsbridge.Recover(&err)
+	c := js.Global().Get("crypto")
+	if c.Type() != js.TypeObject || c.Get("getRandomValues").Type() != js.TypeFunction {
+		return 0, errNoRandom
 	}
+	for n < len(b) {
+		k := min(len(b)-n, 65536)
+		a := js.Global().Get("Uint8Array").New(k)
+		c.Call("getRandomValues", a)
+		js.CopyBytesToGo(b[n:n+k], a)
+		n += k
+	}
+	return n, nil
 }
 
-// constantTimeEqual compares secrets without leaking where they differ.
-func constantTimeEqual(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	var v byte
-	for i := 0; i < len(a); i++ {
-		v |= a[i] ^ b[i]
-	}
-	return v == 0
-}
+// errNoRandom means the runtime has no crypto.getRandomValues.
+var errNoRandom = errors.New("jscrypto: crypto.getRandomValues is not available")

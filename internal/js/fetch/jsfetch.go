@@ -12,7 +12,7 @@ import (
 	"sync"
 	"syscall/js"
 
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
 
 // Errors of a Fetcher.

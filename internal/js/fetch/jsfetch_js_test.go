@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
+	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 )
 
 func testCtx(t *testing.T) context.Context {

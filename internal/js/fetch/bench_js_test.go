@@ -8,7 +8,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
+	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 	"github.com/mcpwasm/mcpwasm/tests/gojs"
 )
 
@@ -16,7 +16,7 @@ import (
 // closing the body: the fetch transport's cost per call, minus JSON-RPC.
 // Run it with the harness's servers (see harness/jstest), e.g.
 // MCPWASM_JS_ECHO=http://127.0.0.1:<port> GOOS=js GOARCH=wasm go test
-// -run '^$' -bench . -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./internal/jsfetch/
+// -run '^$' -bench . -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./internal/js/fetch/
 func BenchmarkRoundTrip(b *testing.B) {
 	origin := os.Getenv(gojs.EnvEcho)
 	if origin == "" {

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"syscall/js"
 
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
 
 // HostLink is the fast path of a Fetcher: a JavaScript helper object (the

@@ -10,7 +10,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
 
 // Errors of the package.

@@ -1,7 +1,8 @@
 // Package jsfetch calls a JavaScript fetch function from Go under GOOS=js
-// (browsers, Web Workers, Node 18+, Deno, Bun, edge isolates). It is the
-// syscall/js half of transport/fetch's GOOS=js Doer; transport/fetch itself
-// never imports syscall/js.
+// (browsers, Web Workers, Node 18+, Deno, Bun, edge isolates). [NewDoer]
+// makes transport/fetch's Doer of it, which wasm/js passes to
+// fetch.Options.HTTP; transport/fetch itself never imports syscall/js and
+// has no JavaScript default.
 //
 // A Fetcher sends one HTTP request per Do: the headers as a list of pairs,
 // the body as a Uint8Array, an AbortSignal from an AbortController of its
@@ -24,13 +25,12 @@
 //
 // # Injecting a fetch function
 //
-// Options.Fetch is a JavaScript function with fetch's signature (a page's
+// Hook.Fetch is a JavaScript function with fetch's signature (a page's
 // instrumented fetch, a Workers service binding's fetch, a test double); by
 // default globalThis.fetch is looked up at every request, so a runtime that
-// installs or patches fetch later is honoured. mcpwasm's own entry points
-// pass such a function to transport/fetch through Hook (see
-// fetch.JSFetchOptions.Hook); code outside this module cannot reach this
-// package and uses the plain Go options of transport/fetch.
+// installs or patches fetch later is honoured. mcpwasm's own entry point
+// (wasm/js) passes such a function; code outside this module cannot reach
+// this package and passes a Doer of its own to transport/fetch.
 //
 // Every function that touches JavaScript values is GOOS=js only; the
 // option validation and the CORS decision are portable.

@@ -1,6 +1,7 @@
 // Package jsws wraps the JavaScript WebSocket class for Go code under
-// GOOS=js: it is the syscall/js half of transport/ws (which never imports
-// syscall/js itself).
+// GOOS=js. [Dialer] is transport/ws's Dialer on it, which wasm/js passes
+// to ws.Options.Dialer (transport/ws never imports syscall/js and has no
+// JavaScript default).
 //
 // Events are turned into Go values without blocking inside a callback:
 // "message" events are copied and queued (the queue is unbounded, as the

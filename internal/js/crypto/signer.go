@@ -1,22 +1,27 @@
 //go:build js
 
-// The GOOS=js twin of signer_native.go: ParseSigner and GenerateSigner on
-// the runtime's WebCrypto (crypto.subtle), so that the wasm module links
-// neither crypto/ecdsa nor crypto/rsa. The PEM is decoded here and, when
-// it is SEC 1 or PKCS #1, wrapped into PKCS #8 (the only private key
-// format crypto.subtle.importKey reads) with a few lines of DER.
+// ParseSigner and GenerateSigner on the runtime's WebCrypto
+// (crypto.subtle), so that the wasm module links neither crypto/ecdsa nor
+// crypto/rsa. The PEM is decoded here and, when it is SEC 1 or PKCS #1,
+// wrapped into PKCS #8 (the only private key format crypto.subtle.importKey
+// reads) with a few lines of DER.
 
-package auth
+package jscrypto
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/pem"
 	"errors"
 	"fmt"
 	"syscall/js"
 
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+	"github.com/mcpwasm/mcpwasm/auth"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
+
+// b64 is the base64url encoding of JWK members.
+var b64 = base64.RawURLEncoding
 
 // errNoWebCrypto means the JavaScript runtime has no crypto.subtle (a page
 // that is not a secure context: neither https nor localhost).
@@ -29,7 +34,7 @@ var errNoWebCrypto = errors.New("auth: WebCrypto (crypto.subtle) is not availabl
 // (imported non-extractable) and ParseSigner waits for crypto.subtle's
 // Promises: call it from a goroutine, never inside a js.FuncOf callback.
 // The Signer is safe for concurrent use.
-func ParseSigner(pemData []byte) (Signer, error) {
+func ParseSigner(pemData []byte) (auth.Signer, error) {
 	block, _ := pem.Decode(pemData)
 	if block == nil {
 		return nil, errors.New("auth: no PEM block in the private key")
@@ -65,11 +70,11 @@ func ParseSigner(pemData []byte) (Signer, error) {
 }
 
 // GenerateSigner returns a Signer with a new ES256 (P-256) key: a DPoP key
-// for Options.DPoP. Under GOOS=js the key is made by WebCrypto and cannot
+// for auth.Options.DPoP. Under GOOS=js the key is made by WebCrypto and cannot
 // be extracted; GenerateSigner waits for crypto.subtle's Promises: call it
 // from a goroutine, never inside a js.FuncOf callback. The Signer is safe
 // for concurrent use.
-func GenerateSigner() (s Signer, err error) {
+func GenerateSigner() (s auth.Signer, err error) {
 	defer jsbridge.Recover(&err)
 	ctx := context.Background()
 	subtle, err := subtleCrypto()
@@ -137,7 +142,7 @@ func subtleCrypto() (js.Value, error) {
 
 // importSigner imports a PKCS #8 key twice: extractable, to read its
 // public members, and non-extractable, to sign with.
-func importSigner(ctx context.Context, pkcs8 []byte, kind keyKind) (s Signer, err error) {
+func importSigner(ctx context.Context, pkcs8 []byte, kind keyKind) (s auth.Signer, err error) {
 	defer jsbridge.Recover(&err)
 	subtle, err := subtleCrypto()
 	if err != nil {

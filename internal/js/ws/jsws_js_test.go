@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/mcpwasm/mcpwasm/internal/jsws"
+	"github.com/mcpwasm/mcpwasm/internal/js/ws"
 	"github.com/mcpwasm/mcpwasm/tests/gojs"
 )
 
