@@ -124,6 +124,31 @@ func (c *fakeClock) WaitTimers(t *testing.T, n int) {
 	}
 }
 
+// WaitDeadline waits until a timer is active whose deadline is d after the
+// clock's present (a loop armed its next wait); it fails the test after 5 s
+// of real time.
+func (c *fakeClock) WaitDeadline(t *testing.T, d time.Duration) {
+	t.Helper()
+	deadline := time.NewTimer(5 * time.Second)
+	defer deadline.Stop()
+	for {
+		c.mu.Lock()
+		found, changed := false, c.changed
+		for tm := range c.timers {
+			found = found || tm.when.Equal(c.now.Add(d))
+		}
+		c.mu.Unlock()
+		if found {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("fakeClock: no timer due %v from now after 5 s", d)
+		}
+	}
+}
+
 // connectFakeClock is connectFake with the client on a fake clock.
 func connectFakeClock(t *testing.T, tr Transport, opts *ClientOptions) (*Session, *fakeClock) {
 	t.Helper()

@@ -121,6 +121,7 @@ func newSession(c *Client, t Transport, versions []string, key string) *Session 
 		capsJSON:  c.marshalCapabilities(),
 	}
 	s.infoJSON, _ = json.Marshal(&c.impl)
+	s.cache.clock = c.clock
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.notes.init(c.opts.MaxQueuedNotifications, s.notesDropped)
 	s.elicits.init()

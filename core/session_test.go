@@ -526,6 +526,35 @@ func TestResultCache(t *testing.T) {
 	assert.Equal(t, int32(2), reads.Load(), "r:2 stays cached")
 }
 
+// TestResultCacheExpiry: a cached result is fresh for ttlMs on the client's
+// clock and fetched again once that has passed.
+func TestResultCacheExpiry(t *testing.T) {
+	f, tr := newFake(t, EraModern)
+	var lists atomic.Int32
+	f.handle(MethodListTools, func(*Request) (any, *WireError) {
+		lists.Add(1)
+		return map[string]any{"tools": []any{}, "ttlMs": 60000, "cacheScope": "public", "resultType": "complete"}, nil
+	})
+	s, clk := connectFakeClock(t, tr, nil)
+	steps := []struct {
+		advance time.Duration
+		want    int32
+	}{
+		{0, 1},
+		{59 * time.Second, 1}, // still fresh
+		{999 * time.Millisecond, 1},
+		{time.Millisecond, 2}, // 60 s after receipt: expired, fetched again
+		{30 * time.Second, 2}, // the new result is fresh from its own receipt
+		{30 * time.Second, 3},
+	}
+	for _, st := range steps {
+		clk.Advance(st.advance)
+		_, err := s.ListTools(ctx5(t), nil)
+		require.NoError(t, err)
+		require.Equal(t, st.want, lists.Load(), "after %v more", st.advance)
+	}
+}
+
 func TestOutputValidation(t *testing.T) {
 	f, tr := newFake(t, EraModern)
 	f.handle(MethodListTools, func(*Request) (any, *WireError) {

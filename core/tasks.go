@@ -778,10 +778,10 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 			delay = DefaultTaskPollInterval
 		}
 		if failures > 0 {
-			delay = backoff(delay, failures)
+			delay = backoff(delay, failures, s.client.clock.Now())
 		}
 		delay = min(max(delay, MinTaskPollInterval), maxPoll)
-		timer := time.NewTimer(delay)
+		timer := s.client.clock.NewTimer(delay)
 		select {
 		case <-ctx.Done():
 			timer.Stop()
@@ -798,7 +798,7 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 				pollNow = terminalStatus(st.Status) || st.Status == TaskInputRequired
 			}
 			continue
-		case <-timer.C:
+		case <-timer.C():
 		}
 		w, err := t.refresh(ctx, opts)
 		if err != nil {
@@ -820,11 +820,11 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 // backoff doubles d per failure, with up to 25% jitter (from the clock's
 // low bits: spreading clients apart needs no random number generator, and
 // math/rand would cost the wasm build tens of kilobytes).
-func backoff(d time.Duration, failures int) time.Duration {
+func backoff(d time.Duration, failures int, now time.Time) time.Duration {
 	for range min(failures, 16) {
 		d *= 2
 	}
-	return d + time.Duration(time.Now().UnixNano()%(int64(d)/4+1))
+	return d + time.Duration(now.UnixNano()%(int64(d)/4+1))
 }
 
 // step acts on one observed state. done reports that the task ended with

@@ -44,34 +44,87 @@ func taskFake(t *testing.T, get func(n int64) (any, *WireError), timeout ...time
 
 func TestTaskFaults(t *testing.T) {
 	t.Run("a task that never finishes: ctx bounds Wait, polls follow pollIntervalMs", func(t *testing.T) {
-		_, s, polls := taskFake(t, func(int64) (any, *WireError) { return modernTask("t1", TaskWorking, nil), nil })
+		// On a fake clock: a poll goes out each time pollIntervalMs (20 ms)
+		// has passed, never before (no busy loop), and the caller's
+		// context ends the wait.
+		f, tr := newFake(t, EraModern)
+		var polls atomic.Int64
+		f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+			m := modernTask("t1", TaskWorking, nil)
+			m["resultType"] = ResultTypeTask
+			return m, nil
+		})
+		f.handle(MethodGetTask, func(*Request) (any, *WireError) {
+			polls.Add(1)
+			return modernTask("t1", TaskWorking, nil), nil
+		})
+		s, clk := connectFakeClock(t, tr, &ClientOptions{Tasks: true, RequestTimeout: time.Hour})
 		task, err := s.CallToolAsTask(ctx5(t), &CallToolParams{Name: "x"}, nil)
 		require.NoError(t, err)
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		start := time.Now()
-		_, err = task.Wait(ctx, nil)
-		require.ErrorIs(t, err, context.DeadlineExceeded)
-		assert.Less(t, time.Since(start), time.Second)
-		// 300 ms at 20 ms: about 15 polls; never a busy loop.
-		assert.LessOrEqual(t, polls.Load(), int64(16))
-		assert.GreaterOrEqual(t, polls.Load(), int64(5))
+		done := make(chan error, 1)
+		go func() {
+			_, err := task.Wait(ctx, nil)
+			done <- err
+		}()
+		for i := int64(1); i <= 5; i++ {
+			clk.WaitDeadline(t, 20*time.Millisecond) // the next poll is armed
+			require.Equal(t, i-1, polls.Load(), "no poll before the interval has passed")
+			clk.Advance(20 * time.Millisecond)
+			require.Eventually(t, func() bool { return polls.Load() == i }, 5*time.Second, time.Millisecond)
+		}
+		stillPending(t, done)
+		cancel()
+		require.ErrorIs(t, returned(t, done), context.Canceled)
+		assert.Equal(t, int64(5), polls.Load())
 		_, err = task.Result()
 		require.ErrorIs(t, err, ErrTaskPending)
 	})
 
 	t.Run("a huge pollIntervalMs is capped by MaxPollInterval", func(t *testing.T) {
-		_, s, polls := taskFake(t, func(n int64) (any, *WireError) {
-			if n < 3 {
+		f, tr := newFake(t, EraModern)
+		var polls atomic.Int64
+		f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+			m := modernTask("t1", TaskWorking, nil)
+			m["resultType"] = ResultTypeTask
+			return m, nil
+		})
+		f.handle(MethodGetTask, func(*Request) (any, *WireError) {
+			if polls.Add(1) < 3 {
 				return modernTask("t1", TaskWorking, map[string]any{"pollIntervalMs": 3_600_000}), nil
 			}
 			return modernTask("t1", TaskCompleted, map[string]any{"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}}}), nil
 		})
+		s, clk := connectFakeClock(t, tr, &ClientOptions{Tasks: true, RequestTimeout: time.Hour})
 		task, err := s.CallToolAsTask(ctx5(t), &CallToolParams{Name: "x"}, nil)
 		require.NoError(t, err)
-		r, err := task.Wait(ctx5(t), &TaskWaitOptions{MaxPollInterval: 30 * time.Millisecond})
-		require.NoError(t, err)
-		assert.Equal(t, "ok", r.Content[0].Text)
+		type result struct {
+			r   *CallToolResult
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			r, err := task.Wait(ctx5(t), &TaskWaitOptions{MaxPollInterval: 30 * time.Millisecond})
+			done <- result{r, err}
+		}()
+		for i := int64(1); i <= 3; i++ {
+			d := 30 * time.Millisecond // capped, not an hour
+			if i == 1 {
+				d = 20 * time.Millisecond // the created task's own pollIntervalMs
+			}
+			clk.WaitDeadline(t, d)
+			require.Equal(t, i-1, polls.Load(), "no poll before the interval has passed")
+			clk.Advance(d)
+			require.Eventually(t, func() bool { return polls.Load() == i }, 5*time.Second, time.Millisecond)
+		}
+		select {
+		case res := <-done:
+			require.NoError(t, res.err)
+			assert.Equal(t, "ok", res.r.Content[0].Text)
+		case <-time.After(5 * time.Second):
+			t.Fatal("Wait did not return")
+		}
 		assert.Equal(t, int64(3), polls.Load())
 	})
 
@@ -198,22 +251,22 @@ func TestTaskLegacyNotification(t *testing.T) {
 	f.handle(MethodTaskResult, func(*Request) (any, *WireError) {
 		return map[string]any{"content": []any{map[string]any{"type": "text", "text": "done"}}}, nil
 	})
-	s := connectFake(t, tr, nil)
+	// On a fake clock that never moves: only the notification can end
+	// the wait.
+	s, clk := connectFakeClock(t, tr, nil)
 	tk, err := s.CallToolAsTask(ctx5(t), &CallToolParams{Name: "x"}, &TaskOptions{TTL: time.Minute})
 	require.NoError(t, err)
 	assert.Equal(t, 10*time.Second, tk.PollInterval())
 	assert.EqualValues(t, 60000, paramsOf(t, f.requests(MethodCallTool)[0])["task"].(map[string]any)["ttl"])
 	go func() {
-		time.Sleep(100 * time.Millisecond)
+		clk.WaitDeadline(t, 10*time.Second) // Wait is waiting for its first poll
 		st := task(TaskCompleted)
 		st["lastUpdatedAt"] = "2026-01-01T00:00:02Z"
 		f.notify(NotificationTaskStatus, st)
 	}()
-	start := time.Now()
 	r, err := tk.Wait(ctx5(t), nil)
 	require.NoError(t, err)
 	assert.Equal(t, "done", r.Content[0].Text)
-	assert.Less(t, time.Since(start), 3*time.Second)
 	assert.Equal(t, TaskCompleted, tk.Status())
 	assert.Empty(t, f.requests(MethodGetTask), "woken by the notification, not a poll")
 }
@@ -353,7 +406,7 @@ func TestTaskBackoff(t *testing.T) {
 		failures int
 		lo, hi   time.Duration
 	}{{1, 200 * time.Millisecond, 250 * time.Millisecond}, {2, 400 * time.Millisecond, 500 * time.Millisecond}, {40, 100 * time.Millisecond << 16, 125 * time.Millisecond << 16}} {
-		d := backoff(100*time.Millisecond, tc.failures)
+		d := backoff(100*time.Millisecond, tc.failures, time.Now())
 		assert.GreaterOrEqual(t, d, tc.lo)
 		assert.LessOrEqual(t, d, tc.hi)
 	}
