@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Defaults of ClientOptions.
@@ -130,7 +132,7 @@ type ClientOptions struct {
 	// debugging). It must not retain or modify msg. It may be called from
 	// several goroutines at once (each request's stream is read on its
 	// own), in order within one stream.
-	OnMessage func(s *Session, dir Direction, msg Message)
+	OnMessage func(s *Session, dir Direction, msg jsonrpc.Message)
 	// Pattern compiles the ECMA-262 regular expressions (pattern,
 	// patternProperties) of the output schemas and elicitation schemas the
 	// client validates against, into a predicate that reports whether a

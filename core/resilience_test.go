@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // urlElicitServer answers tools/call with -32042 until the call has been
@@ -22,9 +24,9 @@ func urlElicitServer(t *testing.T) (*fakeServer, Transport, *atomic.Int32) {
 	t.Helper()
 	f, tr := newFake(t, EraLegacy)
 	var attempts atomic.Int32
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		if attempts.Add(1) == 1 {
-			return nil, &WireError{Code: CodeURLElicitationRequired, Message: "authorize first", Data: mustMarshal(map[string]any{
+			return nil, &jsonrpc.Error{Code: CodeURLElicitationRequired, Message: "authorize first", Data: mustMarshal(map[string]any{
 				"elicitations": []any{map[string]any{"mode": "url", "elicitationId": "e1", "url": "https://auth.example/x", "message": "Sign in"}},
 			})}
 		}
@@ -200,7 +202,7 @@ func TestServerRequestsAreCapped(t *testing.T) {
 			return &ListRootsResult{}, nil
 		},
 	})
-	answers := make(chan *Response, 3)
+	answers := make(chan *jsonrpc.Response, 3)
 	for range 3 {
 		go func() { answers <- f.request(MethodListRoots, nil) }()
 	}
@@ -222,9 +224,9 @@ func TestServerRequestsAreCapped(t *testing.T) {
 func TestKeepAlive(t *testing.T) {
 	f, tr := newFake(t, EraLegacy)
 	var pings atomic.Int32
-	f.handle(MethodPing, func(*Request) (any, *WireError) {
+	f.handle(MethodPing, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		if pings.Add(1) >= 4 {
-			return nil, &WireError{Code: CodeInternalError, Message: "down"}
+			return nil, &jsonrpc.Error{Code: CodeInternalError, Message: "down"}
 		}
 		return map[string]any{}, nil
 	})
@@ -263,7 +265,7 @@ func TestTooManyInputRequestsAtOnce(t *testing.T) {
 		fmt.Fprintf(&b, `"r%d":{"method":"roots/list","params":{}}`, i)
 	}
 	b.WriteString(`}}`)
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) { return json.RawMessage(b.String()), nil })
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return json.RawMessage(b.String()), nil })
 	var asked atomic.Int32
 	s := connectFake(t, tr, &ClientOptions{
 		MaxServerRequests: 16,

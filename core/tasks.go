@@ -9,6 +9,9 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // This file is the typed tasks API of both eras: the experimental tasks of
@@ -123,7 +126,7 @@ type wireTask struct {
 	PollIntervalMs *int64                   `json:"pollIntervalMs,omitempty"`
 	InputRequests  map[string]*InputRequest `json:"inputRequests,omitempty"`
 	Result         json.RawMessage          `json:"result,omitempty"`
-	Error          *WireError               `json:"error,omitempty"`
+	Error          *jsonrpc.Error           `json:"error,omitempty"`
 }
 
 func (w *wireTask) state() TaskState {
@@ -398,7 +401,7 @@ func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
 	}
 	if era == EraModern {
 		ms := knownMembers(raw) // a decoded result: validated with its message
-		if rawString(getMember(ms, "resultType")) != ResultTypeTask {
+		if jsonscan.RawString(getMember(ms, "resultType")) != ResultTypeTask {
 			return nil, false, nil
 		}
 		var w wireTask
@@ -555,7 +558,7 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 		name = stringMember(ms, "name")
 		s.learnTaskSupport(ctx, name)
 		if s.legacyToolNeedsTask(name) && getMember(ms, "task") == nil {
-			if send, err = buildParams(ms, nil, member{"task", json.RawMessage("{}")}); err != nil {
+			if send, err = buildParams(ms, nil, jsonscan.Member{Key: "task", Val: json.RawMessage("{}")}); err != nil {
 				return nil, err
 			}
 		}

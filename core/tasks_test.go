@@ -10,6 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Fault tests of the tasks API with scripted servers; the protocol flows
@@ -25,16 +28,16 @@ func modernTask(id, status string, extra map[string]any) map[string]any {
 
 // taskFake is a modern fake whose tools/call creates task "t1" and whose
 // tasks/get answers with get(n) for the n-th poll (from 1).
-func taskFake(t *testing.T, get func(n int64) (any, *WireError), timeout ...time.Duration) (*fakeServer, *Session, *atomic.Int64) {
+func taskFake(t *testing.T, get func(n int64) (any, *jsonrpc.Error), timeout ...time.Duration) (*fakeServer, *Session, *atomic.Int64) {
 	t.Helper()
 	f, tr := newFake(t, EraModern)
 	var polls atomic.Int64
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		m := modernTask("t1", TaskWorking, nil)
 		m["resultType"] = ResultTypeTask
 		return m, nil
 	})
-	f.handle(MethodGetTask, func(*Request) (any, *WireError) { return get(polls.Add(1)) })
+	f.handle(MethodGetTask, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return get(polls.Add(1)) })
 	rt := 200 * time.Millisecond // short: the retry test waits for timeouts
 	if len(timeout) > 0 {
 		rt = timeout[0]
@@ -49,12 +52,12 @@ func TestTaskFaults(t *testing.T) {
 		// context ends the wait.
 		f, tr := newFake(t, EraModern)
 		var polls atomic.Int64
-		f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			m := modernTask("t1", TaskWorking, nil)
 			m["resultType"] = ResultTypeTask
 			return m, nil
 		})
-		f.handle(MethodGetTask, func(*Request) (any, *WireError) {
+		f.handle(MethodGetTask, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			polls.Add(1)
 			return modernTask("t1", TaskWorking, nil), nil
 		})
@@ -85,12 +88,12 @@ func TestTaskFaults(t *testing.T) {
 	t.Run("a huge pollIntervalMs is capped by MaxPollInterval", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
 		var polls atomic.Int64
-		f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			m := modernTask("t1", TaskWorking, nil)
 			m["resultType"] = ResultTypeTask
 			return m, nil
 		})
-		f.handle(MethodGetTask, func(*Request) (any, *WireError) {
+		f.handle(MethodGetTask, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			if polls.Add(1) < 3 {
 				return modernTask("t1", TaskWorking, map[string]any{"pollIntervalMs": 3_600_000}), nil
 			}
@@ -129,7 +132,7 @@ func TestTaskFaults(t *testing.T) {
 	})
 
 	t.Run("a terminal status that goes backwards is an error; the handle stays terminal", func(t *testing.T) {
-		_, s, _ := taskFake(t, func(n int64) (any, *WireError) {
+		_, s, _ := taskFake(t, func(n int64) (any, *jsonrpc.Error) {
 			if n == 1 {
 				return modernTask("t1", TaskCancelled, nil), nil
 			}
@@ -149,7 +152,7 @@ func TestTaskFaults(t *testing.T) {
 	})
 
 	t.Run("an older snapshot does not overwrite a newer one", func(t *testing.T) {
-		_, s, _ := taskFake(t, func(n int64) (any, *WireError) {
+		_, s, _ := taskFake(t, func(n int64) (any, *jsonrpc.Error) {
 			if n == 1 {
 				return modernTask("t1", TaskWorking, map[string]any{"statusMessage": "new", "lastUpdatedAt": "2026-01-01T00:00:05Z"}), nil
 			}
@@ -165,8 +168,8 @@ func TestTaskFaults(t *testing.T) {
 	})
 
 	t.Run("unknown task id", func(t *testing.T) {
-		_, s, _ := taskFake(t, func(int64) (any, *WireError) {
-			return nil, &WireError{Code: CodeInvalidParams, Message: "Failed to retrieve task: Task not found"}
+		_, s, _ := taskFake(t, func(int64) (any, *jsonrpc.Error) {
+			return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "Failed to retrieve task: Task not found"}
 		})
 		_, err := s.GetTask(ctx5(t), "nope")
 		var rpc *RPCError
@@ -178,7 +181,7 @@ func TestTaskFaults(t *testing.T) {
 
 	t.Run("a task result far larger than a call's arrives whole", func(t *testing.T) {
 		big := strings.Repeat("x", 8<<20)
-		_, s, _ := taskFake(t, func(int64) (any, *WireError) {
+		_, s, _ := taskFake(t, func(int64) (any, *jsonrpc.Error) {
 			return modernTask("t1", TaskCompleted, map[string]any{"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": big}}}}), nil
 		}, 4*time.Second)
 		task, err := s.CallToolAsTask(ctx5(t), &CallToolParams{Name: "x"}, nil)
@@ -190,7 +193,7 @@ func TestTaskFaults(t *testing.T) {
 	})
 
 	t.Run("polls that time out are retried with backoff, then given up", func(t *testing.T) {
-		f, s, polls := taskFake(t, func(n int64) (any, *WireError) {
+		f, s, polls := taskFake(t, func(n int64) (any, *jsonrpc.Error) {
 			if n <= 2 {
 				return nil, nil // never answered: the poll times out
 			}
@@ -203,7 +206,7 @@ func TestTaskFaults(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, int64(3), polls.Load())
 
-		_, s2, _ := taskFake(t, func(int64) (any, *WireError) { return nil, nil })
+		_, s2, _ := taskFake(t, func(int64) (any, *jsonrpc.Error) { return nil, nil })
 		task2, err := s2.CallToolAsTask(ctx5(t), &CallToolParams{Name: "x"}, nil)
 		require.NoError(t, err)
 		_, err = task2.Wait(ctx5(t), &TaskWaitOptions{MaxRetries: -1})
@@ -211,7 +214,7 @@ func TestTaskFaults(t *testing.T) {
 	})
 
 	t.Run("a completed task without its result is invalid", func(t *testing.T) {
-		_, s, _ := taskFake(t, func(int64) (any, *WireError) { return modernTask("t1", TaskCompleted, nil), nil })
+		_, s, _ := taskFake(t, func(int64) (any, *jsonrpc.Error) { return modernTask("t1", TaskCompleted, nil), nil })
 		task, err := s.CallToolAsTask(ctx5(t), &CallToolParams{Name: "x"}, nil)
 		require.NoError(t, err)
 		_, err = task.Wait(ctx5(t), nil)
@@ -219,7 +222,7 @@ func TestTaskFaults(t *testing.T) {
 	})
 
 	t.Run("an unknown status is invalid", func(t *testing.T) {
-		_, s, _ := taskFake(t, func(int64) (any, *WireError) { return modernTask("t1", "sleeping", nil), nil })
+		_, s, _ := taskFake(t, func(int64) (any, *jsonrpc.Error) { return modernTask("t1", "sleeping", nil), nil })
 		_, err := s.GetTask(ctx5(t), "t1")
 		require.ErrorIs(t, err, ErrInvalidResult)
 	})
@@ -229,7 +232,7 @@ func TestTaskFaults(t *testing.T) {
 // before the (long) poll interval, and the result comes from tasks/result.
 func TestTaskLegacyNotification(t *testing.T) {
 	f, tr := newFake(t, EraLegacy)
-	f.handle(MethodInitialize, func(r *Request) (any, *WireError) {
+	f.handle(MethodInitialize, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		var p InitializeParams
 		_ = json.Unmarshal(r.Params, &p)
 		return map[string]any{
@@ -241,14 +244,14 @@ func TestTaskLegacyNotification(t *testing.T) {
 	task := func(status string) map[string]any {
 		return map[string]any{"taskId": "L1", "status": status, "createdAt": "2026-01-01T00:00:00Z", "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": 60000, "pollInterval": 10_000}
 	}
-	f.handle(MethodCallTool, func(r *Request) (any, *WireError) {
+	f.handle(MethodCallTool, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		if paramsOf(t, r)["task"] == nil {
-			return nil, &WireError{Code: CodeInvalidParams, Message: "task augmentation required"}
+			return nil, &jsonrpc.Error{Code: CodeInvalidParams, Message: "task augmentation required"}
 		}
 		return map[string]any{"task": task(TaskWorking)}, nil
 	})
-	f.handle(MethodGetTask, func(*Request) (any, *WireError) { return task(TaskWorking), nil })
-	f.handle(MethodTaskResult, func(*Request) (any, *WireError) {
+	f.handle(MethodGetTask, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return task(TaskWorking), nil })
+	f.handle(MethodTaskResult, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		return map[string]any{"content": []any{map[string]any{"type": "text", "text": "done"}}}, nil
 	})
 	// On a fake clock that never moves: only the notification can end
@@ -278,18 +281,18 @@ func TestTaskModernNotification(t *testing.T) {
 	for _, acked := range []bool{true, false} {
 		t.Run(map[bool]string{true: "acknowledged", false: "not acknowledged: polls"}[acked], func(t *testing.T) {
 			f, tr := newFake(t, EraModern)
-			f.handle(MethodDiscover, func(*Request) (any, *WireError) {
+			f.handle(MethodDiscover, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 				return map[string]any{"resultType": "complete", "supportedVersions": []string{Version20260728},
 					"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{ExtensionTasks: map[string]any{}}}}, nil
 			})
-			f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+			f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 				m := modernTask("t1", TaskWorking, map[string]any{"pollIntervalMs": 300})
 				m["resultType"] = ResultTypeTask
 				return m, nil
 			})
 			done := map[string]any{"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "pushed"}}}, "lastUpdatedAt": "2026-01-01T00:00:09Z"}
-			f.handle(MethodGetTask, func(*Request) (any, *WireError) { return modernTask("t1", TaskCompleted, done), nil })
-			f.handle(MethodListen, func(r *Request) (any, *WireError) {
+			f.handle(MethodGetTask, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return modernTask("t1", TaskCompleted, done), nil })
+			f.handle(MethodListen, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 				p := paramsOf(t, r)
 				assert.Equal(t, map[string]any{"taskIds": []any{"t1"}}, p["notifications"])
 				caps := p["_meta"].(map[string]any)[MetaClientCapabilities].(map[string]any)
@@ -329,7 +332,7 @@ func TestTaskModernNotification(t *testing.T) {
 // TestCallToolRaw: the bridges' CallTool keeps unknown result members and
 // waits for a task like CallTool.
 func TestCallToolRaw(t *testing.T) {
-	_, s, _ := taskFake(t, func(int64) (any, *WireError) {
+	_, s, _ := taskFake(t, func(int64) (any, *jsonrpc.Error) {
 		return modernTask("t1", TaskCompleted, map[string]any{"result": map[string]any{"content": []any{}, "x-extra": 7}}), nil
 	})
 	raw, err := s.CallToolRaw(ctx5(t), json.RawMessage(`{"name":"x"}`), nil)
@@ -345,7 +348,7 @@ func TestTaskWaitEdges(t *testing.T) {
 	done := map[string]any{"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "r"}}}}
 
 	t.Run("a resumed completed task: the inlined result, no second poll", func(t *testing.T) {
-		_, s, polls := taskFake(t, func(int64) (any, *WireError) { return modernTask("t1", TaskCompleted, done), nil })
+		_, s, polls := taskFake(t, func(int64) (any, *jsonrpc.Error) { return modernTask("t1", TaskCompleted, done), nil })
 		task, err := s.GetTask(ctx5(t), "t1")
 		require.NoError(t, err)
 		r, err := task.Wait(ctx5(t), nil)
@@ -355,8 +358,8 @@ func TestTaskWaitEdges(t *testing.T) {
 	})
 
 	t.Run("a task created already completed is polled at once", func(t *testing.T) {
-		f, s, polls := taskFake(t, func(int64) (any, *WireError) { return modernTask("t1", TaskCompleted, done), nil })
-		f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+		f, s, polls := taskFake(t, func(int64) (any, *jsonrpc.Error) { return modernTask("t1", TaskCompleted, done), nil })
+		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			m := modernTask("t1", TaskCompleted, map[string]any{"pollIntervalMs": 60_000})
 			m["resultType"] = ResultTypeTask
 			return m, nil
@@ -372,7 +375,7 @@ func TestTaskWaitEdges(t *testing.T) {
 	})
 
 	t.Run("a second Wait is bounded by its own ctx while the first polls", func(t *testing.T) {
-		_, s, polls := taskFake(t, func(int64) (any, *WireError) { return modernTask("t1", TaskWorking, nil), nil })
+		_, s, polls := taskFake(t, func(int64) (any, *jsonrpc.Error) { return modernTask("t1", TaskWorking, nil), nil })
 		task, err := s.CallToolAsTask(ctx5(t), &CallToolParams{Name: "x"}, nil)
 		require.NoError(t, err)
 		first, cancelFirst := context.WithCancel(context.Background())
@@ -418,7 +421,7 @@ func TestTaskBackoff(t *testing.T) {
 func TestTaskHeaders(t *testing.T) {
 	s := &Session{tools: map[string]*toolInfo{}}
 	for _, m := range []string{MethodGetTask, MethodUpdateTask, MethodCancelTask} {
-		hs, err := s.mirroredHeaders(m, []member{{"taskId", json.RawMessage(`"786512e2-9e0d"`)}})
+		hs, err := s.mirroredHeaders(m, []jsonscan.Member{{Key: "taskId", Val: json.RawMessage(`"786512e2-9e0d"`)}})
 		require.NoError(t, err)
 		assert.Equal(t, []Header{{"Mcp-Method", m}, {"Mcp-Name", "786512e2-9e0d"}}, hs, m)
 	}

@@ -102,7 +102,7 @@ go build -o build/bin/wasirun ./wasm/wasihost/cmd/wasirun
 if [ -d build/cache/wazero ] && [ "$(du -sm build/cache/wazero | cut -f1)" -gt 2048 ]; then rm -rf build/cache/wazero; fi
 # -p 1: the wasm test binaries are CPU-bound and timing-sensitive.
 GOOS=wasip1 GOARCH=wasm gotest "go test (GOOS=wasip1)" -p 1 -count=1 -exec "$root/build/bin/wasirun -cache $root/build/cache/wazero" \
-  ./core/... ./internal/sse/... ./internal/jsonschema/... ./wasm/wasip1/...
+  ./core/... ./jsonrpc/... ./internal/jsonscan/... ./internal/wire/... ./internal/sse/... ./internal/jsonschema/... ./wasm/wasip1/...
 
 step "JS package (node --test)"
 # Node 22: the WebSocket tests need its global WebSocket.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	jsws "github.com/mcpwasm/mcpwasm/internal/js/ws"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/tests/gojs"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
@@ -53,8 +54,8 @@ func TestWSBridgeSession(t *testing.T) {
 			elicited.Add(1)
 			return &core.ElicitResult{Action: core.ActionDecline}, nil
 		},
-		OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
-			if r, ok := m.(*core.Request); ok && dir == core.Outgoing {
+		OnMessage: func(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+			if r, ok := m.(*jsonrpc.Request); ok && dir == core.Outgoing {
 				mu.Lock()
 				sent = append(sent, r.Method)
 				mu.Unlock()
@@ -166,8 +167,8 @@ func TestWSMalformedFrames(t *testing.T) {
 	var reported []error
 	s := connect(t, wsTransport(t, env(t, gojs.EnvWSGo), nil), legacyOnly, &core.ClientOptions{
 		OnWarning: func(*core.Session, error) {},
-		OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
-			if r, ok := m.(*core.Response); ok && dir == core.Incoming && r.TransportErr != nil && !r.ID.IsValid() {
+		OnMessage: func(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+			if r, ok := m.(*jsonrpc.Response); ok && dir == core.Incoming && r.TransportErr != nil && !r.ID.IsValid() {
 				mu.Lock()
 				reported = append(reported, r.TransportErr)
 				mu.Unlock()

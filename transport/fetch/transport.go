@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Transport modes.
@@ -101,7 +103,7 @@ func New(endpoint string, opts *Options) (*Transport, error) {
 		return nil, fmt.Errorf("fetch: unknown mode %q", t.opts.Mode)
 	}
 	for name, v := range t.opts.Header {
-		if !core.ValidHeader(name, v) {
+		if !wire.ValidHeader(name, v) {
 			return nil, fmt.Errorf("fetch: invalid header %q", name)
 		}
 	}
@@ -137,7 +139,7 @@ func (t *Transport) EraKey() string { return t.origin }
 func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
 	c := &conn{
 		t:       t,
-		in:      make(chan core.Message, 256),
+		in:      make(chan jsonrpc.Message, 256),
 		streams: map[int64]context.CancelFunc{},
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())

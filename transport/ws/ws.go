@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
 )
 
 // Subprotocol is the WebSocket subprotocol the transport offers and
@@ -189,7 +190,7 @@ func New(rawURL string, opts *Options) (*Transport, error) {
 		t.opts = *opts
 	}
 	for name, v := range t.opts.Header {
-		if !core.ValidHeader(name, v) {
+		if !wire.ValidHeader(name, v) {
 			return nil, fmt.Errorf("ws: invalid header %q", name)
 		}
 	}

@@ -1,4 +1,4 @@
-package core
+package jsonrpc
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 // ID is a JSON-RPC request id: a string or an integer. The zero value is the
@@ -22,6 +24,10 @@ func Int64ID(n int64) ID { return ID{num: n, ok: true} }
 
 // StringID returns a string ID.
 func StringID(s string) ID { return ID{str: s, isStr: true, ok: true} }
+
+// Int64 returns the id's number, and whether the id is a number (not a
+// string, not absent).
+func (id ID) Int64() (int64, bool) { return id.num, id.ok && !id.isStr }
 
 // IsValid reports whether the ID is present.
 func (id ID) IsValid() bool { return id.ok }
@@ -51,9 +57,10 @@ func (id ID) String() string {
 }
 
 // MarshalJSON encodes the ID as a JSON string or number (null when absent).
-func (id ID) MarshalJSON() ([]byte, error) { return id.appendJSON(nil), nil }
+func (id ID) MarshalJSON() ([]byte, error) { return id.AppendJSON(nil), nil }
 
-func (id ID) appendJSON(dst []byte) []byte {
+// AppendJSON appends the JSON encoding of the id to dst (null when absent).
+func (id ID) AppendJSON(dst []byte) []byte {
 	switch {
 	case !id.ok:
 		return append(dst, "null"...)
@@ -117,14 +124,14 @@ func (*Request) isMessage() {}
 type Response struct {
 	ID           ID
 	Result       json.RawMessage
-	Error        *WireError
+	Error        *Error
 	TransportErr error
 }
 
 func (*Response) isMessage() {}
 
-// WireError is the error object of a JSON-RPC error response.
-type WireError struct {
+// Error is the error object of a JSON-RPC error response.
+type Error struct {
 	Code    int64           `json:"code"`
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data,omitempty"`
@@ -149,17 +156,17 @@ func AppendMessage(dst []byte, m Message) ([]byte, error) {
 	case *Request:
 		if m.ID.IsValid() {
 			dst = append(dst, `,"id":`...)
-			dst = m.ID.appendJSON(dst)
+			dst = m.ID.AppendJSON(dst)
 		}
 		dst = append(dst, `,"method":`...)
-		dst = appendJSONString(dst, m.Method)
+		dst = jsonscan.AppendString(dst, m.Method)
 		if len(m.Params) > 0 {
 			dst = append(dst, `,"params":`...)
 			dst = append(dst, m.Params...)
 		}
 	case *Response:
 		dst = append(dst, `,"id":`...)
-		dst = m.ID.appendJSON(dst)
+		dst = m.ID.AppendJSON(dst)
 		if m.Error != nil {
 			b, err := json.Marshal(m.Error)
 			if err != nil {
@@ -181,31 +188,17 @@ func AppendMessage(dst []byte, m Message) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// appendJSONString appends s as a JSON string. Method names are plain ASCII
-// in practice; anything unusual goes through encoding/json.
-func appendJSONString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s)
-			return append(dst, b...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
-}
-
 type wireMessage struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id,omitempty"`
 	Method  string          `json:"method,omitempty"`
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *WireError      `json:"error,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
 }
 
 // ErrInvalidMessage is wrapped by DecodeMessage errors.
-var ErrInvalidMessage = errors.New("core: invalid JSON-RPC message")
+var ErrInvalidMessage = errors.New("jsonrpc: invalid message")
 
 // DecodeMessage decodes one JSON-RPC message. The Params and Result of the
 // returned message alias data. It validates the JSON once and splits the
@@ -213,56 +206,43 @@ var ErrInvalidMessage = errors.New("core: invalid JSON-RPC message")
 // reflection-based decoding is slow in WebAssembly).
 func DecodeMessage(data []byte) (Message, error) {
 	data = bytes.TrimSpace(data)
-	if err := syntaxError(data); err != nil {
+	if err := jsonscan.SyntaxError(data); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
 	if data[0] != '{' {
 		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidMessage)
 	}
-	ms, err := splitMembers(data)
+	ms, err := jsonscan.SplitMembers(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
 	var w wireMessage
 	for _, m := range ms {
-		switch m.key {
+		switch m.Key {
 		case "jsonrpc":
-			w.JSONRPC = rawString(m.val)
+			w.JSONRPC = jsonscan.RawString(m.Val)
 		case "id":
-			w.ID = m.val
+			w.ID = m.Val
 		case "method":
-			w.Method = rawString(m.val)
-			if w.Method == "" && string(m.val) != `""` {
+			w.Method = jsonscan.RawString(m.Val)
+			if w.Method == "" && string(m.Val) != `""` {
 				return nil, fmt.Errorf("%w: method is not a string", ErrInvalidMessage)
 			}
 		case "params":
-			w.Params = m.val
+			w.Params = m.Val
 		case "result":
-			w.Result = m.val
+			w.Result = m.Val
 		case "error":
-			if string(m.val) == "null" {
+			if string(m.Val) == "null" {
 				continue
 			}
-			w.Error = &WireError{}
-			if err := json.Unmarshal(m.val, w.Error); err != nil {
+			w.Error = &Error{}
+			if err := json.Unmarshal(m.Val, w.Error); err != nil {
 				return nil, fmt.Errorf("%w: error member: %v", ErrInvalidMessage, err)
 			}
 		}
 	}
 	return w.toMessage()
-}
-
-// rawString returns the value of a raw JSON string ("" for other values).
-func rawString(raw json.RawMessage) string {
-	if len(raw) < 2 || raw[0] != '"' {
-		return ""
-	}
-	if bytes.IndexByte(raw, '\\') < 0 && isASCII(raw) {
-		return string(raw[1 : len(raw)-1])
-	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
 }
 
 // DecodeMessages decodes a message or a JSON-RPC batch (an array of

@@ -1,4 +1,4 @@
-package core
+package jsonscan
 
 import (
 	"encoding/json"
@@ -25,7 +25,7 @@ func TestValidJSONMatchesEncodingJSON(t *testing.T) {
 			name = name[:40]
 		}
 		t.Run(name, func(t *testing.T) {
-			assert.Equal(t, json.Valid([]byte(c)), validJSON([]byte(c)))
+			assert.Equal(t, json.Valid([]byte(c)), Valid([]byte(c)))
 		})
 	}
 }
@@ -35,18 +35,18 @@ func FuzzValidJSON(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if got, want := validJSON(data), json.Valid(data); got != want {
-			t.Fatalf("validJSON(%q) = %v, encoding/json says %v", data, got, want)
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, encoding/json says %v", data, got, want)
 		}
 	})
 }
 
 func BenchmarkValidJSON(b *testing.B) {
 	data := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"` + strings.Repeat("lorem ipsum \\n dolor ", 500) + `"}],"structuredContent":{"n":[1,2.5,-3e4,true,null]}}}`)
-	b.Run("validJSON", func(b *testing.B) {
+	b.Run("Valid", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for i := 0; i < b.N; i++ {
-			validJSON(data)
+			Valid(data)
 		}
 	})
 	b.Run("encoding/json", func(b *testing.B) {
@@ -57,7 +57,7 @@ func BenchmarkValidJSON(b *testing.B) {
 	})
 }
 
-// stringEndNaive is the byte-by-byte definition stringEnd must match.
+// stringEndNaive is the byte-by-byte definition StringEnd must match.
 func stringEndNaive(b []byte, i int) int {
 	for j := i + 1; j < len(b); j++ {
 		switch b[j] {
@@ -78,8 +78,8 @@ func FuzzStringEnd(f *testing.F) {
 		if len(b) == 0 || b[0] != '"' {
 			return
 		}
-		if got, want := stringEnd(b, 0), stringEndNaive(b, 0); got != want {
-			t.Fatalf("stringEnd(%q) = %d, want %d", b, got, want)
+		if got, want := StringEnd(b, 0), stringEndNaive(b, 0); got != want {
+			t.Fatalf("StringEnd(%q) = %d, want %d", b, got, want)
 		}
 	})
 }

@@ -1,6 +1,6 @@
-package core
+package jsonscan
 
-// validJSON reports whether data is exactly one valid JSON value (with
+// Valid reports whether data is exactly one valid JSON value (with
 // optional surrounding white space): the same answer as encoding/json's
 // Valid, which the fuzz test FuzzValidJSON checks. It exists because every
 // incoming message is validated once, whole, before its envelope is split,
@@ -9,10 +9,10 @@ package core
 // multi-megabyte result spent most of its time there. This is a plain loop
 // with an explicit nesting stack; it allocates only for documents nested
 // deeper than 64 levels.
-func validJSON(data []byte) bool {
+func Valid(data []byte) bool {
 	var small [64]byte
 	stack := small[:0] // '{' or '[' per open container
-	i := skipSpace(data, 0)
+	i := SkipSpace(data, 0)
 	for {
 		// A value starts at data[i].
 		if i >= len(data) {
@@ -24,7 +24,7 @@ func validJSON(data []byte) bool {
 				return false
 			}
 			stack = append(stack, c)
-			i = skipSpace(data, i+1)
+			i = SkipSpace(data, i+1)
 			if i < len(data) && data[i] == c+2 { // '}' or ']': empty
 				stack = stack[:len(stack)-1]
 				i++
@@ -64,7 +64,7 @@ func validJSON(data []byte) bool {
 		}
 		// After a value: a separator, a closing bracket or the end.
 		for {
-			i = skipSpace(data, i)
+			i = SkipSpace(data, i)
 			if len(stack) == 0 {
 				return i == len(data)
 			}
@@ -74,7 +74,7 @@ func validJSON(data []byte) bool {
 			top := stack[len(stack)-1]
 			switch data[i] {
 			case ',':
-				i = skipSpace(data, i+1)
+				i = SkipSpace(data, i+1)
 				if top == '{' {
 					if i = objectKey(data, i); i < 0 {
 						return false
@@ -95,7 +95,7 @@ func validJSON(data []byte) bool {
 // maxJSONDepth is encoding/json's nesting limit.
 const maxJSONDepth = 10000
 
-// objectKey checks a member name and its colon at data[i] and returns the
+// objectKey checks a Member name and its colon at data[i] and returns the
 // index of the value, or -1.
 func objectKey(data []byte, i int) int {
 	if i >= len(data) || data[i] != '"' {
@@ -104,11 +104,11 @@ func objectKey(data []byte, i int) int {
 	if i = stringEndValid(data, i); i < 0 {
 		return -1
 	}
-	i = skipSpace(data, i)
+	i = SkipSpace(data, i)
 	if i >= len(data) || data[i] != ':' {
 		return -1
 	}
-	return skipSpace(data, i+1)
+	return SkipSpace(data, i+1)
 }
 
 // plainStringByte has '1' at the bytes a JSON string may hold as they are

@@ -1,4 +1,4 @@
-package core
+package jsonrpc
 
 import (
 	"encoding/json"
@@ -26,7 +26,7 @@ func TestDecodeMessage(t *testing.T) {
 		{"null result", `{"jsonrpc":"2.0","id":1,"result":null}`,
 			&Response{ID: Int64ID(1), Result: json.RawMessage(`null`)}, false},
 		{"error", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad","data":{"x":1}}}`,
-			&Response{Error: &WireError{Code: -32600, Message: "bad", Data: json.RawMessage(`{"x":1}`)}}, false},
+			&Response{Error: &Error{Code: -32600, Message: "bad", Data: json.RawMessage(`{"x":1}`)}}, false},
 		{"integral float id", `{"jsonrpc":"2.0","id":3.0,"result":{}}`,
 			&Response{ID: Int64ID(3), Result: json.RawMessage(`{}`)}, false},
 		{"wrong version", `{"jsonrpc":"1.0","id":1,"result":{}}`, nil, true},
@@ -77,45 +77,4 @@ func FuzzDecodeMessage(f *testing.F) {
 		require.NoError(t, err)
 		assert.JSONEq(t, string(b), string(b2))
 	})
-}
-
-func TestCancelledRequestID(t *testing.T) {
-	cases := []struct {
-		name   string
-		method string
-		params string
-		want   int64
-		ok     bool
-	}{
-		{"numeric id", NotificationCancelled, `{"requestId":7,"reason":"user"}`, 7, true},
-		{"string id is not ours", NotificationCancelled, `{"requestId":"7"}`, 0, false},
-		{"malformed params", NotificationCancelled, `{"requestId":`, 0, false},
-		{"other notification", NotificationProgress, `{"requestId":7}`, 0, false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			id, ok := CancelledRequestID(&Request{Method: tc.method, Params: json.RawMessage(tc.params)})
-			assert.Equal(t, tc.ok, ok)
-			assert.Equal(t, tc.want, id)
-		})
-	}
-}
-
-func TestValidHeader(t *testing.T) {
-	cases := []struct {
-		name, value string
-		want        bool
-	}{
-		{"Authorization", "Bearer x", true},
-		{"X-Custom", "", true},
-		{"Bad Name", "v", false},
-		{"", "v", false},
-		{"X-Split", "a\r\nInjected: 1", false},
-		{"X-Nul", "a\x00", false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, ValidHeader(tc.name, tc.value))
-		})
-	}
 }
