@@ -12,7 +12,7 @@ import (
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/auth"
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -109,6 +109,7 @@ func authDoer(inner fetch.Doer, o *authOptions, hooks js.Value) (fetch.Doer, err
 		// Tests and development only: see auth.Options.
 		AllowPrivateAddresses: o.AllowPrivateAddr,
 	}
+	platformAuth(opts)
 	if o.AuthorizationTimeout > 0 {
 		opts.AuthorizationTimeout = ms(o.AuthorizationTimeout)
 	}
@@ -137,7 +138,7 @@ func authDoer(inner fetch.Doer, o *authOptions, hooks js.Value) (fetch.Doer, err
 	if c := o.Client; c != nil {
 		opts.Client = &auth.Client{ID: c.ID, Secret: c.Secret, AuthMethod: c.AuthMethod, Issuer: c.Issuer}
 		if c.PrivateKeyPEM != "" {
-			s, err := auth.ParseSigner([]byte(c.PrivateKeyPEM))
+			s, err := parseSigner([]byte(c.PrivateKeyPEM))
 			if err != nil {
 				return nil, fmt.Errorf("mcpwasm: auth: client.privateKeyPem: %w", err)
 			}
@@ -145,7 +146,7 @@ func authDoer(inner fetch.Doer, o *authOptions, hooks js.Value) (fetch.Doer, err
 		}
 	}
 	if o.DPoP {
-		s, err := auth.GenerateSigner()
+		s, err := generateSigner()
 		if err != nil {
 			return nil, fmt.Errorf("mcpwasm: auth: DPoP key: %w", err)
 		}

@@ -30,8 +30,8 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
-	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 )
 
 // settle(call, ok, ptr, len): the result JSON (ok=1) or the error JSON

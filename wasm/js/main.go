@@ -29,8 +29,10 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
-	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Version is the module's API version, checked by the JavaScript glue.
@@ -307,6 +309,7 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 		MaxQueuedNotifications: cfg.MaxQueuedNotifications,
 		MaxServerRequests:      cfg.MaxServerRequests,
 	}
+	platformClient(opts)
 	if r := cfg.Retry; r != nil {
 		opts.Retry = &core.RetryPolicy{Attempts: r.Attempts, Delay: ms(r.Delay), MaxDelay: ms(r.MaxDelay)}
 	}
@@ -364,8 +367,8 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 		}
 	}
 	if n["message"] {
-		opts.OnMessage = func(_ *core.Session, dir core.Direction, m core.Message) {
-			b, err := core.EncodeMessage(m)
+		opts.OnMessage = func(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+			b, err := jsonrpc.EncodeMessage(m)
 			if err == nil {
 				ce.call("message", dir.String(), string(b))
 			}
@@ -734,7 +737,7 @@ func (b *bridge) closeListen(_ js.Value, args []js.Value) any {
 // encodeHeader(value) → the Mcp-Param header encoding (sync; for tests and
 // for pages that build their own requests).
 func (b *bridge) encodeHeader(_ js.Value, args []js.Value) any {
-	return core.EncodeHeaderValue(arg(args, 0).String())
+	return wire.EncodeHeaderValue(arg(args, 0).String())
 }
 
 // stats() → JSON {clients, subscriptions, calls, goroutines, goHeap, mallocs, gcCycles}: for

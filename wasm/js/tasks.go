@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
 
 // The tasks API of the glue (js/src/client.js): task handles live in a

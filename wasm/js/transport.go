@@ -7,7 +7,7 @@ import (
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
+	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
@@ -22,11 +22,7 @@ func newTransport(url string, o *connectOptions, fetchFn js.Value, host *jsfetch
 		if mode == "" {
 			mode = fetch.ModeAuto
 		}
-		doer, err := fetch.JSFetch(&fetch.JSFetchOptions{
-			Credentials: o.Credentials,
-			Mode:        o.Mode,
-			Hook:        &jsfetch.Hook{Fetch: fetchFn, Host: host},
-		})
+		doer, err := fetchDoer(o.Credentials, o.Mode, fetchFn, host)
 		if err != nil {
 			return nil, err
 		}
@@ -37,7 +33,7 @@ func newTransport(url string, o *connectOptions, fetchFn js.Value, host *jsfetch
 		}
 		return fetch.New(url, &fetch.Options{Mode: mode, Header: o.Headers, MaxMessageSize: o.MaxMessageSize, HTTP: doer})
 	case "websocket":
-		return ws.New(url, &ws.Options{Header: o.Headers, MaxMessageSize: o.MaxMessageSize})
+		return ws.New(url, &ws.Options{Header: o.Headers, MaxMessageSize: o.MaxMessageSize, Dialer: wsDialer()})
 	}
 	return nil, fmt.Errorf("mcpwasm: unknown transport %q", o.Transport)
 }

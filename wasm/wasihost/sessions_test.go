@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 )
 
@@ -445,7 +446,7 @@ func runSessionTable(t *testing.T, h *Host, p peer, url string) {
 			assert.NotContains(t, r.text(), "Z", "legacy requests carry no Mcp-Param headers")
 			return
 		}
-		assert.Equal(t, core.EncodeHeaderValue("Zürich")+"|3", r.text())
+		assert.Equal(t, wire.EncodeHeaderValue("Zürich")+"|3", r.text())
 	})
 
 	t.Run("whoami", func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
 )
@@ -147,11 +148,11 @@ func (g *Guest) NewClient(config []byte) (uint32, error) {
 			return &r, g.askMCP(ctx, id, req.Session, core.MethodListRoots, req.Params, &r)
 		}
 	}
-	opts.OnMessage = func(s *core.Session, dir core.Direction, m core.Message) {
+	opts.OnMessage = func(s *core.Session, dir core.Direction, m jsonrpc.Message) {
 		if dir != core.Incoming {
 			return
 		}
-		if r, ok := m.(*core.Request); ok && r.IsNotification() {
+		if r, ok := m.(*jsonrpc.Request); ok && r.IsNotification() {
 			g.emit(&abi.Event{Type: abi.EventNotification, Client: id, Session: g.sessionOf(s), Method: r.Method, Params: r.Params})
 		}
 	}
