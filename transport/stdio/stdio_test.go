@@ -25,6 +25,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 	"github.com/mcpwasm/mcpwasm/transport/stdio"
 )
@@ -124,7 +125,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func recv(t *testing.T, c core.Conn) core.Message {
+func recv(t *testing.T, c core.Conn) jsonrpc.Message {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -141,21 +142,21 @@ func TestLines(t *testing.T) {
 	c, err := tr.Connect(ctx)
 	require.NoError(t, err)
 
-	first := recv(t, c).(*core.Request)
+	first := recv(t, c).(*jsonrpc.Request)
 	assert.Equal(t, "notifications/message", first.Method)
-	bad := recv(t, c).(*core.Response)
+	bad := recv(t, c).(*jsonrpc.Response)
 	assert.ErrorIs(t, bad.TransportErr, stdio.ErrMalformed, "a malformed line is reported")
-	long := recv(t, c).(*core.Response)
+	long := recv(t, c).(*jsonrpc.Response)
 	assert.ErrorIs(t, long.TransportErr, stdio.ErrTooLarge, "a line over MaxMessageSize is reported")
-	batched := recv(t, c).(*core.Request)
+	batched := recv(t, c).(*jsonrpc.Request)
 	assert.JSONEq(t, `{"level":"info","data":"batched"}`, string(batched.Params), "the connection goes on after both; blank lines are skipped")
 
 	// a line out: the server counts its bytes (the message and the newline)
-	msg := &core.Request{Method: "notifications/initialized"}
+	msg := &jsonrpc.Request{Method: "notifications/initialized"}
 	require.NoError(t, c.Send(ctx, msg, nil))
-	enc, err := core.EncodeMessage(msg)
+	enc, err := jsonrpc.EncodeMessage(msg)
 	require.NoError(t, err)
-	echo := recv(t, c).(*core.Request)
+	echo := recv(t, c).(*jsonrpc.Request)
 	assert.JSONEq(t, fmt.Sprintf(`{"n":%d}`, len(enc)+1), string(echo.Params))
 
 	require.Eventually(t, func() bool { return strings.Contains(stderr.String(), "log line two") }, 10*time.Second, 10*time.Millisecond, "stderr is passed on")
@@ -183,7 +184,7 @@ func TestExit(t *testing.T) {
 	assert.Contains(t, ee.Stderr, "fatal: cannot open the database")
 	assert.Contains(t, err.Error(), "status 3")
 	assert.Contains(t, err.Error(), "cannot open the database")
-	assert.ErrorIs(t, c.Send(ctx, &core.Request{Method: "notifications/initialized"}, nil), stdio.ErrProcessExited)
+	assert.ErrorIs(t, c.Send(ctx, &jsonrpc.Request{Method: "notifications/initialized"}, nil), stdio.ErrProcessExited)
 }
 
 func TestCloseEscalates(t *testing.T) {
@@ -202,7 +203,7 @@ func TestCloseEscalates(t *testing.T) {
 			c, err := tr.Connect(ctx)
 			require.NoError(t, err)
 			require.Eventually(t, func() bool { _, err := os.Stat(pidfile); return err == nil }, 10*time.Second, 10*time.Millisecond)
-			require.NoError(t, c.Send(ctx, &core.Request{Method: "notifications/initialized"}, nil))
+			require.NoError(t, c.Send(ctx, &jsonrpc.Request{Method: "notifications/initialized"}, nil))
 			start := time.Now()
 			require.NoError(t, c.Close())
 			assert.GreaterOrEqual(t, time.Since(start), tc.atLeast)
