@@ -212,6 +212,7 @@ export class McpManager extends EventTarget {
     if (e.error) s.error = e.error;
     if (e.serverInfo) s.serverInfo = e.serverInfo;
     if (e.status === "connected" && e.client) s.client = e.client;
+    if (e.status === "connected" && e.stdio?.pid !== undefined) s.pid = e.stdio.pid;
     return s;
   }
 
@@ -340,7 +341,9 @@ export class McpManager extends EventTarget {
     clearInterval(e.health);
     e.health = null;
     const c = e.client;
+    const stdio = e.stdio;
     e.client = undefined;
+    e.stdio = undefined;
     const had = e.hadLists;
     e.lists = { tools: [], resources: [], prompts: [], resourceTemplates: [] };
     e.hadLists = false;
@@ -348,6 +351,7 @@ export class McpManager extends EventTarget {
     if (c) {
       try { await c.close(); } catch { /* already gone */ }
     }
+    await stdio?.exited; // a stdio server's process is ended within a bound
     return had;
   }
 
@@ -409,10 +413,11 @@ export class McpManager extends EventTarget {
   // fetched. It leaves e connected or throws.
   async #open(e, stop) {
     const client = new Client(this.#opts.clientInfo, this.#clientOptions(e));
+    let stdio; // what _openStdio returned: {exited} to wait for after close
     try {
       const c = e.config;
       if (c.transport === "stdio") {
-        await this._openStdio(client, c, {
+        stdio = await this._openStdio(client, c, {
           signal: stop,
           onStderr: this.#opts.onStderr ? (line) => {
             try { this.#opts.onStderr(line, { server: e.name }); } catch (err) { callbackError("onStderr", err); }
@@ -424,6 +429,7 @@ export class McpManager extends EventTarget {
       const lists = await this.#fetchAll(client, stop);
       if (stop.aborted) throw new McpError(ErrorCode.ConnectionClosed, "removed", undefined, { kind: "closed" });
       e.client = client;
+      e.stdio = stdio;
       e.serverInfo = client.serverInfo;
       e.lists = lists;
       e.hadLists = true;
@@ -433,14 +439,16 @@ export class McpManager extends EventTarget {
       this.#watch(e, client);
     } catch (err) {
       try { await client.close(); } catch { /* never connected */ }
+      await stdio?.exited;
       throw err;
     }
   }
 
   /**
-   * _openStdio connects client to a stdio server (command, args, env, cwd).
-   * The browser build cannot start processes: McpManager of mcpwasm/node
-   * overrides it.
+   * _openStdio connects client to a stdio server (command, args, env, cwd)
+   * and may resolve with {exited: Promise} (the manager waits for it after
+   * closing the client). The browser build cannot start processes:
+   * McpManager of mcpwasm/node overrides it.
    */
   async _openStdio() {
     throw new McpError(ErrorCode.ConnectionClosed, 'stdio servers need Node: import { McpManager } from "mcpwasm/node"', undefined, { kind: "transport" });
