@@ -259,8 +259,8 @@ export class McpManager extends EventTarget {
     const waits = [];
     for (const e of this.#entries.values()) {
       if (e.config.disabled) continue;
-      if (!e.run) this.#start(e);
-      waits.push(e.first);
+      if (!e.run && !e.client) this.#start(e); // not the connected ones
+      if (e.first) waits.push(e.first);
     }
     await this.#bounded(Promise.all(waits), opts.signal);
     return this.servers();
@@ -414,6 +414,7 @@ export class McpManager extends EventTarget {
   async #open(e, stop) {
     const client = new Client(this.#opts.clientInfo, this.#clientOptions(e));
     let stdio; // what _openStdio returned: {exited} to wait for after close
+    e.pending = new Set(); // list-changed notifications before the client is e's
     try {
       const c = e.config;
       if (c.transport === "stdio") {
@@ -437,6 +438,9 @@ export class McpManager extends EventTarget {
       this.#setStatus(e, "connected", undefined);
       this.#changed(e.name, "servers");
       this.#watch(e, client);
+      // a list that changed while the first lists were fetched is fetched again
+      for (const kind of e.pending) this.#refresh(e, kind);
+      e.pending = null;
     } catch (err) {
       try { await client.close(); } catch { /* never connected */ }
       await stdio?.exited;
@@ -519,7 +523,10 @@ export class McpManager extends EventTarget {
       do {
         r.again = false;
         const client = e.client;
-        if (!client) return;
+        if (!client) {
+          e.pending?.add(kind); // still connecting: once connected
+          return;
+        }
         const key = kind;
         const all = async (it) => { const out = []; for await (const x of it) out.push(x); return out; };
         let list;
