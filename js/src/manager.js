@@ -316,7 +316,7 @@ export class McpManager extends EventTarget {
       await e.run;
       e.stop = new AbortController();
     }
-    await this.#drop(e);
+    if (await this.#drop(e)) this.#changed(name, "servers");
     this.#start(e);
     await e.first;
     return this.#state(e);
@@ -361,6 +361,8 @@ export class McpManager extends EventTarget {
     let settleFirst;
     e.first = new Promise((r) => { settleFirst = r; });
     const stop = e.stop.signal;
+    const token = {};
+    e.runToken = token;
     e.run = (async () => {
       const { delay, maxDelay, attempts } = this.#reconnect;
       for (let attempt = 0; ; attempt++) {
@@ -384,7 +386,7 @@ export class McpManager extends EventTarget {
         await sleep(wait * (0.8 + 0.4 * Math.random()), stop);
       }
       settleFirst();
-      e.run = null;
+      if (e.runToken === token) e.run = null; // not a later loop's
     })();
   }
 
