@@ -10,6 +10,7 @@ import { checkOptions } from "./loader.js";
 const PORT_OPTIONS = ["command", "args", "env", "cwd", "onStderr", "maxMessageSize", "closeTimeout"];
 const STDERR_TAIL = 4096;
 const MAX_STDERR_LINE = 64 * 1024;
+const MAX_QUEUED_OUTPUT = 64 * 1024 * 1024;
 
 /**
  * LineSplitter cuts a text stream into lines (without "\n" or "\r\n"),
@@ -150,6 +151,9 @@ export function stdioPort(options) {
     send(json) {
       if (!child || closed) throw new Error("the stdio port is closed");
       if (!child.stdin.writable) throw new Error(`the server process's standard input is closed${child.exitCode !== null ? ` (it exited with status ${child.exitCode})` : ""}`);
+      // Node queues what the pipe does not take: bounded, for a server
+      // that stopped reading its input
+      if (child.stdin.writableLength > MAX_QUEUED_OUTPUT) throw new Error(`the server is not reading its input (${child.stdin.writableLength} bytes waiting)`);
       child.stdin.write(`${json}\n`);
     },
     close() {
