@@ -891,6 +891,8 @@ export interface ManagerOptions {
   onStderr?: (line: string, extra: { server: string }) => void;
   /** Everything else, applied to every server's client. */
   clientOptions?: ClientOptions;
+  /** Connect options for every HTTP/WebSocket server (headers, auth, transport and era come from its entry). */
+  connectOptions?: Pick<ConnectOptions, "fetch" | "credentials" | "mode" | "maxMessageSize" | "protocolVersions">;
   reconnect?: ManagerReconnectOptions;
   /** Ping every connected server every healthCheck ms (default 0: none); a failed ping starts reconnection. */
   healthCheck?: number;

@@ -10,8 +10,10 @@ import { checkOptions } from "./loader.js";
 
 const MANAGER_OPTIONS = [
   "clientInfo", "separator", "sampling", "elicitation", "roots", "onLog", "onProgress", "onStderr",
-  "clientOptions", "reconnect", "healthCheck",
+  "clientOptions", "connectOptions", "reconnect", "healthCheck",
 ];
+// connect options that apply to every HTTP/WebSocket server (the others come from its entry).
+const SHARED_CONNECT_OPTIONS = ["fetch", "credentials", "mode", "maxMessageSize", "protocolVersions"];
 const SERVER_KEYS = [
   "url", "headers", "transport", "command", "args", "env", "cwd", "allowTools", "denyTools", "disabled", "auth", "era",
   "type", // written by some tools next to "url"/"command"; "stdio", "http", "sse", "streamable-http", "websocket"
@@ -180,6 +182,7 @@ export class McpManager extends EventTarget {
       this.#reconnect[k] = r[k];
     }
     if (!(this.#reconnect.attempts >= 1) || !Number.isFinite(this.#reconnect.attempts)) throw new TypeError("McpManager: reconnect.attempts must be a finite number >= 1");
+    checkOptions(opts.connectOptions, SHARED_CONNECT_OPTIONS, "McpManager connectOptions");
     if (opts.healthCheck !== undefined && (typeof opts.healthCheck !== "number" || opts.healthCheck < 0)) throw new TypeError('McpManager: option "healthCheck" must be a number of ms >= 0');
     const info = opts.clientInfo ?? { name: "mcpwasm-manager", version: "0.1.0" };
     if (typeof info.name !== "string" || typeof info.version !== "string") throw new TypeError('McpManager: option "clientInfo" must be {name, version}');
@@ -427,7 +430,7 @@ export class McpManager extends EventTarget {
           } : undefined,
         });
       } else {
-        await client.connect(c.url, { transport: c.transport, headers: c.headers, auth: c.auth, era: c.era, signal: stop });
+        await client.connect(c.url, { ...this.#opts.connectOptions, transport: c.transport, headers: c.headers, auth: c.auth, era: c.era, signal: stop });
       }
       const lists = await this.#fetchAll(client, stop);
       if (stop.aborted) throw new McpError(ErrorCode.ConnectionClosed, "removed", undefined, { kind: "closed" });
