@@ -209,9 +209,10 @@ func TestManyServers(t *testing.T) {
 		"everything": {URL: evURL, DenyTools: []string{"get-env"}},
 		"demo":       {URL: demo + peerproc.MCPPath, AllowTools: []string{"echo", "elicit", "add", "change_tools"}},
 		"fs":         {Command: node, Args: []string{fsScript, dir}},
-		"memory":     {Command: node, Args: []string{memScript}, Env: map[string]string{"MEMORY_FILE_PATH": memFile}},
-		"broken":     {URL: "http://127.0.0.1:" + strconv.Itoa(freePort(t)) + "/mcp"},
-		"off":        {URL: "http://127.0.0.1:1/mcp", Disabled: true},
+		// the second argument (ignored by the server) tells this process from other tests' ones
+		"memory": {Command: node, Args: []string{memScript, memFile}, Env: map[string]string{"MEMORY_FILE_PATH": memFile}},
+		"broken": {URL: "http://127.0.0.1:" + strconv.Itoa(freePort(t)) + "/mcp"},
+		"off":    {URL: "http://127.0.0.1:1/mcp", Disabled: true},
 	}}
 	m, err := manager.New(cfg, opts)
 	require.NoError(t, err)
@@ -398,7 +399,8 @@ func TestManyServers(t *testing.T) {
 	t.Run("close ends the stdio servers", func(t *testing.T) {
 		pids := map[string]int{}
 		for _, n := range []string{"fs", "memory"} {
-			out, err := exec.Command("pgrep", "-f", map[string]string{"fs": fsScript, "memory": memScript}[n]).Output()
+			// this test's processes only (other packages' tests run the same servers)
+			out, err := exec.Command("pgrep", "-f", map[string]string{"fs": fsScript + " " + dir, "memory": memScript + " " + memFile}[n]).Output()
 			require.NoError(t, err, "%s runs", n)
 			pid, err := strconv.Atoi(strings.Fields(string(out))[0])
 			require.NoError(t, err)
