@@ -707,9 +707,9 @@ func (m *Manager) open(ctx context.Context, e *entry) error {
 	e.opening, e.pending = nil, nil
 	m.wg.Add(1)
 	m.mu.Unlock()
-	go m.watch(e, ctx, sess)
 	m.report(rep)
 	m.changed(e.name, ChangeServers)
+	go m.watch(e, ctx, sess) // after the events: a loss is reported after the connection
 	// a list that changed while the first lists were fetched is fetched again
 	for _, kind := range []ChangeKind{ChangeTools, ChangeResources, ChangePrompts} {
 		if pending[kind] {
