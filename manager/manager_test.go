@@ -24,6 +24,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/manager"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
+	"github.com/mcpwasm/mcpwasm/transport/stdio"
 )
 
 func TestMain(m *testing.M) {
@@ -549,4 +550,50 @@ func TestStdioExit(t *testing.T) {
 	require.Error(t, states[0].Err)
 	assert.Contains(t, states[0].Err.Error(), "no database here")
 	assert.True(t, errors.Is(states[0].Err, core.ErrClosed) || strings.Contains(states[0].Err.Error(), "status 4"), states[0].Err.Error())
+}
+
+// TestStdioRestart: a stdio server killed from outside is reconnecting
+// (its exit in the error), then connected again with a new process.
+func TestStdioRestart(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	node, memScript := nodeServer(t, "server-memory")
+	memFile := filepath.Join(t.TempDir(), "memory.jsonl")
+	rec := &recorder{}
+	m, err := manager.New(&manager.Config{MCPServers: map[string]*manager.ServerConfig{
+		// the second argument (ignored by the server) tells this process from other tests' ones
+		"memory": {Command: node, Args: []string{memScript, memFile}, Env: map[string]string{"MEMORY_FILE_PATH": memFile}},
+	}}, rec.options(&manager.Options{Reconnect: &manager.ReconnectPolicy{Delay: 50 * time.Millisecond, MaxDelay: 200 * time.Millisecond, Attempts: 20}}))
+	require.NoError(t, err)
+	defer m.Close()
+	_, err = m.Connect(ctx)
+	require.NoError(t, err)
+	pid := func() int {
+		t.Helper()
+		out, err := exec.Command("pgrep", "-f", memScript+" "+memFile).Output()
+		require.NoError(t, err)
+		f := strings.Fields(string(out))
+		require.Len(t, f, 1, "one process")
+		p, err := strconv.Atoi(f[0])
+		require.NoError(t, err)
+		return p
+	}
+	first := pid()
+	require.NoError(t, syscall.Kill(first, syscall.SIGKILL))
+	require.Eventually(t, func() bool { return status(m, "memory") == manager.StatusReconnecting }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return status(m, "memory") == manager.StatusConnected }, 20*time.Second, 10*time.Millisecond)
+	second := pid()
+	assert.NotEqual(t, first, second, "a new process")
+	r, err := m.CallTool(ctx, &core.CallToolParams{Name: "memory__read_graph", Arguments: map[string]any{}}, nil)
+	require.NoError(t, err)
+	assert.False(t, r.IsError)
+	assert.Equal(t, []manager.Status{manager.StatusConnected, manager.StatusReconnecting, manager.StatusConnected}, rec.statusesOf("memory"))
+	rec.mu.Lock()
+	lostErr := rec.statuses[1].Err
+	rec.mu.Unlock()
+	require.Error(t, lostErr)
+	assert.ErrorIs(t, lostErr, stdio.ErrProcessExited, "the status says why: %v", lostErr)
+	assert.Equal(t, []manager.ChangeKind{manager.ChangeServers, manager.ChangeServers, manager.ChangeServers}, rec.changesOf("memory"), "joined, left, joined")
+	require.NoError(t, m.Close())
+	assert.ErrorIs(t, syscall.Kill(second, 0), syscall.ESRCH, "ended on close")
 }
