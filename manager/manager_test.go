@@ -1,3 +1,5 @@
+//go:build linux
+
 package manager_test
 
 import (
@@ -401,11 +403,9 @@ func TestManyServers(t *testing.T) {
 		pids := map[string]int{}
 		for _, n := range []string{"fs", "memory"} {
 			// this test's processes only (other packages' tests run the same servers)
-			out, err := exec.Command("pgrep", "-f", map[string]string{"fs": fsScript + " " + dir, "memory": memScript + " " + memFile}[n]).Output()
-			require.NoError(t, err, "%s runs", n)
-			pid, err := strconv.Atoi(strings.Fields(string(out))[0])
-			require.NoError(t, err)
-			pids[n] = pid
+			found := processes(t, map[string][]string{"fs": {fsScript, dir}, "memory": {memScript, memFile}}[n]...)
+			require.Len(t, found, 1, "%s runs", n)
+			pids[n] = found[0]
 		}
 		require.NoError(t, m.Close())
 		for n, pid := range pids {
@@ -570,13 +570,9 @@ func TestStdioRestart(t *testing.T) {
 	require.NoError(t, err)
 	pid := func() int {
 		t.Helper()
-		out, err := exec.Command("pgrep", "-f", memScript+" "+memFile).Output()
-		require.NoError(t, err)
-		f := strings.Fields(string(out))
-		require.Len(t, f, 1, "one process")
-		p, err := strconv.Atoi(f[0])
-		require.NoError(t, err)
-		return p
+		found := processes(t, memScript, memFile)
+		require.Len(t, found, 1, "one process")
+		return found[0]
 	}
 	first := pid()
 	require.NoError(t, syscall.Kill(first, syscall.SIGKILL))
@@ -596,4 +592,25 @@ func TestStdioRestart(t *testing.T) {
 	assert.Equal(t, []manager.ChangeKind{manager.ChangeServers, manager.ChangeServers, manager.ChangeServers}, rec.changesOf("memory"), "joined, left, joined")
 	require.NoError(t, m.Close())
 	assert.ErrorIs(t, syscall.Kill(second, 0), syscall.ESRCH, "ended on close")
+}
+
+// processes returns the ids of the processes whose command line holds
+// args in a row (from /proc).
+func processes(t *testing.T, args ...string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	want := strings.Join(args, "\x00")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), want) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
