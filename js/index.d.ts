@@ -446,9 +446,24 @@ export interface RetryPolicy {
   maxDelay?: number;
 }
 
+/**
+ * A transport written in JavaScript (connect's transport "port"): whole
+ * JSON-RPC messages in both directions. mcpwasm/node's stdioPort is one.
+ */
+export interface McpPort {
+  /** Called once by connect: call onMessage for each incoming message, onEnd once when the channel ended (no error: orderly). */
+  start(onMessage: (json: string) => void, onEnd: (error?: Error) => void): void;
+  /** One outgoing message; may throw. */
+  send(json: string): void;
+  /** The client is done: end the channel; call neither function afterwards. */
+  close(): void;
+}
+
 export interface ConnectOptions {
-  /** Default "auto": Streamable HTTP, falling back to HTTP+SSE. "websocket" is an extension. */
-  transport?: "auto" | "streamable-http" | "sse" | "websocket";
+  /** Default "auto": Streamable HTTP, falling back to HTTP+SSE. "websocket" is an extension; "port" takes the option port. */
+  transport?: "auto" | "streamable-http" | "sse" | "websocket" | "port";
+  /** The transport of transport "port" (the url is then only a label). */
+  port?: McpPort;
   /** Headers sent with every HTTP request (for example Authorization). */
   headers?: Record<string, string> | Headers;
   /** Your own fetch function (instrumentation, proxies, tests). */
@@ -842,6 +857,8 @@ export interface ServerState {
   serverInfo?: Implementation;
   /** The server's client, only while connected. */
   client?: Client;
+  /** A stdio server's process id, while connected (mcpwasm/node). */
+  pid?: number;
 }
 
 /** A tool of the aggregate: name is "<server><separator><tool>". */
@@ -874,6 +891,8 @@ export interface ManagerOptions {
   onStderr?: (line: string, extra: { server: string }) => void;
   /** Everything else, applied to every server's client. */
   clientOptions?: ClientOptions;
+  /** Connect options for every HTTP/WebSocket server (headers, auth, transport and era come from its entry). */
+  connectOptions?: Pick<ConnectOptions, "fetch" | "credentials" | "mode" | "maxMessageSize" | "protocolVersions">;
   reconnect?: ManagerReconnectOptions;
   /** Ping every connected server every healthCheck ms (default 0: none); a failed ping starts reconnection. */
   healthCheck?: number;

@@ -11,12 +11,12 @@ const CLIENT_OPTIONS = [
   "capabilities", "protocolVersions", "logLevel", "requestTimeout", "maxTotalTimeout", "maxInputRounds",
   "cache", "validateOutput", "era", "retry", "keepAlive", "maxQueuedNotifications", "maxServerRequests", "tasks",
 ];
-const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "era", "signal", "auth"];
+const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "era", "signal", "auth", "port"];
 const CALL_OPTIONS = ["signal", "timeout", "onprogress", "resetTimeoutOnProgress", "maxTotalTimeout", "cache", "_meta", "taskWait"];
 const TASK_CALL_OPTIONS = ["signal", "timeout", "ttl"];
 const TASK_WAIT_OPTIONS = ["signal", "onStatus", "maxPollInterval"];
 const LISTEN_OPTIONS = ["signal", "onNotification"];
-const TRANSPORTS = ["auto", "streamable-http", "sse", "websocket"];
+const TRANSPORTS = ["auto", "streamable-http", "sse", "websocket", "port"];
 // The protocol versions of each era, newest first (core.SupportedVersions()).
 const ERA_VERSIONS = {
   modern: ["2026-07-28"],
@@ -232,6 +232,8 @@ export class Client {
     const headers = opts.headers instanceof Headers ? Object.fromEntries(opts.headers.entries()) : opts.headers;
     const auth = opts.auth === undefined ? undefined : authBridge(opts.auth); // OAuth (auth.js)
     if (auth && opts.transport === "websocket") throw new TypeError('connect: auth applies to the HTTP transports, not "websocket"');
+    // "port": a transport written in JavaScript (see index.d.ts, MessagePort); it travels in the fetch argument's place.
+    if ((opts.transport === "port") !== (opts.port !== undefined)) throw new TypeError('connect: transport "port" and the option "port" go together');
     const json = JSON.stringify({
       transport: opts.transport,
       headers,
@@ -243,7 +245,7 @@ export class Client {
     });
     const handle = this.#h();
     const info = await this.#settle(opts.signal, (resolve, reject) =>
-      this.#api.connect(handle, String(url), json, opts.fetch, opts.signal, resolve, reject, auth?.hooks));
+      this.#api.connect(handle, String(url), json, opts.port ?? opts.fetch, opts.signal, resolve, reject, auth?.hooks));
     this.#info_ = JSON.parse(info);
     if (this.#handle === handle) this.#watch(handle);
     return this.#info_;

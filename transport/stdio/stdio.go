@@ -439,12 +439,28 @@ func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, _ *core.SendOption
 	case fatal != nil:
 		return fatal
 	}
-	// The write is not abandoned half-way when ctx ends: a partial line
-	// would corrupt the stream. A server that stops reading blocks it
-	// until Close.
+	// A server that stops reading its input blocks the write: ctx's
+	// deadline bounds it (and Close ends it). A line cut short would
+	// corrupt the stream, so a write that timed out after it began ends
+	// the connection.
 	c.wmu.Lock()
-	_, err = c.stdin.Write(b)
+	dl, _ := ctx.Deadline()
+	_ = c.stdin.SetWriteDeadline(dl)
+	n, err := c.stdin.Write(b)
 	c.wmu.Unlock()
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		if n == 0 {
+			return fmt.Errorf("stdio: the server is not reading its input: %w", context.DeadlineExceeded)
+		}
+		c.mu.Lock()
+		if c.fatal == nil && !c.closed {
+			c.fatal = fmt.Errorf("stdio: the server stopped reading its input in the middle of a message (%d of %d bytes written)", n, len(b))
+		}
+		fatal = c.fatal
+		c.mu.Unlock()
+		c.cancel()
+		return fatal
+	}
 	if err != nil {
 		c.mu.Lock()
 		closed, fatal = c.closed, c.fatal

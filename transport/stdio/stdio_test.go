@@ -74,6 +74,8 @@ func faultServer(mode string) {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "fatal: cannot open the database")
 		os.Exit(3)
+	case "no-read":
+		time.Sleep(time.Hour) // never reads its input
 	case "ignore-eof":
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		time.Sleep(time.Hour) // SIGTERM ends it
@@ -211,6 +213,27 @@ func TestCloseEscalates(t *testing.T) {
 			assert.True(t, gone(t, pidfile), "no orphan process")
 		})
 	}
+}
+
+func TestServerNotReading(t *testing.T) {
+	tr, pidfile := faultTransport(t, "no-read", &stdio.Options{CloseTimeout: 100 * time.Millisecond})
+	c, err := tr.Connect(context.Background())
+	require.NoError(t, err)
+	big := &core.Request{Method: "notifications/message", Params: json.RawMessage(`{"data":"` + strings.Repeat("x", 1<<20) + `"}`)}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err = c.Send(ctx, big, nil)
+	require.Error(t, err, "the pipe holds less than a megabyte")
+	assert.Less(t, time.Since(start), 5*time.Second, "bounded by ctx's deadline")
+	assert.Contains(t, err.Error(), "stopped reading its input in the middle of a message")
+	rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer rcancel()
+	_, err = c.Recv(rctx)
+	assert.Error(t, err, "a cut line ends the connection")
+	assert.NotErrorIs(t, err, context.DeadlineExceeded)
+	require.NoError(t, c.Close())
+	assert.True(t, gone(t, pidfile))
 }
 
 func TestStartFailure(t *testing.T) {

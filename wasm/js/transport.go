@@ -34,6 +34,8 @@ func newTransport(url string, o *connectOptions, fetchFn js.Value, host *jsfetch
 		return fetch.New(url, &fetch.Options{Mode: mode, Header: o.Headers, MaxMessageSize: o.MaxMessageSize, HTTP: doer})
 	case "websocket":
 		return ws.New(url, &ws.Options{Header: o.Headers, MaxMessageSize: o.MaxMessageSize, Dialer: wsDialer()})
+	case "port": // a transport implemented in JavaScript (port.go); the port comes in fetchFn's place
+		return newPortTransport(fetchFn)
 	}
 	return nil, fmt.Errorf("mcpwasm: unknown transport %q", o.Transport)
 }
