@@ -578,14 +578,14 @@ func TestAuthConfigErrors(t *testing.T) {
 		{"host agent without redirect URI", AuthOptions{Authorize: noop}, "redirectUri"},
 		{"unknown grant", AuthOptions{Grant: "password"}, "unknown grant"},
 		{"jwt bearer without assertion", AuthOptions{Grant: GrantJWTBearer, ClientID: "c"}, "assertion"},
-		{"assertion with another grant", AuthOptions{Assertion: "x"}, "assertion"},
+		{"assertion with another grant", AuthOptions{Grant: GrantClientCredentials, ClientID: "c", Assertion: "x"}, "assertion"},
 		{"secret without client id", AuthOptions{ClientSecret: "s"}, "clientId"},
 		{"bad private key", AuthOptions{Grant: GrantClientCredentials, ClientID: "c", PrivateKeyPEM: "not a key"}, "privateKeyPem"},
 		{"private_key_jwt without key", AuthOptions{Grant: GrantClientCredentials, ClientID: "c", AuthMethod: "private_key_jwt"}, "privateKeyPem"},
 		{"bad DPoP key", AuthOptions{DPoPKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"}, "dpopKeyPem"},
 		{"bad application type", AuthOptions{ApplicationType: "desktop"}, "applicationType"},
 		{"malformed store", AuthOptions{Store: json.RawMessage(`{"v":1,"tokens":"x"}`)}, "store"},
-		{"idjag without subject token", AuthOptions{Grant: GrantJWTBearer, ClientID: "c", IDJAG: &IDJAGOptions{TokenEndpoint: "https://idp.example/token"}}, "subjectToken"},
+		{"idjag without subject token", AuthOptions{Grant: GrantJWTBearer, ClientID: "c", IDJAG: &IDJAGOptions{TokenEndpoint: "https://idp.example/token"}}, "subject token"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts

@@ -8,12 +8,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // HandlerFunc answers a server→client request: it gets the request's params
 // and returns the MCP result object (for example a CreateMessageResult), or
-// an error (an *RPCError keeps its code; others become -32603). It runs on
+// an error (a *core.RPCError keeps its code; others become -32603). It runs on
 // its own goroutine and must return when ctx is done (the server withdrew
 // the request or the session ended). It may call Session.Request.
 type HandlerFunc func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
@@ -31,22 +33,10 @@ type Handlers struct {
 	Roots HandlerFunc
 }
 
-// Implementation identifies the client.
-type Implementation struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
-
-// Root is a client root.
-type Root struct {
-	URI  string `json:"uri"`
-	Name string `json:"name,omitempty"`
-}
-
 // ConnectOptions configure Host.Connect; nil means all defaults.
 type ConnectOptions struct {
 	// ClientInfo is the client's identity. Default: mcpwasm-wasihost 0.1.0.
-	ClientInfo *Implementation
+	ClientInfo *core.Implementation
 	// ProtocolVersions are the accepted protocol versions, in preference
 	// order. Default: every version the guest speaks, 2026-07-28 first.
 	ProtocolVersions []string
@@ -54,9 +44,8 @@ type ConnectOptions struct {
 	Mode string
 	// Headers are sent with every HTTP request of the session.
 	Headers map[string]string
-	// Capabilities are declared in addition to those of the handlers (a
-	// ClientCapabilities object).
-	Capabilities json.RawMessage
+	// Capabilities are declared in addition to those of the handlers.
+	Capabilities *core.ClientCapabilities
 	// Handlers answer sampling, elicitation and roots requests.
 	Handlers Handlers
 	// SamplingTools declares sampling.tools.
@@ -66,7 +55,7 @@ type ConnectOptions struct {
 	ElicitationModes []string
 	// Roots is a static root list answered by the guest when
 	// Handlers.Roots is nil; change it with Session.SetRoots.
-	Roots []Root
+	Roots []*core.Root
 	// LogLevel is the initial minimum log level.
 	LogLevel string
 	// ListChanged names the list-changed notifications wanted ("tools",
@@ -74,7 +63,7 @@ type ConnectOptions struct {
 	// subscriptions/listen stream for them.
 	ListChanged []string
 	// RequestTimeout is the default request timeout inside the guest.
-	// Default 60 s; negative means none.
+	// Default 60 s; negative means none (as in core.ClientOptions).
 	RequestTimeout time.Duration
 	// Tasks declares the 2026-07-28 tasks extension with every modern
 	// request (see core.ClientOptions.Tasks). Default off: the tasks API
@@ -238,7 +227,7 @@ func (a *AuthOptions) authConfig() *abi.AuthConfig {
 		DPoPKeyPEM:             a.DPoPKeyPEM,
 		Assertion:              a.Assertion,
 		MaxAuthorizations:      a.MaxAuthorizations,
-		AuthorizationTimeoutMs: max(millis(a.AuthorizationTimeout), 0),
+		AuthorizationTimeoutMs: millis(a.AuthorizationTimeout),
 		AllowInsecureHTTP:      a.AllowInsecureHTTP,
 		AllowPrivateAddresses:  a.AllowPrivateAddresses,
 		Store:                  a.Store,
@@ -286,41 +275,9 @@ func (h *Host) Connect(ctx context.Context, url string, opts *ConnectOptions) (*
 	}
 	info := s.opts.ClientInfo
 	if info == nil {
-		info = &Implementation{Name: "mcpwasm-wasihost", Version: "0.1.0"}
+		info = &core.Implementation{Name: "mcpwasm-wasihost", Version: "0.1.0"}
 	}
-	cfg := abi.ClientConfig{
-		ProtocolVersions: s.opts.ProtocolVersions,
-		Capabilities:     s.opts.Capabilities,
-		Handlers: abi.Handlers{
-			Sampling:    s.opts.Handlers.Sampling != nil,
-			Elicitation: s.opts.Handlers.Elicitation != nil,
-			Roots:       s.opts.Handlers.Roots != nil,
-		},
-		SamplingTools:    s.opts.SamplingTools,
-		ElicitationModes: s.opts.ElicitationModes,
-		LogLevel:         s.opts.LogLevel,
-		ListChanged:      s.opts.ListChanged,
-		RequestTimeoutMs: millis(s.opts.RequestTimeout),
-		Tasks:            s.opts.Tasks,
-	}
-	var err error
-	if cfg.ClientInfo, err = json.Marshal(info); err != nil {
-		return nil, err
-	}
-	if s.opts.Roots != nil {
-		if cfg.Roots, err = json.Marshal(s.opts.Roots); err != nil {
-			return nil, err
-		}
-	}
-	cfgJSON, err := json.Marshal(&cfg)
-	if err != nil {
-		return nil, err
-	}
-	creq := &abi.ConnectRequest{URL: url, ProtocolVersions: s.opts.ProtocolVersions, Mode: s.opts.Mode, Headers: s.opts.Headers}
-	if s.opts.Auth != nil {
-		creq.Auth = s.opts.Auth.authConfig()
-	}
-	reqJSON, err := json.Marshal(creq)
+	cfgJSON, reqJSON, err := s.opts.messages(url, info)
 	if err != nil {
 		return nil, err
 	}
@@ -383,15 +340,60 @@ func (h *Host) Connect(ctx context.Context, url string, opts *ConnectOptions) (*
 	return s, nil
 }
 
-func millis(d time.Duration) int64 {
-	if d < 0 {
-		return -1
+// messages converts the options to the ABI's client config and connect
+// request: the bridge's schema, where durations are milliseconds (a Go
+// zero is left out: the default; a negative one is -1: none).
+func (o *ConnectOptions) messages(url string, info *core.Implementation) (cfgJSON, reqJSON []byte, err error) {
+	cfg := abi.ClientConfig{
+		ClientInfo:       info,
+		ProtocolVersions: o.ProtocolVersions,
+		Capabilities:     o.Capabilities,
+		Handlers: abi.Handlers{
+			Sampling:    o.Handlers.Sampling != nil,
+			Elicitation: o.Handlers.Elicitation != nil,
+			Roots:       o.Handlers.Roots != nil,
+		},
+		SamplingTools:    o.SamplingTools,
+		ElicitationModes: o.ElicitationModes,
+		Roots:            o.Roots,
+		LogLevel:         o.LogLevel,
+		RequestTimeoutMs: millis(o.RequestTimeout),
+		Tasks:            o.Tasks,
 	}
-	ms := d.Milliseconds()
-	if ms == 0 && d > 0 {
-		ms = 1
+	if o.Roots != nil && len(o.Roots) == 0 {
+		cfg.Roots = []*core.Root{} // declared, empty
 	}
-	return ms
+	for _, name := range o.ListChanged {
+		switch name {
+		case "tools":
+			cfg.Notifications = append(cfg.Notifications, core.NotificationToolsChanged)
+		case "prompts":
+			cfg.Notifications = append(cfg.Notifications, core.NotificationPromptsChanged)
+		case "resources":
+			cfg.Notifications = append(cfg.Notifications, core.NotificationResourcesChanged)
+		default:
+			return nil, nil, fmt.Errorf("%w: unknown ListChanged kind %q (want tools, prompts or resources)", ErrInvalid, name)
+		}
+	}
+	if cfgJSON, err = json.Marshal(&cfg); err != nil {
+		return nil, nil, err
+	}
+	creq := &abi.ConnectRequest{URL: url, ProtocolVersions: o.ProtocolVersions, Transport: o.Mode, Headers: o.Headers}
+	if o.Auth != nil {
+		creq.Auth = o.Auth.authConfig()
+	}
+	reqJSON, err = json.Marshal(creq)
+	return cfgJSON, reqJSON, err
+}
+
+// millis converts a Go duration of the options (zero: the default,
+// negative: none) to the schema's milliseconds (absent: the default, -1:
+// none).
+func millis(d time.Duration) *abi.Millis {
+	if d == 0 {
+		return nil
+	}
+	return bridge.Ms(d)
 }
 
 // end marks the session ended with err (nil after Close).
@@ -420,10 +422,10 @@ func (s *Session) ProtocolVersion() string { return s.info.ProtocolVersion }
 func (s *Session) SessionID() string { return s.info.SessionID }
 
 // ServerInfo returns the server's Implementation object (raw JSON).
-func (s *Session) ServerInfo() json.RawMessage { return s.info.ServerInfo }
+func (s *Session) ServerInfo() *core.Implementation { return s.info.ServerInfo }
 
 // ServerCapabilities returns the server's capabilities object (raw JSON).
-func (s *Session) ServerCapabilities() json.RawMessage { return s.info.ServerCapabilities }
+func (s *Session) ServerCapabilities() *core.ServerCapabilities { return s.info.ServerCapabilities }
 
 // Instructions returns the server's instructions.
 func (s *Session) Instructions() string { return s.info.Instructions }
@@ -432,7 +434,7 @@ func (s *Session) Instructions() string { return s.info.Instructions }
 func (s *Session) Done() <-chan struct{} { return s.done }
 
 // Err returns why the session ended: nil while it runs or after Close, an
-// error wrapping ErrClosed if the connection failed, or the Host's error
+// error wrapping core.ErrClosed if the connection failed, or the Host's error
 // after a trap.
 func (s *Session) Err() error {
 	s.mu.Lock()
@@ -458,7 +460,7 @@ type RequestOptions struct {
 	NoCache bool
 	// Meta members are added to the request's _meta.
 	Meta map[string]any
-	// NoTaskWait makes tools/call fail with ErrTaskCreated (a *GuestError
+	// NoTaskWait makes tools/call fail with core.ErrTaskCreated (a *GuestError
 	// whose Data holds the task's id and state) when the server answers
 	// with a task, instead of waiting for it.
 	NoTaskWait bool
@@ -468,8 +470,9 @@ type RequestOptions struct {
 // returns the raw result. params is a value that encodes as a JSON object,
 // a json.RawMessage, or nil. resources/subscribe, resources/unsubscribe,
 // logging/setLevel and ping work in both eras. A JSON-RPC error is an
-// *RPCError; other failures unwrap to the package's sentinels; an output
-// schema mismatch returns the result together with ErrOutputSchema. When
+// *core.RPCError; other failures are *GuestError, which unwrap to core's
+// sentinels (core.ErrTimeout, core.ErrClosed, …) or the package's; an output
+// schema mismatch returns the result together with core.ErrOutputSchema. When
 // ctx ends, the request is cancelled in the guest (and on the wire) and
 // ctx.Err() is returned.
 func (s *Session) Request(ctx context.Context, method string, params any, opts *RequestOptions) (json.RawMessage, error) {
@@ -537,19 +540,19 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 
 func (s *Session) closedErr() error {
 	if err := s.Err(); err != nil {
-		if errors.Is(err, ErrClosed) || errors.Is(err, ErrTrapped) {
+		if errors.Is(err, core.ErrClosed) || errors.Is(err, ErrTrapped) {
 			return err
 		}
-		return fmt.Errorf("%w: %w", ErrClosed, err)
+		return fmt.Errorf("%w: %w", core.ErrClosed, err)
 	}
-	return ErrClosed
+	return core.ErrClosed
 }
 
 // SetRoots replaces the static roots the guest answers roots/list with and
 // notifies a legacy server (notifications/roots/list_changed).
-func (s *Session) SetRoots(ctx context.Context, roots []Root) error {
+func (s *Session) SetRoots(ctx context.Context, roots []*core.Root) error {
 	if roots == nil {
-		roots = []Root{}
+		roots = []*core.Root{}
 	}
 	b, err := json.Marshal(roots)
 	if err != nil {
@@ -625,7 +628,7 @@ func (s *Session) Close() error {
 		return nil
 	})
 	s.end(nil)
-	if errors.Is(err, ErrClosed) {
+	if errors.Is(err, core.ErrClosed) {
 		return nil
 	}
 	return err
