@@ -151,9 +151,6 @@ func AuthDoer(inner fetch.Doer, cfg *AuthConfig, hooks *AuthHooks) (fetch.Doer, 
 	if hooks == nil {
 		hooks = &AuthHooks{}
 	}
-	bad := func(format string, args ...any) error {
-		return invalidf("connect: auth: "+format, args...)
-	}
 	in := &innerDoer{d: inner}
 	timeout, err := bounded(cfg.AuthorizationTimeoutMs, "connect: auth: authorizationTimeoutMs")
 	if err != nil {
@@ -176,10 +173,10 @@ func AuthDoer(inner fetch.Doer, cfg *AuthConfig, hooks *AuthHooks) (fetch.Doer, 
 	switch cfg.ApplicationType {
 	case "", "native", "web":
 	default:
-		return nil, bad("unknown applicationType %q (native, web)", cfg.ApplicationType)
+		return nil, authInvalid("unknown applicationType %q (native, web)", cfg.ApplicationType)
 	}
 	if cfg.MaxAuthorizations < 0 {
-		return nil, bad("maxAuthorizations must not be negative")
+		return nil, authInvalid("maxAuthorizations must not be negative")
 	}
 
 	assertions := 0
@@ -201,24 +198,24 @@ func AuthDoer(inner fetch.Doer, cfg *AuthConfig, hooks *AuthHooks) (fetch.Doer, 
 			h.Redirect = cfg.RedirectURI
 			opts.UserAgent = h
 		case ua != "" && ua != UserAgentHost:
-			return nil, bad("unknown userAgent %q (%s, %s)", ua, UserAgentHost, UserAgentHeadless)
+			return nil, authInvalid("unknown userAgent %q (%s, %s)", ua, UserAgentHost, UserAgentHeadless)
 		case hooks.UserAgent != nil:
 			if cfg.RedirectURI == "" {
-				return nil, bad("redirectUri is required with the host's user agent")
+				return nil, authInvalid("redirectUri is required with the host's user agent")
 			}
 			opts.UserAgent = hooks.UserAgent
 		case ua == UserAgentHost:
-			return nil, bad("this host has no user agent (use %s, or give the host one)", UserAgentHeadless)
+			return nil, authInvalid("this host has no user agent (use %s, or give the host one)", UserAgentHeadless)
 		}
 	case GrantClientCredentials:
 		opts.Grant = auth.GrantClientCredentials
 	case GrantJWTBearer:
 		opts.Grant = auth.GrantJWTBearer
 	default:
-		return nil, bad("unknown grant %q (%s, %s, %s)", cfg.Grant, GrantAuthorizationCode, GrantClientCredentials, GrantJWTBearer)
+		return nil, authInvalid("unknown grant %q (%s, %s, %s)", cfg.Grant, GrantAuthorizationCode, GrantClientCredentials, GrantJWTBearer)
 	}
 	if (assertions > 0) != (opts.Grant == auth.GrantJWTBearer) || assertions > 1 {
-		return nil, bad("the %s grant needs exactly one of assertion, idjag and an assertion hook, and the other grants none", GrantJWTBearer)
+		return nil, authInvalid("the %s grant needs exactly one of assertion, idjag and an assertion hook, and the other grants none", GrantJWTBearer)
 	}
 	switch {
 	case cfg.Assertion != "":
@@ -234,7 +231,7 @@ func AuthDoer(inner fetch.Doer, cfg *AuthConfig, hooks *AuthHooks) (fetch.Doer, 
 			subject = func(context.Context) (string, error) { return t, nil }
 		}
 		if x.TokenEndpoint == "" || subject == nil {
-			return nil, bad("idjag needs a tokenEndpoint and a subject token")
+			return nil, authInvalid("idjag needs a tokenEndpoint and a subject token")
 		}
 		opts.Assertion = auth.IDJAG(&auth.IDJAGOptions{
 			TokenEndpoint:    x.TokenEndpoint,
@@ -251,24 +248,24 @@ func AuthDoer(inner fetch.Doer, cfg *AuthConfig, hooks *AuthHooks) (fetch.Doer, 
 		if cfg.PrivateKeyPEM != "" {
 			s, err := auth.ParseSigner([]byte(cfg.PrivateKeyPEM))
 			if err != nil {
-				return nil, bad("privateKeyPem: %v", err)
+				return nil, authInvalid("privateKeyPem: %v", err)
 			}
 			opts.Client.Signer = s
 		}
 	} else if cfg.ClientSecret != "" || cfg.PrivateKeyPEM != "" || cfg.AuthMethod != "" || cfg.Issuer != "" {
-		return nil, bad("clientSecret, privateKeyPem, authMethod and issuer need a clientId")
+		return nil, authInvalid("clientSecret, privateKeyPem, authMethod and issuer need a clientId")
 	}
 	if m := cfg.AuthMethod; m != "" && !slices.Contains([]string{auth.AuthMethodNone, auth.AuthMethodBasic, auth.AuthMethodPost, auth.AuthMethodJWT}, m) {
-		return nil, bad("unknown authMethod %q", m)
+		return nil, authInvalid("unknown authMethod %q", m)
 	}
 	if cfg.AuthMethod == auth.AuthMethodJWT && cfg.PrivateKeyPEM == "" {
-		return nil, bad("authMethod %s needs a privateKeyPem", auth.AuthMethodJWT)
+		return nil, authInvalid("authMethod %s needs a privateKeyPem", auth.AuthMethodJWT)
 	}
 	switch {
 	case cfg.DPoPKeyPEM != "":
 		s, err := auth.ParseSigner([]byte(cfg.DPoPKeyPEM))
 		if err != nil {
-			return nil, bad("dpopKeyPem: %v", err)
+			return nil, authInvalid("dpopKeyPem: %v", err)
 		}
 		opts.DPoP = s
 	case cfg.DPoP:
@@ -282,6 +279,13 @@ func AuthDoer(inner fetch.Doer, cfg *AuthConfig, hooks *AuthHooks) (fetch.Doer, 
 		opts.Logf = hooks.Logf
 	}
 	return &outerDoer{d: auth.NewDoer(in, opts)}, nil
+}
+
+// authInvalid is the *ConfigError of a bad auth configuration.
+//
+//go:noinline
+func authInvalid(format string, args ...any) error {
+	return invalidf("connect: auth: "+format, args...)
 }
 
 // innerDoer is the host's Doer as package auth sees it: its errors are

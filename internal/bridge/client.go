@@ -32,7 +32,7 @@ type Callbacks interface {
 // DecodeClientConfig decodes and checks a ClientConfig.
 func DecodeClientConfig(b []byte) (*ClientConfig, error) {
 	var c ClientConfig
-	if err := Decode(b, &c, "client config"); err != nil {
+	if err := Decode(b, &c, "client options"); err != nil {
 		return nil, err
 	}
 	if err := c.check(); err != nil {
@@ -47,7 +47,7 @@ func (c *ClientConfig) Options(cb Callbacks) (*core.Implementation, *core.Client
 	if err := c.check(); err != nil {
 		return nil, nil, err
 	}
-	probe, err := bounded(c.ProbeTimeoutMs, "client config: probeTimeoutMs")
+	probe, err := bounded(c.ProbeTimeoutMs, "client options: probeTimeoutMs")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,11 +72,11 @@ func (c *ClientConfig) Options(cb Callbacks) (*core.Implementation, *core.Client
 		OnWarning:               cb.Warn,
 	}
 	if r := c.Retry; r != nil {
-		d, err := delay(r.DelayMs, "client config: retry.delayMs")
+		d, err := delay(r.DelayMs, "client options: retry.delayMs")
 		if err != nil {
 			return nil, nil, err
 		}
-		m, err := delay(r.MaxDelayMs, "client config: retry.maxDelayMs")
+		m, err := delay(r.MaxDelayMs, "client options: retry.maxDelayMs")
 		if err != nil {
 			return nil, nil, err
 		}

@@ -94,6 +94,10 @@ type ConfigError struct{ Msg string }
 
 func (e *ConfigError) Error() string { return "mcpwasm: " + e.Msg }
 
+// invalidf makes a *ConfigError. It is not inlined: it has many call
+// sites, and the GOOS=js module's size counts (docs/configuration.md).
+//
+//go:noinline
 func invalidf(format string, args ...any) error {
 	return &ConfigError{Msg: fmt.Sprintf(format, args...)}
 }
@@ -332,36 +336,36 @@ func (o *CallOptions) Core() *core.CallOptions {
 	}
 }
 
-var errNoClientInfo = &ConfigError{Msg: "client config: clientInfo needs a name and a version"}
+var errNoClientInfo = &ConfigError{Msg: "client options: clientInfo needs a name and a version"}
 
 // check validates c.
 func (c *ClientConfig) check() error {
 	if c.ClientInfo == nil || c.ClientInfo.Name == "" || c.ClientInfo.Version == "" {
 		return errNoClientInfo
 	}
-	if err := CheckVersions(c.ProtocolVersions, "client config"); err != nil {
+	if err := CheckVersions(c.ProtocolVersions, "client options"); err != nil {
 		return err
 	}
 	for _, m := range c.ElicitationModes {
 		if m != core.ElicitModeForm && m != core.ElicitModeURL {
-			return invalidf("client config: unknown elicitation mode %q (form, url)", m)
+			return invalidf("client options: unknown elicitation mode %q (form, url)", m)
 		}
 	}
 	for _, n := range c.Notifications {
 		if !slices.Contains(notificationMethods, n) {
-			return invalidf("client config: unknown notification %q (known: %v)", n, notificationMethods)
+			return invalidf("client options: unknown notification %q (known: %v)", n, notificationMethods)
 		}
 	}
 	for _, r := range c.Roots {
 		if r == nil || r.URI == "" {
-			return invalidf("client config: every root needs a uri")
+			return invalidf("client options: every root needs a uri")
 		}
 	}
 	if c.MaxInputRounds < 0 || c.MaxQueuedNotifications < 0 || c.MaxServerRequests < 0 {
-		return invalidf("client config: maxInputRounds, maxQueuedNotifications and maxServerRequests must not be negative")
+		return invalidf("client options: maxInputRounds, maxQueuedNotifications and maxServerRequests must not be negative")
 	}
 	if r := c.Retry; r != nil && r.Attempts < 0 {
-		return invalidf("client config: retry.attempts must not be negative")
+		return invalidf("client options: retry.attempts must not be negative")
 	}
 	return nil
 }

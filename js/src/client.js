@@ -98,30 +98,29 @@ export class Client {
     this.#api = bridge();
     this.#identity = { name: info.name, version: info.version, title: info.title };
     this.#options = opts;
-    const notifications = { message: !!opts.onMessage };
-    for (const [method, k] of Object.entries(NOTIFICATION_OPTIONS)) notifications[method] = !!opts[k];
+    // The bridge's ClientConfig (internal/bridge; docs/configuration.md):
+    // milliseconds as *Ms members, absent for the defaults.
+    const notifications = Object.entries(NOTIFICATION_OPTIONS).filter(([, k]) => opts[k]).map(([method]) => method);
+    const retry = opts.retry === true ? {} : opts.retry || undefined;
     const config = {
-      name: info.name,
-      version: info.version,
-      title: info.title,
+      clientInfo: { name: info.name, version: info.version, title: info.title },
       protocolVersions,
       capabilities: opts.capabilities,
-      sampling: !!opts.sampling,
+      handlers: { sampling: !!opts.sampling, elicitation: !!opts.elicitation, roots: typeof opts.roots === "function" },
       samplingTools: !!opts.samplingTools,
-      elicitation: !!opts.elicitation,
       elicitationModes: opts.elicitationModes,
       noElicitationDefaults: opts.applyElicitationDefaults === false,
-      rootsHandler: typeof opts.roots === "function",
       roots: Array.isArray(opts.roots) ? opts.roots : undefined,
       notifications,
+      messages: !!opts.onMessage,
       logLevel: opts.logLevel,
-      requestTimeout: opts.requestTimeout,
-      maxTotalTimeout: opts.maxTotalTimeout,
+      requestTimeoutMs: opts.requestTimeout,
+      maxTotalTimeoutMs: opts.maxTotalTimeout,
       maxInputRounds: opts.maxInputRounds,
       disableCache: opts.cache === false,
       disableOutputValidation: opts.validateOutput === false,
-      retry: opts.retry === true ? {} : opts.retry || undefined,
-      keepAlive: opts.keepAlive,
+      retry: retry && { attempts: retry.attempts, delayMs: retry.delay, maxDelayMs: retry.maxDelay },
+      keepAliveMs: opts.keepAlive,
       maxQueuedNotifications: opts.maxQueuedNotifications,
       maxServerRequests: opts.maxServerRequests,
       tasks: !!opts.tasks,
@@ -232,11 +231,11 @@ export class Client {
     const headers = opts.headers instanceof Headers ? Object.fromEntries(opts.headers.entries()) : opts.headers;
     const auth = opts.auth === undefined ? undefined : authBridge(opts.auth); // OAuth (auth.js)
     if (auth && opts.transport === "websocket") throw new TypeError('connect: auth applies to the HTTP transports, not "websocket"');
-    const json = JSON.stringify({
+    const json = JSON.stringify({ // the bridge's ConnectConfig
       transport: opts.transport,
       headers,
       credentials: opts.credentials,
-      mode: opts.mode,
+      fetchMode: opts.mode,
       maxMessageSize: opts.maxMessageSize,
       protocolVersions: eraVersions("connect", opts.era, opts.protocolVersions),
       auth: auth?.config,
@@ -298,12 +297,12 @@ export class Client {
     if (opts.onprogress !== undefined && typeof opts.onprogress !== "function") throw new TypeError('request: option "onprogress" must be a function');
     let optsJSON = "";
     if (opts.timeout !== undefined || opts.maxTotalTimeout !== undefined || opts.resetTimeoutOnProgress || opts.cache === false || opts._meta || opts.taskWait === false) {
-      optsJSON = JSON.stringify({
-        timeout: opts.timeout,
-        maxTotalTimeout: opts.maxTotalTimeout,
+      optsJSON = JSON.stringify({ // the bridge's CallOptions
+        timeoutMs: opts.timeout,
+        maxTotalTimeoutMs: opts.maxTotalTimeout,
         resetTimeoutOnProgress: !!opts.resetTimeoutOnProgress,
         noCache: opts.cache === false,
-        _meta: opts._meta,
+        meta: opts._meta,
         noTaskWait: opts.taskWait === false,
       });
     }
@@ -412,7 +411,7 @@ export class Client {
     const opts = checkOptions(options, TASK_CALL_OPTIONS, "callToolAsTask");
     if (!params || typeof params.name !== "string") throw new TypeError("callToolAsTask: params must be {name, arguments?}");
     const out = JSON.parse(await this.#settle(opts.signal, (resolve, reject) =>
-      this.#api.callToolAsTask(this.#h(), JSON.stringify(params), JSON.stringify({ ttl: opts.ttl, timeout: opts.timeout }), opts.signal, resolve, reject)));
+      this.#api.callToolAsTask(this.#h(), JSON.stringify(params), JSON.stringify({ ttlMs: opts.ttl, timeoutMs: opts.timeout }), opts.signal, resolve, reject)));
     return new Task(this.#api, out);
   }
 
@@ -536,7 +535,7 @@ export class Task {
       try { opts.onStatus({ ...this.#state }); } catch (e) { callbackError("onStatus", e); }
     };
     const out = await settleWith(opts.signal, (resolve, reject) =>
-      this.#api.taskWait(this.#ref, JSON.stringify({ maxPollInterval: opts.maxPollInterval }), onStatus, opts.signal, resolve, reject));
+      this.#api.taskWait(this.#ref, JSON.stringify({ maxPollIntervalMs: opts.maxPollInterval }), onStatus, opts.signal, resolve, reject));
     this.#refresh();
     return JSON.parse(out);
   }

@@ -249,7 +249,7 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 		panic(err)
 	}
 	ce := &clientEntry{callbacks: arg(args, 1)}
-	impl, opts, err := cfg.Options(jsCallbacks{ce})
+	impl, opts, err := cfg.Options(&jsCallbacks{ce})
 	if err != nil {
 		panic(err)
 	}
@@ -260,17 +260,17 @@ func (b *bridge) newClient(_ js.Value, args []js.Value) any {
 // jsCallbacks is the bridge's way to the page: the glue's callbacks object.
 type jsCallbacks struct{ c *clientEntry }
 
-func (cb jsCallbacks) Ask(ctx context.Context, _ *core.Session, method string, params json.RawMessage) (json.RawMessage, error) {
+func (cb *jsCallbacks) Ask(ctx context.Context, _ *core.Session, method string, params json.RawMessage) (json.RawMessage, error) {
 	return cb.c.ask(ctx, method, params)
 }
 
-func (cb jsCallbacks) Notify(_ *core.Session, method string, params json.RawMessage) {
+func (cb *jsCallbacks) Notify(_ *core.Session, method string, params json.RawMessage) {
 	cb.c.call("notify", method, string(params))
 }
 
-func (cb jsCallbacks) Warn(_ *core.Session, err error) { cb.c.call("warn", err.Error()) }
+func (cb *jsCallbacks) Warn(_ *core.Session, err error) { cb.c.call("warn", err.Error()) }
 
-func (cb jsCallbacks) Message(_ *core.Session, dir core.Direction, m core.Message) {
+func (cb *jsCallbacks) Message(_ *core.Session, dir core.Direction, m core.Message) {
 	if b, err := core.EncodeMessage(m); err == nil {
 		cb.c.call("message", dir.String(), string(b))
 	}
