@@ -35,7 +35,7 @@ import (
 )
 
 // Version is the module's API version, checked by the JavaScript glue.
-const Version = "mcpwasm-abi-2"
+const Version = "mcpwasm-abi-3"
 
 // GC settings of the instance: the live heap of a client is small (a few
 // MB) and every collection runs on the page's only thread, so collecting at

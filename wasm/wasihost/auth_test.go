@@ -479,8 +479,8 @@ func TestAuthClientCredentials(t *testing.T) {
 	require.ErrorIs(t, err, ErrAuth)
 	var ge *GuestError
 	require.ErrorAs(t, err, &ge)
-	assert.EqualValues(t, 401, ge.Code)
-	assert.JSONEq(t, `{"error":"invalid_client","error_description":"unknown client or wrong secret","endpoint":"token"}`, string(ge.Data))
+	assert.Equal(t, 401, ge.Status)
+	assert.JSONEq(t, `{"error":"invalid_client","errorDescription":"unknown client or wrong secret","endpoint":"token"}`, string(ge.Data))
 	require.NoError(t, h.Err())
 }
 

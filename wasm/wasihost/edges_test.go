@@ -101,7 +101,7 @@ func TestBadInputKeepsTheInstance(t *testing.T) {
 		{"request on an unknown session", input(abi.ExportRequest, `{"method":"ping"}`, unknown), ErrNotFound, "no session"},
 		{"close of an unknown session", status(abi.ExportClose, unknown), ErrNotFound, "no session"},
 		{"connect of an unknown client", input(abi.ExportConnect, `{"url":"http://127.0.0.1:1/mcp"}`, unknown), ErrNotFound, "no client"},
-		{"malformed config", input(abi.ExportClientNew, `{"clientInfo":`), ErrInvalid, "client config"},
+		{"malformed config", input(abi.ExportClientNew, `{"clientInfo":`), ErrInvalid, "client options"},
 		{"unknown config member", input(abi.ExportClientNew, `{"clientInfo":{"name":"a","version":"1"},"bogus":1}`), ErrInvalid, "bogus"},
 		{"missing clientInfo", input(abi.ExportClientNew, `{}`), ErrInvalid, "clientInfo needs a name and a version"},
 		{"unsupported version", input(abi.ExportClientNew, `{"clientInfo":{"name":"a","version":"1"},"protocolVersions":["1999-01-01"]}`), ErrInvalid, "unsupported protocol version"},

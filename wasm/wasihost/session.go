@@ -269,18 +269,27 @@ type Session struct {
 // endpoint url; it returns when the handshake is done (era detection,
 // version negotiation). ctx bounds the handshake only.
 func (h *Host) Connect(ctx context.Context, url string, opts *ConnectOptions) (*Session, error) {
-	s := &Session{h: h, done: make(chan struct{})}
+	var o ConnectOptions
 	if opts != nil {
-		s.opts = *opts
+		o = *opts
 	}
-	info := s.opts.ClientInfo
+	info := o.ClientInfo
 	if info == nil {
 		info = &core.Implementation{Name: "mcpwasm-wasihost", Version: "0.1.0"}
 	}
-	cfgJSON, reqJSON, err := s.opts.messages(url, info)
+	cfgJSON, reqJSON, err := o.messages(url, info)
 	if err != nil {
 		return nil, err
 	}
+	return h.connect(ctx, &o, cfgJSON, reqJSON)
+}
+
+// connect creates a client from the ABI's client config cfgJSON and
+// connects it with the connect request reqJSON; opts supplies the
+// handlers and callbacks.
+func (h *Host) connect(ctx context.Context, opts *ConnectOptions, cfgJSON, reqJSON []byte) (*Session, error) {
+	s := &Session{h: h, done: make(chan struct{}), opts: *opts}
+	var err error
 	s.ctx, s.cancel = context.WithCancel(h.ctx)
 
 	op := &pendingOp{session: s, done: make(chan opResult, 1)}
@@ -491,7 +500,7 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 		raw = b
 	}
 	req := abi.CallRequest{Method: method, Params: raw}
-	op := &pendingOp{session: s, done: make(chan opResult, 1)}
+	var onProgress func(json.RawMessage)
 	if opts != nil {
 		req.TimeoutMs = millis(opts.Timeout)
 		req.ResetTimeoutOnProgress = opts.ResetTimeoutOnProgress
@@ -500,11 +509,19 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 		req.NoCache = opts.NoCache
 		req.Meta = opts.Meta
 		req.NoTaskWait = opts.NoTaskWait
-		if opts.OnProgress != nil {
-			op.progress = newProgressQueue()
-		}
+		onProgress = opts.OnProgress
 	}
-	b, err := json.Marshal(&req)
+	return s.request(ctx, &req, onProgress)
+}
+
+// request sends the ABI's call request req; onProgress receives its
+// progress when req.Progress is set.
+func (s *Session) request(ctx context.Context, req *abi.CallRequest, onProgress func(json.RawMessage)) (json.RawMessage, error) {
+	op := &pendingOp{session: s, done: make(chan opResult, 1)}
+	if req.Progress && onProgress != nil {
+		op.progress = newProgressQueue()
+	}
+	b, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("wasihost: encoding the request: %w", err)
 	}
@@ -524,11 +541,11 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 	for {
 		select {
 		case <-wake:
-			op.progress.drain(opts.OnProgress)
+			op.progress.drain(onProgress)
 		case r := <-op.done:
 			if op.progress != nil {
 				// Queued before the result: deliver them first.
-				op.progress.drain(opts.OnProgress)
+				op.progress.drain(onProgress)
 			}
 			return r.result, r.err
 		case <-ctx.Done():

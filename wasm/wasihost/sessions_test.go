@@ -455,7 +455,7 @@ func runSessionTable(t *testing.T, h *Host, p peer, url string) {
 		})
 		var who struct {
 			ProtocolVersion    string                     `json:"protocolVersion"`
-			ClientInfo         core.Implementation             `json:"clientInfo"`
+			ClientInfo         core.Implementation        `json:"clientInfo"`
 			ClientCapabilities map[string]json.RawMessage `json:"clientCapabilities"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(callTool(t, s, "whoami", nil).text()), &who))
