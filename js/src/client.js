@@ -316,8 +316,14 @@ export class Client {
   }
 
   /** ping checks the server is alive (ping on legacy servers, server/discover on modern ones). */
+  // #table runs a method of the bridge's method table whose result is
+  // empty (ping, logging/setLevel and the subscriptions work in both eras).
+  #table(method, params) {
+    return this.#api.lane.request(this.#h(), method, params === undefined ? "" : JSON.stringify(params), "", undefined, undefined);
+  }
+
   async ping() {
-    await this.#settle(undefined, (resolve, reject) => this.#api.ping(this.#h(), resolve, reject));
+    await this.#table("ping");
   }
 
   /** listTools returns one page: {tools, nextCursor}. */
@@ -361,16 +367,16 @@ export class Client {
 
   /** setLogLevel sets the minimum level of log messages (both eras). */
   async setLogLevel(level) {
-    await this.#settle(undefined, (resolve, reject) => this.#api.setLogLevel(this.#h(), String(level), resolve, reject));
+    await this.#table("logging/setLevel", { level: String(level) });
   }
 
   /** subscribe asks for onResourceUpdated notifications about uri (both eras). */
   async subscribe(uri) {
-    await this.#settle(undefined, (resolve, reject) => this.#api.subscribe(this.#h(), String(uri), resolve, reject));
+    await this.#table("resources/subscribe", { uri: String(uri) });
   }
 
   async unsubscribe(uri) {
-    await this.#settle(undefined, (resolve, reject) => this.#api.unsubscribe(this.#h(), String(uri), resolve, reject));
+    await this.#table("resources/unsubscribe", { uri: String(uri) });
   }
 
   /**

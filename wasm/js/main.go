@@ -62,10 +62,6 @@ func main() {
 		"notify":       b.notify,
 		"close":        b.close,
 		"setRoots":     b.setRoots,
-		"setLogLevel":  b.setLogLevel,
-		"ping":         b.ping,
-		"subscribe":    b.subscribe,
-		"unsubscribe":  b.unsubscribe,
 		"listen":       b.listen,
 		"closeListen":  b.closeListen,
 		"encodeHeader": b.encodeHeader,
@@ -474,51 +470,6 @@ func (b *bridge) sessionOp(args []js.Value, resolveAt int, f func(context.Contex
 		defer cancel()
 		return f(ctx, s)
 	})
-}
-
-// callTable runs a method of the bridge's table without a result.
-func callTable(ctx context.Context, s *core.Session, method string, params map[string]string) error {
-	var raw json.RawMessage
-	if params != nil {
-		raw, _ = json.Marshal(params)
-	}
-	_, err := schema.Call(ctx, s, method, raw, nil)
-	return err
-}
-
-// setLogLevel(handle, level, resolve, reject)
-func (b *bridge) setLogLevel(_ js.Value, args []js.Value) any {
-	level := arg(args, 1).String()
-	b.sessionOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
-		return nil, callTable(ctx, s, core.MethodSetLevel, map[string]string{"level": level})
-	})
-	return nil
-}
-
-// ping(handle, resolve, reject)
-func (b *bridge) ping(_ js.Value, args []js.Value) any {
-	b.sessionOp(args, 1, func(ctx context.Context, s *core.Session) (any, error) {
-		return nil, callTable(ctx, s, core.MethodPing, nil)
-	})
-	return nil
-}
-
-// subscribe(handle, uri, resolve, reject)
-func (b *bridge) subscribe(_ js.Value, args []js.Value) any {
-	uri := arg(args, 1).String()
-	b.sessionOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
-		return nil, callTable(ctx, s, core.MethodSubscribe, map[string]string{"uri": uri})
-	})
-	return nil
-}
-
-// unsubscribe(handle, uri, resolve, reject)
-func (b *bridge) unsubscribe(_ js.Value, args []js.Value) any {
-	uri := arg(args, 1).String()
-	b.sessionOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
-		return nil, callTable(ctx, s, core.MethodUnsubscribe, map[string]string{"uri": uri})
-	})
-	return nil
 }
 
 // listen(handle, filterJSON, onNotification, onEnd, resolve, reject):

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost"
 )
 
@@ -97,11 +98,13 @@ func ExampleAuthOptions() {
 	var saved json.RawMessage // from the application's secret storage
 	sess, err := host.Connect(ctx, "https://mcp.example.com/mcp", &wasihost.ConnectOptions{
 		Auth: &wasihost.AuthOptions{
-			Authorize:         callback.Authorize,
-			RedirectURI:       callback.RedirectURI(),
-			ClientMetadataURL: "https://app.example.com/oauth/client.json",
-			Store:             saved,
-			OnStore:           func(state json.RawMessage) { saved = state /* persist it */ },
+			AuthConfig: abi.AuthConfig{
+				RedirectURI:       callback.RedirectURI(),
+				ClientMetadataURL: "https://app.example.com/oauth/client.json",
+				Store:             saved,
+			},
+			Authorize: callback.Authorize,
+			OnStore:   func(state json.RawMessage) { saved = state /* persist it */ },
 		},
 	})
 	if err != nil {

@@ -28,8 +28,9 @@ import (
 // steps both bridges run with it. Its options have effects a server sees
 // or a caller feels: the client's identity and capabilities (initialize),
 // the protocol version, a header, _meta, the meaning of a per-call timeout
-// of 0 (none: the 2 s call outlives the client's 1.5 s default) and of
-// a short one (the call is cancelled on the wire).
+// of 0 (none: the 6 s call outlives the client's 5 s default, a default
+// long enough for a handshake on a busy machine) and of a short one (the
+// call is cancelled on the wire).
 const parityScenario = `{
   "client": {
     "clientInfo": {"name": "parity", "version": "1.2.3", "title": "Parity"},
@@ -38,13 +39,13 @@ const parityScenario = `{
     "handlers": {"elicitation": true},
     "elicitationModes": ["form", "url"],
     "roots": [{"uri": "file:///work", "name": "work"}],
-    "requestTimeoutMs": 1500
+    "requestTimeoutMs": 5000
   },
   "connect": {"transport": "streamable-http", "headers": {"X-Parity": "yes"}},
   "answers": {"elicitation/create": {"action": "decline"}},
   "steps": [
     {"method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 3}}, "options": {"meta": {"trace": "t1"}}},
-    {"method": "tools/call", "params": {"name": "slow", "arguments": {"ms": 2000}}, "options": {"timeoutMs": 0}},
+    {"method": "tools/call", "params": {"name": "slow", "arguments": {"ms": 6000}}, "options": {"timeoutMs": 0}},
     {"method": "tools/call", "params": {"name": "slow", "arguments": {"ms": 5000}}, "options": {"timeoutMs": 50}},
     {"method": "tools/call", "params": {"name": "whoami", "arguments": {}}},
     {"method": "ping"},

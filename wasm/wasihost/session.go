@@ -102,149 +102,51 @@ const (
 // done (the authorization was abandoned or the session ended).
 type AuthorizeFunc func(ctx context.Context, authURL string) (callbackURL string, err error)
 
-// AuthOptions configure OAuth for a session. The authorization runs inside
-// the guest (discovery, registration, PKCE, state and iss checks, token
-// requests, refresh, step-up, DPoP); the host only performs HTTP and, with
-// Authorize, shows the authorization URL to the user. A plain value; read
-// by Connect.
+// AuthOptions configure OAuth for a session: the bridge's auth
+// configuration (abi.AuthConfig, documented in docs/configuration.md and
+// docs/wasi-abi.md), plus the Go functions that answer the guest. The
+// authorization runs inside the guest (discovery, registration, PKCE,
+// state and iss checks, token requests, refresh, step-up, DPoP); the host
+// only performs HTTP and, with Authorize, shows the authorization URL to
+// the user. A plain value; read by Connect.
 type AuthOptions struct {
-	// Grant is GrantAuthorizationCode (default), GrantClientCredentials or
-	// GrantJWTBearer.
-	Grant string
-	// Authorize performs the user's part of the authorization code grant.
-	// Nil: the guest requests the authorization URL itself without
-	// following redirects and reads the redirect to RedirectURI (for
-	// authorization servers that need no user, like test servers).
+	// AuthConfig is the configuration (grant, client credentials, scopes,
+	// DPoP, store, …). Its UserAgent, Persist and Log members are set
+	// from the functions below: UserAgent is "host" with Authorize and
+	// "headless" without it (the guest then requests the authorization URL
+	// itself without following redirects and reads the redirect to
+	// RedirectURI, default http://127.0.0.1/callback: for authorization
+	// servers that need no user, like test servers).
+	abi.AuthConfig
+	// Authorize performs the user's part of the authorization code grant;
+	// RedirectURI is then required (where the application receives the
+	// callback; a native program may use auth.NewLoopbackCallback's
+	// RedirectURI and Authorize).
 	Authorize AuthorizeFunc
-	// RedirectURI is the redirect URI of authorization requests: required
-	// with Authorize (where the application receives the callback; a
-	// native program may use auth.NewLoopbackCallback's RedirectURI and
-	// Authorize); default http://127.0.0.1/callback without it.
-	RedirectURI string
-	// ClientID, ClientSecret, AuthMethod and Issuer are pre-registered
-	// client credentials (required for the client credentials and JWT
-	// bearer grants). AuthMethod is the token endpoint authentication
-	// method ("none", "client_secret_basic", "client_secret_post",
-	// "private_key_jwt"; default: chosen from what the server supports).
-	// Issuer binds the credentials to one authorization server (default:
-	// the first one they are used with).
-	ClientID     string
-	ClientSecret string
-	AuthMethod   string
-	Issuer       string
-	// PrivateKeyPEM is the client's private key for private_key_jwt
-	// (PKCS #8, SEC 1 or PKCS #1 PEM; P-256, P-384 or RSA).
-	PrivateKeyPEM string
-	// ClientMetadataURL is the client's Client ID Metadata Document URL,
-	// used as client_id by authorization servers that support them.
-	ClientMetadataURL string
-	// ClientName is the client_name of dynamic registrations (default
-	// "mcpwasm").
-	ClientName string
-	// ApplicationType is the application_type of dynamic registrations
-	// ("native" or "web"; default from the redirect URI).
-	ApplicationType string
-	// Scopes are requested in addition to those the server asks for.
-	Scopes []string
-	// NoOfflineAccess stops the guest from asking for offline_access.
-	NoOfflineAccess bool
-	// DPoP asks for sender-constrained tokens (RFC 9449), with
-	// DPoPKeyPEM or a key generated in the guest for the session.
-	DPoP bool
-	// DPoPKeyPEM is the DPoP private key; it implies DPoP. Keep it with a
-	// persisted Store: DPoP tokens are bound to their key.
-	DPoPKeyPEM string
-	// Assertion is the JWT bearer grant's assertion (a workload identity
-	// token).
-	Assertion string
-	// IDJAG obtains the JWT bearer grant's assertion from the user's
-	// identity provider for each token request (enterprise-managed
-	// authorization).
-	IDJAG *IDJAGOptions
-	// MaxAuthorizations bounds consecutive refusals of fresh tokens before
-	// requests fail (default 3).
-	MaxAuthorizations int
-	// AuthorizationTimeout bounds one authorization, the user's sign-in
-	// included (default 10 minutes).
-	AuthorizationTimeout time.Duration
-	// AllowInsecureHTTP accepts plain-HTTP URLs from servers on any host
-	// (default: HTTPS only, plain HTTP only on loopback for a loopback
-	// resource). Never in production.
-	AllowInsecureHTTP bool
-	// AllowPrivateAddresses lets servers name loopback, private and
-	// link-local URLs whatever the protected resource's address (default:
-	// only in the resource's own class of network; see
-	// auth.Options.AllowPrivateAddresses). Tests and development.
-	AllowPrivateAddresses bool
-	// Store is the initial token store: a state OnStore received earlier
-	// (default: empty). The guest keeps registrations and tokens in its
-	// memory for the session's life.
-	Store json.RawMessage
 	// OnStore, if set, receives the session's token store after every
 	// change (a new registration, token or refresh), to be persisted and
-	// passed back as Store. It holds tokens, refresh tokens and client
-	// secrets: keep it as safe as credentials. It runs on the session's
-	// callback goroutine.
+	// passed back as AuthConfig.Store. It holds tokens, refresh tokens and
+	// client secrets: keep it as safe as credentials. It runs on the
+	// session's callback goroutine.
 	OnStore func(state json.RawMessage)
 	// OnLog, if set, receives a line for each step of an authorization, on
 	// the session's callback goroutine.
 	OnLog func(message string)
 }
 
-// IDJAGOptions configure the identity assertion grant exchange of
-// AuthOptions.IDJAG (RFC 8693 token exchange at the identity provider).
-type IDJAGOptions struct {
-	// TokenEndpoint is the identity provider's token endpoint (required).
-	TokenEndpoint string
-	// ClientID and ClientSecret identify the client at the identity
-	// provider.
-	ClientID     string
-	ClientSecret string
-	// SubjectToken is the user's identity assertion, such as the ID token
-	// of their sign-in (required).
-	SubjectToken string
-	// SubjectTokenType is its token type URI (default the ID token type).
-	SubjectTokenType string
-}
-
-// authConfig converts AuthOptions to the ABI's message.
+// authConfig returns the ABI's message for a.
 func (a *AuthOptions) authConfig() *abi.AuthConfig {
-	cfg := &abi.AuthConfig{
-		Grant:                  a.Grant,
-		UserAgent:              abi.UserAgentHeadless,
-		RedirectURI:            a.RedirectURI,
-		ClientID:               a.ClientID,
-		ClientSecret:           a.ClientSecret,
-		AuthMethod:             a.AuthMethod,
-		Issuer:                 a.Issuer,
-		PrivateKeyPEM:          a.PrivateKeyPEM,
-		ClientMetadataURL:      a.ClientMetadataURL,
-		ClientName:             a.ClientName,
-		ApplicationType:        a.ApplicationType,
-		Scopes:                 a.Scopes,
-		NoOfflineAccess:        a.NoOfflineAccess,
-		DPoP:                   a.DPoP,
-		DPoPKeyPEM:             a.DPoPKeyPEM,
-		Assertion:              a.Assertion,
-		MaxAuthorizations:      a.MaxAuthorizations,
-		AuthorizationTimeoutMs: millis(a.AuthorizationTimeout),
-		AllowInsecureHTTP:      a.AllowInsecureHTTP,
-		AllowPrivateAddresses:  a.AllowPrivateAddresses,
-		Store:                  a.Store,
-		Persist:                a.OnStore != nil,
-		Log:                    a.OnLog != nil,
-	}
+	cfg := a.AuthConfig
+	cfg.UserAgent = abi.UserAgentHeadless
 	if a.Authorize != nil {
 		cfg.UserAgent = abi.UserAgentHost
 	}
-	if a.Grant != "" && a.Grant != GrantAuthorizationCode {
+	if cfg.Grant != "" && cfg.Grant != GrantAuthorizationCode {
 		cfg.UserAgent = ""
 	}
-	if x := a.IDJAG; x != nil {
-		cfg.IDJAG = &abi.IDJAGConfig{TokenEndpoint: x.TokenEndpoint, ClientID: x.ClientID, ClientSecret: x.ClientSecret,
-			SubjectToken: x.SubjectToken, SubjectTokenType: x.SubjectTokenType}
-	}
-	return cfg
+	cfg.Persist = a.OnStore != nil
+	cfg.Log = a.OnLog != nil
+	return &cfg
 }
 
 // Session is a connection to one MCP server through the guest. Its methods
