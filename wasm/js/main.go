@@ -240,14 +240,16 @@ func settle(resolve, reject js.Value, f func() (any, error)) {
 // newClient(configJSON, callbacks) → handle: configJSON is the bridge's
 // ClientConfig (internal/bridge, docs/configuration.md).
 func (b *bridge) newClient(_ js.Value, args []js.Value) any {
+	// A refused configuration comes back as an Error (the glue throws a
+	// TypeError with its message).
 	cfg, err := schema.DecodeClientConfig([]byte(arg(args, 0).String()))
 	if err != nil {
-		panic(err)
+		return js.Global().Get("Error").New(err.Error())
 	}
 	ce := &clientEntry{callbacks: arg(args, 1)}
 	impl, opts, err := cfg.Options(&jsCallbacks{ce})
 	if err != nil {
-		panic(err)
+		return js.Global().Get("Error").New(err.Error())
 	}
 	ce.client = core.NewClient(impl, opts)
 	return b.add(ce)
