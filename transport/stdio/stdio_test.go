@@ -219,7 +219,7 @@ func TestServerNotReading(t *testing.T) {
 	tr, pidfile := faultTransport(t, "no-read", &stdio.Options{CloseTimeout: 100 * time.Millisecond})
 	c, err := tr.Connect(context.Background())
 	require.NoError(t, err)
-	big := &core.Request{Method: "notifications/message", Params: json.RawMessage(`{"data":"` + strings.Repeat("x", 1<<20) + `"}`)}
+	big := &jsonrpc.Request{Method: "notifications/message", Params: json.RawMessage(`{"data":"` + strings.Repeat("x", 1<<20) + `"}`)}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
+	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
 	jscrypto "github.com/mcpwasm/mcpwasm/internal/js/crypto"
 	jsfetch "github.com/mcpwasm/mcpwasm/internal/js/fetch"
 	jsregex "github.com/mcpwasm/mcpwasm/internal/js/regex"
@@ -24,17 +25,17 @@ import (
 // schema patterns with the JavaScript engine's Unicode property tables.
 func platformClient(o *core.ClientOptions) { o.Pattern = jsregex.Pattern }
 
-// platformAuth sets the OAuth options the JavaScript runtime provides:
-// WebCrypto's random source and the package's SHA-256 (the module links no
-// Go crypto).
-func platformAuth(o *auth.Options) {
-	o.Random = jscrypto.Reader{}
-	o.SHA256 = jscrypto.Sum256
+// platformAuthCrypto is the cryptography the JavaScript runtime gives the
+// OAuth doer: WebCrypto's random source, the package's SHA-256 (the module
+// links no Go crypto) and signers whose keys live in WebCrypto.
+func platformAuthCrypto() schema.AuthCrypto {
+	return schema.AuthCrypto{
+		Random:         jscrypto.Reader{},
+		SHA256:         jscrypto.Sum256,
+		ParseSigner:    func(pem []byte) (auth.Signer, error) { return jscrypto.ParseSigner(pem) },
+		GenerateSigner: func() (auth.Signer, error) { return jscrypto.GenerateSigner() },
+	}
 }
-
-// parseSigner and generateSigner make signers whose keys live in WebCrypto.
-func parseSigner(pem []byte) (auth.Signer, error) { return jscrypto.ParseSigner(pem) }
-func generateSigner() (auth.Signer, error)        { return jscrypto.GenerateSigner() }
 
 // fetchDoer is the JavaScript fetch as a transport/fetch Doer: the page's
 // own fetch function when one was passed, the fast lane's helper when

@@ -1,11 +1,15 @@
-// Package testmodule builds the wasip1 module (wasm/wasip1) for tests of
-// wasm/wasihost and the wasip1 conformance runner: once per test binary,
+// The test module: the wasip1 reactor (wasm/wasip1) built for the tests and
+// runnable examples of this package, once per test binary,
 // with GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared into a
 // temporary directory (the Go build cache makes rebuilds cheap), and warms a
 // wazero compilation cache under build/cache/wazero from a separate process
 // without the race detector (which makes wazero's compiler about ten times
-// slower: about 30 s instead of 3 s for this module).
-package testmodule
+// slower: about 30 s instead of 3 s for this module). It is a debug build
+// (build tag mcpwasm_debug: the mcpwasm_debug_trap export the trap tests
+// need). Test-only code: it lives in a _test.go file, so the library
+// module's shipped packages do not include it.
+
+package wasihost
 
 import (
 	"context"
@@ -24,8 +28,8 @@ import (
 	"github.com/tetratelabs/wazero"
 )
 
-// Module is the built module and a compilation cache holding its code.
-type Module struct {
+// TestModule is the built module and a compilation cache holding its code.
+type TestModule struct {
 	// Path is the .wasm file.
 	Path string
 	// Wasm is its content.
@@ -35,29 +39,29 @@ type Module struct {
 	Cache wazero.CompilationCache
 }
 
-var (
+var testModule struct {
 	mu     sync.Mutex
-	built  *Module
+	built  *TestModule
 	tmpDir string
-)
+}
 
-// Build returns the module, building it on first use. It calls t.Fatal if
-// the build fails. It is safe for concurrent use.
-func Build(t testing.TB) *Module {
+// BuildTestModule returns the module, building it on first use. It calls
+// t.Fatal if the build fails. It is safe for concurrent use.
+func BuildTestModule(t testing.TB) *TestModule {
 	t.Helper()
-	m, err := Get()
+	m, err := GetTestModule()
 	if err != nil {
-		t.Fatalf("testmodule: %v", err)
+		t.Fatalf("test module: %v", err)
 	}
 	return m
 }
 
-// Get is Build for callers without a testing.TB (runnable examples).
-func Get() (*Module, error) {
-	mu.Lock()
-	defer mu.Unlock()
-	if built != nil {
-		return built, nil
+// GetTestModule is BuildTestModule for callers without a testing.TB (runnable examples).
+func GetTestModule() (*TestModule, error) {
+	testModule.mu.Lock()
+	defer testModule.mu.Unlock()
+	if testModule.built != nil {
+		return testModule.built, nil
 	}
 	root, err := repoRoot()
 	if err != nil {
@@ -67,14 +71,14 @@ func Get() (*Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	fail := func(format string, args ...any) (*Module, error) {
+	fail := func(format string, args ...any) (*TestModule, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf(format, args...)
 	}
 	path := filepath.Join(dir, "mcpwasm.wasm")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	build := exec.CommandContext(ctx, "go", "build", "-buildmode=c-shared", "-o", path, "./wasm/wasip1")
+	build := exec.CommandContext(ctx, "go", "build", "-tags=mcpwasm_debug", "-buildmode=c-shared", "-o", path, "./wasm/wasip1")
 	build.Dir = root
 	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -99,9 +103,9 @@ func Get() (*Module, error) {
 	if err != nil {
 		return fail("compilation cache: %v", err)
 	}
-	tmpDir = dir
-	built = &Module{Path: path, Wasm: wasm, Cache: cache}
-	return built, nil
+	testModule.tmpDir = dir
+	testModule.built = &TestModule{Path: path, Wasm: wasm, Cache: cache}
+	return testModule.built, nil
 }
 
 // wazeroVersion is the version wazero finds for itself in this process
@@ -144,20 +148,20 @@ func repoRoot() (string, error) {
 	}
 }
 
-// Cleanup removes the built module and closes the cache; call it from
-// TestMain after the tests ran.
-func Cleanup() {
-	mu.Lock()
-	defer mu.Unlock()
-	if built != nil {
-		_ = built.Cache.Close(context.Background())
-		built = nil
+// CleanupTestModule removes the built module and closes the cache; TestMain
+// calls it after the tests ran.
+func CleanupTestModule() {
+	testModule.mu.Lock()
+	defer testModule.mu.Unlock()
+	if testModule.built != nil {
+		_ = testModule.built.Cache.Close(context.Background())
+		testModule.built = nil
 	}
-	if tmpDir != "" {
-		_ = os.RemoveAll(tmpDir)
-		tmpDir = ""
+	if testModule.tmpDir != "" {
+		_ = os.RemoveAll(testModule.tmpDir)
+		testModule.tmpDir = ""
 	}
 }
 
 // String describes the module for logs.
-func (m *Module) String() string { return fmt.Sprintf("%s (%d bytes)", m.Path, len(m.Wasm)) }
+func (m *TestModule) String() string { return fmt.Sprintf("%s (%d bytes)", m.Path, len(m.Wasm)) }

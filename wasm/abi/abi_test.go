@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 func TestMain(m *testing.M) {
@@ -38,7 +38,7 @@ func TestStatusText(t *testing.T) {
 func TestEventJSON(t *testing.T) {
 	var events []abi.Event
 	require.NoError(t, json.Unmarshal([]byte(`[
-		{"type":"result","op":3,"error":{"kind":"output_schema","message":"m"},"result":{"content":[]}},
+		{"type":"result","op":3,"error":{"kind":"output-schema","message":"m"},"result":{"content":[]}},
 		{"type":"request","id":9,"client":1,"method":"roots/list"}
 	]`), &events))
 	require.Len(t, events, 2)
