@@ -1,0 +1,196 @@
+// mcpwasm/apps in headless Chromium against the official MCP Apps example
+// servers (@modelcontextprotocol/server-basic-vanillajs and
+// server-basic-react, run unchanged on 127.0.0.1): the page calls the
+// tool, the host renders its ui:// app in a sandboxed iframe through the
+// official AppBridge, the app gets the tool's input and result, and the
+// app's buttons (clicked inside the iframe) reach the server and the host:
+// tools/call, ui/message, notifications/message, ui/open-link and
+// size-changed. Then, from inside the iframe, the sandbox: no access to
+// the page, no top navigation, no storage, and the CSP blocks the network.
+// The page, its bundle (esbuild, browser platform) and the module are
+// served from an origin other than the servers'.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { mkdir, copyFile } from "node:fs/promises";
+import { repo, startAppServer, startStaticServer, launchBrowser, newPage, requireWasm, bundle, screenshot } from "./harness.mjs";
+
+const work = path.join(repo, "build", "apps-page");
+let site;
+let browser;
+let meta; // esbuild's metafile of the page bundle
+
+before(async () => {
+  await requireWasm();
+  await mkdir(work, { recursive: true });
+  const fixtures = path.join(repo, "tests/browser/fixtures");
+  ({ metafile: meta } = await bundle(path.join(fixtures, "apps-page.mjs"), path.join(work, "apps-page.js")));
+  await copyFile(path.join(fixtures, "apps-page.html"), path.join(work, "apps-page.html"));
+  site = await startStaticServer({ "/page/": work, "/mcpwasm/dist/": path.join(repo, "js/dist") });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+test("the page bundle pulls in no Node-only module", () => {
+  const inputs = Object.keys(meta.inputs);
+  assert.ok(inputs.some((i) => i.includes("ext-apps/dist/src/app-bridge.js")), "AppBridge is bundled");
+  assert.ok(!inputs.some((i) => /(^|\/)node:|cross-spawn|shimsNode|stdio/.test(i)), inputs.filter((i) => /node:|spawn|stdio/.test(i)).join(", "));
+});
+
+/** openApp loads the page and runs a tool with an app; resolves with {page, context, frame, r}. */
+async function openApp(server, toolName, args) {
+  const { context, page } = await newPage(browser);
+  await page.goto(`${site.url}/page/apps-page.html`);
+  const r = await page.evaluate((a) => window.runApp(a), { url: `${server.url}/mcp`, toolName, args });
+  assert.equal(r.error, undefined, r.error);
+  const handle = await page.$("iframe[data-mcp-app]");
+  const frame = await handle.contentFrame();
+  return { context, page, frame, r };
+}
+
+/** waitEvents waits until window.events[kind] has n entries and returns them. */
+async function waitEvents(page, kind, n = 1) {
+  await page.waitForFunction(([k, m]) => window.events[k].length >= m, [kind, n]);
+  return page.evaluate((k) => window.events[k], kind);
+}
+
+/** sandboxProbe runs inside the app's iframe and reports what it could reach. */
+async function sandboxProbe(frame, mcpUrl) {
+  return frame.evaluate(async (url) => {
+    const out = { origin: location.origin };
+    try {
+      out.parentDocument = typeof window.parent.document.body;
+    } catch (e) {
+      out.parentDocument = e.name;
+    }
+    try {
+      out.parentLocation = window.parent.location.href;
+    } catch (e) {
+      out.parentLocation = e.name;
+    }
+    try {
+      window.top.location.href = "about:blank#escaped";
+      out.topNavigation = "no error";
+    } catch (e) {
+      out.topNavigation = e.name;
+    }
+    try {
+      out.storage = typeof window.localStorage.length;
+    } catch (e) {
+      out.storage = e.name;
+    }
+    try {
+      out.cookie = document.cookie;
+    } catch (e) {
+      out.cookie = e.name;
+    }
+    const violations = [];
+    document.addEventListener("securitypolicyviolation", (e) => violations.push(e.violatedDirective));
+    try {
+      await fetch(url, { method: "POST", body: "{}" });
+      out.fetch = "reached";
+    } catch (e) {
+      out.fetch = e.name;
+    }
+    const img = new Image();
+    const loaded = new Promise((r) => { img.onload = () => r("loaded"); img.onerror = () => r("blocked"); });
+    img.src = `${url}?img`;
+    out.image = await loaded;
+    await new Promise((r) => setTimeout(r, 50)); // the violation events are queued tasks
+    out.violations = violations;
+    out.popup = window.open("about:blank") === null ? "blocked" : "opened";
+    return out;
+  }, mcpUrl);
+}
+
+const apps = [
+  {
+    pkg: "@modelcontextprotocol/server-basic-vanillajs",
+    shown: (frame) => frame.locator("#server-time"),
+    button: (frame, name) => frame.getByRole("button", { name }),
+  },
+  {
+    pkg: "@modelcontextprotocol/server-basic-react",
+    shown: (frame) => frame.locator("code"),
+    button: (frame, name) => frame.getByRole("button", { name }),
+  },
+];
+
+for (const a of apps) {
+  describe(a.pkg, () => {
+    let server;
+    before(async () => { server = await startAppServer(a.pkg); });
+    after(() => server?.stop());
+
+    test("renders the app, delivers the result, and routes the app's requests through the host", async () => {
+      const { context, page, frame, r } = await openApp(server, "get-time", {});
+      try {
+        assert.equal(r.uri, "ui://get-time/mcp-app.html");
+        assert.equal(r.sandbox, "allow-scripts");
+        assert.equal(r.allow, null, "no permissions declared, none granted");
+        assert.match(r.csp, /connect-src 'none'/);
+        assert.match(r.csp, /default-src 'none'/);
+        const first = r.result.content[0].text; // the server's ISO time
+        assert.match(first, /^\d{4}-\d\d-\d\dT/);
+        // The tool result reached the app (ui/notifications/tool-result).
+        await a.shown(frame).filter({ hasText: first }).waitFor();
+
+        // A tools/call from the app, through the host, to the server.
+        await a.button(frame, "Get Server Time").click();
+        const calls = await waitEvents(page, "toolCalls");
+        assert.equal(calls[0].name, "get-time");
+        await frame.waitForFunction((t) => /\d{4}-\d\d-\d\dT/.test(document.body.innerText) && !document.body.innerText.includes(t), first);
+
+        await a.button(frame, "Send Message").click();
+        const [msg] = await waitEvents(page, "messages");
+        assert.equal(msg.role, "user");
+        assert.deepEqual(msg.content, [{ type: "text", text: "This is message text." }]);
+
+        await a.button(frame, "Send Log").click();
+        const logs = await waitEvents(page, "logs");
+        assert.ok(logs.some((l) => l.data === "This is log text."), JSON.stringify(logs));
+
+        await a.button(frame, "Open Link").click();
+        assert.deepEqual(await waitEvents(page, "links"), ["https://modelcontextprotocol.io/"]);
+
+        // size-changed: the iframe follows the app's height.
+        const sizes = await waitEvents(page, "sizes");
+        const height = await page.$eval("iframe[data-mcp-app]", (f) => f.getBoundingClientRect().height);
+        assert.ok(sizes.some((s) => Math.abs(Math.ceil(s.height) + 2 - height) <= 1), `iframe ${height}px, sizes ${JSON.stringify(sizes)}`);
+        await screenshot(page, `apps-${a.pkg.split("/")[1]}`);
+        // The one 400 is the client's era probe: the servers speak 2025-11-25
+        // and answer the 2026-07-28 request first sent with 400.
+        assert.deepEqual(page.problems.filter((p) => !/status of 400/.test(p)), []);
+      } finally {
+        await context.close();
+      }
+    });
+
+    test("the sandbox: no way into the page, no top navigation, no storage, the CSP blocks the network", async () => {
+      const { context, page, frame } = await openApp(server, "get-time", {});
+      try {
+        const before = page.url();
+        const p = await sandboxProbe(frame, `${server.url}/mcp`);
+        assert.equal(p.origin, "null", "an opaque origin");
+        assert.equal(p.parentDocument, "SecurityError");
+        assert.equal(p.parentLocation, "SecurityError");
+        assert.notEqual(p.topNavigation, "no error");
+        assert.equal(page.url(), before, "the page was not navigated");
+        assert.equal(p.storage, "SecurityError");
+        assert.equal(p.cookie, "SecurityError");
+        assert.equal(p.fetch, "TypeError", "connect-src 'none' refused the request");
+        assert.equal(p.image, "blocked");
+        assert.ok(p.violations.includes("connect-src") && p.violations.includes("img-src"), JSON.stringify(p.violations));
+        assert.equal(p.popup, "blocked");
+        // The server saw nothing of the iframe's attempts: the page's own
+        // requests are the only ones (checked by the app still working).
+        await context.close();
+      } finally {
+        await context.close().catch(() => {});
+      }
+    });
+  });
+}
