@@ -41,10 +41,10 @@ test("the page bundle pulls in no Node-only module", () => {
 });
 
 /** openApp loads the page and runs a tool with an app; resolves with {page, context, frame, r}. */
-async function openApp(server, toolName, args) {
+async function openApp(server, toolName, args, wait = true) {
   const { context, page } = await newPage(browser);
   await page.goto(`${site.url}/page/apps-page.html`);
-  const r = await page.evaluate((a) => window.runApp(a), { url: `${server.url}/mcp`, toolName, args });
+  const r = await page.evaluate((a) => window.runApp(a), { url: `${server.url}/mcp`, toolName, args, wait });
   assert.equal(r.error, undefined, r.error);
   const handle = await page.$("iframe[data-mcp-app]");
   const frame = await handle.contentFrame();
@@ -125,7 +125,7 @@ for (const a of apps) {
     before(async () => { server = await startAppServer(a.pkg); });
     after(() => server?.stop());
 
-    test("renders the app, delivers the result, and routes the app's requests through the host", async () => {
+    test("renders the app, delivers the result, and routes the app's requests through the host", { timeout: 60000 }, async () => {
       const { context, page, frame, r } = await openApp(server, "get-time", {});
       try {
         assert.equal(r.uri, "ui://get-time/mcp-app.html");
@@ -169,7 +169,7 @@ for (const a of apps) {
       }
     });
 
-    test("the sandbox: no way into the page, no top navigation, no storage, the CSP blocks the network", async () => {
+    test("the sandbox: no way into the page, no top navigation, no storage, the CSP blocks the network", { timeout: 60000 }, async () => {
       const { context, page, frame } = await openApp(server, "get-time", {});
       try {
         const before = page.url();
@@ -194,3 +194,51 @@ for (const a of apps) {
     });
   });
 }
+
+// server-map's app loads CesiumJS from cesium.com before it connects to the
+// host, so without the network it never initializes (it logs "Failed to
+// load CesiumJS from CDN"): only the rendering and the CSP are checked.
+describe("@modelcontextprotocol/server-map (its app needs the network: CesiumJS and tiles come from cesium.com and openstreetmap.org)", () => {
+  let server;
+  before(async () => { server = await startAppServer("@modelcontextprotocol/server-map"); });
+  after(() => server?.stop());
+
+  test("the app is rendered under a CSP of exactly the origins its resource declares", { timeout: 60000 }, async () => {
+    const { context, frame, r } = await openApp(server, "show-map", { west: 2.2, south: 48.8, east: 2.4, north: 48.9, label: "Paris" }, false);
+    try {
+      assert.equal(r.uri, "ui://cesium-map/mcp-app.html");
+      assert.match(r.result.content[0].text, /^Displaying globe at: W:2\.2000/);
+      const declared = "https://*.openstreetmap.org https://cesium.com https://*.cesium.com";
+      assert.match(r.csp, new RegExp(`connect-src ${declared.replace(/[.*]/g, "\\$&")}(;|$)`));
+      assert.match(r.csp, new RegExp(`script-src 'self' 'unsafe-inline' ${declared.replace(/[.*]/g, "\\$&")}(;|$)`));
+      assert.match(r.csp, /frame-src 'none'/);
+      // The policy the document runs under is the one the host built.
+      await frame.waitForLoadState("domcontentloaded");
+      const inDoc = await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content);
+      assert.equal(inDoc, r.csp);
+      const p = await sandboxProbe(frame, `${server.url}/mcp`);
+      assert.equal(p.parentDocument, "SecurityError");
+      assert.equal(p.fetch, "TypeError", "the MCP server's origin is not among the declared ones");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+test("appCsp keeps declared origins and drops anything that could add a directive or a keyword", { timeout: 60000 }, async () => {
+  const { appCsp } = await import("../../js/src/apps.js");
+  assert.equal(appCsp(undefined), "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+    "font-src 'none'; media-src 'self' data:; connect-src 'none'; frame-src 'none'; base-uri 'self'; object-src 'none'; form-action 'none'");
+  const csp = appCsp({
+    connectDomains: ["https://api.example.com", "https://x.example; script-src *", "*", "'unsafe-eval'", "data:", "wss://rt.example.com:8443"],
+    resourceDomains: ["https://*.cdn.example", "https://cdn.example/path/", "javascript:alert(1)"],
+    frameDomains: ["https://www.youtube.com"],
+    baseUriDomains: [42, "https://base.example"],
+  });
+  assert.match(csp, /; connect-src https:\/\/api\.example\.com wss:\/\/rt\.example\.com:8443;/);
+  assert.match(csp, /; script-src 'self' 'unsafe-inline' https:\/\/\*\.cdn\.example https:\/\/cdn\.example\/path\/;/);
+  assert.match(csp, /; frame-src https:\/\/www\.youtube\.com;/);
+  assert.match(csp, /; base-uri https:\/\/base\.example;/);
+  assert.doesNotMatch(csp, /unsafe-eval|javascript:|script-src \*|connect-src[^;]*data:/);
+  assert.equal(csp.split(";").length, 11, "no directive was added");
+});

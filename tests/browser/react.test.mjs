@@ -25,7 +25,7 @@ after(async () => {
   await Promise.all([site?.stop(), server?.stop()]);
 });
 
-test("useMcp connects and lists tools; a call renders the tool's app, which calls back through the host", async () => {
+test("useMcp connects and lists tools; a call renders the tool's app, which calls back through the host", { timeout: 60000 }, async () => {
   const { context, page } = await newPage(browser);
   try {
     await page.goto(`${site.url}/index.html?mcp=${encodeURIComponent(`${server.url}/mcp`)}`);
