@@ -2,7 +2,7 @@
 // revision 2026-01-26) for pages. Needs the optional peer dependency
 // @modelcontextprotocol/ext-apps (its AppBridge) at run time; these
 // declarations do not need it.
-import type { Client, Tool, CallToolResult, ContentBlock, LoggingMessage, Implementation, RequestOptions } from "./index.js";
+import type { Client, McpManager, ManagedTool, Tool, CallToolResult, ContentBlock, LoggingMessage, Implementation } from "./index.js";
 
 /** The MIME type of an MCP App's HTML resource: "text/html;profile=mcp-app". */
 export declare const APP_MIME_TYPE: "text/html;profile=mcp-app";
@@ -12,21 +12,14 @@ export declare const APPS_EXTENSION: "io.modelcontextprotocol/ui";
 export declare const appsCapabilities: { readonly extensions: { readonly [key: string]: object } };
 
 /** A tool of an McpManager (manager.tools()): it names its server. */
-export interface AppManagedTool extends Tool {
-  server: string;
-  toolName: string;
-}
+export type AppManagedTool = ManagedTool;
 
-/** The part of McpManager the host uses (an McpManager is one). */
-export interface AppManagerLike {
-  client(name: string): Client | undefined;
-  servers(): unknown[];
-  tools(): AppManagedTool[];
-  callTool(params: { name: string; arguments?: { [key: string]: unknown } }, options?: RequestOptions): Promise<CallToolResult>;
-}
-
-/** Where apps reach their server: a connected Client, or an McpManager (then the tool is one of manager.tools()). */
-export type AppSource = Client | AppManagerLike;
+/**
+ * Where apps reach their server: a connected Client, or an McpManager (then
+ * the tool is one of manager.tools(), and the app's requests go to that
+ * tool's server, looked up on every request).
+ */
+export type AppSource = Client | McpManager;
 
 /** CSP origins a UI resource declares (_meta.ui.csp). */
 export interface AppCsp {

@@ -242,3 +242,50 @@ test("appCsp keeps declared origins and drops anything that could add a directiv
   assert.doesNotMatch(csp, /unsafe-eval|javascript:|script-src \*|connect-src[^;]*data:/);
   assert.equal(csp.split(";").length, 11, "no directive was added");
 });
+
+describe("through an McpManager (two app servers, both with a get-time tool)", () => {
+  let vanilla;
+  let react;
+  before(async () => { [vanilla, react] = await Promise.all(["server-basic-vanillajs", "server-basic-react"].map((s) => startAppServer(`@modelcontextprotocol/${s}`))); });
+  after(() => Promise.all([vanilla?.stop(), react?.stop()]));
+
+  test("the app of react__get-time is read from, and calls back to, the react server only", { timeout: 60000 }, async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto(`${site.url}/page/apps-page.html`);
+      const r = await page.evaluate((a) => window.runManagerApp(a), {
+        servers: { vanilla: `${vanilla.url}/mcp`, react: `${react.url}/mcp` }, toolName: "react__get-time",
+      });
+      assert.equal(r.error, undefined, r.error);
+      assert.deepEqual(r.states, [["vanilla", "connected"], ["react", "connected"]]);
+      assert.deepEqual(r.tools.sort(), ["react__get-time", "vanilla__get-time"]);
+      assert.deepEqual([...new Set(r.routed)], ["react"], "the ui:// resource was read from the react server");
+      const first = r.result.content[0].text;
+      const frame = await (await page.$("iframe[data-mcp-app]")).contentFrame();
+      await frame.locator("code").filter({ hasText: first }).waitFor();
+
+      // The app calls get-time by the server's own name; the host sends it
+      // to the react server, also once the vanilla server is gone.
+      await page.evaluate(() => window.manager.remove("vanilla"));
+      await frame.getByRole("button", { name: "Get Server Time" }).click();
+      const calls = await waitEvents(page, "toolCalls");
+      assert.equal(calls[0].name, "get-time");
+      await frame.locator("code").filter({ hasNotText: first }).filter({ hasText: /^\d{4}-/ }).waitFor();
+      const routed = await page.evaluate(() => window.events.routed);
+      assert.deepEqual([...new Set(routed)], ["react"]);
+
+      // With the react server removed too, the app's call fails: nothing
+      // falls through to another server.
+      await page.evaluate(() => window.manager.remove("react"));
+      const n = routed.length;
+      await frame.getByRole("button", { name: "Get Server Time" }).click();
+      await waitEvents(page, "toolCalls", 2);
+      await page.waitForFunction((m) => window.events.routed.length > m, n);
+      assert.deepEqual((await page.evaluate(() => window.events.routed)).slice(n), ["react"], "asked for the react server, which is gone");
+      assert.deepEqual(await page.evaluate(() => window.manager.servers().map((s) => s.name)), []);
+      await page.evaluate(() => window.manager.close());
+    } finally {
+      await context.close();
+    }
+  });
+});
