@@ -294,9 +294,8 @@ export async function renderApp(source, tool, container, options = {}) {
  */
 export async function callToolWithApp(source, tool, args, container, options = {}) {
   const uri = appResourceUri(tool);
-  const call = isManager(source)
-    ? source.callTool({ name: tool.name, arguments: args ?? {} }, { signal: options.signal })
-    : source.callTool({ name: tool.name, arguments: args ?? {} }, { signal: options.signal });
+  // A manager takes the namespaced name (tool.name of manager.tools()), a client its own.
+  const call = source.callTool({ name: tool.name, arguments: args ?? {} }, { signal: options.signal });
   if (uri === undefined) return { result: await call, view: undefined };
   call.catch(() => {});
   const view = await renderApp(source, tool, container, { ...options, toolInput: args ?? {} });

@@ -289,3 +289,34 @@ describe("through an McpManager (two app servers, both with a get-time tool)", (
     }
   });
 });
+
+describe("a probe app on the TypeScript SDK v2 server (tools hidden from apps or the model, declared permissions)", () => {
+  let server;
+  before(async () => { server = await startAppServer(path.join(repo, "tests/browser/fixtures/probe-app.mjs")); });
+  after(() => server?.stop());
+
+  test("the app gets its input and result; it may call an app-only tool, not a model-only one; permissions and CSP as declared", { timeout: 60000 }, async () => {
+    const { context, page, frame, r } = await openApp(server, "show-probe", { word: "hello" });
+    try {
+      assert.equal(r.allow, "clipboard-write", "the declared permission, and no other");
+      assert.match(r.csp, /connect-src https:\/\/api\.example\.com;/);
+      const seen = async (key) => {
+        await frame.waitForFunction((k) => document.body.dataset[k] !== undefined, key);
+        return JSON.parse(await frame.evaluate((k) => document.body.dataset[k], key));
+      };
+      assert.deepEqual(await seen("host"), {
+        name: "mcpwasm-apps", tool: "show-probe",
+        sandbox: { csp: { connectDomains: ["https://api.example.com"] }, permissions: { clipboardWrite: {} } },
+      });
+      assert.deepEqual(await seen("input"), { word: "hello" });
+      assert.equal(await seen("result"), "probe: hello");
+      assert.deepEqual(await seen("appOnly"), { text: "app-only ran" });
+      const refused = await seen("modelOnly");
+      assert.match(refused.error ?? "", /model-only is not callable by apps/);
+      const calls = await page.evaluate(() => window.events.toolCalls.map((c) => c.name));
+      assert.deepEqual(calls, ["app-only"], "the refused call never reached onToolCall or the server");
+    } finally {
+      await context.close();
+    }
+  });
+});
