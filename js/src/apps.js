@@ -21,7 +21,7 @@ export const APPS_EXTENSION = "io.modelcontextprotocol/ui";
 export const appsCapabilities = Object.freeze({ extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } });
 
 const DEFAULT_HOST_INFO = { name: "mcpwasm-apps", version: "0.1.0" };
-const MAX_HTML = 8 << 20; // bytes of app HTML accepted
+const MAX_HTML = 8 << 20; // characters of app HTML accepted
 const SANDBOX = "allow-scripts";
 
 /**
@@ -146,7 +146,7 @@ export async function readApp(source, tool, options = {}) {
   if (typeof content.text === "string") html = content.text;
   else if (typeof content.blob === "string") html = new TextDecoder().decode(Uint8Array.from(atob(content.blob), (ch) => ch.charCodeAt(0)));
   else throw bad("the content has neither text nor blob");
-  if (html.length > MAX_HTML) throw bad(`the HTML is larger than ${MAX_HTML} bytes`);
+  if (html.length > MAX_HTML) throw bad(`the HTML is longer than ${MAX_HTML} characters`);
   const meta = content._meta?.ui && typeof content._meta.ui === "object" ? content._meta.ui : {};
   return { uri, html, csp: meta.csp, permissions: meta.permissions, meta };
 }
@@ -250,8 +250,13 @@ export async function renderApp(source, tool, container, options = {}) {
   bridge.addEventListener("initialized", () => resolveInit());
 
   container.appendChild(iframe);
-  // Listen before the document loads: the app sends ui/initialize at once.
-  await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+  try {
+    // Listen before the document loads: the app sends ui/initialize at once.
+    await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+  } catch (e) {
+    iframe.remove();
+    throw e;
+  }
   iframe.srcdoc = withCsp(app.html, policy);
 
   let closed = false;
