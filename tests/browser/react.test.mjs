@@ -4,11 +4,14 @@
 // @modelcontextprotocol/server-basic-vanillajs on 127.0.0.1. useMcp
 // connects and lists the tools, a click calls one, <McpApp> renders its
 // app with the result, and the app's own button calls back to the server
-// through the host and its message reaches the page.
+// through the host and its message reaches the page. Then useMcp's
+// handlers (sampling, elicitation, roots) answer the official Go SDK demo
+// server from a React page.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { repo, startAppServer, startStaticServer, launchBrowser, newPage, requireWasm, screenshot } from "./harness.mjs";
+import { copyFile } from "node:fs/promises";
+import { repo, startAppServer, startDemoserve, startStaticServer, launchBrowser, newPage, requireWasm, screenshot, bundle } from "./harness.mjs";
 import { build } from "../../example-react/build.mjs";
 
 let site;
@@ -58,5 +61,30 @@ test("useMcp connects and lists tools; a call renders the tool's app, which call
     assert.deepEqual(page.problems.filter((p) => !/status of 400/.test(p)), []);
   } finally {
     await context.close();
+  }
+});
+
+test("useMcp's sampling, elicitation and roots handlers answer the server; the latest render's handlers are used", { timeout: 60000 }, async () => {
+  const dir = path.join(repo, "build", "react-test", "handlers");
+  const fixtures = path.join(repo, "tests/browser/fixtures");
+  await bundle(path.join(fixtures, "react-handlers.mjs"), path.join(dir, "react-handlers.js"), { define: { "process.env.NODE_ENV": '"development"' } });
+  await copyFile(path.join(fixtures, "react-handlers.html"), path.join(dir, "react-handlers.html"));
+  const page2 = await startStaticServer({ "/page/": dir, "/mcpwasm/dist/": path.join(repo, "js/dist") });
+  const demo = await startDemoserve(["--modern", "--cors", page2.url]);
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(`${page2.url}/page/react-handlers.html?mcp=${encodeURIComponent(`${demo.url}/mcp`)}`);
+    await page.locator("[data-state=ready]").waitFor();
+    assert.ok(Number(await page.locator("p").getAttribute("data-tools")) >= 4);
+    const r = await page.evaluate(() => window.runHandlers());
+    assert.deepEqual(r.elicit, { action: "accept", content: { name: "Ada", age: 1, color: "green" } });
+    assert.deepEqual(r.roots, ["file:///react"]);
+    assert.equal(r.sample, "react-model: answered by the second render");
+    assert.deepEqual(r.asked, ["elicitation(first): Who are you?", "sampling(second): from react"]);
+    assert.equal(r.state, "ready", "no reconnect when the handlers changed");
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await context.close();
+    await Promise.all([demo.stop(), page2.stop()]);
   }
 });
