@@ -8,6 +8,12 @@ import type { Client, McpManager, ManagedTool, Tool, CallToolResult, ContentBloc
 export declare const APP_MIME_TYPE: "text/html;profile=mcp-app";
 /** The extension's identifier: "io.modelcontextprotocol/ui". */
 export declare const APPS_EXTENSION: "io.modelcontextprotocol/ui";
+/**
+ * The extension's sandbox proxy page, for RenderAppOptions.sandboxProxy:
+ * serve it from an origin other than your page's (with
+ * Content-Security-Policy: frame-ancestors <your page's origin>).
+ */
+export declare const SANDBOX_PROXY_HTML: string;
 /** Client capabilities that tell servers the client renders MCP Apps (ClientOptions.capabilities). */
 export declare const appsCapabilities: { readonly extensions: { readonly [key: string]: object } };
 
@@ -63,6 +69,16 @@ export interface AppMessage {
 }
 
 export interface RenderAppOptions {
+  /**
+   * The URL of SANDBOX_PROXY_HTML served on another origin than the page:
+   * the app then runs as the spec describes, in an inner frame of that
+   * proxy (with the proxy's origin: storage, stable origin). Unset: one
+   * iframe with sandbox="allow-scripts" and an opaque origin. A URL on the
+   * page's own origin is a TypeError.
+   */
+  sandboxProxy?: string | URL;
+  /** The inner frame's sandbox behind a proxy (default "allow-scripts allow-same-origin": the proxy's origin). */
+  proxiedSandbox?: string;
   /** The app, when already read (readApp); read from the server otherwise. */
   app?: AppResource;
   signal?: AbortSignal;

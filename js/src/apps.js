@@ -23,6 +23,57 @@ export const appsCapabilities = Object.freeze({ extensions: { [APPS_EXTENSION]: 
 const DEFAULT_HOST_INFO = { name: "mcpwasm-apps", version: "0.1.0" };
 const MAX_HTML = 8 << 20; // characters of app HTML accepted
 const SANDBOX = "allow-scripts";
+const PROXY_SANDBOX = "allow-scripts allow-same-origin";
+
+/**
+ * SANDBOX_PROXY_HTML is the extension's sandbox proxy page, for hosts that
+ * have a second origin (renderApp's sandboxProxy option): serve it there
+ * (with Content-Security-Policy: frame-ancestors <your page's origin>). It
+ * loads the app the host sends in ui/notifications/sandbox-resource-ready
+ * (the HTML with the host's CSP meta already in it) into an inner iframe
+ * and relays every other message between the host (the origin named by
+ * its ?host= parameter, which must be the embedding page's) and the app.
+ */
+export const SANDBOX_PROXY_HTML = `<!doctype html>
+<html><head><meta charset="utf-8"><title>MCP App sandbox</title>
+<style>html,body{margin:0;height:100%;overflow:hidden}iframe{display:block;border:0;width:100%;height:100%}</style>
+</head><body><script>
+(() => {
+  const host = new URLSearchParams(location.search).get("host");
+  const embedder = location.ancestorOrigins ? location.ancestorOrigins[0] : document.referrer && new URL(document.referrer).origin;
+  if (window.parent === window || !host || host !== embedder) {
+    document.body.textContent = "This page only runs as the MCP App sandbox of " + host;
+    return;
+  }
+  let inner = null;
+  window.addEventListener("message", (e) => {
+    const m = e.data;
+    if (e.source === window.parent) {
+      if (e.origin !== host || !m || m.jsonrpc !== "2.0") return;
+      if (m.method === "ui/notifications/sandbox-resource-ready") {
+        if (inner) return;
+        const p = m.params || {};
+        inner = document.createElement("iframe");
+        inner.setAttribute("sandbox", typeof p.sandbox === "string" ? p.sandbox : "allow-scripts");
+        const allow = [["camera", "camera"], ["microphone", "microphone"], ["geolocation", "geolocation"], ["clipboardWrite", "clipboard-write"]]
+          .filter(([k]) => p.permissions && p.permissions[k]).map(([, v]) => v).join("; ");
+        if (allow) inner.setAttribute("allow", allow);
+        inner.setAttribute("referrerpolicy", "no-referrer");
+        document.body.appendChild(inner);
+        inner.srcdoc = String(p.html || "");
+        return;
+      }
+      if (typeof m.method === "string" && m.method.startsWith("ui/notifications/sandbox-")) return;
+      if (inner) inner.contentWindow.postMessage(m, "*");
+    } else if (inner && e.source === inner.contentWindow) {
+      if (m && typeof m.method === "string" && m.method.startsWith("ui/notifications/sandbox-")) return;
+      window.parent.postMessage(m, host);
+    }
+  });
+  window.parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }, host);
+})();
+</script></body></html>
+`;
 
 /**
  * appResourceUri returns the ui:// URI a tool's _meta names
@@ -165,10 +216,21 @@ export async function renderApp(source, tool, container, options = {}) {
   if (!app) throw new TypeError(`mcpwasm/apps: tool ${tool.name} has no app (no _meta.ui.resourceUri)`);
   const doc = container.ownerDocument;
   const iframe = doc.createElement("iframe");
-  // allow-scripts and nothing else: the document gets an opaque origin (no
-  // access to the page, its storage or cookies), cannot navigate the top
-  // window, open popups, submit forms or download (docs/apps.md).
-  iframe.setAttribute("sandbox", SANDBOX);
+  let proxy;
+  if (options.sandboxProxy !== undefined) {
+    const here = doc.defaultView?.location;
+    proxy = new URL(String(options.sandboxProxy), here?.href);
+    // allow-same-origin on the page's own origin would let the app out.
+    if (here && proxy.origin === here.origin) throw new TypeError(`mcpwasm/apps: sandboxProxy ${proxy.href} must be on another origin than the page (${here.origin})`);
+    if (proxy.protocol !== "https:" && proxy.protocol !== "http:") throw new TypeError(`mcpwasm/apps: sandboxProxy ${proxy.href} is not an http(s) URL`);
+    proxy.searchParams.set("host", here.origin);
+  }
+  // Without a proxy: allow-scripts and nothing else, so the document gets an
+  // opaque origin (no access to the page, its storage or cookies) and
+  // cannot navigate the top window, open popups, submit forms or download.
+  // With the spec's proxy on another origin: allow-scripts
+  // allow-same-origin for the proxy, as the spec says (docs/apps.md).
+  iframe.setAttribute("sandbox", proxy ? PROXY_SANDBOX : SANDBOX);
   const allow = buildAllowAttribute(app.permissions);
   if (allow) iframe.setAttribute("allow", allow);
   iframe.setAttribute("referrerpolicy", "no-referrer");
@@ -249,6 +311,12 @@ export async function renderApp(source, tool, container, options = {}) {
   const initialized = new Promise((r) => { resolveInit = r; });
   bridge.addEventListener("initialized", () => resolveInit());
 
+  const html = withCsp(app.html, policy);
+  if (proxy) {
+    bridge.addEventListener("sandboxready", () => {
+      bridge.sendSandboxResourceReady({ html, sandbox: options.proxiedSandbox ?? PROXY_SANDBOX, csp: app.csp ?? {}, permissions: app.permissions ?? {} });
+    });
+  }
   container.appendChild(iframe);
   try {
     // Listen before the document loads: the app sends ui/initialize at once.
@@ -257,7 +325,8 @@ export async function renderApp(source, tool, container, options = {}) {
     iframe.remove();
     throw e;
   }
-  iframe.srcdoc = withCsp(app.html, policy);
+  if (proxy) iframe.src = proxy.href;
+  else iframe.srcdoc = html;
 
   let closed = false;
   const afterInit = (fn) => initialized.then(() => (closed ? undefined : fn()));

@@ -12,7 +12,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { mkdir, copyFile } from "node:fs/promises";
+import { mkdir, copyFile, writeFile } from "node:fs/promises";
 import { repo, startAppServer, startStaticServer, launchBrowser, newPage, requireWasm, bundle, screenshot } from "./harness.mjs";
 
 const work = path.join(repo, "build", "apps-page");
@@ -41,10 +41,10 @@ test("the page bundle pulls in no Node-only module", () => {
 });
 
 /** openApp loads the page and runs a tool with an app; resolves with {page, context, frame, r}. */
-async function openApp(server, toolName, args, wait = true) {
+async function openApp(server, toolName, args, wait = true, sandboxProxy = undefined) {
   const { context, page } = await newPage(browser);
   await page.goto(`${site.url}/page/apps-page.html`);
-  const r = await page.evaluate((a) => window.runApp(a), { url: `${server.url}/mcp`, toolName, args, wait });
+  const r = await page.evaluate((a) => window.runApp(a), { url: `${server.url}/mcp`, toolName, args, wait, sandboxProxy });
   assert.equal(r.error, undefined, r.error);
   const handle = await page.$("iframe[data-mcp-app]");
   const frame = await handle.contentFrame();
@@ -60,7 +60,7 @@ async function waitEvents(page, kind, n = 1) {
 /** sandboxProbe runs inside the app's iframe and reports what it could reach. */
 async function sandboxProbe(frame, mcpUrl) {
   return frame.evaluate(async (url) => {
-    const out = { origin: location.origin };
+    const out = { origin: window.origin }; // the document's origin (location.origin of about:srcdoc is always "null")
     try {
       out.parentDocument = typeof window.parent.document.body;
     } catch (e) {
@@ -315,6 +315,67 @@ describe("a probe app on the TypeScript SDK v2 server (tools hidden from apps or
       assert.match(refused.error ?? "", /model-only is not callable by apps/);
       const calls = await page.evaluate(() => window.events.toolCalls.map((c) => c.name));
       assert.deepEqual(calls, ["app-only"], "the refused call never reached onToolCall or the server");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("through the spec's sandbox proxy on a third origin (SANDBOX_PROXY_HTML)", () => {
+  let server;
+  let proxySite;
+  before(async () => {
+    const { SANDBOX_PROXY_HTML } = await import("../../js/src/apps.js");
+    const dir = path.join(repo, "build", "apps-proxy");
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, "proxy.html"), SANDBOX_PROXY_HTML);
+    [server, proxySite] = await Promise.all([startAppServer("@modelcontextprotocol/server-basic-vanillajs"), startStaticServer({ "/": dir })]);
+  });
+  after(() => Promise.all([server?.stop(), proxySite?.stop()]));
+
+  test("the app runs in the proxy's inner frame, calls back through the host, and cannot reach the page", { timeout: 60000 }, async () => {
+    const { context, page, frame: outer, r } = await openApp(server, "get-time", {}, true, `${proxySite.url}/proxy.html`);
+    try {
+      assert.equal(r.sandbox, "allow-scripts allow-same-origin");
+      assert.equal(new URL(outer.url()).origin, proxySite.url);
+      const [frame] = outer.childFrames();
+      const first = r.result.content[0].text;
+      await frame.locator("#server-time").filter({ hasText: first }).waitFor();
+      await frame.getByRole("button", { name: "Get Server Time" }).click();
+      await waitEvents(page, "toolCalls");
+      await frame.locator("#server-time").filter({ hasNotText: first }).filter({ hasText: /^\d{4}-/ }).waitFor();
+      await frame.getByRole("button", { name: "Send Message" }).click();
+      assert.equal((await waitEvents(page, "messages"))[0].content[0].text, "This is message text.");
+      assert.deepEqual(page.problems.filter((x) => !/status of 400/.test(x)), []);
+
+      const before = page.url();
+      const p = await frame.evaluate(async (url) => {
+        const out = { origin: window.origin }; // the document's origin (location.origin of about:srcdoc is always "null")
+        try { out.topDocument = typeof window.top.document.body; } catch (e) { out.topDocument = e.name; }
+        try { window.top.location.href = "about:blank#escaped"; out.topNavigation = "no error"; } catch (e) { out.topNavigation = e.name; }
+        try { await fetch(url, { method: "POST", body: "{}" }); out.fetch = "reached"; } catch (e) { out.fetch = e.name; }
+        out.csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content;
+        return out;
+      }, `${server.url}/mcp`);
+      const innerSandbox = await outer.evaluate(() => document.querySelector("iframe").getAttribute("sandbox"));
+      assert.equal(p.origin, proxySite.url, `the app has the proxy's origin, not the page's (inner sandbox ${innerSandbox})`);
+      assert.equal(p.topDocument, "SecurityError");
+      assert.notEqual(p.topNavigation, "no error");
+      assert.equal(page.url(), before);
+      assert.equal(p.fetch, "TypeError");
+      assert.equal(p.csp, r.csp);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a proxy on the page's own origin is refused", { timeout: 60000 }, async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await page.goto(`${site.url}/page/apps-page.html`);
+      const r = await page.evaluate((a) => window.runApp(a), { url: `${server.url}/mcp`, toolName: "get-time", args: {}, sandboxProxy: "/page/proxy.html" });
+      assert.match(r.error ?? "", /TypeError: mcpwasm\/apps: sandboxProxy .* must be on another origin than the page/);
+      assert.equal(await page.locator("iframe").count(), 0);
     } finally {
       await context.close();
     }

@@ -26,17 +26,17 @@ export async function main(url: string): Promise<number> {
 
 // mcpwasm/apps and mcpwasm/react type-check without their optional peers
 // (@modelcontextprotocol/ext-apps, react) installed.
-import { renderApp, appResourceUri, appCsp, appsCapabilities, type AppView, type RenderAppOptions } from "mcpwasm/apps";
+import { renderApp, appResourceUri, appCsp, appsCapabilities, SANDBOX_PROXY_HTML, type AppView, type RenderAppOptions } from "mcpwasm/apps";
 import { useMcp, McpApp, type UseMcpResult, type McpAppProps } from "mcpwasm/react";
 
 export async function showApp(client: Client, container: Element): Promise<AppView | undefined> {
   const tools = await client.listTools();
   const tool = tools.tools.find((t) => appResourceUri(t) !== undefined);
   if (!tool) return undefined;
-  const options: RenderAppOptions = { onMessage: (m) => { void m.content.length; }, onOpenLink: null, maxHeight: 600 };
+  const options: RenderAppOptions = { onMessage: (m) => { void m.content.length; }, onOpenLink: null, maxHeight: 600, sandboxProxy: new URL("https://sandbox.example/proxy.html") };
   const view = await renderApp(client, tool, container, options);
   await view.initialized;
-  void [appCsp({ connectDomains: ["https://api.example"] }), appsCapabilities.extensions];
+  void [appCsp({ connectDomains: ["https://api.example"] }), appsCapabilities.extensions, SANDBOX_PROXY_HTML.length];
   return view;
 }
 
