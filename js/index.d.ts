@@ -986,6 +986,13 @@ export interface RunToolCallsOptions {
   media?: boolean;
 }
 
+/**
+ * Whether the model may see and call a tool: false when the MCP Apps
+ * `_meta.ui.visibility` list leaves out "model" (a tool only its app may
+ * call). The to*Tools functions leave such tools out, and the run*
+ * functions answer a model's call of one with an error result.
+ */
+export function modelVisible(tool: Tool): boolean;
 /** The tools of an OpenAI chat completions request. */
 export function toOpenAIChatTools(tools: ManagedTool[]): OpenAIChatTool[];
 /** The tools of an OpenAI responses request. */

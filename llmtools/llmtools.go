@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -89,32 +90,54 @@ func description(t *manager.Tool) string {
 	return ""
 }
 
-// OpenAIChatTools returns the tools of an OpenAI chat completions request.
+// ModelVisible reports whether the model may see and call t: the MCP Apps
+// extension's _meta.ui.visibility, when it is a list, must name "model"
+// (["app"] marks a tool only its app may call). The tool-definition
+// functions leave other tools out, and the Run functions answer a model's
+// call of one with an error result.
+func ModelVisible(t *core.Tool) bool {
+	ui, _ := t.Meta["ui"].(map[string]any)
+	v, ok := ui["visibility"].([]any)
+	return !ok || slices.Contains(v, any("model"))
+}
+
+// forModel returns the tools the model may see, in order.
+func forModel(tools []manager.Tool) []*manager.Tool {
+	out := make([]*manager.Tool, 0, len(tools))
+	for i := range tools {
+		if ModelVisible(&tools[i].Tool) {
+			out = append(out, &tools[i])
+		}
+	}
+	return out
+}
+
+// OpenAIChatTools returns the tools of an OpenAI chat completions request
+// (without the tools only an app may call).
 func OpenAIChatTools(tools []manager.Tool) []OpenAIChatTool {
-	out := make([]OpenAIChatTool, len(tools))
-	for i := range tools {
-		t := &tools[i]
-		out[i] = OpenAIChatTool{Type: "function", Function: OpenAIFunction{Name: t.Name, Description: description(t), Parameters: parameters(t)}}
+	out := []OpenAIChatTool{}
+	for _, t := range forModel(tools) {
+		out = append(out, OpenAIChatTool{Type: "function", Function: OpenAIFunction{Name: t.Name, Description: description(t), Parameters: parameters(t)}})
 	}
 	return out
 }
 
-// OpenAIResponsesTools returns the tools of an OpenAI responses request.
+// OpenAIResponsesTools returns the tools of an OpenAI responses request
+// (without the tools only an app may call).
 func OpenAIResponsesTools(tools []manager.Tool) []OpenAIResponsesTool {
-	out := make([]OpenAIResponsesTool, len(tools))
-	for i := range tools {
-		t := &tools[i]
-		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: description(t), Parameters: parameters(t)}
+	out := []OpenAIResponsesTool{}
+	for _, t := range forModel(tools) {
+		out = append(out, OpenAIResponsesTool{Type: "function", Name: t.Name, Description: description(t), Parameters: parameters(t)})
 	}
 	return out
 }
 
-// AnthropicTools returns the tools of an Anthropic messages request.
+// AnthropicTools returns the tools of an Anthropic messages request
+// (without the tools only an app may call).
 func AnthropicTools(tools []manager.Tool) []AnthropicTool {
-	out := make([]AnthropicTool, len(tools))
-	for i := range tools {
-		t := &tools[i]
-		out[i] = AnthropicTool{Name: t.Name, Description: description(t), InputSchema: parameters(t)}
+	out := []AnthropicTool{}
+	for _, t := range forModel(tools) {
+		out = append(out, AnthropicTool{Name: t.Name, Description: description(t), InputSchema: parameters(t)})
 	}
 	return out
 }
@@ -364,9 +387,18 @@ func AnthropicContent(r *core.CallToolResult) []Part {
 
 // ---------------------------------------------------------------- running tool calls
 
-// Caller calls a tool by name: a *manager.Manager.
+// Caller calls a tool by name: a *manager.Manager. A Caller that also has
+// a Tool(name) (manager.Tool, bool) method (the manager does) is asked
+// for each called tool, so that a model's call of a tool only its app may
+// call (see [ModelVisible]) is answered with an error result and never
+// sent.
 type Caller interface {
 	CallTool(ctx context.Context, params *core.CallToolParams, opts *core.CallOptions) (*core.CallToolResult, error)
+}
+
+// toolLookup is the optional side of a Caller.
+type toolLookup interface {
+	Tool(name string) (manager.Tool, bool)
 }
 
 // RunOptions configure the Run functions; nil means all defaults.
@@ -426,6 +458,12 @@ func runAll(ctx context.Context, c Caller, ids, names []string, args []json.RawM
 			if err != nil {
 				results[i] = &core.CallToolResult{Content: []*core.Content{{Type: "text", Text: fmt.Sprintf("invalid arguments for %s: %v", names[i], err)}}, IsError: true}
 				return
+			}
+			if l, ok := c.(toolLookup); ok {
+				if t, ok := l.Tool(names[i]); ok && !ModelVisible(&t.Tool) {
+					results[i] = &core.CallToolResult{Content: []*core.Content{{Type: "text", Text: names[i] + " is not available to the model (only its app may call it)"}}, IsError: true}
+					return
+				}
 			}
 			var co *core.CallOptions
 			if opts != nil && opts.OnProgress != nil {

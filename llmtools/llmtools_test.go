@@ -270,3 +270,68 @@ func jsString(t *testing.T, s string) string {
 	t.Helper()
 	return mustJSON(t, s)
 }
+
+// lookupCaller is a Caller with the manager's Tool lookup, over a fixed
+// tool list; it records what it was asked to call.
+type lookupCaller struct {
+	tools  []manager.Tool
+	mu     sync.Mutex
+	called []string
+}
+
+func (c *lookupCaller) Tool(name string) (manager.Tool, bool) {
+	for _, t := range c.tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return manager.Tool{}, false
+}
+
+func (c *lookupCaller) CallTool(_ context.Context, p *core.CallToolParams, _ *core.CallOptions) (*core.CallToolResult, error) {
+	c.mu.Lock()
+	c.called = append(c.called, p.Name)
+	c.mu.Unlock()
+	return &core.CallToolResult{Content: []*core.Content{{Type: "text", Text: "ran"}}}, nil
+}
+
+func TestAppOnlyToolsKeptFromTheModel(t *testing.T) {
+	tool := func(name string, meta core.Meta) manager.Tool {
+		return manager.Tool{Tool: core.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`), Meta: meta}}
+	}
+	tools := []manager.Tool{
+		tool("a__both", nil),
+		tool("a__model", core.Meta{"ui": map[string]any{"visibility": []any{"model"}}}),
+		tool("a__app_only", core.Meta{"ui": map[string]any{"resourceUri": "ui://a/app.html", "visibility": []any{"app"}}}),
+	}
+	want := []string{"a__both", "a__model"}
+	var got []string
+	for _, d := range llmtools.OpenAIChatTools(tools) {
+		got = append(got, d.Function.Name)
+	}
+	assert.Equal(t, want, got)
+	got = nil
+	for _, d := range llmtools.OpenAIResponsesTools(tools) {
+		got = append(got, d.Name)
+	}
+	assert.Equal(t, want, got)
+	got = nil
+	for _, d := range llmtools.AnthropicTools(tools) {
+		got = append(got, d.Name)
+	}
+	assert.Equal(t, want, got)
+
+	c := &lookupCaller{tools: tools}
+	var calls []llmtools.OpenAIChatToolCall
+	for _, name := range []string{"a__app_only", "a__both"} {
+		var call llmtools.OpenAIChatToolCall
+		call.ID, call.Type, call.Function.Name, call.Function.Arguments = name, "function", name, "{}"
+		calls = append(calls, call)
+	}
+	msgs, err := llmtools.RunOpenAIChatToolCalls(context.Background(), c, calls, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a__both"}, c.called, "the app-only tool is never sent")
+	require.Len(t, msgs, 2)
+	assert.Contains(t, mustJSON(t, msgs[0].Content), "not available to the model")
+	assert.Contains(t, mustJSON(t, msgs[1].Content), "ran")
+}

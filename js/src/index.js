@@ -7,7 +7,7 @@ export { McpError, ErrorCode, throwIfToolError } from "./errors.js";
 export { popupAuthorization, authorizationCallback, localStorageStore } from "./auth.js";
 export { McpManager, parseConfig, namespacedName } from "./manager.js";
 export {
-  toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools,
+  toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools, modelVisible,
   toOpenAIChatContent, toOpenAIChatMedia, toOpenAIResponsesOutput, toAnthropicContent,
   runOpenAIChatToolCalls, runOpenAIResponsesCalls, runAnthropicToolUses,
 } from "./llm.js";

@@ -22,19 +22,27 @@ function description(tool) {
   return tool.description || tool.title || tool.annotations?.title || "";
 }
 
-/** toOpenAIChatTools returns the `tools` of an OpenAI chat completions request. */
+// modelVisible tells whether the model may see and call a tool: the MCP
+// Apps extension's _meta.ui.visibility, when it is a list, must name
+// "model" (["app"] marks a tool only its app may call).
+export function modelVisible(tool) {
+  const v = tool?._meta?.ui?.visibility;
+  return !Array.isArray(v) || v.includes("model");
+}
+
+/** toOpenAIChatTools returns the `tools` of an OpenAI chat completions request (tools only an app may call are left out). */
 export function toOpenAIChatTools(tools) {
-  return tools.map((t) => ({ type: "function", function: { name: t.name, description: description(t), parameters: parameters(t) } }));
+  return tools.filter(modelVisible).map((t) => ({ type: "function", function: { name: t.name, description: description(t), parameters: parameters(t) } }));
 }
 
-/** toOpenAIResponsesTools returns the `tools` of an OpenAI responses request. */
+/** toOpenAIResponsesTools returns the `tools` of an OpenAI responses request (tools only an app may call are left out). */
 export function toOpenAIResponsesTools(tools) {
-  return tools.map((t) => ({ type: "function", name: t.name, description: description(t), parameters: parameters(t) }));
+  return tools.filter(modelVisible).map((t) => ({ type: "function", name: t.name, description: description(t), parameters: parameters(t) }));
 }
 
-/** toAnthropicTools returns the `tools` of an Anthropic messages request. */
+/** toAnthropicTools returns the `tools` of an Anthropic messages request (tools only an app may call are left out). */
 export function toAnthropicTools(tools) {
-  return tools.map((t) => ({ name: t.name, description: description(t), input_schema: parameters(t) }));
+  return tools.filter(modelVisible).map((t) => ({ name: t.name, description: description(t), input_schema: parameters(t) }));
 }
 
 // ------------------------------------------------------------ content
@@ -224,6 +232,10 @@ async function runOne(manager, id, name, args, options) {
     parsed = parseArguments(args);
   } catch (err) {
     return { content: [{ type: "text", text: `invalid arguments for ${name}: ${err.message}` }], isError: true };
+  }
+  const tool = typeof manager.tools === "function" ? manager.tools().find((t) => t.name === name) : undefined;
+  if (tool && !modelVisible(tool)) {
+    return { content: [{ type: "text", text: `${name} is not available to the model (only its app may call it)` }], isError: true };
   }
   const onprogress = options?.onprogress ? (p) => options.onprogress(id, p) : undefined;
   try {

@@ -6,7 +6,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
   init, McpManager, McpError,
-  toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools,
+  toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools, modelVisible,
   toOpenAIChatContent, toOpenAIChatMedia, toOpenAIResponsesOutput, toAnthropicContent,
   runOpenAIChatToolCalls, runOpenAIResponsesCalls, runAnthropicToolUses,
 } from "../src/index.js";
@@ -203,4 +203,27 @@ test("bytes the APIs cannot carry are described; PDFs go to Anthropic as documen
   assert.deepEqual(toOpenAIChatMedia(result), [{ type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } }]);
   assert.equal(toOpenAIChatContent({ content: [], isError: true }), "Error: the tool failed");
   assert.equal(toOpenAIChatContent({ content: [] }), "");
+});
+
+test("tools only an app may call (MCP Apps visibility) are kept from the model", async () => {
+  const tools = [
+    { name: "a__both", inputSchema: { type: "object" } },
+    { name: "a__model", inputSchema: { type: "object" }, _meta: { ui: { visibility: ["model"] } } },
+    { name: "a__app_only", inputSchema: { type: "object" }, _meta: { ui: { resourceUri: "ui://a/app.html", visibility: ["app"] } } },
+  ];
+  assert.deepEqual(tools.map(modelVisible), [true, true, false]);
+  const names = ["a__both", "a__model"];
+  assert.deepEqual(toOpenAIChatTools(tools).map((t) => t.function.name), names);
+  assert.deepEqual(toOpenAIResponsesTools(tools).map((t) => t.name), names);
+  assert.deepEqual(toAnthropicTools(tools).map((t) => t.name), names);
+  // A model that names the hidden tool anyway gets an error result; the call never leaves.
+  const called = [];
+  const manager = { tools: () => tools, callTool: async (p) => { called.push(p.name); return { content: [{ type: "text", text: "ran" }] }; } };
+  const out = await runOpenAIChatToolCalls(manager, [
+    { id: "1", type: "function", function: { name: "a__app_only", arguments: "{}" } },
+    { id: "2", type: "function", function: { name: "a__both", arguments: "{}" } },
+  ]);
+  assert.deepEqual(called, ["a__both"]);
+  assert.match(out[0].content, /not available to the model/);
+  assert.equal(out[1].content, "ran");
 });
