@@ -58,7 +58,7 @@ func newSite(opts *siteOptions) (*site, error) {
 	}
 	s := &site{static: static, pkg: pkg}
 
-	dual := demoserver.New(&demoserver.Options{Modern: true, PageSize: opts.PageSize, CORSOrigins: opts.CORSOrigins, Logger: opts.Logger})
+	dual := demoserver.New(&demoserver.Options{Modern: true, Apps: true, PageSize: opts.PageSize, CORSOrigins: opts.CORSOrigins, Logger: opts.Logger})
 	legacy := demoserver.New(&demoserver.Options{PageSize: opts.PageSize, CORSOrigins: opts.CORSOrigins, Logger: opts.Logger})
 	s.servers = []*demoserver.Server{dual, legacy}
 
