@@ -367,11 +367,10 @@ function renderServers() {
         h("button", { type: "button", class: "linkish server-label", title: "Details", onclick: () => showServer(s.name) }, s.name),
         h("span", { class: "server-status" }, STATUS_TEXT[s.status] ?? s.status),
         c ? h("span", { class: ["badge", `era-${c.era}`] }, c.era) : null,
-        c ? h("span", { class: "muted small" }, `${tools} tool${tools === 1 ? "" : "s"}`) : null,
         h("span", { class: "spacer" }),
         c ? h("button", { type: "button", class: "ghost small", title: `Ping ${s.name}`, onclick: () => ping(s.name) }, "Ping") : null,
         h("button", { type: "button", class: "ghost small remove", "aria-label": `Remove ${s.name}`, title: `Remove ${s.name}`, onclick: () => removeServer(s.name) }, "✕")),
-      h("div", { class: "server-url mono small muted" }, state.configs.get(s.name)?.url ?? ""),
+      h("div", { class: "server-url mono small muted" }, state.configs.get(s.name)?.url ?? "", c ? h("span", { class: "tool-count" }, ` · ${tools} tool${tools === 1 ? "" : "s"}`) : null),
       s.status === "failed" && s.error ? h("div", { class: "server-error small" }, String(s.error.message ?? s.error)) : null));
   }
   if (!servers.length) list.append(h("li", { class: "muted small empty" }, "No servers. Add one above (the demo server: ", h("button", { type: "button", class: "linkish", onclick: () => addDemo() }, "add it back"), ")."));

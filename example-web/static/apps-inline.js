@@ -12,12 +12,15 @@ export function appResourceUri(tool) {
   return typeof uri === "string" && uri.startsWith("ui://") ? uri : "";
 }
 
-let apps; // the apps module, once loaded (null: not available)
+let apps; // the apps host module, once loaded (null: not available)
+
+/** APPS_MODULE is where example-web serves the bundled apps host (example-web/build-apps.mjs). */
+const APPS_MODULE = "/vendor/mcpwasm-apps.js";
 
 async function appsModule() {
   if (apps === undefined) {
     try {
-      apps = await import("/mcpwasm/src/apps.js");
+      apps = await import(APPS_MODULE);
     } catch {
       apps = null;
     }
@@ -27,20 +30,40 @@ async function appsModule() {
 
 /**
  * showApp renders the app of tool into container (a conversation bubble),
- * with the call's arguments and result delivered to it.
+ * with the call's arguments and result delivered to it; requests of the
+ * app go to the tool's server through the manager, its messages to
+ * onMessage(server, text). Resolves with the app's view, or undefined
+ * when the page has no apps host.
  */
-export async function showApp(container, { manager, tool, args, result, onEvent, onMessage }) {
+export async function showApp(container, { manager, tool, args, result, onMessage }) {
   const uri = appResourceUri(tool);
-  const box = h("div", { class: "app-box", dataset: { appUri: uri, server: tool.server } },
+  const box = h("div", { class: "app-box", dataset: { appUri: uri, server: tool.server, state: "loading" } },
     h("div", { class: "content-label" }, h("span", { class: "ctype" }, "MCP App"), h("span", {}, uri)));
   container.append(box);
   const mod = await appsModule();
-  if (!mod) {
+  if (!mod?.renderApp) {
     box.dataset.state = "unavailable";
-    box.append(h("p", { class: "muted small" }, "This tool has an app, but this build of the package has no apps host (mcpwasm/apps)."));
-    return;
+    box.append(h("p", { class: "muted small" }, "This tool has an app, but the page has no apps host: build it with node example-web/build-apps.mjs (make demo does)."));
+    return undefined;
   }
-  box.dataset.state = "loading";
-  void manager; void args; void result; void onEvent; void onMessage;
-  box.dataset.state = "unavailable";
+  try {
+    const view = await mod.renderApp(manager, tool, box, {
+      toolInput: args ?? {},
+      toolResult: result,
+      hostInfo: { name: "mcpwasm-example-web", version: "0.2.0" },
+      maxHeight: 600,
+      onMessage: (params) => {
+        const blocks = Array.isArray(params?.content) ? params.content : [];
+        const text = blocks.filter((c) => c?.type === "text").map((c) => c.text).join("\n");
+        onMessage?.(tool.server, text || "(a message without text)");
+      },
+    });
+    box.dataset.state = "shown";
+    view.initialized.then(() => { box.dataset.state = "initialized"; });
+    return view;
+  } catch (e) {
+    box.dataset.state = "error";
+    box.append(h("p", { class: "warn small" }, `The app could not be shown: ${e.message}`));
+    return undefined;
+  }
 }

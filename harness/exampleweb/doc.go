@@ -23,7 +23,9 @@
 //	/mcpwasm/src/…     js/src        (the package's ES modules)
 //	/mcpwasm/dist/…    js/dist       (mcpwasm.wasm and wasm_exec.js; scripts/build-wasm.sh)
 //	/mcpwasm/index.d.ts, /mcpwasm/package.json
-//	/mcp               demo MCP server, Streamable HTTP, dual-era (2026-07-28 and legacy)
+//	/vendor/…          build/example-web (the MCP Apps host bundle, example-web/build-apps.mjs)
+//	/mcp               demo MCP server, Streamable HTTP, dual-era (2026-07-28 and legacy),
+//	                   with the MCP App tool greeting_app (demoserver Options.Apps)
 //	/sse               the same server over the 2024-11-05 HTTP+SSE transport (legacy)
 //	/legacy/mcp        a second demo server, legacy era only (2025-11-25 and older)
 //
@@ -31,9 +33,11 @@
 // .wasm, so browsers compile it while it streams), X-Content-Type-Options:
 // nosniff, "Cache-Control: no-cache" with an ETag and Last-Modified (a
 // rebuilt module is picked up on reload, an unchanged one costs a 304), and
-// the page gets a Content-Security-Policy that allows scripts only from this
-// origin (plus 'wasm-unsafe-eval' for WebAssembly), images and audio from
-// data: URLs, and connections to any origin (any MCP server).
+// the page gets a Content-Security-Policy that allows scripts from this
+// origin (plus 'wasm-unsafe-eval' for WebAssembly, and inline ones, which
+// the sandboxed srcdoc frames of MCP Apps inherit the need for: see
+// pageCSP), images and audio from data: URLs, and connections to any
+// origin (any MCP server).
 //
 // The demo servers answer CORS for the origins in -cors (default "*": any
 // page on any origin may use the demo server; it holds no secrets and

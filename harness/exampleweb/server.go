@@ -41,7 +41,9 @@ type site struct {
 	servers []*demoserver.Server
 	static  *os.Root
 	pkg     *os.Root
+	vendor  *os.Root  // build/example-web: bundles made by scripts/demo.sh (the apps host)
 	gz      gzipCache // compress.go: the package's module and glue, gzip-compressed
+	vgz     gzipCache // the same for the bundles
 }
 
 // newSite opens the page and package directories under opts.Dir and starts
@@ -56,7 +58,22 @@ func newSite(opts *siteOptions) (*site, error) {
 		static.Close()
 		return nil, fmt.Errorf("example-web: the package: %w", err)
 	}
-	s := &site{static: static, pkg: pkg}
+	// The bundle of the MCP Apps host (mcpwasm/apps with the official host
+	// bridge) is built by scripts/demo.sh when the npm dependencies are
+	// there; without it the page says that apps cannot be shown.
+	vendorDir := filepath.Join(opts.Dir, "build", "example-web")
+	if err := os.MkdirAll(vendorDir, 0o755); err != nil {
+		static.Close()
+		pkg.Close()
+		return nil, fmt.Errorf("example-web: %w", err)
+	}
+	vendor, err := os.OpenRoot(vendorDir)
+	if err != nil {
+		static.Close()
+		pkg.Close()
+		return nil, fmt.Errorf("example-web: the bundles: %w", err)
+	}
+	s := &site{static: static, pkg: pkg, vendor: vendor}
 
 	dual := demoserver.New(&demoserver.Options{Modern: true, Apps: true, PageSize: opts.PageSize, CORSOrigins: opts.CORSOrigins, Logger: opts.Logger})
 	legacy := demoserver.New(&demoserver.Options{PageSize: opts.PageSize, CORSOrigins: opts.CORSOrigins, Logger: opts.Logger})
@@ -69,6 +86,9 @@ func newSite(opts *siteOptions) (*site, error) {
 	// its POST endpoint with an absolute path that a prefix would break.
 	mux.Handle(legacyPrefix+demoserver.MCPPath, http.StripPrefix(legacyPrefix, legacy.Handler()))
 	mux.HandleFunc("/mcpwasm/", s.servePackage)
+	mux.HandleFunc("/vendor/", func(w http.ResponseWriter, r *http.Request) {
+		serveFile(w, r, s.vendor, strings.TrimPrefix(r.URL.Path, "/vendor/"), &s.vgz)
+	})
 	mux.HandleFunc("/", s.serveStatic)
 	s.handler = mux
 	return s, nil
@@ -84,7 +104,7 @@ func (s *site) Close() error {
 	for _, srv := range s.servers {
 		srv.Close()
 	}
-	return errors.Join(s.static.Close(), s.pkg.Close())
+	return errors.Join(s.static.Close(), s.pkg.Close(), s.vendor.Close())
 }
 
 // servePackage serves the npm package: src/, dist/, index.d.ts and
@@ -125,12 +145,25 @@ var contentTypes = map[string]string{
 	".txt":  "text/plain; charset=utf-8",
 }
 
-// pageCSP is the page's Content-Security-Policy: scripts only from this
-// origin ('wasm-unsafe-eval' lets it compile WebAssembly; no eval), images
-// and audio also from data: URLs (server content), connections anywhere
-// (the MCP server may be on any origin).
-const pageCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
-	"style-src 'self'; img-src 'self' data:; media-src 'self' data:; connect-src *; " +
+// pageCSP is the page's Content-Security-Policy: scripts from this origin
+// ('wasm-unsafe-eval' lets it compile WebAssembly; no eval), images and
+// audio also from data: URLs (server content), connections anywhere (the
+// MCP server may be on any origin), no plugins, no <base>, no form
+// submissions, not framed by other sites.
+//
+// Inline scripts and styles are allowed because of MCP Apps: the apps host
+// (mcpwasm/apps) renders an app as a sandboxed srcdoc iframe, and a srcdoc
+// document inherits the page's policy, so "script-src 'self'" blocked the
+// app's own inline script (seen in Chromium: "Executing inline script
+// violates … script-src 'self' 'wasm-unsafe-eval'"). The page itself never
+// turns server data into markup (dom.js inserts text and attribute values
+// only), and each app runs sandboxed (allow-scripts only: an opaque origin
+// that cannot reach the page) under the stricter policy the host builds
+// from the resource's _meta.ui.csp. Serving apps from a sandbox proxy on a
+// second origin, as the extension also describes, would let the page keep
+// 'self' alone; the apps host would need an option for it.
+const pageCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline'; worker-src 'self'; " +
+	"style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src *; " +
 	"object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // serveFile serves root/name (GET and HEAD only) with an explicit type and

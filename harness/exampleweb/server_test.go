@@ -122,8 +122,12 @@ func TestStaticFiles(t *testing.T) {
 			assert.NotEmpty(t, resp.Header.Get("Last-Modified"))
 			if strings.HasPrefix(tc.ctype, "text/html") {
 				csp := resp.Header.Get("Content-Security-Policy")
-				assert.Contains(t, csp, "script-src 'self' 'wasm-unsafe-eval'")
-				assert.NotContains(t, csp, "unsafe-inline")
+				// Scripts from this origin (inline ones for the sandboxed
+				// srcdoc MCP Apps, see pageCSP); never eval, never elsewhere.
+				assert.Contains(t, csp, "script-src 'self' 'wasm-unsafe-eval' 'unsafe-inline';")
+				assert.NotContains(t, csp, " 'unsafe-eval'")
+				assert.Contains(t, csp, "object-src 'none'")
+				assert.Contains(t, csp, "base-uri 'none'")
 			}
 			assert.Contains(t, body.String(), tc.body)
 		})
@@ -317,4 +321,29 @@ func TestCompressedModule(t *testing.T) {
 			assert.Equal(t, tc.want, plain)
 		})
 	}
+}
+
+func TestVendorBundles(t *testing.T) {
+	dir := fakeRepo(t)
+	ts := startSite(t, &siteOptions{Dir: dir})
+	get := func(path string) (int, string, string) {
+		t.Helper()
+		resp, err := ts.Client().Get(ts.URL + path)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+	}
+	// Not built yet: 404 (the page then says apps are not rendered).
+	status, _, _ := get("/vendor/mcpwasm-apps.js")
+	assert.Equal(t, http.StatusNotFound, status)
+	// Built after the server started: served, from build/example-web only.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "build", "example-web", "mcpwasm-apps.js"), []byte("export const renderApp = 1;"), 0o644))
+	status, ctype, body := get("/vendor/mcpwasm-apps.js")
+	assert.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "text/javascript; charset=utf-8", ctype)
+	assert.Equal(t, "export const renderApp = 1;", body)
+	status, _, _ = get("/vendor/../../secret.txt")
+	assert.Equal(t, http.StatusNotFound, status)
 }

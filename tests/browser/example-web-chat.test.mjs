@@ -8,11 +8,14 @@
 // Screenshots of each state go to build/screenshots/.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { startExampleWeb, startServer, launchBrowser, newPage, screenshot, repo } from "./harness.mjs";
 
 const node = process.execPath;
+const run = promisify(execFile);
 const peer = (file) => path.join(repo, "harness/testpeers/node", file);
 
 let web;
@@ -308,6 +311,9 @@ describe("what a newcomer saw", () => {
 const appsHost = existsSync(path.join(repo, "js/src/apps.js"));
 
 test("an MCP App is rendered inline with its tool's result", { skip: !appsHost && "the apps host module (js/src/apps.js) is not in this tree" }, async () => {
+  // The page loads the apps host as one bundle (example-web/build-apps.mjs; make demo builds it too).
+  const { stdout } = await run(node, [path.join(repo, "example-web/build-apps.mjs")]);
+  assert.match(stdout, /built build\/example-web\/mcpwasm-apps\.js/);
   const { page, context } = await newPage(browser);
   try {
     await openPage(page);
@@ -323,6 +329,7 @@ test("an MCP App is rendered inline with its tool's result", { skip: !appsHost &
     await app.locator("#echo").click();
     await app.locator("body[data-echo]").waitFor();
     assert.equal(await app.locator("body").getAttribute("data-echo"), "hello from the app");
+    assert.equal(await frame.getAttribute("sandbox"), "allow-scripts", "the app runs sandboxed, without the page's origin");
     await screenshot(page, "chat-app-inline");
     assert.deepEqual(page.problems, []);
   } finally {
