@@ -165,6 +165,7 @@ function authOptions(callbackUrl) {
 function makeManager() {
   const m = new McpManager({ mcpServers: {} }, {
     clientInfo: CLIENT_INFO,
+    healthCheck: 15000, // ping every 15 s, so a server that went away shows up as such
     sampling: async (params, { signal, server }) => {
       const li = say("ask", { who: `${server} → you`, what: "sampling/createMessage" }, h("div", {}, "Asks for a model reply to:"),
         h("div", { class: "quote" }, ...(params.messages || []).flatMap((x) => renderBlocks(x.content))));
@@ -317,6 +318,10 @@ async function connectForm(callbackUrl) {
   const name = $("server-name").value.trim() || deriveName(url);
   if (!NAME_RE.test(name) || name.length > 32) {
     say("error", "connect", errorView(new Error(`“${name}” is not a usable server name: letters, digits, - and single _ only, at most 32 characters`)));
+    return;
+  }
+  if (state.manager?.server(name)) {
+    say("error", "connect", errorView(new Error(`a server named “${name}” is already there: remove it first, or give this one another name`)));
     return;
   }
   const config = { url, transport: $("transport").value, headers };
