@@ -32,6 +32,7 @@ const state = {
   subscriptions: new Map(), // uri → server
   templates: new Map(), // server → resource templates
   snapshots: new Map(), // "server:kind" → names, to tell a real list change from the first load
+  reported: new Set(), // servers whose current outage is already in the conversation
   llm: { url: "", model: "", key: "" },
   logLevel: "info",
   selected: null, // {kind, key}
@@ -166,6 +167,7 @@ function makeManager() {
   const m = new McpManager({ mcpServers: {} }, {
     clientInfo: CLIENT_INFO,
     healthCheck: 15000, // ping every 15 s, so a server that went away shows up as such
+    reconnect: { delay: 500, maxDelay: 8000, attempts: 5 }, // then "failed": remove it or add it again
     sampling: async (params, { signal, server }) => {
       const li = say("ask", { who: `${server} → you`, what: "sampling/createMessage" }, h("div", {}, "Asks for a model reply to:"),
         h("div", { class: "quote" }, ...(params.messages || []).flatMap((x) => renderBlocks(x.content))));
@@ -223,6 +225,7 @@ function onStatus(s) {
   renderLists();
   const row = { name: s.name };
   if (s.status === "connected") {
+    state.reported.delete(s.name);
     const c = s.client ?? state.manager.client(s.name);
     const si = s.serverInfo ?? c?.serverInfo ?? {};
     const li = event(`${s.name}: connected to ${si.title || si.name || "the server"} — ${c?.era ?? "?"} era, protocol ${c?.protocolVersion ?? "?"}.`, "server-connected");
@@ -235,13 +238,20 @@ function onStatus(s) {
         if (n) event(`${s.name}: resumed ${n} running task${n > 1 ? "s" : ""} from before the reload.`);
       }, () => {});
     }
-  } else if (s.status === "failed") {
-    const li = say("error", { who: s.name, what: "connection" }, errorView(s.error ?? new Error("the connection failed")));
-    li.dataset.server = s.name;
-  } else if (s.status === "reconnecting") {
-    event(`${s.name}: the connection dropped — reconnecting…`, "server-reconnecting").dataset.server = s.name;
+  } else if ((s.status === "failed" || s.status === "reconnecting") && s.error) {
+    // One error entry per outage (the manager retries with backoff, and
+    // each attempt's error comes with a status event), then a line when it
+    // gives up.
+    if (!state.reported.has(s.name)) {
+      state.reported.add(s.name);
+      const li = say("error", { who: s.name, what: s.status === "failed" ? "connection" : "connection · retrying" }, errorView(s.error));
+      li.dataset.server = s.name;
+    } else if (s.status === "failed") {
+      event(`${s.name}: gave up reconnecting (${s.error.message ?? s.error}).`, "server-failed").dataset.server = s.name;
+    }
   } else if (s.status === "closed") {
     state.templates.delete(s.name);
+    state.reported.delete(s.name);
     for (const k of [...state.snapshots.keys()]) if (k.startsWith(`${row.name}:`)) state.snapshots.delete(k);
   }
 }
@@ -269,6 +279,12 @@ function onChange({ server, kind }) {
       tab.classList.add("flash");
     }
     if (kind === "resources") loadTemplates(server);
+  } else if (kind === "servers") {
+    // A server came or went: the lists it brought are its first ones.
+    for (const s of state.manager.servers()) {
+      if (s.status !== "connected") continue;
+      for (const k of ["tools", "resources", "prompts"]) if (!state.snapshots.get(`${s.name}:${k}`)) snapshot(s.name, k);
+    }
   }
   renderServers();
   renderLists();
@@ -376,12 +392,13 @@ function renderServers() {
         c ? h("button", { type: "button", class: "ghost small", title: `Ping ${s.name}`, onclick: () => ping(s.name) }, "Ping") : null,
         h("button", { type: "button", class: "ghost small remove", "aria-label": `Remove ${s.name}`, title: `Remove ${s.name}`, onclick: () => removeServer(s.name) }, "✕")),
       h("div", { class: "server-url mono small muted" }, state.configs.get(s.name)?.url ?? "", c ? h("span", { class: "tool-count" }, ` · ${tools} tool${tools === 1 ? "" : "s"}`) : null),
-      s.status === "failed" && s.error ? h("div", { class: "server-error small" }, String(s.error.message ?? s.error)) : null));
+      s.status !== "connected" && s.error ? h("div", { class: "server-error small", title: String(s.error.message ?? s.error) }, String(s.error.message ?? s.error)) : null));
   }
   if (!servers.length) list.append(h("li", { class: "muted small empty" }, "No servers. Add one above (the demo server: ", h("button", { type: "button", class: "linkish", onclick: () => addDemo() }, "add it back"), ")."));
   const up = servers.filter((s) => s.status === "connected").length;
   $("status-text").textContent = servers.length ? `${up} of ${servers.length} server${servers.length === 1 ? "" : "s"} connected` : "No servers";
-  $("status").dataset.state = !servers.length ? "idle" : up === servers.length ? "connected" : servers.some((s) => s.status === "connecting" || s.status === "reconnecting") ? "connecting" : up ? "partial" : "error";
+  $("status").dataset.state = !servers.length ? "idle" : up === servers.length ? "connected" : up ? "partial"
+    : servers.some((s) => (s.status === "connecting" || s.status === "reconnecting") && !s.error) ? "connecting" : "error";
 }
 
 function addDemo() {
@@ -471,12 +488,15 @@ function renderList(kind) {
   const all = l.items();
   const q = state.filter.trim().toLowerCase();
   const shown = all.filter((x) => matches(x, l.label(x), l.key(x), q));
-  const groups = new Map();
+  // Groups in the order of the servers card (the manager's own order of
+  // tools may differ: it sorts by server name to settle collisions).
+  const groups = new Map((state.manager?.servers() ?? []).map((s) => [s.name, []]));
   for (const x of shown) {
     if (!groups.has(x.server)) groups.set(x.server, []);
     groups.get(x.server).push(x);
   }
   for (const [server, items] of groups) {
+    if (!items.length) continue;
     const ul = h("ul", { class: "items", "aria-label": `${l.noun} of ${server}` });
     for (const x of items) {
       const key = l.key(x);
