@@ -26,9 +26,9 @@
 // --max-life-ms.
 
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { boundLife } from '../harness/testpeers/node/lifetime.mjs';
+import { jsonRpcError, serveWeb } from '../harness/testpeers/node/webhttp.mjs';
 
 import {
     McpServer,
@@ -94,8 +94,6 @@ function buildServer() {
     return mcp;
 }
 
-const jsonRpcError = (status, code, message) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
-
 const modernHandler = createMcpHandler(() => buildServer(), {
     legacy: 'reject',
     // The SDK's default ('auto') answers JSON unless a notification precedes the result, which
@@ -146,84 +144,15 @@ async function route(request) {
     return modernHandler.fetch(request);
 }
 
-async function readBody(req) {
-    const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
-    return Buffer.concat(chunks);
-}
-
-async function onHttpRequest(req, res) {
-    if (!req.url.startsWith('/mcp')) {
-        res.writeHead(404, { 'content-type': 'text/plain' });
-        res.end('not found: the MCP endpoint is /mcp\n');
-        return;
-    }
-    const abort = new AbortController();
-    res.on('close', () => {
-        if (!res.writableFinished) abort.abort(new Error('client disconnected'));
-    });
-    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req);
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    const request = new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url}`, {
-        method: req.method,
-        headers,
-        body: body && body.length > 0 ? body : undefined,
-        signal: abort.signal
-    });
-    let response;
-    try {
-        response = await route(request);
-    } catch (err) {
-        process.stderr.write(`bench-server: ${err?.stack ?? err}\n`);
-        response = jsonRpcError(500, -32603, 'Internal server error');
-    }
-    const out = {};
-    response.headers.forEach((value, key) => {
-        out[key] = value;
-    });
-    const streaming = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-    if (!response.body || !streaming) {
-        const buf = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-        if (buf) out['content-length'] = String(buf.length);
-        res.writeHead(response.status, out);
-        res.end(buf);
-        return;
-    }
-    res.writeHead(response.status, out);
-    res.flushHeaders();
-    const reader = response.body.getReader();
-    const cancel = () => reader.cancel().catch(() => {});
-    res.on('close', cancel);
-    try {
-        for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            if (!res.write(value)) {
-                await new Promise(resolve => {
-                    res.once('drain', resolve);
-                    res.once('close', resolve);
-                });
-            }
-        }
-    } catch {
-        // the client went away
-    } finally {
-        res.off('close', cancel);
-        res.end();
-    }
-}
-
-const server = http.createServer((req, res) => {
-    onHttpRequest(req, res).catch(err => {
-        process.stderr.write(`bench-server: ${err?.stack ?? err}\n`);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-    });
-});
-server.keepAliveTimeout = 30_000;
 // Concurrent rows open up to ~1024 connections at once.
-server.maxConnections = 8192;
+const server = await serveWeb({
+    handle: route,
+    port: PORT,
+    prefix: true,
+    backlog: 1024,
+    maxConnections: 8192,
+    onError: die
+});
 
 let exiting = false;
 function shutdown() {
@@ -234,9 +163,4 @@ function shutdown() {
     setTimeout(() => process.exit(0), 200).unref();
 }
 
-server.on('error', err => die(`listen failed: ${err.message}`));
-server.listen(PORT, '127.0.0.1', 1024, () => {
-    const { port } = server.address();
-    process.stdout.write(`LISTENING http://127.0.0.1:${port}/mcp\n`);
-});
 boundLife(MAX_LIFE_MS, shutdown);

@@ -802,3 +802,187 @@ export class Client {
   /** Ends the session (a legacy HTTP session is deleted) and frees the client in the module; connect may follow. */
   close(): Promise<void>;
 }
+
+// ---------------------------------------------------------------- many servers (McpManager)
+
+/** One entry of the de-facto "mcpServers" configuration. */
+export interface ServerConfig {
+  /** The server's URL (HTTP(S) or WS servers). */
+  url?: string | URL;
+  headers?: Record<string, string>;
+  /** Default "auto" for a url, "stdio" for a command. */
+  transport?: "auto" | "streamable-http" | "sse" | "websocket" | "stdio";
+  /** The "type" some configuration files carry ("stdio", "http", "sse", "websocket"): sets transport. */
+  type?: string;
+  /** A stdio server's program (mcpwasm/node only). */
+  command?: string;
+  args?: string[];
+  /** Added to the manager process's environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Only these of the server's own tool names. */
+  allowTools?: string[];
+  /** Not these of the server's own tool names. */
+  denyTools?: string[];
+  /** Configured but not connected. */
+  disabled?: boolean;
+  auth?: AuthOptions;
+  era?: Era;
+}
+
+export interface ManagerConfig { mcpServers: Record<string, ServerConfig> }
+
+export type ServerStatus = "connecting" | "connected" | "reconnecting" | "failed" | "closed";
+
+export interface ServerState {
+  name: string;
+  status: ServerStatus;
+  /** Why the last attempt failed (reconnecting, failed). */
+  error?: McpError;
+  serverInfo?: Implementation;
+  /** The server's client, only while connected. */
+  client?: Client;
+}
+
+/** A tool of the aggregate: name is "<server><separator><tool>". */
+export interface ManagedTool extends Tool { name: string; server: string; toolName: string }
+export interface ManagedResource extends Resource { server: string }
+export interface ManagedResourceTemplate extends ResourceTemplate { server: string }
+/** A prompt of the aggregate: name is "<server><separator><prompt>". */
+export interface ManagedPrompt extends Prompt { name: string; server: string; promptName: string }
+
+export interface ManagerReconnectOptions {
+  /** First backoff delay in ms (default 500), doubled per attempt with ±20% jitter. */
+  delay?: number;
+  /** Cap of one delay in ms (default 30000). */
+  maxDelay?: number;
+  /** Attempts per loop, the first included (default 8); then the status is "failed" until reconnect(name). */
+  attempts?: number;
+}
+
+export interface ManagerOptions {
+  /** The identity every server sees (default {name: "mcpwasm-manager", version: "0.1.0"}). */
+  clientInfo?: Implementation;
+  /** Between the server's and the tool's name (default "__"). */
+  separator?: string;
+  sampling?: (params: CreateMessageParams, extra: HandlerExtra & { server: string }) => CreateMessageResult | Promise<CreateMessageResult>;
+  elicitation?: (params: ElicitParams, extra: HandlerExtra & { server: string }) => ElicitResult | Promise<ElicitResult>;
+  roots?: Root[] | ((extra: { server: string }) => ListRootsResult | Promise<ListRootsResult>);
+  onLog?: (message: LoggingMessage, extra: { server: string }) => void;
+  onProgress?: (notification: ProgressNotification, extra: { server: string }) => void;
+  /** A stdio server's stderr, line by line (mcpwasm/node). */
+  onStderr?: (line: string, extra: { server: string }) => void;
+  /** Everything else, applied to every server's client. */
+  clientOptions?: ClientOptions;
+  reconnect?: ManagerReconnectOptions;
+  /** Ping every connected server every healthCheck ms (default 0: none); a failed ping starts reconnection. */
+  healthCheck?: number;
+}
+
+export interface ManagerChange { server: string; kind: "tools" | "resources" | "prompts" | "servers" }
+
+export interface McpManagerEventMap {
+  change: CustomEvent<ManagerChange>;
+  status: CustomEvent<ServerState>;
+}
+
+/**
+ * Many servers as one: each connects, fails and reconnects on its own; one
+ * namespaced aggregate of tools, resources and prompts; calls routed to
+ * their server; the same handlers for every server, told which one asks.
+ * Events: "change" once per aggregate update, "status" when a server's
+ * status changes.
+ */
+export class McpManager extends EventTarget {
+  constructor(config?: ManagerConfig | string, options?: ManagerOptions);
+  /** Connects every configured server concurrently; resolves after each one's first attempt; never rejects because one failed. */
+  connect(options?: { signal?: AbortSignal }): Promise<ServerState[]>;
+  /** Adds a server and connects it (resolves after the first attempt). */
+  add(name: string, config: ServerConfig): Promise<ServerState>;
+  remove(name: string): Promise<void>;
+  /** Starts a server's connection loop again (after "failed"). */
+  reconnect(name: string): Promise<ServerState>;
+  close(): Promise<void>;
+  servers(): ServerState[];
+  server(name: string): ServerState | undefined;
+  client(name: string): Client | undefined;
+  tools(): ManagedTool[];
+  /** The aggregate's tool of a namespaced name. */
+  tool(name: string): ManagedTool | undefined;
+  resources(): ManagedResource[];
+  resourceTemplates(): ManagedResourceTemplate[];
+  prompts(): ManagedPrompt[];
+  /** Calls a tool by its namespaced name. Unknown name: kind "input"; its server not connected: kind "closed". */
+  callTool(params: { name: string; arguments?: { [key: string]: unknown }; _meta?: Meta }, options?: RequestOptions): Promise<CallToolResult>;
+  /** Reads from params.server, or else from the server that lists the URI. */
+  readResource(params: { uri: string; server?: string; _meta?: Meta }, options?: RequestOptions): Promise<ReadResourceResult>;
+  getPrompt(params: { name: string; arguments?: Record<string, string>; _meta?: Meta }, options?: RequestOptions): Promise<GetPromptResult>;
+  addEventListener<K extends keyof McpManagerEventMap>(type: K, listener: (ev: McpManagerEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof McpManagerEventMap>(type: K, listener: (ev: McpManagerEventMap[K]) => void, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
+}
+
+/** Checks an mcpServers configuration (JSON text or object). */
+export function parseConfig(json: string | ManagerConfig): ManagerConfig;
+/** The aggregate's name of a server's tool or prompt: sanitized to [A-Za-z0-9_-], at most 64 characters. */
+export function namespacedName(server: string, item: string, separator?: string): string;
+
+// ---------------------------------------------------------------- tools for the model
+
+export interface OpenAIChatTool { type: "function"; function: { name: string; description: string; parameters: JSONSchema } }
+export interface OpenAIResponsesTool { type: "function"; name: string; description: string; parameters: JSONSchema }
+export interface AnthropicTool { name: string; description: string; input_schema: JSONSchema }
+
+export interface OpenAIChatToolCall { id: string; type?: "function"; function: { name: string; arguments: string } }
+export interface OpenAIChatTextPart { type: "text"; text: string }
+export type OpenAIChatMediaPart =
+  | { type: "image_url"; image_url: { url: string } }
+  | { type: "input_audio"; input_audio: { data: string; format: "wav" | "mp3" } };
+export type OpenAIChatToolResultMessage =
+  | { role: "tool"; tool_call_id: string; content: string | OpenAIChatTextPart[] }
+  | { role: "user"; content: (OpenAIChatTextPart | OpenAIChatMediaPart)[] };
+export interface OpenAIResponsesFunctionCall { type: "function_call"; call_id: string; name: string; arguments: string }
+export type OpenAIResponsesOutputPart =
+  | { type: "input_text"; text: string }
+  | { type: "input_image"; image_url: string }
+  | { type: "input_file"; filename: string; file_data: string };
+export interface OpenAIResponsesFunctionCallOutput { type: "function_call_output"; call_id: string; output: string | OpenAIResponsesOutputPart[] }
+export interface AnthropicToolUse { type: "tool_use"; id: string; name: string; input: { [key: string]: unknown } }
+export type AnthropicToolResultContent =
+  | { type: "text"; text: string }
+  | { type: "image"; source: { type: "base64"; media_type: string; data: string } }
+  | { type: "document"; source: { type: "base64"; media_type: "application/pdf"; data: string } };
+export interface AnthropicToolResultMessage {
+  role: "user";
+  content: { type: "tool_result"; tool_use_id: string; content: AnthropicToolResultContent[]; is_error: boolean }[];
+}
+
+export interface RunToolCallsOptions {
+  /** Aborting it rejects the run (other failures become error results). */
+  signal?: AbortSignal;
+  onprogress?: (callId: string, progress: Progress) => void;
+  /** runOpenAIChatToolCalls: append a user message with the results' images and audio (default true). */
+  media?: boolean;
+}
+
+/** The tools of an OpenAI chat completions request. */
+export function toOpenAIChatTools(tools: ManagedTool[]): OpenAIChatTool[];
+/** The tools of an OpenAI responses request. */
+export function toOpenAIResponsesTools(tools: ManagedTool[]): OpenAIResponsesTool[];
+/** The tools of an Anthropic messages request. */
+export function toAnthropicTools(tools: ManagedTool[]): AnthropicTool[];
+/** Runs tool_calls; resolves with a tool message per call (in order), then a user message with media if any. */
+export function runOpenAIChatToolCalls(manager: McpManager, toolCalls: OpenAIChatToolCall[], options?: RunToolCallsOptions): Promise<OpenAIChatToolResultMessage[]>;
+/** Runs the function_call items of a response's output (others are skipped). */
+export function runOpenAIResponsesCalls(manager: McpManager, outputItems: ({ type: string } | OpenAIResponsesFunctionCall)[], options?: RunToolCallsOptions): Promise<OpenAIResponsesFunctionCallOutput[]>;
+/** Runs the tool_use blocks of an assistant message (others are skipped). */
+export function runAnthropicToolUses(manager: McpManager, contentBlocks: ({ type: string } | AnthropicToolUse)[], options?: RunToolCallsOptions): Promise<AnthropicToolResultMessage>;
+/** A chat completions tool message's content (text only; isError: "Error: " first). */
+export function toOpenAIChatContent(result: CallToolResult): string | OpenAIChatTextPart[];
+/** The image and audio parts of a result for a chat completions user message. */
+export function toOpenAIChatMedia(result: CallToolResult): OpenAIChatMediaPart[];
+/** A responses function_call_output's output. */
+export function toOpenAIResponsesOutput(result: CallToolResult): string | OpenAIResponsesOutputPart[];
+/** An Anthropic tool_result block's content (is_error goes on the block). */
+export function toAnthropicContent(result: CallToolResult): AnthropicToolResultContent[];

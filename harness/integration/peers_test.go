@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/harness/demoserver"
+	"github.com/mcpwasm/mcpwasm/tests/testkit"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -99,30 +100,12 @@ func connect(t *testing.T, p peer, url string, opts *core.ClientOptions) *core.S
 	return s
 }
 
-func testCtx(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return testkit.Ctx(t) }
 
-func text(t *testing.T, r *core.CallToolResult) string {
-	t.Helper()
-	require.NotNil(t, r)
-	var parts []string
-	for _, c := range r.Content {
-		if c.Type == "text" {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func text(t *testing.T, r *core.CallToolResult) string { return testkit.Text(t, r) }
 
 func call(t *testing.T, s *core.Session, name string, args any) *core.CallToolResult {
-	t.Helper()
-	r, err := s.CallTool(testCtx(t), &core.CallToolParams{Name: name, Arguments: args}, nil)
-	require.NoError(t, err)
-	return r
+	return testkit.Call(t, s, name, args)
 }
 
 // runFeatureTable exercises the shared test-peer feature set.

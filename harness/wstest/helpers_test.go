@@ -10,13 +10,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/harness/demoserver"
 	"github.com/mcpwasm/mcpwasm/harness/wsserver"
+	"github.com/mcpwasm/mcpwasm/tests/testkit"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
 
@@ -42,12 +42,7 @@ func startGoServer(t *testing.T) *goServer {
 	return &goServer{URL: "ws" + strings.TrimPrefix(hs.URL, "http") + "/mcp", H: h}
 }
 
-func testCtx(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return testkit.Ctx(t) }
 
 // warnings collects OnWarning errors.
 type warnings struct {
@@ -85,23 +80,10 @@ func connect(t *testing.T, url string, versions []string, copts *core.ClientOpti
 	return s
 }
 
-func text(t *testing.T, r *core.CallToolResult) string {
-	t.Helper()
-	require.NotNil(t, r)
-	var parts []string
-	for _, c := range r.Content {
-		if c.Type == "text" {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func text(t *testing.T, r *core.CallToolResult) string { return testkit.Text(t, r) }
 
 func call(t *testing.T, s *core.Session, name string, args any) *core.CallToolResult {
-	t.Helper()
-	r, err := s.CallTool(testCtx(t), &core.CallToolParams{Name: name, Arguments: args}, nil)
-	require.NoError(t, err)
-	return r
+	return testkit.Call(t, s, name, args)
 }
 
 // injectResult is the answer of wsserver's control request.

@@ -5,3 +5,9 @@ export { init, moduleStats } from "./loader.js";
 export { Client, Task } from "./client.js";
 export { McpError, ErrorCode, throwIfToolError } from "./errors.js";
 export { popupAuthorization, authorizationCallback, localStorageStore } from "./auth.js";
+export { McpManager, parseConfig, namespacedName } from "./manager.js";
+export {
+  toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools,
+  toOpenAIChatContent, toOpenAIChatMedia, toOpenAIResponsesOutput, toAnthropicContent,
+  runOpenAIChatToolCalls, runOpenAIResponsesCalls, runAnthropicToolUses,
+} from "./llm.js";

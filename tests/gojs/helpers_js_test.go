@@ -8,13 +8,13 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/tests/gojs"
+	"github.com/mcpwasm/mcpwasm/tests/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -34,12 +34,7 @@ func env(t *testing.T, name string) string {
 	return v
 }
 
-func testCtx(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return testkit.Ctx(t) }
 
 func connect(t *testing.T, tr core.Transport, versions []string, opts *core.ClientOptions) *core.Session {
 	t.Helper()
@@ -56,23 +51,10 @@ func connect(t *testing.T, tr core.Transport, versions []string, opts *core.Clie
 	return s
 }
 
-func text(t *testing.T, r *core.CallToolResult) string {
-	t.Helper()
-	require.NotNil(t, r)
-	var parts []string
-	for _, c := range r.Content {
-		if c.Type == "text" {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func text(t *testing.T, r *core.CallToolResult) string { return testkit.Text(t, r) }
 
 func call(t *testing.T, s *core.Session, name string, args any) *core.CallToolResult {
-	t.Helper()
-	r, err := s.CallTool(testCtx(t), &core.CallToolParams{Name: name, Arguments: args}, nil)
-	require.NoError(t, err)
-	return r
+	return testkit.Call(t, s, name, args)
 }
 
 // cancelledCount asks the shared peer tool set how many slow calls were

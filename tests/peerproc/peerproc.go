@@ -52,6 +52,9 @@ type DemoOptions struct {
 	// WebSocket serves the server over WebSocket (any path) instead of
 	// HTTP: use "ws" + strings.TrimPrefix(origin, "http") + MCPPath.
 	WebSocket bool
+	// Port is the port on 127.0.0.1 (0: any free port), to start a
+	// server again where a stopped one was.
+	Port int
 }
 
 var (
@@ -110,6 +113,9 @@ func GoSDKServer(t testing.TB, opts DemoOptions) string {
 	}
 	if opts.WebSocket {
 		args = append(args, "-ws")
+	}
+	if opts.Port != 0 {
+		args = append(args, "-port", strconv.Itoa(opts.Port))
 	}
 	if opts.AuthResource != "" {
 		args = append(args, "-auth-resource", opts.AuthResource, "-auth-server", opts.AuthServer,

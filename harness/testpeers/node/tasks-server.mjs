@@ -20,9 +20,9 @@
 // Prints "LISTENING http://127.0.0.1:<port>/mcp" when ready; exits when stdin closes.
 
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { boundLife } from './lifetime.mjs';
+import { serveWeb } from './webhttp.mjs';
 
 import { CLIENT_CAPABILITIES_META_KEY, McpServer, ProtocolError, createMcpHandler } from '@modelcontextprotocol/server';
 import {
@@ -241,72 +241,15 @@ const handler = createMcpHandler(() => buildServer(), {
     onerror: err => vlog(`modern: ${err.message}`)
 });
 
-function corsHeaders(req) {
-    if (!CORS || !req.headers.origin) return {};
-    return {
-        'access-control-allow-origin': req.headers.origin,
-        'access-control-expose-headers': 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate',
-        vary: 'Origin'
-    };
-}
-
-async function onHttpRequest(req, res) {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (CORS && req.method === 'OPTIONS') {
-        res.writeHead(204, {
-            ...corsHeaders(req),
-            'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-            'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
-            'access-control-max-age': '600'
-        });
-        res.end();
-        return;
+const server = await serveWeb({
+    handle: request => handler.fetch(request),
+    port: PORT,
+    cors: CORS,
+    log: flags.verbose ? vlog : undefined,
+    onError: message => {
+        process.stderr.write(`tasks-server: ${message}\n`);
+        process.exit(2);
     }
-    if (url.pathname !== '/mcp') {
-        res.writeHead(404, { 'content-type': 'text/plain', ...corsHeaders(req) });
-        res.end('not found: the MCP endpoint is /mcp\n');
-        return;
-    }
-    const abort = new AbortController();
-    res.on('close', () => {
-        if (!res.writableFinished) abort.abort(new Error('client disconnected'));
-    });
-    const chunks = [];
-    if (req.method !== 'GET' && req.method !== 'HEAD') for await (const c of req) chunks.push(c);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) {
-        if (Array.isArray(v)) for (const x of v) headers.append(k, x);
-        else if (v !== undefined) headers.set(k, v);
-    }
-    const request = new Request(`http://127.0.0.1${req.url}`, {
-        method: req.method,
-        headers,
-        body: chunks.length ? Buffer.concat(chunks) : undefined,
-        signal: abort.signal
-    });
-    const response = await handler.fetch(request);
-    vlog(`${req.method} ${headers.get('mcp-method') ?? ''} -> ${response.status}`);
-    res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...corsHeaders(req) });
-    if (!response.body) {
-        res.end();
-        return;
-    }
-    const reader = response.body.getReader();
-    abort.signal.addEventListener('abort', () => reader.cancel().catch(() => {}));
-    for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        res.write(value);
-    }
-    res.end();
-}
-
-const server = http.createServer((req, res) => {
-    onHttpRequest(req, res).catch(err => {
-        vlog(`unhandled: ${err?.stack ?? err}`);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-    });
 });
 
 let exiting = false;
@@ -322,11 +265,4 @@ function shutdown(reason) {
     setTimeout(() => process.exit(0), 500).unref();
 }
 
-server.on('error', err => {
-    process.stderr.write(`tasks-server: listen failed: ${err.message}\n`);
-    process.exit(2);
-});
-server.listen(PORT, '127.0.0.1', () => {
-    process.stdout.write(`LISTENING http://127.0.0.1:${server.address().port}/mcp\n`);
-});
 boundLife(MAX_LIFE_MS, shutdown);

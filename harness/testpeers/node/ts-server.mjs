@@ -28,9 +28,9 @@
 // Exits when stdin (if it is a pipe) reaches EOF, or after --max-life-ms.
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { boundLife } from './lifetime.mjs';
+import { jsonRpcError, serveWeb } from './webhttp.mjs';
 
 import {
     CLIENT_CAPABILITIES_META_KEY,
@@ -813,9 +813,6 @@ class InMemoryEventStore {
     }
 }
 
-const jsonRpcError = (status, code, message) =>
-    Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
-
 const modernHandler =
     ERA === 'legacy'
         ? undefined
@@ -893,119 +890,15 @@ async function route(request) {
     return modernHandler.fetch(request);
 }
 
-const CORS_EXPOSE = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, Last-Event-ID';
-
-function corsHeaders(req) {
-    if (!CORS || !req.headers.origin) return {};
-    return {
-        'access-control-allow-origin': req.headers.origin,
-        'access-control-expose-headers': CORS_EXPOSE,
-        vary: 'Origin'
-    };
-}
-
-async function readBody(req) {
-    const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
-    return Buffer.concat(chunks);
-}
-
-async function onHttpRequest(req, res) {
-    const started = Date.now();
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (CORS && req.method === 'OPTIONS') {
-        res.writeHead(204, {
-            ...corsHeaders(req),
-            'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-            'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
-            'access-control-max-age': '600'
-        });
-        res.end();
-        return;
-    }
-    if (url.pathname !== '/mcp') {
-        res.writeHead(404, { 'content-type': 'text/plain', ...corsHeaders(req) });
-        res.end('not found: the MCP endpoint is /mcp\n');
-        return;
-    }
-
-    // The web Request's signal aborts when the client goes away before the response is complete:
-    // for modern requests that is the cancellation signal (closing the response stream cancels).
-    const abort = new AbortController();
-    res.on('close', () => {
-        if (!res.writableFinished) abort.abort(new Error('client disconnected'));
-    });
-
-    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req);
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    const request = new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url}`, {
-        method: req.method,
-        headers,
-        body: body && body.length > 0 ? body : undefined,
-        signal: abort.signal
-    });
-    if (VERBOSE) {
-        const sid = req.headers['mcp-session-id'];
-        vlog(`--> ${req.method} ${req.url}${sid ? ` session=${sid}` : ''} ${body ? body.toString().slice(0, 500) : ''}`);
-    }
-
-    let response;
-    try {
-        response = await route(request);
-    } catch (err) {
-        vlog(`route error: ${err?.stack ?? err}`);
-        response = jsonRpcError(500, -32603, 'Internal server error');
-    }
-
-    const outHeaders = { ...corsHeaders(req) };
-    response.headers.forEach((value, key) => {
-        outHeaders[key] = value;
-    });
-    const streaming = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-    if (!response.body || !streaming) {
-        // Plain bodies (JSON, errors) are sent whole, with a Content-Length.
-        const buf = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-        if (buf) outHeaders['content-length'] = String(buf.length);
-        res.writeHead(response.status, outHeaders);
-        res.end(buf);
-        vlog(`<-- ${response.status} ${response.headers.get('content-type') ?? ''} (${Date.now() - started} ms) ${buf ? buf.toString().slice(0, 500) : ''}`);
-        return;
-    }
-    res.writeHead(response.status, outHeaders);
-    res.flushHeaders();
-    vlog(`<-- ${response.status} text/event-stream (${Date.now() - started} ms to headers)`);
-    const reader = response.body.getReader();
-    const cancel = () => reader.cancel().catch(() => {});
-    res.on('close', cancel);
-    try {
-        for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            if (VERBOSE) vlog(`<-- ${Buffer.from(value).toString().trimEnd().slice(0, 500)}`);
-            if (!res.write(value)) {
-                await new Promise(resolve => {
-                    res.once('drain', resolve);
-                    res.once('close', resolve);
-                });
-            }
-        }
-    } catch (err) {
-        vlog(`stream error: ${err?.message ?? err}`);
-    } finally {
-        res.off('close', cancel);
-        res.end();
-    }
-}
-
-const server = http.createServer((req, res) => {
-    onHttpRequest(req, res).catch(err => {
-        vlog(`unhandled: ${err?.stack ?? err}`);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-    });
+const server = await serveWeb({
+    handle: route,
+    port: PORT,
+    cors: CORS,
+    corsExpose: 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, Last-Event-ID',
+    log: VERBOSE ? vlog : undefined,
+    onError: die
 });
-server.keepAliveTimeout = 30_000;
+vlog(`era=${ERA} legacy-serving=${LEGACY_SERVING} json=${JSON_RESPONSES} page-size=${PAGE_SIZE} cors=${CORS}`);
 
 let exiting = false;
 function shutdown(reason) {
@@ -1020,12 +913,5 @@ function shutdown(reason) {
     closing.then(() => setTimeout(() => process.exit(0), 50));
     timer.unref();
 }
-
-server.on('error', err => die(`listen failed: ${err.message}`));
-server.listen(PORT, '127.0.0.1', () => {
-    const { port } = server.address();
-    process.stdout.write(`LISTENING http://127.0.0.1:${port}/mcp\n`);
-    vlog(`era=${ERA} legacy-serving=${LEGACY_SERVING} json=${JSON_RESPONSES} page-size=${PAGE_SIZE} cors=${CORS}`);
-});
 
 boundLife(MAX_LIFE_MS, shutdown);
