@@ -1,12 +1,12 @@
 // mcpwasm example web app: a browser chat client for several MCP servers at
 // once, using only the public API of the mcpwasm package (init, the
-// McpManager over many servers, Client, McpError, the model-tool helpers).
+// McpManager over many servers and its clients, McpError, the model-tool
+// helpers toOpenAIChatTools and toOpenAIChatContent).
 // With an OpenAI-compatible endpoint under Settings the conversation is a
 // model loop over the tools of every connected server; without one, the
 // user picks tools on the left.
 
-import * as mcpwasm from "/mcpwasm/src/index.js";
-import * as lite from "./manager-lite.js";
+import { init, McpError, McpManager, popupAuthorization, localStorageStore, toOpenAIChatTools, toOpenAIChatContent } from "/mcpwasm/src/index.js";
 import { $, h, append, clear, json, pre, time, uid } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { renderBlocks, renderResourceContents, renderToolResult } from "./content.js";
@@ -14,12 +14,6 @@ import { elicit, sample } from "./dialogs.js";
 import { track, resume, clearTasks } from "./tasks.js";
 import { modelLoop, MAX_ROUNDS } from "./chat.js";
 import { showApp, appResourceUri } from "./apps-inline.js";
-
-const { init, McpError, popupAuthorization, localStorageStore } = mcpwasm;
-// The package's manager when it has one; the page's stand-in otherwise.
-const McpManager = mcpwasm.McpManager ?? lite.McpManager;
-const toOpenAIChatTools = mcpwasm.toOpenAIChatTools ?? lite.toOpenAIChatTools;
-const toOpenAIChatContent = mcpwasm.toOpenAIChatContent ?? lite.toOpenAIChatContent;
 
 const CLIENT_INFO = { name: "mcpwasm-example-web", version: "0.2.0", title: "mcpwasm example web app" };
 const MAX_LOG = 400;
@@ -30,7 +24,6 @@ const state = {
   configs: new Map(), // server name → its config (url, transport, …)
   roots: [{ uri: "file:///home/user/projects/demo", name: "demo project" }],
   subscriptions: new Map(), // uri → server
-  templates: new Map(), // server → resource templates
   snapshots: new Map(), // "server:kind" → names, to tell a real list change from the first load
   reported: new Set(), // servers whose current outage is already in the conversation
   llm: { url: "", model: "", key: "" },
@@ -231,7 +224,6 @@ function onStatus(s) {
     const li = event(`${s.name}: connected to ${si.title || si.name || "the server"} — ${c?.era ?? "?"} era, protocol ${c?.protocolVersion ?? "?"}.`, "server-connected");
     li.dataset.server = s.name;
     for (const kind of ["tools", "resources", "prompts"]) snapshot(s.name, kind);
-    loadTemplates(s.name);
     const url = state.configs.get(s.name)?.url;
     if (c && url) {
       resume(c, url, (tool) => taskCallbacks(s.name, tool)).then((n) => {
@@ -250,7 +242,6 @@ function onStatus(s) {
       event(`${s.name}: gave up reconnecting (${s.error.message ?? s.error}).`, "server-failed").dataset.server = s.name;
     }
   } else if (s.status === "closed") {
-    state.templates.delete(s.name);
     state.reported.delete(s.name);
     for (const k of [...state.snapshots.keys()]) if (k.startsWith(`${row.name}:`)) state.snapshots.delete(k);
   }
@@ -278,7 +269,6 @@ function onChange({ server, kind }) {
       void tab.offsetWidth;
       tab.classList.add("flash");
     }
-    if (kind === "resources") loadTemplates(server);
   } else if (kind === "servers") {
     // A server came or went: the lists it brought are its first ones.
     for (const s of state.manager.servers()) {
@@ -450,27 +440,10 @@ async function ping(name) {
 
 // ------------------------------------------------------------ lists
 
-async function loadTemplates(server) {
-  const c = state.manager.client(server);
-  if (!c?.serverCapabilities?.resources) {
-    state.templates.delete(server);
-    renderList("templates");
-    return;
-  }
-  try {
-    const out = [];
-    for await (const t of c.resourceTemplates()) out.push({ ...t, server });
-    state.templates.set(server, out);
-  } catch (e) {
-    warn(`${server}: resources/templates/list: ${e.message}`);
-  }
-  renderList("templates");
-}
-
 const lists = {
   tools: { noun: "tools", items: () => state.manager?.tools() ?? [], key: (x) => x.name, label: (x) => [x.title || x.toolName, x.description], show: showTool },
   resources: { noun: "resources", items: () => state.manager?.resources() ?? [], key: (x) => x.uri, label: (x) => [x.title || x.name, x.uri], show: showResource },
-  templates: { noun: "templates", items: () => [...state.templates.entries()].filter(([s]) => state.manager?.client(s)).flatMap(([, t]) => t), key: (x) => x.uriTemplate, label: (x) => [x.title || x.name, x.uriTemplate], show: showTemplate },
+  templates: { noun: "templates", items: () => state.manager?.resourceTemplates() ?? [], key: (x) => x.uriTemplate, label: (x) => [x.title || x.name, x.uriTemplate], show: showTemplate },
   prompts: { noun: "prompts", items: () => state.manager?.prompts() ?? [], key: (x) => x.name, label: (x) => [x.title || x.promptName, x.description], show: showPrompt },
 };
 
