@@ -73,11 +73,18 @@ function argsView(args) {
   return args && Object.keys(args).length ? pre(json(args), "args") : h("span", { class: "muted" }, "(no arguments)");
 }
 
-/** errorView describes an error (McpError or other) for a bubble. */
-function errorView(e) {
+/**
+ * errorView describes an error (McpError or other) for a bubble. reachable:
+ * the server answered before (a tool of a connected server), so a network
+ * error means it went away rather than a CORS refusal (a page cannot tell
+ * the two apart).
+ */
+function errorView(e, { reachable = false } = {}) {
   if (e instanceof McpError && e.kind === "abort") e = e.cause ?? e;
   if (e instanceof McpError) {
-    const hint = e.kind === "cors" || (e.kind === "transport" && /CORS/i.test(e.message))
+    const hint = reachable && e.kind === "transport"
+      ? h("p", { class: "hint" }, "This server answered before: a network error now means it is down or unreachable. The page retries in the background (see its row under Servers).")
+      : e.kind === "cors" || (e.kind === "transport" && /CORS/i.test(e.message))
       ? h("p", { class: "hint" }, "Browsers only let a page talk to a server on another origin when the server answers CORS: it must allow the MCP request headers and expose Mcp-Session-Id, WWW-Authenticate and MCP-Protocol-Version (see the README, “CORS”).")
       : e.kind === "http" && e.status === 401
         ? h("p", { class: "hint" }, "The server wants authorization: add an Authorization header or turn on OAuth under “Headers & auth”.")
@@ -376,12 +383,13 @@ function renderServers() {
       h("div", { class: "server-line" },
         h("span", { class: "dot", "aria-hidden": "true" }),
         h("button", { type: "button", class: "linkish server-label", title: "Details", onclick: () => showServer(s.name) }, s.name),
-        h("span", { class: "server-status" }, STATUS_TEXT[s.status] ?? s.status),
+        h("span", { class: ["server-status", s.status === "connected" && "visually-hidden"] }, STATUS_TEXT[s.status] ?? s.status),
         c ? h("span", { class: ["badge", `era-${c.era}`] }, c.era) : null,
         h("span", { class: "spacer" }),
         c ? h("button", { type: "button", class: "ghost small", title: `Ping ${s.name}`, onclick: () => ping(s.name) }, "Ping") : null,
         h("button", { type: "button", class: "ghost small remove", "aria-label": `Remove ${s.name}`, title: `Remove ${s.name}`, onclick: () => removeServer(s.name) }, "✕")),
-      h("div", { class: "server-url mono small muted" }, state.configs.get(s.name)?.url ?? "", c ? h("span", { class: "tool-count" }, ` · ${tools} tool${tools === 1 ? "" : "s"}`) : null),
+      h("div", { class: "server-sub mono small muted" }, h("span", { class: "server-url" }, state.configs.get(s.name)?.url ?? ""),
+        c ? h("span", { class: "tool-count" }, `${tools} tool${tools === 1 ? "" : "s"}`) : null),
       s.status !== "connected" && s.error ? h("div", { class: "server-error small", title: String(s.error.message ?? s.error) }, String(s.error.message ?? s.error)) : null));
   }
   if (!servers.length) list.append(h("li", { class: "muted small empty" }, "No servers. Add one above (the demo server: ", h("button", { type: "button", class: "linkish", onclick: () => addDemo() }, "add it back"), ")."));
@@ -622,7 +630,7 @@ function callView(tool, args, { by = "you", parent, callId } = {}) {
     },
     fail(e) {
       end();
-      body.replaceChildren(errorView(e));
+      body.replaceChildren(errorView(e, { reachable: true }));
       li.dataset.state = "error";
       li.classList.add("is-error");
     },

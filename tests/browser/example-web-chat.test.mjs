@@ -121,6 +121,7 @@ describe("several servers side by side", () => {
     const li = await settled(page, await callTool(page, "everything__echo", { message: "anyone there?" }));
     assert.equal(await li.getAttribute("data-state"), "error");
     assert.match(await li.locator(".error-view").textContent(), /McpError/);
+    assert.match(await li.locator(".hint").textContent(), /answered before/, "not taken for a CORS refusal");
     // The manager notices that the server is gone (failed, or reconnecting and then failed).
     await row(page, "everything").and(page.locator(":not([data-status=connected])")).waitFor({ timeout: 30000 });
     assert.match(await page.textContent("#status-text"), /2 of 3 servers connected/);
