@@ -13,7 +13,7 @@ import { renderBlocks, renderResourceContents, renderToolResult } from "./conten
 import { elicit, sample } from "./dialogs.js";
 import { track, resume, clearTasks } from "./tasks.js";
 import { modelLoop, MAX_ROUNDS } from "./chat.js";
-import { showApp, appResourceUri } from "./apps-inline.js";
+import { showApp, appResourceUri, appsAvailable, APPS_CAPABILITIES } from "./apps-inline.js";
 
 const CLIENT_INFO = { name: "mcpwasm-example-web", version: "0.2.0", title: "mcpwasm example web app" };
 const MAX_LOG = 400;
@@ -162,8 +162,11 @@ function authOptions(callbackUrl) {
   return auth;
 }
 
-/** makeManager builds the manager whose handlers drive the page. */
-function makeManager() {
+/**
+ * makeManager builds the manager whose handlers drive the page; apps: the
+ * page can render MCP Apps, and tells the servers so.
+ */
+function makeManager({ apps = false } = {}) {
   const m = new McpManager({ mcpServers: {} }, {
     clientInfo: CLIENT_INFO,
     healthCheck: 15000, // ping every 15 s, so a server that went away shows up as such
@@ -209,6 +212,7 @@ function makeManager() {
       logLevel: state.logLevel,
       samplingTools: true,
       elicitationModes: ["form", "url"],
+      ...(apps ? { capabilities: APPS_CAPABILITIES } : {}),
       onMessage: onWire,
       onWarning: (w) => warn(w),
       onResourceUpdated: (n) => resourceUpdated(n.uri),
@@ -1081,8 +1085,8 @@ function main() {
   renderComposer();
   renderServers();
   renderLists();
-  ensureInit().then(() => {
-    state.manager = makeManager();
+  Promise.all([ensureInit(), appsAvailable()]).then(([, apps]) => {
+    state.manager = makeManager({ apps });
     document.body.dataset.ready = "true";
     // Back from a sign-in that took the whole page (the popup was blocked):
     // oauth-callback.html sent us the callback URL; finish the connection.

@@ -17,6 +17,18 @@ let apps; // the apps host module, once loaded (null: not available)
 /** APPS_MODULE is where example-web serves the bundled apps host (example-web/build-apps.mjs). */
 const APPS_MODULE = "/vendor/mcpwasm-apps.js";
 
+/** APPS_CAPABILITIES declares (ClientOptions.capabilities) that the page renders MCP Apps. */
+export const APPS_CAPABILITIES = Object.freeze({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } });
+
+/** appsAvailable resolves with whether example-web serves the apps host bundle. */
+export async function appsAvailable() {
+  try {
+    return (await fetch(APPS_MODULE, { method: "HEAD" })).ok;
+  } catch {
+    return false;
+  }
+}
+
 async function appsModule() {
   if (apps === undefined) {
     try {

@@ -331,6 +331,9 @@ test("an MCP App is rendered inline with its tool's result", { skip: !appsHost &
     await app.locator("body[data-echo]").waitFor();
     assert.equal(await app.locator("body").getAttribute("data-echo"), "hello from the app");
     assert.equal(await frame.getAttribute("sandbox"), "allow-scripts", "the app runs sandboxed, without the page's origin");
+    // The page told the server it renders MCP Apps (the extension's client capability).
+    const who = JSON.parse(await text(page, await callTool(page, "demo__whoami")));
+    assert.deepEqual(who.clientCapabilities.extensions["io.modelcontextprotocol/ui"], { mimeTypes: ["text/html;profile=mcp-app"] });
     await screenshot(page, "chat-app-inline");
     assert.deepEqual(page.problems, []);
   } finally {
