@@ -220,6 +220,24 @@ describe("the model loop", () => {
     assert.deepEqual(page.problems, []);
   });
 
+  test("a model that never stops calling tools is stopped after 8 requests", async () => {
+    const looping = await startServer(node, [path.join(repo, "harness/fakellm/fakellm.mjs"), "--script-json",
+      JSON.stringify({ steps: [{ tool_calls: [{ name: "demo__echo", arguments: { text: "again" } }] }] })], { name: "fakellm-loop" });
+    try {
+      await setModel(page, looping.url);
+      await page.fill("#chat-input", "Loop forever.");
+      await page.click("#send-btn");
+      await page.locator("#conversation li.model-error").filter({ hasText: "after 8 rounds" }).waitFor();
+      const asked = await (await fetch(looping.url.replace("/v1/chat/completions", "/requests"))).json();
+      assert.equal(asked.length, 8);
+      const turn = asked[7].messages.slice(asked[7].messages.findLastIndex((m) => m.role === "user"));
+      assert.equal(turn.filter((m) => m.role === "tool").length, 7, "every earlier call's result went back");
+      await page.locator("#send-btn:not([hidden])").waitFor();
+    } finally {
+      await looping.stop();
+    }
+  });
+
   test("an endpoint error is shown and the conversation goes on", async () => {
     await setModel(page, llm.url.replace("/v1/chat/completions", "/nowhere"));
     await page.fill("#chat-input", "Hello?");
