@@ -24,6 +24,7 @@
 //	/mcpwasm/dist/…    js/dist       (mcpwasm.wasm and wasm_exec.js; scripts/build-wasm.sh)
 //	/mcpwasm/index.d.ts, /mcpwasm/package.json
 //	/vendor/…          build/example-web (the MCP Apps host bundle, example-web/build-apps.mjs)
+//	/apps-sandbox.html the MCP Apps sandbox proxy page (written by the same script)
 //	/mcp               demo MCP server, Streamable HTTP, dual-era (2026-07-28 and legacy),
 //	                   with the MCP App tool greeting_app (demoserver Options.Apps)
 //	/sse               the same server over the 2024-11-05 HTTP+SSE transport (legacy)
@@ -33,11 +34,14 @@
 // .wasm, so browsers compile it while it streams), X-Content-Type-Options:
 // nosniff, "Cache-Control: no-cache" with an ETag and Last-Modified (a
 // rebuilt module is picked up on reload, an unchanged one costs a 304), and
-// the page gets a Content-Security-Policy that allows scripts from this
-// origin (plus 'wasm-unsafe-eval' for WebAssembly, and inline ones, which
-// the sandboxed srcdoc frames of MCP Apps inherit the need for: see
-// pageCSP), images and audio from data: URLs, and connections to any
-// origin (any MCP server).
+// the page gets a Content-Security-Policy that allows scripts only from this
+// origin (plus 'wasm-unsafe-eval' for WebAssembly), images and audio from
+// data: URLs, connections to any origin (any MCP server), and frames only
+// from the MCP Apps sandbox: /apps-sandbox.html, the extension's sandbox
+// proxy, which the page loads from this server under the other loopback
+// name (localhost for a page at 127.0.0.1 and the other way round), a
+// second origin, so apps never run on the page's origin nor under its
+// policy (see appsSandboxOrigins).
 //
 // The demo servers answer CORS for the origins in -cors (default "*": any
 // page on any origin may use the demo server; it holds no secrets and

@@ -339,16 +339,26 @@ test("an MCP App is rendered inline with its tool's result", { skip: !appsHost &
     await row(page, "demo").and(page.locator("[data-status=connected]")).waitFor();
     const li = await settled(page, await callTool(page, "demo__greeting_app", { name: "Ada" }));
     assert.equal(await text(page, li), "Hello, Ada!");
+    // The extension's sandbox proxy on a second origin (this server under
+    // the other loopback name), the app in a frame inside it.
     const frame = li.locator(".app-box iframe");
     await frame.waitFor();
-    const app = frame.contentFrame();
+    const proxy = new URL(await frame.getAttribute("src"));
+    assert.equal(proxy.hostname, "localhost");
+    assert.equal(proxy.pathname, "/apps-sandbox.html");
+    assert.notEqual(proxy.origin, new URL(web.url).origin);
+    const inner = frame.contentFrame().locator("iframe");
+    await inner.waitFor();
+    const app = inner.contentFrame();
     await app.locator("body[data-result=shown]").waitFor();
     assert.equal(await app.locator("#greeting").textContent(), "Hello, Ada!");
     // The app calls its server's echo tool through the host.
     await app.locator("#echo").click();
     await app.locator("body[data-echo]").waitFor();
     assert.equal(await app.locator("body").getAttribute("data-echo"), "hello from the app");
-    assert.equal(await frame.getAttribute("sandbox"), "allow-scripts", "the app runs sandboxed, without the page's origin");
+    assert.equal(await inner.getAttribute("sandbox"), "allow-scripts", "the app runs sandboxed, with an opaque origin");
+    assert.equal(await app.locator("body").evaluate(() => window.origin), "null");
+    assert.equal(await app.locator("body").evaluate(() => { try { return String(window.top.location.href); } catch { return "blocked"; } }), "blocked", "the app cannot reach the page");
     // The page told the server it renders MCP Apps (the extension's client capability).
     const who = JSON.parse(await text(page, await callTool(page, "demo__whoami")));
     assert.deepEqual(who.clientCapabilities.extensions["io.modelcontextprotocol/ui"], { mimeTypes: ["text/html;profile=mcp-app"] });
