@@ -11,7 +11,7 @@ import { $, h, append, clear, json, pre, time, uid } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { renderBlocks, renderResourceContents, renderToolResult } from "./content.js";
 import { elicit, sample } from "./dialogs.js";
-import { track, resume, clearTasks } from "./tasks.js";
+import { track, resume } from "./tasks.js";
 import { modelLoop, MAX_ROUNDS } from "./chat.js";
 import { showApp, appResourceUri, appsAvailable, APPS_CAPABILITIES } from "./apps-inline.js";
 
@@ -227,7 +227,6 @@ function makeManager({ apps = false } = {}) {
 function onStatus(s) {
   renderServers();
   renderLists();
-  const row = { name: s.name };
   if (s.status === "connected") {
     state.reported.delete(s.name);
     const c = s.client ?? state.manager.client(s.name);
@@ -254,7 +253,7 @@ function onStatus(s) {
     }
   } else if (s.status === "closed") {
     state.reported.delete(s.name);
-    for (const k of [...state.snapshots.keys()]) if (k.startsWith(`${row.name}:`)) state.snapshots.delete(k);
+    for (const k of [...state.snapshots.keys()]) if (k.startsWith(`${s.name}:`)) state.snapshots.delete(k);
   }
 }
 
