@@ -72,7 +72,12 @@
 // made with Options.CallbackURL — state, iss and PKCE checked as always.
 //
 // The package does no platform I/O of its own (all HTTP goes through the
-// fetch.Doer) except LoopbackCallback and the Signer (ParseSigner,
-// GenerateSigner: crypto/ecdsa and crypto/rsa natively, WebCrypto under
-// GOOS=js), which live in build-tagged files.
+// fetch.Doer) except [LoopbackCallback]. Its cryptography is injected:
+// [Options].Random and [Options].SHA256 default to crypto/rand and
+// crypto/sha256 natively, and [ParseSigner] and [GenerateSigner] use
+// crypto/ecdsa and crypto/rsa. The GOOS=js build links no Go crypto (it
+// would add some 50 KB gzip to the WebAssembly module) and imports no
+// syscall/js: there the caller passes the random source, the hash and the
+// [Signer]s (mcpwasm's JavaScript module passes WebCrypto's), and a [Doer]
+// without them fails with [ErrNoCrypto].
 package auth

@@ -74,6 +74,9 @@ func NewDoer(inner fetch.Doer, opts *Options) *Doer {
 
 // Do implements fetch.Doer.
 func (d *Doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, error) {
+	if d.cfg.Random == nil || d.cfg.SHA256 == nil {
+		return nil, ErrNoCrypto
+	}
 	nonceRetried := false
 	// Each round is bounded by the refusal count; this bounds them all.
 	for round := 0; ; round++ {
@@ -166,7 +169,7 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 		if tok != nil {
 			out.Header = cur.Header.Clone()
 			if tok.Type == "DPoP" {
-				proof, err := dpopProof(ctx, d.cfg.DPoP, out.Method, out.URL, tok.AccessToken, d.nonce(u), d.cfg.Now())
+				proof, err := d.cfg.dpopProof(ctx, d.cfg.DPoP, out.Method, out.URL, tok.AccessToken, d.nonce(u), d.cfg.Now())
 				if err != nil {
 					return nil, nil, err
 				}
@@ -377,7 +380,7 @@ func (d *Doer) usable(t *Token) bool {
 		return false
 	}
 	if t.Type == "DPoP" {
-		return d.cfg.DPoP != nil && t.JKT == thumbprint(d.cfg.DPoP.PublicJWK())
+		return d.cfg.DPoP != nil && t.JKT == d.cfg.thumbprint(d.cfg.DPoP.PublicJWK())
 	}
 	return true
 }

@@ -8,6 +8,11 @@ import (
 // Sentinel errors of the package. Errors returned by the Doer wrap them (and
 // often a more specific cause): match them with errors.Is.
 var (
+	// ErrNoCrypto means the build has no cryptography of its own: the
+	// GOOS=js build links no Go crypto, so Options.Random and
+	// Options.SHA256 must be given, and ParseSigner and GenerateSigner are
+	// unavailable (pass a Signer made elsewhere, such as on WebCrypto).
+	ErrNoCrypto = errors.New("auth: no cryptography in this build (GOOS=js): set Options.Random and Options.SHA256, and pass Signers made on the platform's crypto")
 	// ErrResourceMismatch means the protected resource metadata names a
 	// resource that does not cover the URL the client requested. No
 	// authorization is started (a server could otherwise obtain a token for

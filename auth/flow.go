@@ -27,14 +27,14 @@ type clientAuth struct {
 }
 
 // pkce returns a code verifier and its S256 challenge (RFC 7636).
-func pkce() (verifier, challenge string) {
-	verifier = randomString(32) // 43 characters of the unreserved set
-	return verifier, s256(verifier)
+func (c *config) pkce() (verifier, challenge string, err error) {
+	verifier, err = c.randomString(32) // 43 characters of the unreserved set
+	return verifier, c.s256(verifier), err
 }
 
 // s256 is the S256 code challenge of a verifier: BASE64URL(SHA256(v)).
-func s256(verifier string) string {
-	sum := sum256([]byte(verifier))
+func (c *config) s256(verifier string) string {
+	sum := c.SHA256([]byte(verifier))
 	return b64.EncodeToString(sum[:])
 }
 
@@ -251,8 +251,14 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	}
 	d.cfg.logf("auth: client %s (%s, token endpoint auth %s)", ca.id, ca.how, ca.method)
 
-	verifier, challenge := pkce()
-	state := randomString(32)
+	verifier, challenge, err := d.cfg.pkce()
+	if err != nil {
+		return nil, err
+	}
+	state, err := d.cfg.randomString(32)
+	if err != nil {
+		return nil, err
+	}
 	scope := strings.Join(scopes, " ")
 	au, _ := url.Parse(meta.AuthorizationEndpoint)
 	q := au.Query()
@@ -414,7 +420,7 @@ func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form url.Val
 		if ca.signer == nil {
 			return errors.New("auth: private_key_jwt needs Client.Signer")
 		}
-		a, err := clientAssertion(ctx, ca.signer, ca.id, audience, d.cfg.Now())
+		a, err := d.cfg.clientAssertion(ctx, ca.signer, ca.id, audience, d.cfg.Now())
 		if err != nil {
 			return err
 		}
@@ -453,7 +459,7 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base url.Value
 		nonce := ""
 		if dpop {
 			nonce = d.nonce(eu)
-			proof, err := dpopProof(ctx, d.cfg.DPoP, "POST", endpoint, "", nonce, d.cfg.Now())
+			proof, err := d.cfg.dpopProof(ctx, d.cfg.DPoP, "POST", endpoint, "", nonce, d.cfg.Now())
 			if err != nil {
 				return nil, err
 			}
@@ -502,7 +508,7 @@ func (d *Doer) parseToken(b []byte, dpop bool) (*Token, error) {
 		t.Type = "Bearer"
 	case strings.EqualFold(r.TokenType, "DPoP") && dpop:
 		t.Type = "DPoP"
-		t.JKT = thumbprint(d.cfg.DPoP.PublicJWK())
+		t.JKT = d.cfg.thumbprint(d.cfg.DPoP.PublicJWK())
 	default:
 		return nil, fmt.Errorf("%w: unsupported token_type %q", ErrBadResponse, r.TokenType)
 	}

@@ -1,29 +1,75 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
 func TestPKCE(t *testing.T) {
+	cfg := newConfig(nil)
 	// RFC 7636 Appendix B.
-	assert.Equal(t, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
+	assert.Equal(t, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", cfg.s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
 	seen := map[string]bool{}
 	for range 50 {
-		v, c := pkce()
+		v, c, err := cfg.pkce()
+		require.NoError(t, err)
 		require.Len(t, v, 43)
 		for _, r := range v {
 			require.True(t, strings.ContainsRune("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~", r), "verifier character %q", r)
 		}
-		require.Equal(t, s256(v), c)
+		require.Equal(t, cfg.s256(v), c)
 		require.False(t, seen[v], "verifiers repeat")
 		seen[v] = true
 	}
+}
+
+// failingReader is a random source that fails.
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("no entropy") }
+
+// TestInjectedCrypto: Options.Random and Options.SHA256 are what the
+// package uses, a failing random source fails the step that needs it, and
+// a Doer without them (the GOOS=js build's defaults) fails with
+// ErrNoCrypto before it sends anything.
+func TestInjectedCrypto(t *testing.T) {
+	calls := 0
+	cfg := newConfig(&Options{
+		Random: strings.NewReader(strings.Repeat("\x00", 64)),
+		SHA256: func(b []byte) [32]byte { calls++; return [32]byte{1} },
+	})
+	v, c, err := cfg.pkce()
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("A", 43), v, "32 zero bytes from Options.Random")
+	assert.Equal(t, "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", c, "the challenge is Options.SHA256's")
+	assert.Equal(t, 1, calls)
+
+	_, _, err = newConfig(&Options{Random: failingReader{}}).pkce()
+	require.ErrorContains(t, err, "no entropy")
+	_, err = newConfig(&Options{Random: failingReader{}}).clientAssertion(context.Background(), nil, "c", "https://as.example", time.Now())
+	require.ErrorContains(t, err, "no entropy")
+
+	d := NewDoer(sentDoer{t}, nil)
+	d.cfg.Random, d.cfg.SHA256 = nil, nil
+	_, err = d.Do(context.Background(), &fetch.Request{Method: "GET", URL: "https://rs.example/mcp"})
+	require.ErrorIs(t, err, ErrNoCrypto)
+}
+
+// sentDoer fails the test when a request reaches it.
+type sentDoer struct{ t *testing.T }
+
+func (d sentDoer) Do(context.Context, *fetch.Request) (*fetch.Response, error) {
+	d.t.Error("a request was sent")
+	return nil, errors.New("unexpected")
 }
 
 func TestThumbprint(t *testing.T) {
@@ -35,7 +81,7 @@ func TestThumbprint(t *testing.T) {
 			"4tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n9" +
 			"1CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw",
 	}
-	assert.Equal(t, "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs", thumbprint(jwk))
+	assert.Equal(t, "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs", newConfig(nil).thumbprint(jwk))
 }
 
 func TestCheckCallback(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"time"
@@ -48,15 +49,38 @@ func signJWT(ctx context.Context, s Signer, header, claims map[string]any) (stri
 	return input + "." + b64.EncodeToString(sig), nil
 }
 
-// randomString returns n random bytes, base64url-encoded.
-func randomString(n int) string {
+// randomString returns n random bytes from Options.Random,
+// base64url-encoded.
+func (c *config) randomString(n int) (string, error) {
 	b := make([]byte, n)
-	randomBytes(b)
-	return b64.EncodeToString(b)
+	for i := 0; i < n; {
+		k, err := c.Random.Read(b[i:])
+		if err != nil {
+			return "", fmt.Errorf("auth: random source: %w", err)
+		}
+		if k == 0 {
+			return "", errors.New("auth: random source: no bytes")
+		}
+		i += k
+	}
+	return b64.EncodeToString(b), nil
+}
+
+// constantTimeEqual compares secrets without leaking where they differ
+// (their lengths are not secret).
+func constantTimeEqual(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var v byte
+	for i := 0; i < len(a); i++ {
+		v |= a[i] ^ b[i]
+	}
+	return v == 0
 }
 
 // thumbprint is the RFC 7638 JWK SHA-256 thumbprint of a public key.
-func thumbprint(jwk map[string]string) string {
+func (c *config) thumbprint(jwk map[string]string) string {
 	var members []string
 	switch jwk["kty"] {
 	case "EC":
@@ -81,13 +105,13 @@ func thumbprint(jwk map[string]string) string {
 		buf = append(buf, v...)
 	}
 	buf = append(buf, '}')
-	sum := sum256(buf)
+	sum := c.SHA256(buf)
 	return b64.EncodeToString(sum[:])
 }
 
 // dpopProof builds a DPoP proof (RFC 9449 §4) for a request; accessToken
 // and nonce are optional.
-func dpopProof(ctx context.Context, s Signer, method, target, accessToken, nonce string, now time.Time) (string, error) {
+func (c *config) dpopProof(ctx context.Context, s Signer, method, target, accessToken, nonce string, now time.Time) (string, error) {
 	u, err := url.Parse(target)
 	if err != nil {
 		return "", err
@@ -97,14 +121,18 @@ func dpopProof(ctx context.Context, s Signer, method, target, accessToken, nonce
 	for k, v := range s.PublicJWK() {
 		jwk[k] = v
 	}
+	jti, err := c.randomString(16)
+	if err != nil {
+		return "", err
+	}
 	claims := map[string]any{
-		"jti": randomString(16),
+		"jti": jti,
 		"htm": method,
 		"htu": u.String(),
 		"iat": now.Unix(),
 	}
 	if accessToken != "" {
-		sum := sum256([]byte(accessToken))
+		sum := c.SHA256([]byte(accessToken))
 		claims["ath"] = b64.EncodeToString(sum[:])
 	}
 	if nonce != "" {
@@ -115,13 +143,17 @@ func dpopProof(ctx context.Context, s Signer, method, target, accessToken, nonce
 
 // clientAssertion builds a private_key_jwt client assertion (RFC 7523
 // §2.2): issued by and about the client, for the authorization server.
-func clientAssertion(ctx context.Context, s Signer, clientID, audience string, now time.Time) (string, error) {
+func (c *config) clientAssertion(ctx context.Context, s Signer, clientID, audience string, now time.Time) (string, error) {
+	jti, err := c.randomString(16)
+	if err != nil {
+		return "", err
+	}
 	return signJWT(ctx, s, map[string]any{"typ": "JWT"}, map[string]any{
 		"iss": clientID,
 		"sub": clientID,
 		"aud": audience,
 		"iat": now.Unix(),
 		"exp": now.Add(5 * time.Minute).Unix(),
-		"jti": randomString(16),
+		"jti": jti,
 	})
 }

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
@@ -129,6 +130,15 @@ type Options struct {
 	AllowPrivateAddresses bool
 	// Now is the clock for token expiry. Default time.Now.
 	Now func() time.Time
+	// Random is the cryptographic random source of PKCE verifiers, state
+	// and JWT ids. Default: crypto/rand natively. The GOOS=js build links no
+	// Go crypto and has no default: without Random (and SHA256) Do fails
+	// with ErrNoCrypto; mcpwasm's JavaScript module passes WebCrypto's.
+	Random io.Reader
+	// SHA256 hashes PKCE challenges, JWK thumbprints and DPoP ath claims.
+	// Default: crypto/sha256 natively; no default under GOOS=js (see
+	// Random).
+	SHA256 func(data []byte) [32]byte
 	// Logf, if set, receives a line for each step of an authorization.
 	Logf func(format string, args ...any)
 }
@@ -204,6 +214,12 @@ func newConfig(opts *Options) *config {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.Random == nil {
+		c.Random = defaultRandom()
+	}
+	if c.SHA256 == nil {
+		c.SHA256 = defaultSHA256()
 	}
 	return c
 }

@@ -1,7 +1,7 @@
 //go:build !js
 
-// The GOOS=js twin, signer_js.go, provides ParseSigner and GenerateSigner
-// on WebCrypto (crypto.subtle).
+// The GOOS=js twin, crypto_js.go, fails with ErrNoCrypto: that build links
+// no Go crypto, and internal/js/crypto makes signers on WebCrypto.
 
 package auth
 

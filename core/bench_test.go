@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // BenchmarkCallTool measures one tools/call round trip through the session
@@ -14,7 +17,7 @@ func BenchmarkCallTool(b *testing.B) {
 		b.Run(era.String(), func(b *testing.B) {
 			t := &testing.T{}
 			f, tr := newFake(t, era)
-			f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+			f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 				return json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`), nil
 			})
 			c := NewClient(&Implementation{Name: "bench", Version: "1"}, nil)
@@ -41,7 +44,7 @@ func BenchmarkCallTool(b *testing.B) {
 // BenchmarkBuildParams measures splicing the per-request _meta into params.
 func BenchmarkBuildParams(b *testing.B) {
 	raw := json.RawMessage(`{"name":"echo","arguments":{"text":"hello","n":42,"nested":{"a":[1,2,3]}},"_meta":{"custom":1}}`)
-	meta := []member{{MetaProtocolVersion, json.RawMessage(`"2026-07-28"`)}, {MetaClientCapabilities, json.RawMessage(`{}`)}, {MetaClientInfo, json.RawMessage(`{"name":"x","version":"1"}`)}}
+	meta := []jsonscan.Member{{Key: MetaProtocolVersion, Val: json.RawMessage(`"2026-07-28"`)}, {Key: MetaClientCapabilities, Val: json.RawMessage(`{}`)}, {Key: MetaClientInfo, Val: json.RawMessage(`{"name":"x","version":"1"}`)}}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		ms, err := objectMembers(raw)

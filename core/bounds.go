@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // notesDropped reports an overflow of the notification queue: when
@@ -21,7 +23,7 @@ func (s *Session) notesDropped(queued, dropped int, over bool) {
 // (serveRequest frees it); false means the request is over
 // ClientOptions.MaxServerRequests and is refused with an error answer, or
 // dropped with a warning when as many refusals are still being sent.
-func (s *Session) admitServerRequest(m *Request) bool {
+func (s *Session) admitServerRequest(m *jsonrpc.Request) bool {
 	s.mu.Lock()
 	full := s.serving >= s.client.opts.MaxServerRequests
 	if !full {
@@ -50,7 +52,7 @@ func (s *Session) admitServerRequest(m *Request) bool {
 		s.mu.Lock()
 		version := s.version
 		s.mu.Unlock()
-		resp := &Response{ID: m.ID, Error: &WireError{Code: CodeInternalError, Message: fmt.Sprintf("%v (%d in progress)", ErrTooManyServerRequests, s.client.opts.MaxServerRequests)}}
+		resp := &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: CodeInternalError, Message: fmt.Sprintf("%v (%d in progress)", ErrTooManyServerRequests, s.client.opts.MaxServerRequests)}}
 		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 		defer cancel()
 		if err := s.send(ctx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {

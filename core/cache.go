@@ -13,6 +13,7 @@ import (
 // resource-updated notifications. A session is one authorization context,
 // so private and public results may both be kept here.
 type resultCache struct {
+	clock   clock // the client's; set once by newSession
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
 }
@@ -31,7 +32,7 @@ func (c *resultCache) get(key string) (json.RawMessage, bool) {
 	if e == nil {
 		return nil, false
 	}
-	if !time.Now().Before(e.expires) {
+	if !c.clock.Now().Before(e.expires) {
 		delete(c.entries, key)
 		return nil, false
 	}
@@ -51,7 +52,7 @@ func (c *resultCache) put(key, method, uri string, result, ttlMs json.RawMessage
 	if c.entries == nil {
 		c.entries = map[string]*cacheEntry{}
 	}
-	c.entries[key] = &cacheEntry{method: method, uri: uri, result: result, expires: time.Now().Add(ttl)}
+	c.entries[key] = &cacheEntry{method: method, uri: uri, result: result, expires: c.clock.Now().Add(ttl)}
 }
 
 func (c *resultCache) invalidateMethod(method string) {

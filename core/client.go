@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Defaults of ClientOptions.
@@ -130,7 +132,18 @@ type ClientOptions struct {
 	// debugging). It must not retain or modify msg. It may be called from
 	// several goroutines at once (each request's stream is read on its
 	// own), in order within one stream.
-	OnMessage func(s *Session, dir Direction, msg Message)
+	OnMessage func(s *Session, dir Direction, msg jsonrpc.Message)
+	// Pattern compiles the ECMA-262 regular expressions (pattern,
+	// patternProperties) of the output schemas and elicitation schemas the
+	// client validates against, into a predicate that reports whether a
+	// string contains a match. It must be safe for concurrent use and should
+	// run in linear time (the patterns come from the server). A pattern it
+	// refuses is skipped (it accepts every string). Default: Go's regexp
+	// (RE2) natively; under GOOS=js a linear-time engine of the package's
+	// own that refuses Unicode property escapes (\p{…}) — mcpwasm's
+	// JavaScript module passes one that answers them from the JavaScript
+	// engine's tables.
+	Pattern func(src string) (match func(s string) bool, err error)
 	// OnWarning receives non-fatal problems: a tool dropped for an invalid
 	// x-mcp-header annotation, a malformed message from the server, a
 	// subscription that could not be re-opened.

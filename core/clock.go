@@ -2,9 +2,12 @@ package core
 
 import "time"
 
-// clock is the time source of a client's request timeouts and retry
-// delays: the real clock, or a test's fake one (set on Client.clock before
-// Connect) so that timeout tests advance time instead of sleeping.
+// clock is the time source of everything a client times: request timeouts,
+// retry delays, keepalive pings, the re-open backoff of the session's
+// subscription stream, task polling (and its jitter) and the ttlMs result
+// cache. It is the real clock, or a test's fake one (set on Client.clock
+// before Connect) so that such tests advance time instead of sleeping.
+// (Transports keep the real clock: their waits are on the network.)
 type clock interface {
 	Now() time.Time
 	// AfterFunc runs f once d has passed, on a goroutine of its own (the

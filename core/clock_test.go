@@ -3,10 +3,14 @@ package core
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // fakeClock is a clock that moves only when a test advances it. Timers
@@ -124,6 +128,31 @@ func (c *fakeClock) WaitTimers(t *testing.T, n int) {
 	}
 }
 
+// WaitDeadline waits until a timer is active whose deadline is d after the
+// clock's present (a loop armed its next wait); it fails the test after 5 s
+// of real time.
+func (c *fakeClock) WaitDeadline(t *testing.T, d time.Duration) {
+	t.Helper()
+	deadline := time.NewTimer(5 * time.Second)
+	defer deadline.Stop()
+	for {
+		c.mu.Lock()
+		found, changed := false, c.changed
+		for tm := range c.timers {
+			found = found || tm.when.Equal(c.now.Add(d))
+		}
+		c.mu.Unlock()
+		if found {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("fakeClock: no timer due %v from now after 5 s", d)
+		}
+	}
+}
+
 // connectFakeClock is connectFake with the client on a fake clock.
 func connectFakeClock(t *testing.T, tr Transport, opts *ClientOptions) (*Session, *fakeClock) {
 	t.Helper()
@@ -164,5 +193,49 @@ func stillPending(t *testing.T, done <-chan error) {
 	case err := <-done:
 		require.FailNow(t, "the call returned before its deadline", "%v", err)
 	default:
+	}
+}
+
+// TestSubscriptionReopenBackoff: when the session's own subscription
+// stream ends, it is re-opened after a backoff on the client's clock (500
+// ms, doubling while re-opening fails), never before.
+func TestSubscriptionReopenBackoff(t *testing.T) {
+	f, tr := newFake(t, EraModern)
+	listens := make(chan *jsonrpc.Request, 8)
+	var failing atomic.Bool
+	f.handle(MethodListen, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
+		listens <- r
+		if failing.Load() {
+			return nil, &jsonrpc.Error{Code: CodeInternalError, Message: "not now"}
+		}
+		meta := map[string]any{MetaSubscriptionID: r.ID.Raw()}
+		go f.notify(NotificationAcknowledged, map[string]any{"_meta": meta, "notifications": map[string]any{"resourceSubscriptions": []string{"a:1"}}})
+		return nil, nil // the stream stays open
+	})
+	s, clk := connectFakeClock(t, tr, &ClientOptions{RequestTimeout: time.Hour, ProbeTimeout: time.Hour})
+	require.NoError(t, s.Subscribe(ctx5(t), "a:1"))
+	first := <-listens
+
+	// The server ends the stream; the next open must wait 500 ms.
+	failing.Store(true)
+	f.reply(first.ID, map[string]any{"resultType": "complete", "_meta": map[string]any{MetaSubscriptionID: first.ID.Raw()}})
+	for _, d := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second} {
+		clk.WaitDeadline(t, d)
+		require.Empty(t, listens, "no re-open before the backoff has passed")
+		clk.Advance(d)
+		select {
+		case <-listens: // re-opened, and refused: the backoff doubles
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no re-open %v after the stream ended", d)
+		}
+	}
+	failing.Store(false)
+	clk.WaitDeadline(t, 4*time.Second)
+	clk.Advance(4 * time.Second)
+	select {
+	case r := <-listens:
+		assert.Equal(t, map[string]any{"resourceSubscriptions": []any{"a:1"}}, paramsOf(t, r)["notifications"], "the same subscriptions")
+	case <-time.After(5 * time.Second):
+		t.Fatal("no re-open after the server recovered")
 	}
 }

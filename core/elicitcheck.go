@@ -34,7 +34,7 @@ func (s *Session) checkElicitation(p *ElicitParams, r *ElicitResult) error {
 	if r.Action != ActionAccept || p.Mode == ElicitModeURL || len(p.RequestedSchema) == 0 || string(p.RequestedSchema) == "null" {
 		return nil
 	}
-	sch, err := jsonschema.Compile(p.RequestedSchema)
+	sch, err := jsonschema.CompileWith(p.RequestedSchema, s.schemaOptions())
 	if err != nil {
 		s.warn(fmt.Errorf("core: elicitation requestedSchema is unusable, the answer is not checked: %w", err))
 		return nil
@@ -53,4 +53,12 @@ func (s *Session) checkElicitation(p *ElicitParams, r *ElicitResult) error {
 		return cerr
 	}
 	return nil
+}
+
+// schemaOptions are the options of the schemas the session compiles.
+func (s *Session) schemaOptions() *jsonschema.Options {
+	if s.client.opts.Pattern == nil {
+		return nil
+	}
+	return &jsonschema.Options{Pattern: s.client.opts.Pattern}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // JSON-RPC and MCP error codes.
@@ -124,7 +126,7 @@ func IsModernError(code int64) bool {
 	return false
 }
 
-func rpcErrorFrom(w *WireError) *RPCError {
+func rpcErrorFrom(w *jsonrpc.Error) *RPCError {
 	return &RPCError{Code: w.Code, Message: w.Message, Data: w.Data}
 }
 

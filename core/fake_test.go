@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // fakeServer is a scripted MCP server on the far end of an in-memory pipe,
@@ -18,11 +20,11 @@ type fakeServer struct {
 	conn *memConn
 
 	mu       sync.Mutex
-	handlers map[string]func(*Request) (any, *WireError)
+	handlers map[string]func(*jsonrpc.Request) (any, *jsonrpc.Error)
 	// received records every message from the client, in order.
-	received []Message
+	received []jsonrpc.Message
 	// pending server→client requests waiting for the client's answer.
-	answers map[string]chan *Response
+	answers map[string]chan *jsonrpc.Response
 	nextID  int
 }
 
@@ -33,10 +35,10 @@ func newFake(t *testing.T, era Era) (*fakeServer, Transport) {
 	clientSide, serverSide := NewInMemoryTransports()
 	c, err := serverSide.Connect(context.Background())
 	require.NoError(t, err)
-	f := &fakeServer{t: t, conn: c.(*memConn), handlers: map[string]func(*Request) (any, *WireError){}, answers: map[string]chan *Response{}}
+	f := &fakeServer{t: t, conn: c.(*memConn), handlers: map[string]func(*jsonrpc.Request) (any, *jsonrpc.Error){}, answers: map[string]chan *jsonrpc.Response{}}
 	switch era {
 	case EraModern:
-		f.handle(MethodDiscover, func(*Request) (any, *WireError) {
+		f.handle(MethodDiscover, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			return map[string]any{
 				"resultType":        "complete",
 				"supportedVersions": []string{Version20260728},
@@ -48,11 +50,11 @@ func newFake(t *testing.T, era Era) (*fakeServer, Transport) {
 			}, nil
 		})
 	case EraLegacy:
-		f.handle(MethodPing, func(*Request) (any, *WireError) { return map[string]any{}, nil })
-		f.handle(MethodDiscover, func(*Request) (any, *WireError) {
-			return nil, &WireError{Code: CodeMethodNotFound, Message: "no such method"}
+		f.handle(MethodPing, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return map[string]any{}, nil })
+		f.handle(MethodDiscover, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
+			return nil, &jsonrpc.Error{Code: CodeMethodNotFound, Message: "no such method"}
 		})
-		f.handle(MethodInitialize, func(r *Request) (any, *WireError) {
+		f.handle(MethodInitialize, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 			var p InitializeParams
 			_ = json.Unmarshal(r.Params, &p)
 			return map[string]any{
@@ -71,7 +73,7 @@ func newFake(t *testing.T, era Era) (*fakeServer, Transport) {
 	return f, clientSide
 }
 
-func (f *fakeServer) handle(method string, h func(*Request) (any, *WireError)) {
+func (f *fakeServer) handle(method string, h func(*jsonrpc.Request) (any, *jsonrpc.Error)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.handlers[method] = h
@@ -88,7 +90,7 @@ func (f *fakeServer) serve(done chan struct{}) {
 		f.received = append(f.received, m)
 		f.mu.Unlock()
 		switch m := m.(type) {
-		case *Response:
+		case *jsonrpc.Response:
 			f.mu.Lock()
 			ch := f.answers[m.ID.String()]
 			delete(f.answers, m.ID.String())
@@ -96,16 +98,16 @@ func (f *fakeServer) serve(done chan struct{}) {
 			if ch != nil {
 				ch <- m
 			}
-		case *Request:
+		case *jsonrpc.Request:
 			if m.IsNotification() {
 				continue
 			}
 			f.mu.Lock()
 			h := f.handlers[m.Method]
 			f.mu.Unlock()
-			resp := &Response{ID: m.ID}
+			resp := &jsonrpc.Response{ID: m.ID}
 			if h == nil {
-				resp.Error = &WireError{Code: CodeMethodNotFound, Message: "method not found: " + m.Method}
+				resp.Error = &jsonrpc.Error{Code: CodeMethodNotFound, Message: "method not found: " + m.Method}
 			} else {
 				res, werr := h(m)
 				if werr != nil {
@@ -126,12 +128,12 @@ func (f *fakeServer) serve(done chan struct{}) {
 // notify sends a notification to the client. Errors are ignored: it may
 // run on a goroutine after the client went away.
 func (f *fakeServer) notify(method string, params any) {
-	_ = f.conn.Send(context.Background(), &Request{Method: method, Params: mustMarshal(params)}, nil)
+	_ = f.conn.Send(context.Background(), &jsonrpc.Request{Method: method, Params: mustMarshal(params)}, nil)
 }
 
 // reply answers a request the handler left unanswered.
-func (f *fakeServer) reply(id ID, result any) {
-	_ = f.conn.Send(context.Background(), &Response{ID: id, Result: mustMarshal(result)}, nil)
+func (f *fakeServer) reply(id jsonrpc.ID, result any) {
+	_ = f.conn.Send(context.Background(), &jsonrpc.Response{ID: id, Result: mustMarshal(result)}, nil)
 }
 
 // raw sends bytes as if they were a message.
@@ -140,15 +142,15 @@ func (f *fakeServer) raw(b string) {
 }
 
 // request sends a server→client request and waits for the answer.
-func (f *fakeServer) request(method string, params any) *Response {
+func (f *fakeServer) request(method string, params any) *jsonrpc.Response {
 	f.t.Helper()
 	f.mu.Lock()
 	f.nextID++
-	id := StringID("srv-" + time.Now().Format("150405.000000") + "-" + string(rune('a'+f.nextID%26)))
-	ch := make(chan *Response, 1)
+	id := jsonrpc.StringID("srv-" + time.Now().Format("150405.000000") + "-" + string(rune('a'+f.nextID%26)))
+	ch := make(chan *jsonrpc.Response, 1)
 	f.answers[id.String()] = ch
 	f.mu.Unlock()
-	require.NoError(f.t, f.conn.Send(context.Background(), &Request{ID: id, Method: method, Params: mustMarshal(params)}, nil))
+	require.NoError(f.t, f.conn.Send(context.Background(), &jsonrpc.Request{ID: id, Method: method, Params: mustMarshal(params)}, nil))
 	select {
 	case r := <-ch:
 		return r
@@ -159,12 +161,12 @@ func (f *fakeServer) request(method string, params any) *Response {
 }
 
 // requests returns the client requests received with the given method.
-func (f *fakeServer) requests(method string) []*Request {
+func (f *fakeServer) requests(method string) []*jsonrpc.Request {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []*Request
+	var out []*jsonrpc.Request
 	for _, m := range f.received {
-		if r, ok := m.(*Request); ok && r.Method == method {
+		if r, ok := m.(*jsonrpc.Request); ok && r.Method == method {
 			out = append(out, r)
 		}
 	}
@@ -195,7 +197,7 @@ func ctx5(t *testing.T) context.Context {
 }
 
 // paramsOf decodes a request's params.
-func paramsOf(t *testing.T, r *Request) map[string]any {
+func paramsOf(t *testing.T, r *jsonrpc.Request) map[string]any {
 	t.Helper()
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(r.Params, &m))

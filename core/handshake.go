@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // legacyFallback means the modern probe identified a legacy server.
@@ -198,12 +201,12 @@ func (s *Session) rebuildMetaLocked() {
 
 // modernMeta returns the _meta members of a modern request: the protocol
 // version, the client's capabilities and identity, and the log level if set.
-func (s *Session) modernMeta(version, logLevel string) []member {
+func (s *Session) modernMeta(version, logLevel string) []jsonscan.Member {
 	ver, _ := json.Marshal(version)
-	ms := []member{{MetaProtocolVersion, ver}, {MetaClientCapabilities, s.capsJSON}, {MetaClientInfo, s.infoJSON}}
+	ms := []jsonscan.Member{{Key: MetaProtocolVersion, Val: ver}, {Key: MetaClientCapabilities, Val: s.capsJSON}, {Key: MetaClientInfo, Val: s.infoJSON}}
 	if logLevel != "" {
 		lvl, _ := json.Marshal(logLevel)
-		ms = append(ms, member{MetaLogLevel, lvl})
+		ms = append(ms, jsonscan.Member{Key: MetaLogLevel, Val: lvl})
 	}
 	return ms
 }
@@ -238,7 +241,7 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 	s.serverCaps = res.Capabilities
 	s.instructions = res.Instructions
 	s.mu.Unlock()
-	return s.send(ctx, &Request{Method: NotificationInitialized}, &SendOptions{ProtocolVersion: res.ProtocolVersion})
+	return s.send(ctx, &jsonrpc.Request{Method: NotificationInitialized}, &SendOptions{ProtocolVersion: res.ProtocolVersion})
 }
 
 // reinitialize re-runs the legacy handshake after the server forgot the

@@ -9,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
 )
 
 // FuzzEncodeHeaderValue: any string (a tool name, a resource URI, an
@@ -20,12 +23,12 @@ func FuzzEncodeHeaderValue(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		enc := EncodeHeaderValue(v)
+		enc := wire.EncodeHeaderValue(v)
 		for i := 0; i < len(enc); i++ {
 			c := enc[i]
 			require.True(t, c >= 0x20 && c < 0x7f, "byte %#x in %q", c, enc)
 		}
-		require.True(t, ValidHeader("Mcp-Param-X", enc))
+		require.True(t, wire.ValidHeader("Mcp-Param-X", enc))
 		if enc != "" {
 			require.NotEqual(t, byte(' '), enc[0])
 			require.NotEqual(t, byte(' '), enc[len(enc)-1])
@@ -61,7 +64,7 @@ func FuzzHeaderSpecs(f *testing.F) {
 		}
 		seen := map[string]bool{}
 		for _, sp := range specs {
-			require.True(t, IsToken(sp.name), "%q", sp.name)
+			require.True(t, wire.IsToken(sp.name), "%q", sp.name)
 			require.NotEmpty(t, sp.path)
 			require.False(t, seen[strings.ToLower(sp.name)], "duplicate %q", sp.name)
 			seen[strings.ToLower(sp.name)] = true
@@ -70,13 +73,13 @@ func FuzzHeaderSpecs(f *testing.F) {
 			return
 		}
 		s := &Session{tools: map[string]*toolInfo{"t": {headers: specs}}}
-		hs, err := s.mirroredHeaders(MethodCallTool, []member{{"name", json.RawMessage(`"t"`)}, {"arguments", json.RawMessage(args)}})
+		hs, err := s.mirroredHeaders(MethodCallTool, []jsonscan.Member{{Key: "name", Val: json.RawMessage(`"t"`)}, {Key: "arguments", Val: json.RawMessage(args)}})
 		if err != nil {
 			return
 		}
 		require.LessOrEqual(t, len(hs), 2+len(specs))
 		for _, h := range hs {
-			assert.True(t, ValidHeader(h.Name, h.Value), "%q: %q", h.Name, h.Value)
+			assert.True(t, wire.ValidHeader(h.Name, h.Value), "%q: %q", h.Name, h.Value)
 		}
 	})
 }

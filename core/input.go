@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // This file answers what a server asks of the client: legacy server→client
@@ -15,7 +17,7 @@ import (
 // fulfil function, so one set of handlers serves both eras.
 
 // serveRequest answers a legacy server→client request.
-func (s *Session) serveRequest(m *Request) {
+func (s *Session) serveRequest(m *jsonrpc.Request) {
 	defer s.wg.Done()
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
@@ -30,7 +32,7 @@ func (s *Session) serveRequest(m *Request) {
 		s.mu.Unlock()
 	}()
 
-	resp := &Response{ID: m.ID}
+	resp := &jsonrpc.Response{ID: m.ID}
 	result, err := s.fulfil(ctx, m.Method, m.Params)
 	switch {
 	case err == nil:
@@ -51,18 +53,18 @@ func (s *Session) serveRequest(m *Request) {
 }
 
 // wireErrorFor turns a handler error into a JSON-RPC error object.
-func wireErrorFor(err error) *WireError {
+func wireErrorFor(err error) *jsonrpc.Error {
 	var rpc *RPCError
 	if errors.As(err, &rpc) {
-		return &WireError{Code: rpc.Code, Message: rpc.Message, Data: rpc.Data}
+		return &jsonrpc.Error{Code: rpc.Code, Message: rpc.Message, Data: rpc.Data}
 	}
 	if errors.Is(err, errUnknownMethod) {
-		return &WireError{Code: CodeMethodNotFound, Message: err.Error()}
+		return &jsonrpc.Error{Code: CodeMethodNotFound, Message: err.Error()}
 	}
 	if errors.Is(err, errBadParams) {
-		return &WireError{Code: CodeInvalidParams, Message: err.Error()}
+		return &jsonrpc.Error{Code: CodeInvalidParams, Message: err.Error()}
 	}
-	return &WireError{Code: CodeInternalError, Message: err.Error()}
+	return &jsonrpc.Error{Code: CodeInternalError, Message: err.Error()}
 }
 
 var (

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // ErrKeepAlive is wrapped by the warning about a failed keepalive ping.
@@ -20,13 +19,16 @@ func (s *Session) startKeepAlive() {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		t := time.NewTicker(every)
+		// A timer re-armed after each ping rather than a ticker: the pings
+		// stay an interval apart however long one takes, and the client's
+		// clock (a fake one in tests) times them.
+		t := s.client.clock.NewTimer(every)
 		defer t.Stop()
 		for {
 			select {
 			case <-s.ctx.Done():
 				return
-			case <-t.C:
+			case <-t.C():
 			}
 			ctx, cancel := context.WithTimeout(s.ctx, every)
 			err := s.Ping(ctx)
@@ -34,6 +36,7 @@ func (s *Session) startKeepAlive() {
 			if err != nil && s.ctx.Err() == nil {
 				s.warn(fmt.Errorf("%w: %w", ErrKeepAlive, err))
 			}
+			t.Reset(every)
 		}
 	}()
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"sync"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // NewInMemoryTransports returns two connected transports, for tests and for
@@ -47,8 +49,8 @@ type memConn struct {
 	peer *memConn
 }
 
-func (c *memConn) Send(ctx context.Context, m Message, _ *SendOptions) error {
-	b, err := EncodeMessage(m)
+func (c *memConn) Send(ctx context.Context, m jsonrpc.Message, _ *SendOptions) error {
+	b, err := jsonrpc.EncodeMessage(m)
 	if err != nil {
 		return err
 	}
@@ -62,14 +64,14 @@ func (c *memConn) Send(ctx context.Context, m Message, _ *SendOptions) error {
 	}
 }
 
-func (c *memConn) Recv(ctx context.Context) (Message, error) {
+func (c *memConn) Recv(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		select {
 		case b := <-c.in:
-			m, err := DecodeMessage(b)
+			m, err := jsonrpc.DecodeMessage(b)
 			if err != nil {
 				// The other side sent garbage: answer like a peer would.
-				_ = c.Send(ctx, &Response{Error: &WireError{Code: CodeParseError, Message: err.Error()}}, nil)
+				_ = c.Send(ctx, &jsonrpc.Response{Error: &jsonrpc.Error{Code: CodeParseError, Message: err.Error()}}, nil)
 				continue
 			}
 			return m, nil

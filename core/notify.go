@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // notificationQueue runs notification handlers in arrival order on one
@@ -151,13 +153,13 @@ func (s *Session) runHandler(f func()) {
 // notificationEnvelope extracts the subscription id of a notification.
 type notificationEnvelope struct {
 	Meta struct {
-		SubscriptionID *ID `json:"io.modelcontextprotocol/subscriptionId"`
+		SubscriptionID *jsonrpc.ID `json:"io.modelcontextprotocol/subscriptionId"`
 	} `json:"_meta"`
 }
 
 // onNotification handles a notification on the reader goroutine: protocol
 // bookkeeping happens here, user handlers are queued.
-func (s *Session) onNotification(m *Request) {
+func (s *Session) onNotification(m *jsonrpc.Request) {
 	opts := &s.client.opts
 	ctx := s.ctx
 	sub, ok := s.notificationSub(m)
@@ -171,7 +173,7 @@ func (s *Session) onNotification(m *Request) {
 		if !s.decodeNote(m, &p) {
 			return
 		}
-		var tok ID
+		var tok jsonrpc.ID
 		if b, err := json.Marshal(p.ProgressToken); err == nil {
 			_ = tok.UnmarshalJSON(b)
 		}
@@ -220,10 +222,10 @@ func (s *Session) onNotification(m *Request) {
 		if cancel != nil {
 			cancel()
 		}
-		if !p.RequestID.isStr {
-			if sb := s.subscription(p.RequestID.num); sb != nil {
+		if n, ok := p.RequestID.Int64(); ok {
+			if sb := s.subscription(n); sb != nil {
 				sb.finish(fmt.Errorf("%w: server cancelled the subscription: %s", ErrClosed, p.Reason))
-				s.cancelRequest(p.RequestID.num, "")
+				s.cancelRequest(n, "")
 			}
 		}
 		return
@@ -294,7 +296,7 @@ func (s *Session) onNotification(m *Request) {
 // notificationSub returns the subscription a notification is routed to by
 // its _meta subscription id, or nil. ok is false, after a warning, when the
 // params are malformed.
-func (s *Session) notificationSub(m *Request) (sub *Subscription, ok bool) {
+func (s *Session) notificationSub(m *jsonrpc.Request) (sub *Subscription, ok bool) {
 	if len(m.Params) == 0 || m.Params[0] == '{' && !mayHaveKey(m.Params, `"_meta"`) {
 		// Nothing to route by: spare decoding the params twice (the
 		// message was validated as a whole when it was decoded).
@@ -304,13 +306,15 @@ func (s *Session) notificationSub(m *Request) (sub *Subscription, ok bool) {
 	if !s.decodeNote(m, &env) {
 		return nil, false
 	}
-	if id := env.Meta.SubscriptionID; id != nil && id.IsValid() && !id.isStr {
-		sub = s.subscription(id.num)
+	if id := env.Meta.SubscriptionID; id != nil {
+		if n, ok := id.Int64(); ok {
+			sub = s.subscription(n)
+		}
 	}
 	return sub, true
 }
 
-func (s *Session) decodeNote(m *Request, v any) bool {
+func (s *Session) decodeNote(m *jsonrpc.Request, v any) bool {
 	if err := json.Unmarshal(m.Params, v); err != nil {
 		s.warn(fmt.Errorf("%w: %s params: %v", ErrInvalidResult, m.Method, err))
 		return false

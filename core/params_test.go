@@ -6,22 +6,24 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 func TestObjectMembers(t *testing.T) {
 	cases := []struct {
 		name string
 		in   string
-		want []member
+		want []jsonscan.Member
 		err  bool
 	}{
 		{"empty", ``, nil, false},
 		{"null", `null`, nil, false},
 		{"empty object", ` { } `, nil, false},
-		{"simple", `{"a":1,"b":"x"}`, []member{{"a", json.RawMessage(`1`)}, {"b", json.RawMessage(`"x"`)}}, false},
-		{"whitespace", "{ \"a\" :\t[1, {\"}\":\"]\"}] ,\n\"b\": true }", []member{{"a", json.RawMessage(`[1, {"}":"]"}]`)}, {"b", json.RawMessage(`true`)}}, false},
-		{"escaped key", `{"a\"b":null,"\u00e9":-1.5e3}`, []member{{`a"b`, json.RawMessage(`null`)}, {"é", json.RawMessage(`-1.5e3`)}}, false},
-		{"string with escapes", `{"s":"a\\\"b\\\\"}`, []member{{"s", json.RawMessage(`"a\\\"b\\\\"`)}}, false},
+		{"simple", `{"a":1,"b":"x"}`, []jsonscan.Member{{Key: "a", Val: json.RawMessage(`1`)}, {Key: "b", Val: json.RawMessage(`"x"`)}}, false},
+		{"whitespace", "{ \"a\" :\t[1, {\"}\":\"]\"}] ,\n\"b\": true }", []jsonscan.Member{{Key: "a", Val: json.RawMessage(`[1, {"}":"]"}]`)}, {Key: "b", Val: json.RawMessage(`true`)}}, false},
+		{"escaped key", `{"a\"b":null,"\u00e9":-1.5e3}`, []jsonscan.Member{{Key: `a"b`, Val: json.RawMessage(`null`)}, {Key: "é", Val: json.RawMessage(`-1.5e3`)}}, false},
+		{"string with escapes", `{"s":"a\\\"b\\\\"}`, []jsonscan.Member{{Key: "s", Val: json.RawMessage(`"a\\\"b\\\\"`)}}, false},
 		{"not an object", `[1]`, nil, true},
 		{"truncated", `{"a":`, nil, true},
 		{"garbage", `{"a":1}x`, nil, true},
@@ -42,8 +44,8 @@ func TestObjectMembers(t *testing.T) {
 func TestBuildParams(t *testing.T) {
 	ms, err := objectMembers(json.RawMessage(`{"name":"t","_meta":{"keep":1,"progressToken":"old"}}`))
 	require.NoError(t, err)
-	out, err := buildParams(ms, []member{{"progressToken", json.RawMessage(`7`)}, {"v", json.RawMessage(`"x"`)}},
-		member{"requestState", json.RawMessage(`"s\u00e9"`)}, member{"absent", nil})
+	out, err := buildParams(ms, []jsonscan.Member{{Key: "progressToken", Val: json.RawMessage(`7`)}, {Key: "v", Val: json.RawMessage(`"x"`)}},
+		jsonscan.Member{Key: "requestState", Val: json.RawMessage(`"s\u00e9"`)}, jsonscan.Member{Key: "absent", Val: nil})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"name":"t","_meta":{"keep":1,"progressToken":7,"v":"x"},"requestState":"s\u00e9"}`, string(out))
 	assert.Contains(t, string(out), `"s\u00e9"`, "values keep their exact bytes")
@@ -66,7 +68,7 @@ func FuzzObjectMembers(f *testing.F) {
 		require.NoError(t, err, "%q", in)
 		got := map[string]json.RawMessage{}
 		for _, m := range ms {
-			got[m.key] = m.val
+			got[m.Key] = m.Val
 		}
 		require.Equal(t, len(want), len(got), "%q", in)
 		for k, v := range want {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // expiringTransport wraps a transport: Send of a request whose method has
@@ -33,8 +35,8 @@ type expiringConn struct {
 	t *expiringTransport
 }
 
-func (c *expiringConn) Send(ctx context.Context, m Message, opts *SendOptions) error {
-	if r, ok := m.(*Request); ok && !r.IsNotification() {
+func (c *expiringConn) Send(ctx context.Context, m jsonrpc.Message, opts *SendOptions) error {
+	if r, ok := m.(*jsonrpc.Request); ok && !r.IsNotification() {
 		c.t.mu.Lock()
 		n := c.t.expire[r.Method]
 		if n > 0 {
@@ -64,9 +66,9 @@ func TestReinitializeWhileRestoring(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f, inner := newFake(t, EraLegacy)
-			f.handle(MethodSetLevel, func(*Request) (any, *WireError) { return map[string]any{}, nil })
-			f.handle(MethodSubscribe, func(*Request) (any, *WireError) { return map[string]any{}, nil })
-			f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+			f.handle(MethodSetLevel, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return map[string]any{}, nil })
+			f.handle(MethodSubscribe, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return map[string]any{}, nil })
+			f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 				return map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}}, nil
 			})
 			tr := &expiringTransport{Transport: inner, expire: map[string]int{}}

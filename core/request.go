@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // CallOptions tune one request; nil means the session defaults.
@@ -99,7 +102,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		spec.total = s.client.opts.MaxTotalTimeout
 	}
 	if opts.OnProgress != nil {
-		spec.token = Int64ID(s.nextToken.Add(1))
+		spec.token = jsonrpc.Int64ID(s.nextToken.Add(1))
 	}
 
 	var started time.Time // only the maximum total time needs it
@@ -107,7 +110,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		started = s.client.clock.Now()
 	}
 	var (
-		extras        []member // inputResponses, requestState of an MRTR retry
+		extras        []jsonscan.Member // inputResponses, requestState of an MRTR retry
 		rounds        int
 		renegotiated  bool
 		relisted      bool
@@ -186,11 +189,11 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		if err := requireResult(method, result); err != nil {
 			return nil, err
 		}
-		var top []member // a modern result's members, split once for resultType and ttlMs
+		var top []jsonscan.Member // a modern result's members, split once for resultType and ttlMs
 		if era == EraModern && (cacheKey != "" || mayHaveKey(result, `"resultType"`)) {
 			top = knownMembers(result)
 		}
-		if rawString(getMember(top, "resultType")) == ResultTypeInputRequired {
+		if jsonscan.RawString(getMember(top, "resultType")) == ResultTypeInputRequired {
 			if !supportsInputRequired(method) {
 				return nil, fmt.Errorf("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
 			}
@@ -219,8 +222,8 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 }
 
 // wireParams assembles the params sent on the wire.
-func (s *Session) wireParams(era Era, version string, user []member, opts *CallOptions, token ID, extras []member) (json.RawMessage, error) {
-	var meta []member
+func (s *Session) wireParams(era Era, version string, user []jsonscan.Member, opts *CallOptions, token jsonrpc.ID, extras []jsonscan.Member) (json.RawMessage, error) {
+	var meta []jsonscan.Member
 	if era == EraModern {
 		s.mu.Lock()
 		base, cur := s.metaMembers, s.version
@@ -229,19 +232,19 @@ func (s *Session) wireParams(era Era, version string, user []member, opts *CallO
 			// During the handshake the session has no committed version.
 			base = s.modernMeta(version, "")
 		}
-		meta = append(make([]member, 0, len(base)+2), base...)
+		meta = append(make([]jsonscan.Member, 0, len(base)+2), base...)
 	}
 	if token.IsValid() {
-		meta = append(meta, member{MetaProgressToken, token.appendJSON(nil)})
+		meta = append(meta, jsonscan.Member{Key: MetaProgressToken, Val: token.AppendJSON(nil)})
 	}
 	for k, v := range opts.Meta {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return nil, fmt.Errorf("core: encoding _meta[%q]: %w", k, err)
 		}
-		meta = append(meta, member{k, b})
+		meta = append(meta, jsonscan.Member{Key: k, Val: b})
 	}
-	ms := make([]member, len(user), len(user)+len(extras)+1) // room for _meta and extras
+	ms := make([]jsonscan.Member, len(user), len(user)+len(extras)+1) // room for _meta and extras
 	copy(ms, user)
 	return buildParams(ms, meta, extras...)
 }
@@ -264,7 +267,7 @@ func (s *Session) renegotiate(current string, supported []string) bool {
 
 // answerInputRequired fulfils an input_required result and returns the
 // members to add to the retry.
-func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessage) ([]member, error) {
+func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessage) ([]jsonscan.Member, error) {
 	var ir inputRequiredResult
 	if err := json.Unmarshal(result, &ir); err != nil {
 		return nil, fmt.Errorf("%w: input_required: %v", ErrInvalidResult, err)
@@ -274,22 +277,22 @@ func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessag
 	}
 	// Each retry carries exactly what this round asked for: responses to
 	// this round's requests and this round's state, or none.
-	extras := []member{{"inputResponses", nil}, {"requestState", nil}}
+	extras := []jsonscan.Member{{Key: "inputResponses", Val: nil}, {Key: "requestState", Val: nil}}
 	if len(ir.InputRequests) > 0 {
 		responses, err := s.fulfilInputs(ctx, ir.InputRequests)
 		if err != nil {
 			return nil, err
 		}
-		extras[0].val = responses
+		extras[0].Val = responses
 	}
 	if len(ir.RequestState) > 0 && string(ir.RequestState) != "null" {
-		extras[1].val = ir.RequestState
+		extras[1].Val = ir.RequestState
 	}
 	return extras, nil
 }
 
 // postProcess applies method-specific rules to a complete result.
-func (s *Session) postProcess(method string, user []member, result json.RawMessage) (json.RawMessage, error) {
+func (s *Session) postProcess(method string, user []jsonscan.Member, result json.RawMessage) (json.RawMessage, error) {
 	switch method {
 	case MethodListTools:
 		return s.registerTools(result)

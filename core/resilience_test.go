@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // urlElicitServer answers tools/call with -32042 until the call has been
@@ -22,9 +24,9 @@ func urlElicitServer(t *testing.T) (*fakeServer, Transport, *atomic.Int32) {
 	t.Helper()
 	f, tr := newFake(t, EraLegacy)
 	var attempts atomic.Int32
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		if attempts.Add(1) == 1 {
-			return nil, &WireError{Code: CodeURLElicitationRequired, Message: "authorize first", Data: mustMarshal(map[string]any{
+			return nil, &jsonrpc.Error{Code: CodeURLElicitationRequired, Message: "authorize first", Data: mustMarshal(map[string]any{
 				"elicitations": []any{map[string]any{"mode": "url", "elicitationId": "e1", "url": "https://auth.example/x", "message": "Sign in"}},
 			})}
 		}
@@ -200,7 +202,7 @@ func TestServerRequestsAreCapped(t *testing.T) {
 			return &ListRootsResult{}, nil
 		},
 	})
-	answers := make(chan *Response, 3)
+	answers := make(chan *jsonrpc.Response, 3)
 	for range 3 {
 		go func() { answers <- f.request(MethodListRoots, nil) }()
 	}
@@ -216,26 +218,30 @@ func TestServerRequestsAreCapped(t *testing.T) {
 	require.Eventually(t, func() bool { return s.Stats().ServerRequests == 0 }, 5*time.Second, 5*time.Millisecond)
 }
 
+// TestKeepAlive: pings go out once per interval on the client's clock (a
+// fake one: no ping before the interval has passed, one each time it has),
+// and a failed ping is reported.
 func TestKeepAlive(t *testing.T) {
 	f, tr := newFake(t, EraLegacy)
 	var pings atomic.Int32
-	fail := make(chan struct{})
-	f.handle(MethodPing, func(*Request) (any, *WireError) {
-		if pings.Add(1) >= 3 {
-			select {
-			case <-fail:
-				return nil, &WireError{Code: CodeInternalError, Message: "down"}
-			default:
-				close(fail)
-			}
+	f.handle(MethodPing, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
+		if pings.Add(1) >= 4 {
+			return nil, &jsonrpc.Error{Code: CodeInternalError, Message: "down"}
 		}
 		return map[string]any{}, nil
 	})
 	warned := make(chan error, 8)
-	s := connectFake(t, tr, &ClientOptions{
-		KeepAlive: 10 * time.Millisecond,
-		OnWarning: func(_ *Session, err error) { warned <- err },
+	s, clk := connectFakeClock(t, tr, &ClientOptions{
+		KeepAlive:      time.Minute,
+		RequestTimeout: time.Hour, // the pings' own timers are told apart by their deadline
+		OnWarning:      func(_ *Session, err error) { warned <- err },
 	})
+	for i := int32(1); i <= 4; i++ {
+		clk.WaitDeadline(t, time.Minute) // the next ping is armed
+		require.Equal(t, i-1, pings.Load(), "no ping before the interval has passed")
+		clk.Advance(time.Minute)
+		require.Eventually(t, func() bool { return pings.Load() == i }, 5*time.Second, time.Millisecond)
+	}
 	select {
 	case err := <-warned:
 		require.ErrorIs(t, err, ErrKeepAlive)
@@ -244,7 +250,7 @@ func TestKeepAlive(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no failed keepalive reported")
 	}
-	assert.GreaterOrEqual(t, pings.Load(), int32(4))
+	assert.Empty(t, warned, "only the failed ping is reported")
 	require.NoError(t, s.Close(), "the keepalive goroutine ends with the session")
 }
 
@@ -259,7 +265,7 @@ func TestTooManyInputRequestsAtOnce(t *testing.T) {
 		fmt.Fprintf(&b, `"r%d":{"method":"roots/list","params":{}}`, i)
 	}
 	b.WriteString(`}}`)
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) { return json.RawMessage(b.String()), nil })
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return json.RawMessage(b.String()), nil })
 	var asked atomic.Int32
 	s := connectFake(t, tr, &ClientOptions{
 		MaxServerRequests: 16,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 // Defaults of RetryPolicy.
@@ -48,7 +50,7 @@ type TransientError interface {
 
 // retryDelay decides whether failed attempt number attempt (1-based) of a
 // request is repeated and after how long.
-func (s *Session) retryDelay(err error, method string, user []member, attempt int) (time.Duration, bool) {
+func (s *Session) retryDelay(err error, method string, user []jsonscan.Member, attempt int) (time.Duration, bool) {
 	p := s.client.opts.Retry
 	if p == nil {
 		return 0, false

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Session is one connection to an MCP server, made by Client.Connect. All
@@ -59,12 +61,12 @@ type Session struct {
 	initResult   *InitializeResult
 	discover     *DiscoverResult
 	logLevel     string
-	metaMembers  []member // modern _meta members: version, caps, info (and log level); never modified, only replaced
+	metaMembers  []jsonscan.Member // modern _meta members: version, caps, info (and log level); never modified, only replaced
 	pending      map[int64]*pendingCall
-	progress     map[ID]*pendingCall
-	incoming     map[ID]context.CancelFunc // legacy server→client requests in flight
-	serving      int                       // admitted server→client requests (admitServerRequest)
-	refusing     int                       // refusals being sent
+	progress     map[jsonrpc.ID]*pendingCall
+	incoming     map[jsonrpc.ID]context.CancelFunc // legacy server→client requests in flight
+	serving      int                               // admitted server→client requests (admitServerRequest)
+	refusing     int                               // refusals being sent
 	tools        map[string]*toolInfo
 	subs         map[int64]*Subscription
 	closed       bool
@@ -89,8 +91,8 @@ type Session struct {
 
 type pendingCall struct {
 	id    int64
-	ch    chan *Response // buffered, 1
-	touch chan struct{}  // buffered, 1: progress arrived (nil for inline calls)
+	ch    chan *jsonrpc.Response // buffered, 1
+	touch chan struct{}          // buffered, 1: progress arrived (nil for inline calls)
 	// progressed is set when a progress notification for the call was
 	// queued for its OnProgress: the call then returns only after it ran.
 	progressed atomic.Bool
@@ -98,7 +100,7 @@ type pendingCall struct {
 	// restarts an inline call's idle timer). Guarded by Session.mu.
 	onTouch func()
 	onProg  func(*ProgressParams)
-	token   ID
+	token   jsonrpc.ID
 	version string // the protocol version the request was sent with
 }
 
@@ -112,8 +114,8 @@ func newSession(c *Client, t Transport, versions []string, key string) *Session 
 		versions:  versions,
 		eraKey:    key,
 		pending:   map[int64]*pendingCall{},
-		progress:  map[ID]*pendingCall{},
-		incoming:  map[ID]context.CancelFunc{},
+		progress:  map[jsonrpc.ID]*pendingCall{},
+		incoming:  map[jsonrpc.ID]context.CancelFunc{},
 		tools:     map[string]*toolInfo{},
 		subs:      map[int64]*Subscription{},
 		done:      make(chan struct{}),
@@ -121,6 +123,7 @@ func newSession(c *Client, t Transport, versions []string, key string) *Session 
 		capsJSON:  c.marshalCapabilities(),
 	}
 	s.infoJSON, _ = json.Marshal(&c.impl)
+	s.cache.clock = c.clock
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.notes.init(c.opts.MaxQueuedNotifications, s.notesDropped)
 	s.elicits.init()
@@ -262,7 +265,7 @@ func (s *Session) shutdown(cause error) {
 		err = fmt.Errorf("%w: %w", ErrClosed, cause)
 	}
 	for _, p := range pend {
-		p.ch <- &Response{TransportErr: err}
+		p.ch <- &jsonrpc.Response{TransportErr: err}
 	}
 	for _, sub := range subs {
 		sub.finish(err)
@@ -279,7 +282,7 @@ func (s *Session) warn(err error) {
 	}
 }
 
-func (s *Session) tee(dir Direction, m Message) {
+func (s *Session) tee(dir Direction, m jsonrpc.Message) {
 	if f := s.client.opts.OnMessage; f != nil {
 		f(s, dir, m)
 	}
@@ -303,12 +306,12 @@ func (s *Session) readLoop() {
 
 // receive routes one incoming message. It runs on the reader goroutine,
 // or on a DirectConn's goroutines.
-func (s *Session) receive(msg Message) {
+func (s *Session) receive(msg jsonrpc.Message) {
 	s.tee(Incoming, msg)
 	switch m := msg.(type) {
-	case *Response:
+	case *jsonrpc.Response:
 		s.deliver(m)
-	case *Request:
+	case *jsonrpc.Request:
 		if m.IsNotification() {
 			s.onNotification(m)
 		} else if s.admitServerRequest(m) {
@@ -319,8 +322,9 @@ func (s *Session) receive(msg Message) {
 }
 
 // deliver routes a response to its pending call.
-func (s *Session) deliver(r *Response) {
-	if !r.ID.IsValid() || r.ID.isStr {
+func (s *Session) deliver(r *jsonrpc.Response) {
+	id, ok := r.ID.Int64()
+	if !ok {
 		// We only issue integer ids. An error without an id may be a
 		// server's reply to an unparseable message: report it.
 		switch {
@@ -334,9 +338,9 @@ func (s *Session) deliver(r *Response) {
 		return
 	}
 	s.mu.Lock()
-	p := s.pending[r.ID.num]
+	p := s.pending[id]
 	if p != nil {
-		delete(s.pending, r.ID.num)
+		delete(s.pending, id)
 	}
 	s.mu.Unlock()
 	if p == nil {
@@ -382,7 +386,7 @@ func (s *Session) unregister(p *pendingCall) {
 }
 
 // send transmits a message and tees it.
-func (s *Session) send(ctx context.Context, m Message, opts *SendOptions) error {
+func (s *Session) send(ctx context.Context, m jsonrpc.Message, opts *SendOptions) error {
 	s.tee(Outgoing, m)
 	return s.conn.Send(ctx, m, opts)
 }
@@ -396,7 +400,7 @@ type callSpec struct {
 	total   time.Duration // hard maximum; 0 none
 	reset   bool          // progress resets the idle timeout
 	onProg  func(*ProgressParams)
-	token   ID
+	token   jsonrpc.ID
 	sub     *Subscription // set for subscriptions/listen (a long-lived request)
 }
 
@@ -404,11 +408,11 @@ type callSpec struct {
 // response (which may carry a JSON-RPC error) or a Go error for transport
 // failures, timeouts and cancellation; on timeout or cancellation the
 // request is cancelled on the wire.
-func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error) {
+func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*jsonrpc.Response, error) {
 	id := s.nextID.Add(1)
 	p := &pendingCall{
 		id:      id,
-		ch:      make(chan *Response, 1),
+		ch:      make(chan *jsonrpc.Response, 1),
 		onProg:  c.onProg,
 		token:   c.token,
 		version: c.send.ProtocolVersion,
@@ -424,9 +428,9 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 	if c.sub != nil {
 		s.addSub(c.sub)
 	}
-	req := &Request{ID: Int64ID(id), Method: c.method, Params: c.params}
+	req := &jsonrpc.Request{ID: jsonrpc.Int64ID(id), Method: c.method, Params: c.params}
 	var (
-		r   *Response
+		r   *jsonrpc.Response
 		err error
 	)
 	if c.sub != nil {
@@ -450,7 +454,7 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*Response, error)
 // and its timeouts apply to that time too, so they cancel the send. A
 // goroutine switch costs a lot inside WebAssembly (the whole stack unwinds
 // and rewinds), and this path has none of its own.
-func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSpec, req *Request) (*Response, error) {
+func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSpec, req *jsonrpc.Request) (*jsonrpc.Response, error) {
 	sendCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	clk := s.client.clock
@@ -514,13 +518,13 @@ var (
 // (subscriptions/listen) whose Send lasts as long as their stream. Once
 // the answer is in the send is left to finish; a failed wait (timeout,
 // cancellation) stops it, the end of the session at the latest.
-func (s *Session) roundTripBeside(ctx context.Context, p *pendingCall, c *callSpec, req *Request) (*Response, error) {
+func (s *Session) roundTripBeside(ctx context.Context, p *pendingCall, c *callSpec, req *jsonrpc.Request) (*jsonrpc.Response, error) {
 	sendCtx, stopSend := context.WithCancel(s.ctx)
 	s.sends.Go(func() {
 		defer stopSend()
 		if err := s.send(sendCtx, req, &c.send); err != nil {
 			select {
-			case p.ch <- &Response{TransportErr: err}:
+			case p.ch <- &jsonrpc.Response{TransportErr: err}:
 			default:
 			}
 		}
@@ -544,7 +548,7 @@ func (s *Session) drainNotes(ctx context.Context) {
 	}
 }
 
-func (s *Session) await(ctx context.Context, p *pendingCall, c *callSpec) (*Response, error) {
+func (s *Session) await(ctx context.Context, p *pendingCall, c *callSpec) (*jsonrpc.Response, error) {
 	var idle, total <-chan time.Time
 	var idleTimer timer
 	if c.timeout > 0 {
@@ -597,8 +601,8 @@ func (s *Session) cancelRequest(id int64, reason string) {
 	// the handshake the session has none yet, and on modern HTTP the
 	// transport closes the request's stream instead of sending it.
 	version := p.version
-	params, _ := json.Marshal(&CancelledParams{RequestID: Int64ID(id), Reason: reason})
-	note := &Request{Method: NotificationCancelled, Params: params}
+	params, _ := json.Marshal(&CancelledParams{RequestID: jsonrpc.Int64ID(id), Reason: reason})
+	note := &jsonrpc.Request{Method: NotificationCancelled, Params: params}
 	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
 	defer cancel()
 	if err := s.send(ctx, note, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
@@ -619,7 +623,7 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	if closed {
 		return ErrClosed
 	}
-	return s.send(ctx, &Request{Method: method, Params: raw}, &SendOptions{ProtocolVersion: version})
+	return s.send(ctx, &jsonrpc.Request{Method: method, Params: raw}, &SendOptions{ProtocolVersion: version})
 }
 
 func marshalParams(params any) (json.RawMessage, error) {

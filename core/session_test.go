@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -61,13 +63,13 @@ func TestHandshake(t *testing.T) {
 		var seen []string
 		var mu sync.Mutex
 		prev := f.handlers[MethodDiscover]
-		f.handle(MethodDiscover, func(r *Request) (any, *WireError) {
+		f.handle(MethodDiscover, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 			v := paramsOf(t, r)["_meta"].(map[string]any)[MetaProtocolVersion].(string)
 			mu.Lock()
 			seen = append(seen, v)
 			mu.Unlock()
 			if v != Version20260728 {
-				return nil, &WireError{Code: CodeUnsupportedProtocolVersion, Message: "unsupported", Data: mustMarshal(map[string]any{"supported": []string{Version20260728}, "requested": v})}
+				return nil, &jsonrpc.Error{Code: CodeUnsupportedProtocolVersion, Message: "unsupported", Data: mustMarshal(map[string]any{"supported": []string{Version20260728}, "requested": v})}
 			}
 			return prev(r)
 		})
@@ -80,13 +82,13 @@ func TestHandshake(t *testing.T) {
 	})
 	t.Run("discover without supportedVersions means legacy", func(t *testing.T) {
 		f, tr := newFake(t, EraLegacy)
-		f.handle(MethodDiscover, func(*Request) (any, *WireError) { return map[string]any{}, nil })
+		f.handle(MethodDiscover, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return map[string]any{}, nil })
 		s := connectFake(t, tr, nil)
 		assert.Equal(t, EraLegacy, s.Era())
 	})
 	t.Run("server picks a version the client does not speak", func(t *testing.T) {
 		f, tr := newFake(t, EraLegacy)
-		f.handle(MethodInitialize, func(*Request) (any, *WireError) {
+		f.handle(MethodInitialize, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			return map[string]any{"protocolVersion": "1999-01-01", "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "old", "version": "0"}}, nil
 		})
 		c := NewClient(&Implementation{Name: "x", Version: "1"}, nil)
@@ -97,7 +99,7 @@ func TestHandshake(t *testing.T) {
 
 func TestModernRequestMeta(t *testing.T) {
 	f, tr := newFake(t, EraModern)
-	f.handle(MethodListTools, func(*Request) (any, *WireError) {
+	f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		return map[string]any{"tools": []any{}, "resultType": "complete"}, nil
 	})
 	s := connectFake(t, tr, &ClientOptions{
@@ -133,8 +135,8 @@ func TestModernRequestMeta(t *testing.T) {
 
 func TestLegacyRequestShape(t *testing.T) {
 	f, tr := newFake(t, EraLegacy)
-	f.handle(MethodSetLevel, func(*Request) (any, *WireError) { return map[string]any{}, nil })
-	f.handle(MethodListTools, func(*Request) (any, *WireError) { return map[string]any{"tools": []any{}}, nil })
+	f.handle(MethodSetLevel, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return map[string]any{}, nil })
+	f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return map[string]any{"tools": []any{}}, nil })
 	s := connectFake(t, tr, &ClientOptions{LogLevel: LevelError})
 	_, err := s.ListTools(ctx5(t), nil)
 	require.NoError(t, err)
@@ -149,9 +151,9 @@ func TestLegacyRequestShape(t *testing.T) {
 func TestMultiRoundTrip(t *testing.T) {
 	const state = `{"opaque":"st\u00e9te \/ with escapes"}`
 	f, tr := newFake(t, EraModern)
-	var calls []*Request
+	var calls []*jsonrpc.Request
 	var mu sync.Mutex
-	f.handle(MethodCallTool, func(r *Request) (any, *WireError) {
+	f.handle(MethodCallTool, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		mu.Lock()
 		calls = append(calls, r)
 		n := len(calls)
@@ -213,7 +215,7 @@ func mustMarshalString(s string) string {
 func TestMultiRoundTripLimits(t *testing.T) {
 	t.Run("too many rounds", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
-		f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			return json.RawMessage(`{"resultType":"input_required","requestState":"again"}`), nil
 		})
 		s := connectFake(t, tr, &ClientOptions{MaxInputRounds: 3})
@@ -223,7 +225,7 @@ func TestMultiRoundTripLimits(t *testing.T) {
 	})
 	t.Run("handler failure", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
-		f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			return json.RawMessage(`{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"?"}}}}`), nil
 		})
 		s := connectFake(t, tr, &ClientOptions{
@@ -237,7 +239,7 @@ func TestMultiRoundTripLimits(t *testing.T) {
 	})
 	t.Run("no handler", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
-		f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			return json.RawMessage(`{"resultType":"input_required","inputRequests":{"k":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}}}`), nil
 		})
 		s := connectFake(t, tr, nil)
@@ -246,7 +248,7 @@ func TestMultiRoundTripLimits(t *testing.T) {
 	})
 	t.Run("input_required where it is not allowed", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
-		f.handle(MethodListTools, func(*Request) (any, *WireError) {
+		f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			return json.RawMessage(`{"resultType":"input_required","requestState":"x"}`), nil
 		})
 		s := connectFake(t, tr, nil)
@@ -255,7 +257,7 @@ func TestMultiRoundTripLimits(t *testing.T) {
 	})
 	t.Run("missing resultType is complete", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
-		f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 			return json.RawMessage(`{"content":[{"type":"text","text":"plain"}]}`), nil
 		})
 		s := connectFake(t, tr, nil)
@@ -322,7 +324,7 @@ func TestLegacyServerRequests(t *testing.T) {
 
 func TestBadInputKeepsTheSession(t *testing.T) {
 	f, tr := newFake(t, EraModern)
-	f.handle(MethodListTools, func(*Request) (any, *WireError) { return map[string]any{"tools": []any{}}, nil })
+	f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return map[string]any{"tools": []any{}}, nil })
 	var warnings atomic.Int32
 	s := connectFake(t, tr, &ClientOptions{OnWarning: func(*Session, error) { warnings.Add(1) }})
 	for _, b := range []string{
@@ -346,8 +348,8 @@ func TestBadInputKeepsTheSession(t *testing.T) {
 // deadline, or to just before it, instead of sleeping.
 func TestTimeouts(t *testing.T) {
 	f, tr := newFake(t, EraModern)
-	calls := make(chan *Request, 8)
-	f.handle(MethodCallTool, func(r *Request) (any, *WireError) {
+	calls := make(chan *jsonrpc.Request, 8)
+	f.handle(MethodCallTool, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		calls <- r
 		return nil, nil // answered by the test, or never
 	})
@@ -362,7 +364,7 @@ func TestTimeouts(t *testing.T) {
 
 	// call starts CallTool and returns its outcome's channel and the
 	// request the server received.
-	call := func(t *testing.T, ctx context.Context, name string, opts *CallOptions) (<-chan error, *Request) {
+	call := func(t *testing.T, ctx context.Context, name string, opts *CallOptions) (<-chan error, *jsonrpc.Request) {
 		t.Helper()
 		done := make(chan error, 1)
 		go func() {
@@ -379,7 +381,7 @@ func TestTimeouts(t *testing.T) {
 	}
 	// progress sends progress for r and waits until its OnProgress ran
 	// (after the idle timer was reset, when the call resets it).
-	progress := func(t *testing.T, r *Request, i int, seen <-chan int) {
+	progress := func(t *testing.T, r *jsonrpc.Request, i int, seen <-chan int) {
 		t.Helper()
 		tok := paramsOf(t, r)["_meta"].(map[string]any)[MetaProgressToken]
 		f.notify(NotificationProgress, map[string]any{"progressToken": tok, "progress": i})
@@ -455,7 +457,7 @@ func TestTimeouts(t *testing.T) {
 
 func TestPagination(t *testing.T) {
 	f, tr := newFake(t, EraModern)
-	f.handle(MethodListPrompts, func(r *Request) (any, *WireError) {
+	f.handle(MethodListPrompts, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		cursor, _ := paramsOf(t, r)["cursor"].(string)
 		switch cursor {
 		case "":
@@ -466,7 +468,7 @@ func TestPagination(t *testing.T) {
 			return map[string]any{"prompts": []any{map[string]any{"name": "c"}}, "nextCursor": "p2"}, nil
 		}
 	})
-	f.handle(MethodListResources, func(r *Request) (any, *WireError) {
+	f.handle(MethodListResources, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		cursor, _ := paramsOf(t, r)["cursor"].(string)
 		if cursor == "" {
 			return map[string]any{"resources": []any{map[string]any{"uri": "a:1", "name": "1"}}, "nextCursor": "2"}, nil
@@ -489,11 +491,11 @@ func TestPagination(t *testing.T) {
 func TestResultCache(t *testing.T) {
 	f, tr := newFake(t, EraModern)
 	var lists, reads atomic.Int32
-	f.handle(MethodListTools, func(*Request) (any, *WireError) {
+	f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		lists.Add(1)
 		return map[string]any{"tools": []any{map[string]any{"name": "t", "inputSchema": map[string]any{"type": "object"}}}, "ttlMs": 60000, "cacheScope": "public", "resultType": "complete"}, nil
 	})
-	f.handle(MethodReadResource, func(r *Request) (any, *WireError) {
+	f.handle(MethodReadResource, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		reads.Add(1)
 		return map[string]any{"contents": []any{map[string]any{"uri": paramsOf(t, r)["uri"], "text": "x"}}, "ttlMs": 60000, "cacheScope": "private"}, nil
 	})
@@ -526,16 +528,45 @@ func TestResultCache(t *testing.T) {
 	assert.Equal(t, int32(2), reads.Load(), "r:2 stays cached")
 }
 
+// TestResultCacheExpiry: a cached result is fresh for ttlMs on the client's
+// clock and fetched again once that has passed.
+func TestResultCacheExpiry(t *testing.T) {
+	f, tr := newFake(t, EraModern)
+	var lists atomic.Int32
+	f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
+		lists.Add(1)
+		return map[string]any{"tools": []any{}, "ttlMs": 60000, "cacheScope": "public", "resultType": "complete"}, nil
+	})
+	s, clk := connectFakeClock(t, tr, nil)
+	steps := []struct {
+		advance time.Duration
+		want    int32
+	}{
+		{0, 1},
+		{59 * time.Second, 1}, // still fresh
+		{999 * time.Millisecond, 1},
+		{time.Millisecond, 2}, // 60 s after receipt: expired, fetched again
+		{30 * time.Second, 2}, // the new result is fresh from its own receipt
+		{30 * time.Second, 3},
+	}
+	for _, st := range steps {
+		clk.Advance(st.advance)
+		_, err := s.ListTools(ctx5(t), nil)
+		require.NoError(t, err)
+		require.Equal(t, st.want, lists.Load(), "after %v more", st.advance)
+	}
+}
+
 func TestOutputValidation(t *testing.T) {
 	f, tr := newFake(t, EraModern)
-	f.handle(MethodListTools, func(*Request) (any, *WireError) {
+	f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		return map[string]any{"tools": []any{map[string]any{
 			"name": "weather", "inputSchema": map[string]any{"type": "object"},
 			"outputSchema": map[string]any{"type": "object", "$defs": map[string]any{"deg": map[string]any{"type": "number"}}, "properties": map[string]any{"t": map[string]any{"$ref": "#/$defs/deg"}}, "required": []string{"t"}},
 		}}}, nil
 	})
 	answer := `{"content":[],"structuredContent":{"t":21.5}}`
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) { return json.RawMessage(answer), nil })
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return json.RawMessage(answer), nil })
 	s := connectFake(t, tr, nil)
 	_, err := s.AllTools(ctx5(t))
 	require.NoError(t, err)
@@ -565,10 +596,58 @@ func TestOutputValidation(t *testing.T) {
 	}
 }
 
+// TestOutputValidationPattern: ClientOptions.Pattern compiles the schema's
+// patterns (the GOOS=js module passes one with the JavaScript engine's
+// Unicode tables); a pattern it refuses is skipped, not fatal.
+func TestOutputValidationPattern(t *testing.T) {
+	f, tr := newFake(t, EraModern)
+	f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
+		return map[string]any{"tools": []any{map[string]any{
+			"name": "code", "inputSchema": map[string]any{"type": "object"},
+			"outputSchema": map[string]any{"type": "object", "properties": map[string]any{
+				"c": map[string]any{"type": "string", "pattern": "^[A-Z]+$"},
+				"d": map[string]any{"type": "string", "pattern": "refused"},
+			}},
+		}}}, nil
+	})
+	answer := ``
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return json.RawMessage(answer), nil })
+	var compiled []string
+	s := connectFake(t, tr, &ClientOptions{Pattern: func(src string) (func(string) bool, error) {
+		compiled = append(compiled, src) // compiled once, on the first call
+		if src == "refused" {
+			return nil, errors.New("unsupported")
+		}
+		return func(v string) bool { return v == "ABC" }, nil // a stand-in engine
+	}})
+	_, err := s.AllTools(ctx5(t))
+	require.NoError(t, err)
+	cases := []struct {
+		name, answer string
+		wantErr      bool
+	}{
+		{"the engine accepts", `{"content":[],"structuredContent":{"c":"ABC","d":"x"}}`, false},
+		{"the engine refuses a value RE2 would accept", `{"content":[],"structuredContent":{"c":"ABD"}}`, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			answer = tc.answer
+			_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "code"}, nil)
+			if tc.wantErr {
+				var ose *OutputSchemaError
+				require.ErrorAs(t, err, &ose)
+			} else {
+				require.NoError(t, err)
+			}
+		})
+	}
+	assert.ElementsMatch(t, []string{"^[A-Z]+$", "refused"}, compiled)
+}
+
 func TestSubscriptions(t *testing.T) {
 	f, tr := newFake(t, EraModern)
-	listens := make(chan *Request, 4)
-	f.handle(MethodListen, func(r *Request) (any, *WireError) {
+	listens := make(chan *jsonrpc.Request, 4)
+	f.handle(MethodListen, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		listens <- r
 		return nil, nil // the stream stays open
 	})
@@ -581,7 +660,7 @@ func TestSubscriptions(t *testing.T) {
 			mu.Unlock()
 		},
 	})
-	subMeta := func(id ID) map[string]any { return map[string]any{MetaSubscriptionID: id.Raw()} }
+	subMeta := func(id jsonrpc.ID) map[string]any { return map[string]any{MetaSubscriptionID: id.Raw()} }
 
 	var routed []string
 	var rmu sync.Mutex
@@ -609,7 +688,7 @@ func TestSubscriptions(t *testing.T) {
 	assert.Equal(t, []string{"a:1"}, sub.Acknowledged().ResourceSubscriptions, "the acknowledged subset is reported")
 
 	f.notify(NotificationResourceUpdated, map[string]any{"_meta": subMeta(req.ID), "uri": "a:1"})
-	f.notify(NotificationResourceUpdated, map[string]any{"_meta": subMeta(Int64ID(424242)), "uri": "a:9"})
+	f.notify(NotificationResourceUpdated, map[string]any{"_meta": subMeta(jsonrpc.Int64ID(424242)), "uri": "a:9"})
 	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(updates) == 2 }, time.Second, 5*time.Millisecond)
 	rmu.Lock()
 	assert.Equal(t, []string{NotificationResourceUpdated}, routed, "only this subscription's notifications reach its handler")
@@ -629,7 +708,7 @@ func TestManagedSubscriptions(t *testing.T) {
 	f, tr := newFake(t, EraModern)
 	var mu sync.Mutex
 	var filters []map[string]any
-	f.handle(MethodListen, func(r *Request) (any, *WireError) {
+	f.handle(MethodListen, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		p := paramsOf(t, r)
 		n := p["notifications"].(map[string]any)
 		mu.Lock()
@@ -668,9 +747,9 @@ func TestManagedSubscriptions(t *testing.T) {
 func TestURLElicitationRequired(t *testing.T) {
 	f, tr := newFake(t, EraLegacy)
 	var attempts atomic.Int32
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		if attempts.Add(1) == 1 {
-			return nil, &WireError{Code: CodeURLElicitationRequired, Message: "authorize first", Data: mustMarshal(map[string]any{
+			return nil, &jsonrpc.Error{Code: CodeURLElicitationRequired, Message: "authorize first", Data: mustMarshal(map[string]any{
 				"elicitations": []any{map[string]any{"mode": "url", "elicitationId": "e9", "url": "https://auth.example/x", "message": "Sign in"}},
 			})}
 		}
@@ -697,7 +776,7 @@ func TestURLElicitationRequired(t *testing.T) {
 
 func TestClose(t *testing.T) {
 	f, tr := newFake(t, EraModern)
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) { return nil, nil })
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return nil, nil })
 	s := connectFake(t, tr, nil)
 	errc := make(chan error, 1)
 	go func() {
@@ -715,7 +794,7 @@ func TestClose(t *testing.T) {
 
 func TestServerDisconnect(t *testing.T) {
 	f, tr := newFake(t, EraModern)
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) { return nil, nil })
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return nil, nil })
 	s := connectFake(t, tr, nil)
 	errc := make(chan error, 1)
 	go func() {
@@ -731,13 +810,13 @@ func TestServerDisconnect(t *testing.T) {
 func TestHeaderMismatchRelistsAndRetries(t *testing.T) {
 	f, tr := newFake(t, EraModern)
 	var calls, lists atomic.Int32
-	f.handle(MethodListTools, func(*Request) (any, *WireError) {
+	f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		lists.Add(1)
 		return map[string]any{"tools": []any{map[string]any{"name": "t", "inputSchema": map[string]any{"type": "object"}}}}, nil
 	})
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		if calls.Add(1) == 1 {
-			return nil, &WireError{Code: CodeHeaderMismatch, Message: "Mcp-Param-Region header missing"}
+			return nil, &jsonrpc.Error{Code: CodeHeaderMismatch, Message: "Mcp-Param-Region header missing"}
 		}
 		return map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}}, nil
 	})
@@ -750,9 +829,9 @@ func TestHeaderMismatchRelistsAndRetries(t *testing.T) {
 
 	// A second mismatch in a row is returned, not retried forever.
 	calls.Store(0)
-	f.handle(MethodCallTool, func(*Request) (any, *WireError) {
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 		calls.Add(1)
-		return nil, &WireError{Code: CodeHeaderMismatch, Message: "still wrong"}
+		return nil, &jsonrpc.Error{Code: CodeHeaderMismatch, Message: "still wrong"}
 	})
 	_, err = s.CallTool(ctx5(t), &CallToolParams{Name: "t"}, nil)
 	var rpc *RPCError

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // TestSoak makes 100,000 calls (10,000 with -short or under wasm) over the in-memory
@@ -24,7 +26,7 @@ func TestSoak(t *testing.T) {
 		calls = 10_000 // the wasm test runs (wasip1 under wazero) are for behaviour, not volume
 	}
 	f, tr := newFake(t, EraLegacy)
-	f.handle(MethodCallTool, func(r *Request) (any, *WireError) {
+	f.handle(MethodCallTool, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		p := paramsOf(t, r)
 		switch p["name"] {
 		case "hang":

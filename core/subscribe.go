@@ -278,12 +278,12 @@ func (m *managedListen) watch(sub *Subscription) {
 		if !current || s.ctx.Err() != nil {
 			return
 		}
-		t := time.NewTimer(backoff)
+		t := s.client.clock.NewTimer(backoff)
 		select {
 		case <-s.ctx.Done():
 			t.Stop()
 			return
-		case <-t.C:
+		case <-t.C():
 		}
 		m.mu.Lock()
 		current = m.cur == sub

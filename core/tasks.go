@@ -9,6 +9,9 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // This file is the typed tasks API of both eras: the experimental tasks of
@@ -123,7 +126,7 @@ type wireTask struct {
 	PollIntervalMs *int64                   `json:"pollIntervalMs,omitempty"`
 	InputRequests  map[string]*InputRequest `json:"inputRequests,omitempty"`
 	Result         json.RawMessage          `json:"result,omitempty"`
-	Error          *WireError               `json:"error,omitempty"`
+	Error          *jsonrpc.Error           `json:"error,omitempty"`
 }
 
 func (w *wireTask) state() TaskState {
@@ -398,7 +401,7 @@ func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
 	}
 	if era == EraModern {
 		ms := knownMembers(raw) // a decoded result: validated with its message
-		if rawString(getMember(ms, "resultType")) != ResultTypeTask {
+		if jsonscan.RawString(getMember(ms, "resultType")) != ResultTypeTask {
 			return nil, false, nil
 		}
 		var w wireTask
@@ -555,7 +558,7 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 		name = stringMember(ms, "name")
 		s.learnTaskSupport(ctx, name)
 		if s.legacyToolNeedsTask(name) && getMember(ms, "task") == nil {
-			if send, err = buildParams(ms, nil, member{"task", json.RawMessage("{}")}); err != nil {
+			if send, err = buildParams(ms, nil, jsonscan.Member{Key: "task", Val: json.RawMessage("{}")}); err != nil {
 				return nil, err
 			}
 		}
@@ -778,10 +781,10 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 			delay = DefaultTaskPollInterval
 		}
 		if failures > 0 {
-			delay = backoff(delay, failures)
+			delay = backoff(delay, failures, s.client.clock.Now())
 		}
 		delay = min(max(delay, MinTaskPollInterval), maxPoll)
-		timer := time.NewTimer(delay)
+		timer := s.client.clock.NewTimer(delay)
 		select {
 		case <-ctx.Done():
 			timer.Stop()
@@ -798,7 +801,7 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 				pollNow = terminalStatus(st.Status) || st.Status == TaskInputRequired
 			}
 			continue
-		case <-timer.C:
+		case <-timer.C():
 		}
 		w, err := t.refresh(ctx, opts)
 		if err != nil {
@@ -820,11 +823,11 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 // backoff doubles d per failure, with up to 25% jitter (from the clock's
 // low bits: spreading clients apart needs no random number generator, and
 // math/rand would cost the wasm build tens of kilobytes).
-func backoff(d time.Duration, failures int) time.Duration {
+func backoff(d time.Duration, failures int, now time.Time) time.Duration {
 	for range min(failures, 16) {
 		d *= 2
 	}
-	return d + time.Duration(time.Now().UnixNano()%(int64(d)/4+1))
+	return d + time.Duration(now.UnixNano()%(int64(d)/4+1))
 }
 
 // step acts on one observed state. done reports that the task ended with

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +11,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/jsonschema"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
 )
 
 // toolInfo is what the session remembers of a listed tool.
@@ -27,8 +28,8 @@ type toolInfo struct {
 	err      error
 }
 
-func (t *toolInfo) schema() (*jsonschema.Schema, error) {
-	t.once.Do(func() { t.compiled, t.err = jsonschema.Compile(t.outputSchema) })
+func (t *toolInfo) schema(s *Session) (*jsonschema.Schema, error) {
+	t.once.Do(func() { t.compiled, t.err = jsonschema.CompileWith(t.outputSchema, s.schemaOptions()) })
 	return t.compiled, t.err
 }
 
@@ -104,7 +105,7 @@ func (s *Session) registerTools(result json.RawMessage) (json.RawMessage, error)
 		arr.Write(raw)
 	}
 	arr.WriteByte(']')
-	ms = setMembers(ms, member{"tools", arr.Bytes()})
+	ms = setMembers(ms, jsonscan.Member{Key: "tools", Val: arr.Bytes()})
 	return appendObject(nil, ms), nil
 }
 
@@ -142,7 +143,7 @@ func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
 				return fmt.Errorf("x-mcp-header of %q is not a string", strings.Join(path, "."))
 			case name == "":
 				return fmt.Errorf("x-mcp-header of %q is empty", strings.Join(path, "."))
-			case !IsToken(name):
+			case !wire.IsToken(name):
 				return fmt.Errorf("x-mcp-header %q is not a valid header field name", name)
 			}
 			typ, _ := obj["type"].(string)
@@ -199,54 +200,9 @@ func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
 	return specs, nil
 }
 
-// ValidHeader reports whether name is a valid HTTP header field name and
-// value holds no CR, LF or NUL: what a transport checks of the headers a
-// user configures. It is safe for concurrent use.
-func ValidHeader(name, value string) bool {
-	return IsToken(name) && !strings.ContainsAny(value, "\r\n\x00")
-}
-
-// IsToken reports whether s is an RFC 9110 token (1*tchar): a valid HTTP
-// header field name. It is safe for concurrent use.
-func IsToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// EncodeHeaderValue encodes a value for an Mcp-Name or Mcp-Param-* header:
-// as-is when it is plain visible ASCII without leading or trailing
-// whitespace, otherwise (and for values that look like the sentinel) as
-// "=?base64?<base64 of the UTF-8 bytes>?=".
-func EncodeHeaderValue(v string) string {
-	safe := !(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?="))
-	for i := 0; safe && i < len(v); i++ {
-		if c := v[i]; c < 0x20 || c >= 0x7f {
-			safe = false
-		}
-	}
-	if safe && v != "" && (v[0] == ' ' || v[len(v)-1] == ' ') {
-		safe = false
-	}
-	if safe {
-		return v
-	}
-	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
-}
-
 // mirroredHeaders computes the Mcp-Method, Mcp-Name and Mcp-Param-*
 // headers of a modern HTTP request.
-func (s *Session) mirroredHeaders(method string, user []member) ([]Header, error) {
+func (s *Session) mirroredHeaders(method string, user []jsonscan.Member) ([]Header, error) {
 	hs := make([]Header, 1, 2)
 	hs[0] = Header{"Mcp-Method", method}
 	var name string
@@ -260,7 +216,7 @@ func (s *Session) mirroredHeaders(method string, user []member) ([]Header, error
 	default:
 		return hs, nil
 	}
-	hs = append(hs, Header{"Mcp-Name", EncodeHeaderValue(name)})
+	hs = append(hs, Header{"Mcp-Name", wire.EncodeHeaderValue(name)})
 	if method != MethodCallTool {
 		return hs, nil
 	}
@@ -287,7 +243,7 @@ func (s *Session) mirroredHeaders(method string, user []member) ([]Header, error
 		if !ok {
 			continue
 		}
-		hs = append(hs, Header{"Mcp-Param-" + sp.name, EncodeHeaderValue(text)})
+		hs = append(hs, Header{"Mcp-Param-" + sp.name, wire.EncodeHeaderValue(text)})
 	}
 	return hs, nil
 }
@@ -347,7 +303,7 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 	if len(r.StructuredContent) == 0 {
 		return &OutputSchemaError{Tool: tool, Err: errors.New("the tool declares an outputSchema but returned no structuredContent")}
 	}
-	sch, err := info.schema()
+	sch, err := info.schema(s)
 	if err != nil {
 		s.warn(fmt.Errorf("core: tool %q has an unusable outputSchema, not validating: %w", tool, err))
 		return nil

@@ -2,6 +2,8 @@ package core
 
 import (
 	"context"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Transport opens connections to one MCP server. Implementations must be
@@ -35,12 +37,12 @@ type Conn interface {
 	// On transports where closing a request's stream is its cancellation
 	// (Streamable HTTP, 2026-07-28), sending notifications/cancelled for a
 	// request closes that stream instead of transmitting the notification.
-	Send(ctx context.Context, msg Message, opts *SendOptions) error
+	Send(ctx context.Context, msg jsonrpc.Message, opts *SendOptions) error
 	// Recv returns the next incoming message. A transport fails a single
 	// pending request by returning a *Response with TransportErr set. Recv
 	// returns an error (io.EOF for an orderly end) when the connection is
 	// finished; the session then closes.
-	Recv(ctx context.Context) (Message, error)
+	Recv(ctx context.Context) (jsonrpc.Message, error)
 	// Close ends the connection (a legacy HTTP session is deleted). It is
 	// safe to call more than once.
 	Close() error
@@ -55,7 +57,7 @@ type Conn interface {
 // WebAssembly every goroutine switch unwinds and rewinds the whole stack,
 // and this saves one per message.
 type DirectConn interface {
-	SetDeliver(deliver func(Message))
+	SetDeliver(deliver func(jsonrpc.Message))
 }
 
 // SendOptions are per-message hints from the session to the transport.

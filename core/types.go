@@ -3,6 +3,8 @@ package core
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // This file holds the MCP wire types the client sends and receives, the
@@ -457,25 +459,9 @@ type ProgressParams struct {
 
 // CancelledParams are the parameters of notifications/cancelled.
 type CancelledParams struct {
-	Meta      Meta   `json:"_meta,omitempty"`
-	RequestID ID     `json:"requestId"`
-	Reason    string `json:"reason,omitempty"`
-}
-
-// CancelledRequestID returns the id of the request a
-// notifications/cancelled message m cancels, when m is one and the id is
-// one this client issues (a number). Transports use it to stop the
-// request's stream or tracking. It is safe for concurrent use.
-func CancelledRequestID(m *Request) (int64, bool) {
-	if m.Method != NotificationCancelled {
-		return 0, false
-	}
-	var p CancelledParams
-	if json.Unmarshal(m.Params, &p) != nil {
-		return 0, false
-	}
-	id, ok := p.RequestID.Raw().(int64)
-	return id, ok
+	Meta      Meta       `json:"_meta,omitempty"`
+	RequestID jsonrpc.ID `json:"requestId"`
+	Reason    string     `json:"reason,omitempty"`
 }
 
 // ResourceUpdatedParams are the parameters of notifications/resources/updated.

@@ -19,7 +19,7 @@
 //   - integration, wstest: the library's sessions against those servers
 //     (core with transport/fetch and transport/ws);
 //   - jstest: starts the servers and runs the library's GOOS=js tests
-//     (tests/gojs, internal/jsfetch, internal/jsws, auth) under Node 22;
+//     (tests/gojs, internal/js/*, internal/jsonschema) under Node 22;
 //   - conformance/{client,wasip1,scenario,report}: the native and wasip1
 //     runners of the official conformance suite and its report
 //     (conformance/run.sh drives them);

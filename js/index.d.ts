@@ -50,7 +50,7 @@ export function moduleStats(): ModuleStats;
 export type McpErrorKind =
   | "rpc" | "timeout" | "closed" | "http" | "cors" | "transport" | "input"
   | "output-schema" | "tool" | "protocol" | "unsupported-version" | "abort" | "auth"
-  | "url-elicitation" | "task" | "task-cancelled" | "internal";
+  | "url-elicitation" | "task" | "task-cancelled" | "invalid" | "internal";
 
 /** Every failed operation rejects with an McpError; kind "abort" (code -32001) when the caller's AbortSignal fired, with the signal's reason as `cause`. */
 export class McpError extends Error {
@@ -401,9 +401,9 @@ export interface ClientOptions {
   era?: Era;
   /** Initial log level. */
   logLevel?: LoggingLevel;
-  /** Default per-request timeout in ms (default 60000; negative: none). */
+  /** Default per-request timeout in ms (default 60000; 0 or negative: none). */
   requestTimeout?: number;
-  /** Default hard limit in ms even when progress resets the timeout. */
+  /** Default hard limit in ms even when progress resets the timeout (default, 0 or negative: none). */
   maxTotalTimeout?: number;
   /** Maximum input_required rounds of one call (default 16). */
   maxInputRounds?: number;
@@ -429,7 +429,7 @@ export interface ClientOptions {
    * idempotentHint. `true` means the defaults.
    */
   retry?: boolean | RetryPolicy;
-  /** Ping the server every keepAlive ms while connected (default: no pings); a failed ping goes to onWarning. */
+  /** Ping the server every keepAlive ms while connected (default, 0 or negative: no pings); a failed ping goes to onWarning. */
   keepAlive?: number;
   /** Notification handlers waiting to run before further notifications are dropped, with a warning (default 4096). */
   maxQueuedNotifications?: number;
@@ -440,15 +440,30 @@ export interface ClientOptions {
 export interface RetryPolicy {
   /** Attempts, the first included (default 3). */
   attempts?: number;
-  /** First backoff delay in ms (default 500). */
+  /** First backoff delay in ms (default and 0: 500). */
   delay?: number;
-  /** Cap of one delay in ms, Retry-After included (default 10000). */
+  /** Cap of one delay in ms, Retry-After included (default and 0: 10000). */
   maxDelay?: number;
 }
 
+/**
+ * A transport written in JavaScript (connect's transport "port"): whole
+ * JSON-RPC messages in both directions. mcpwasm/node's stdioPort is one.
+ */
+export interface McpPort {
+  /** Called once by connect: call onMessage for each incoming message, onEnd once when the channel ended (no error: orderly). */
+  start(onMessage: (json: string) => void, onEnd: (error?: Error) => void): void;
+  /** One outgoing message; may throw. */
+  send(json: string): void;
+  /** The client is done: end the channel; call neither function afterwards. */
+  close(): void;
+}
+
 export interface ConnectOptions {
-  /** Default "auto": Streamable HTTP, falling back to HTTP+SSE. "websocket" is an extension. */
-  transport?: "auto" | "streamable-http" | "sse" | "websocket";
+  /** Default "auto": Streamable HTTP, falling back to HTTP+SSE. "websocket" is an extension; "port" takes the option port. */
+  transport?: "auto" | "streamable-http" | "sse" | "websocket" | "port";
+  /** The transport of transport "port" (the url is then only a label). */
+  port?: McpPort;
   /** Headers sent with every HTTP request (for example Authorization). */
   headers?: Record<string, string> | Headers;
   /** Your own fetch function (instrumentation, proxies, tests). */
@@ -568,7 +583,7 @@ export interface AuthOptions {
   storage?: AuthStorage;
   /** How many fresh tokens the server may refuse in a row (default 3). */
   maxAuthorizations?: number;
-  /** Bound of one authorization in ms, the user's sign-in included (default 600000). */
+  /** Bound of one authorization in ms, the user's sign-in included (default 600000; must be positive: this wait stays bounded). */
   authorizationTimeout?: number;
   /**
    * Accept plain-HTTP URLs from servers (metadata, authorization server endpoints) on any host.
@@ -641,11 +656,12 @@ export interface SessionInfo {
 
 export interface RequestOptions {
   signal?: AbortSignal;
-  /** Idle timeout in ms (0: none). */
+  /** Idle timeout in ms (default: the client's requestTimeout; 0 or negative: none). */
   timeout?: number;
   /** Progress of this request; setting it sends a progress token. */
   onprogress?: (progress: Progress) => void;
   resetTimeoutOnProgress?: boolean;
+  /** Hard limit in ms even when progress resets the timeout (default: the client's; 0 or negative: none). */
   maxTotalTimeout?: number;
   /** false: skip the ttlMs cache for this request. */
   cache?: boolean;
@@ -680,7 +696,7 @@ export interface TaskState {
 
 export interface TaskCallOptions {
   signal?: AbortSignal;
-  /** Idle timeout of the creating request in ms. */
+  /** Idle timeout of the creating request in ms (default: the client's; 0 or negative: none). */
   timeout?: number;
   /** Retention asked of a 2025-11-25 server in ms (2026-07-28 servers choose). */
   ttl?: number;
@@ -842,6 +858,8 @@ export interface ServerState {
   serverInfo?: Implementation;
   /** The server's client, only while connected. */
   client?: Client;
+  /** A stdio server's process id, while connected (mcpwasm/node). */
+  pid?: number;
 }
 
 /** A tool of the aggregate: name is "<server><separator><tool>". */
@@ -874,6 +892,8 @@ export interface ManagerOptions {
   onStderr?: (line: string, extra: { server: string }) => void;
   /** Everything else, applied to every server's client. */
   clientOptions?: ClientOptions;
+  /** Connect options for every HTTP/WebSocket server (headers, auth, transport and era come from its entry). */
+  connectOptions?: Pick<ConnectOptions, "fetch" | "credentials" | "mode" | "maxMessageSize" | "protocolVersions">;
   reconnect?: ManagerReconnectOptions;
   /** Ping every connected server every healthCheck ms (default 0: none); a failed ping starts reconnection. */
   healthCheck?: number;

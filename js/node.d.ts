@@ -1,7 +1,7 @@
 // TypeScript declarations of mcpwasm/node: the Node-only helpers, and
 // everything of the main entry point.
 
-import type { AuthorizationAgent, AuthStorage } from "./index.js";
+import type { AuthorizationAgent, AuthStorage, Client, McpPort, SessionInfo, Era, McpManager as BrowserManager } from "./index.js";
 
 export * from "./index.js";
 
@@ -29,3 +29,41 @@ export function loopbackAuthorization(options: LoopbackAuthorizationOptions): Pr
 
 /** AuthStorage in a JSON file (mode 0600, written atomically). */
 export function fileStore(file: string): AuthStorage;
+
+export interface StdioPortOptions {
+  /** The server's program (looked up in PATH). */
+  command: string;
+  args?: string[];
+  /** Added to process.env. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** The server's standard error, line by line. */
+  onStderr?: (line: string) => void;
+  /** Longest accepted line in bytes (default 32 MiB); a longer one is dropped and reported. */
+  maxMessageSize?: number;
+  /** Each wait of close in ms: stdin closed → SIGTERM → SIGKILL (default 2000). */
+  closeTimeout?: number;
+}
+
+/** A port to a stdio server process, for connect's transport "port". */
+export interface StdioPort extends McpPort {
+  /** The process id, once started. */
+  readonly pid: number | undefined;
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<{ code: number | null; signal: string | null }>;
+}
+
+/** A port that starts the server process when the client connects and ends it when the client closes. */
+export function stdioPort(options: StdioPortOptions): StdioPort;
+
+export interface ConnectStdioOptions extends StdioPortOptions {
+  signal?: AbortSignal;
+  era?: Era;
+  protocolVersions?: string[];
+}
+
+/** Starts a stdio server and connects client to it. */
+export function connectStdio(client: Client, options: ConnectStdioOptions): Promise<SessionInfo & { port: StdioPort }>;
+
+/** McpManager that also starts stdio servers ("command", "args", "env", "cwd" entries). */
+export class McpManager extends BrowserManager {}

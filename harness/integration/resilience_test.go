@@ -17,6 +17,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/harness/demoserver"
 	"github.com/mcpwasm/mcpwasm/harness/testpeers"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -116,8 +117,8 @@ func TestOneChangeOneCallback(t *testing.T) {
 			var clientCalls, subCalls, onWire atomic.Int32
 			s := connect(t, p, url, &core.ClientOptions{
 				ToolListChangedHandler: func(context.Context, *core.Session) { clientCalls.Add(1) },
-				OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
-					if r, ok := m.(*core.Request); ok && dir == core.Incoming && r.Method == core.NotificationToolsChanged {
+				OnMessage: func(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+					if r, ok := m.(*jsonrpc.Request); ok && dir == core.Incoming && r.Method == core.NotificationToolsChanged {
 						onWire.Add(1)
 					}
 				},
@@ -173,8 +174,8 @@ func TestElicitationAnswersAreValidated(t *testing.T) {
 					warned.Add(1)
 				}
 			},
-			OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
-				if r, ok := m.(*core.Response); ok && dir == core.Outgoing {
+			OnMessage: func(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+				if r, ok := m.(*jsonrpc.Response); ok && dir == core.Outgoing {
 					if r.Error != nil {
 						sentError.Store(r.Error.Message)
 					} else {
@@ -195,8 +196,8 @@ func TestElicitationAnswersAreValidated(t *testing.T) {
 		var retries atomic.Int32
 		s := connect(t, p, url, &core.ClientOptions{
 			ElicitationHandler: bad,
-			OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
-				if r, ok := m.(*core.Request); ok && dir == core.Outgoing && r.Method == core.MethodCallTool && strings.Contains(string(r.Params), "inputResponses") {
+			OnMessage: func(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+				if r, ok := m.(*jsonrpc.Request); ok && dir == core.Outgoing && r.Method == core.MethodCallTool && strings.Contains(string(r.Params), "inputResponses") {
 					retries.Add(1)
 				}
 			},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/harness/testpeers"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -250,8 +251,8 @@ func TestTasksOptIn(t *testing.T) {
 			var calls []string // clientCapabilities of each tools/call sent
 			client := core.NewClient(&core.Implementation{Name: "mcpwasm-tasks", Version: "1.0.0"}, &core.ClientOptions{
 				Tasks: optIn,
-				OnMessage: func(_ *core.Session, dir core.Direction, msg core.Message) {
-					if req, ok := msg.(*core.Request); ok && dir == core.Outgoing && req.Method == core.MethodCallTool {
+				OnMessage: func(_ *core.Session, dir core.Direction, msg jsonrpc.Message) {
+					if req, ok := msg.(*jsonrpc.Request); ok && dir == core.Outgoing && req.Method == core.MethodCallTool {
 						var p struct {
 							Meta map[string]json.RawMessage `json:"_meta"`
 						}

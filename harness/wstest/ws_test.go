@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/harness/testpeers"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
 
@@ -311,8 +312,8 @@ func TestMalformedFrames(t *testing.T) {
 			var reported []error // transport errors without a request id
 			s := connect(t, srv.URL, tc.versions, &core.ClientOptions{
 				OnWarning: w.add,
-				OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
-					if r, ok := m.(*core.Response); ok && dir == core.Incoming && r.TransportErr != nil && !r.ID.IsValid() {
+				OnMessage: func(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+					if r, ok := m.(*jsonrpc.Response); ok && dir == core.Incoming && r.TransportErr != nil && !r.ID.IsValid() {
 						mu.Lock()
 						reported = append(reported, r.TransportErr)
 						mu.Unlock()
@@ -513,17 +514,17 @@ func TestConnClose(t *testing.T) {
 	require.NoError(t, err)
 	conn, err := tr.Connect(testCtx(t))
 	require.NoError(t, err)
-	require.NoError(t, conn.Send(testCtx(t), &core.Request{ID: core.Int64ID(1), Method: "ping"}, nil))
+	require.NoError(t, conn.Send(testCtx(t), &jsonrpc.Request{ID: jsonrpc.Int64ID(1), Method: "ping"}, nil))
 	m, err := conn.Recv(testCtx(t))
 	require.NoError(t, err)
-	resp, ok := m.(*core.Response)
+	resp, ok := m.(*jsonrpc.Response)
 	require.True(t, ok)
-	assert.Equal(t, core.Int64ID(1), resp.ID)
+	assert.Equal(t, jsonrpc.Int64ID(1), resp.ID)
 	require.NoError(t, conn.Close())
 	require.NoError(t, conn.Close(), "Close is idempotent")
 	_, err = conn.Recv(testCtx(t))
 	assert.ErrorIs(t, err, errEOF)
-	err = conn.Send(testCtx(t), &core.Request{ID: core.Int64ID(2), Method: "ping"}, nil)
+	err = conn.Send(testCtx(t), &jsonrpc.Request{ID: jsonrpc.Int64ID(2), Method: "ping"}, nil)
 	assert.ErrorIs(t, err, core.ErrClosed)
 }
 

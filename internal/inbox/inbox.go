@@ -4,14 +4,14 @@ import (
 	"context"
 	"io"
 
-	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Recv takes the next message from in. Once done is closed it still returns
 // the messages already queued, then fatal() — io.EOF when that is nil (an
 // orderly end). It returns ctx.Err() when ctx ends first. It is safe for
 // concurrent use if fatal is.
-func Recv(ctx context.Context, in <-chan core.Message, done <-chan struct{}, fatal func() error) (core.Message, error) {
+func Recv(ctx context.Context, in <-chan jsonrpc.Message, done <-chan struct{}, fatal func() error) (jsonrpc.Message, error) {
 	select {
 	case m := <-in:
 		return m, nil

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/inbox"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 func TestMain(m *testing.M) {
@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 
 func TestRecv(t *testing.T) {
 	broken := errors.New("stream broke")
-	msg := &core.Request{Method: "notifications/progress"}
+	msg := &jsonrpc.Request{Method: "notifications/progress"}
 	tests := []struct {
 		name     string
 		queued   bool
@@ -38,7 +38,7 @@ func TestRecv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := make(chan core.Message, 1)
+			in := make(chan jsonrpc.Message, 1)
 			done := make(chan struct{})
 			if tt.queued {
 				in <- msg

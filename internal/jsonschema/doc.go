@@ -53,6 +53,10 @@
 // never on the JavaScript RegExp, which backtracks. A pattern that neither
 // can express (look-around, back-references) is skipped rather than
 // rejected; such patterns are reported by [Schema.Skipped].
+// [CompileWith] takes another engine ([Options].Pattern): the GOOS=js
+// build's default has no Unicode property tables and skips \p{…}
+// patterns, and internal/js/regex passes [LinearPattern] with the
+// JavaScript engine's tables.
 //
 // # Errors
 //

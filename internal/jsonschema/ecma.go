@@ -215,6 +215,7 @@ type ecmaParser struct {
 	p       string
 	i       int
 	classes []*charClass
+	prop    func(name string) (func(rune) bool, error) // \p{name}; nil refuses
 }
 
 func errAt(p *ecmaParser, msg string) error {
@@ -225,9 +226,10 @@ func errAt(p *ecmaParser, msg string) error {
 // a '{' that starts no quantifier and a lone ']' or '}' are literals) into a
 // linear-time matcher. Look-around, back-references and legacy octal escapes
 // are refused with errUnsupportedRegexp, as are patterns that compile to
-// more than maxECMAProg instructions.
-func compileLinear(src string) (*linearRE, error) {
-	ps := &ecmaParser{p: src}
+// more than maxECMAProg instructions. prop resolves Unicode property
+// escapes (\p{name}); nil refuses them.
+func compileLinear(src string, prop func(name string) (func(rune) bool, error)) (*linearRE, error) {
+	ps := &ecmaParser{p: src, prop: prop}
 	n, err := ps.alt(0)
 	if err != nil {
 		return nil, err
@@ -531,7 +533,10 @@ func (p *ecmaParser) escape(inClass bool) (rune, *charClass, error) {
 		if end < 0 {
 			return 0, nil, errAt(p, `missing } in \p{…}`)
 		}
-		pred, err := unicodeProperty(p.p[p.i+1 : p.i+end])
+		if p.prop == nil {
+			return 0, nil, errUnsupportedRegexp
+		}
+		pred, err := p.prop(p.p[p.i+1 : p.i+end])
 		if err != nil {
 			return 0, nil, err
 		}

@@ -33,7 +33,7 @@ func TestLinearPatternsOnCatastrophicInputs(t *testing.T) {
 		{`(x+x+)+y`, strings.Repeat("x", 100_000), false},
 	} {
 		t.Run(tc.pattern, func(t *testing.T) {
-			re, err := compileLinear(tc.pattern)
+			re, err := compileLinear(tc.pattern, testProp)
 			require.NoError(t, err)
 			got, steps := re.match(tc.input)
 			assert.Equal(t, tc.want, got)
@@ -58,7 +58,7 @@ func TestSchemaPatternOnLongInputReturns(t *testing.T) {
 // An anchored pattern stops at the first character no thread can take:
 // ^[a-z]{0,1000}$ against 10^6 characters does about 1000 characters' work.
 func TestAnchoredPatternStopsEarly(t *testing.T) {
-	re, err := compileLinear(`^[a-z]{0,1000}$`)
+	re, err := compileLinear(`^[a-z]{0,1000}$`, testProp)
 	require.NoError(t, err)
 	ok, steps := re.match(strings.Repeat("a", 1_000_000))
 	assert.False(t, ok)
@@ -104,7 +104,7 @@ func TestLinearPatternSemantics(t *testing.T) {
 		{`x|^$`, []string{"", "x"}, []string{"y"}},
 	} {
 		t.Run(tc.pattern, func(t *testing.T) {
-			re, err := compileLinear(tc.pattern)
+			re, err := compileLinear(tc.pattern, testProp)
 			require.NoError(t, err)
 			for _, s := range tc.yes {
 				assert.True(t, re.MatchString(s), "%q should match", s)
@@ -127,14 +127,14 @@ func TestLinearPatternRefusals(t *testing.T) {
 		{`a{3,2}`, false}, {`[z-a]`, false}, {`a\`, false}, {`(?i:a)`, false}, {`\p{L`, false},
 		{`{2}`, false},
 	} {
-		_, err := compileLinear(tc.pattern)
+		_, err := compileLinear(tc.pattern, testProp)
 		require.Error(t, err, tc.pattern)
 		if tc.unsupported {
 			assert.ErrorIs(t, err, errUnsupportedRegexp, tc.pattern)
 		}
 	}
 	for _, big := range []string{`a{1001}`, `(a{1000}){1000}`, `((((a{100}){100}){100}){100})`, strings.Repeat("(", 300) + strings.Repeat(")", 300)} {
-		_, err := compileLinear(big)
+		_, err := compileLinear(big, testProp)
 		assert.Error(t, err, "%.40s", big)
 	}
 }

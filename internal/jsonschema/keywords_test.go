@@ -12,7 +12,7 @@ import (
 // mustCompile compiles a schema or fails the test.
 func mustCompile(t testing.TB, schema string) *Schema {
 	t.Helper()
-	s, err := Compile([]byte(schema))
+	s, err := CompileWith([]byte(schema), testOptions)
 	require.NoError(t, err, "schema: %s", schema)
 	return s
 }

@@ -24,7 +24,7 @@ func FuzzLinearMatchesRE2(f *testing.F) {
 		if !utf8.ValidString(pattern) || len(pattern) > 200 {
 			return
 		}
-		lin, err := compileLinear(pattern)
+		lin, err := compileLinear(pattern, unicodeProperty)
 		if err != nil {
 			return
 		}

@@ -155,6 +155,7 @@ type compiler struct {
 	regexps    map[string]matcher
 	unresolved map[string]bool
 	skipped    map[string]bool
+	pattern    PatternFunc // nil: compileECMA
 	err        error
 }
 
@@ -164,7 +165,10 @@ type compiler struct {
 // performs I/O; references it cannot resolve accept every instance and are
 // listed by Schema.Unresolved. Errors wrap ErrInvalidSchema. Compile is safe
 // for concurrent use, and the returned *Schema is immutable.
-func Compile(doc []byte) (*Schema, error) {
+func Compile(doc []byte) (*Schema, error) { return CompileWith(doc, nil) }
+
+// CompileWith is Compile with options; opts may be nil.
+func CompileWith(doc []byte, opts *Options) (*Schema, error) {
 	v, err := decodeJSON(doc)
 	switch {
 	case errors.Is(err, errTrailing):
@@ -187,6 +191,9 @@ func Compile(doc []byte) (*Schema, error) {
 		regexps:    map[string]matcher{},
 		unresolved: map[string]bool{},
 		skipped:    map[string]bool{},
+	}
+	if opts != nil {
+		c.pattern = opts.Pattern
 	}
 	if m, ok := v.(map[string]any); ok {
 		c.draft = draftOf(m["$schema"])
@@ -773,7 +780,18 @@ func (c *compiler) regexp(ptr, src string) matcher {
 		}
 		return re
 	}
-	re, err := compileECMA(src)
+	var re matcher
+	var err error
+	if c.pattern != nil {
+		var f func(string) bool
+		if f, err = c.pattern(src); err == nil && f != nil {
+			re = funcMatcher(f)
+		} else if err == nil {
+			err = errUnsupportedRegexp
+		}
+	} else {
+		re, err = compileECMA(src)
+	}
 	if err != nil {
 		re = nil
 		c.skipped[ptr+": "+src] = true

@@ -55,7 +55,7 @@ export function authBridge(auth) {
     const c = checkOptions(a.client, CLIENT_OPTIONS, "connect: auth.client");
     if (typeof c.id !== "string" || !c.id) fail('"client.id" must be a non-empty string');
     for (const k of CLIENT_OPTIONS) optionalString(c, k, "client.");
-    client = { id: c.id, secret: c.secret, privateKeyPem: c.privateKeyPem, authMethod: c.authMethod, issuer: c.issuer };
+    client = c;
   }
   let idJag;
   if (a.idJag !== undefined) {
@@ -76,23 +76,28 @@ export function authBridge(auth) {
   if (a.onAuthorizationUrl !== undefined && redirectUri === undefined) {
     fail('"redirectUri" is required with onAuthorizationUrl (popupAuthorization and loopbackAuthorization set it)');
   }
-  const config = {
+  const config = { // the bridge's AuthConfig (internal/bridge; docs/configuration.md)
     grant: a.grant,
     userAgent: a.userAgent,
     redirectUri,
     callbackUrl: a.callbackUrl || undefined,
-    client,
+    clientId: client?.id,
+    clientSecret: client?.secret,
+    privateKeyPem: client?.privateKeyPem,
+    authMethod: client?.authMethod,
+    issuer: client?.issuer,
     clientMetadataUrl: a.clientMetadataUrl,
     clientName: a.clientName,
     applicationType: a.applicationType,
     scopes: a.scopes,
     noOfflineAccess: a.offlineAccess === false,
     dpop: !!a.dpop,
-    idJag,
+    idjag: idJag,
     maxAuthorizations: a.maxAuthorizations,
-    authorizationTimeout: a.authorizationTimeout,
+    authorizationTimeoutMs: a.authorizationTimeout,
     allowInsecureHttp: !!a.allowInsecureHttp,
     allowPrivateAddresses: !!a.allowPrivateAddresses,
+    log: !!a.onLog,
   };
   const hooks = {
     onAuthorizationUrl: a.onAuthorizationUrl,

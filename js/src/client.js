@@ -11,12 +11,12 @@ const CLIENT_OPTIONS = [
   "capabilities", "protocolVersions", "logLevel", "requestTimeout", "maxTotalTimeout", "maxInputRounds",
   "cache", "validateOutput", "era", "retry", "keepAlive", "maxQueuedNotifications", "maxServerRequests", "tasks",
 ];
-const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "era", "signal", "auth"];
+const CONNECT_OPTIONS = ["transport", "headers", "fetch", "credentials", "mode", "maxMessageSize", "protocolVersions", "era", "signal", "auth", "port"];
 const CALL_OPTIONS = ["signal", "timeout", "onprogress", "resetTimeoutOnProgress", "maxTotalTimeout", "cache", "_meta", "taskWait"];
 const TASK_CALL_OPTIONS = ["signal", "timeout", "ttl"];
 const TASK_WAIT_OPTIONS = ["signal", "onStatus", "maxPollInterval"];
 const LISTEN_OPTIONS = ["signal", "onNotification"];
-const TRANSPORTS = ["auto", "streamable-http", "sse", "websocket"];
+const TRANSPORTS = ["auto", "streamable-http", "sse", "websocket", "port"];
 // The protocol versions of each era, newest first (core.SupportedVersions()).
 const ERA_VERSIONS = {
   modern: ["2026-07-28"],
@@ -98,30 +98,29 @@ export class Client {
     this.#api = bridge();
     this.#identity = { name: info.name, version: info.version, title: info.title };
     this.#options = opts;
-    const notifications = { message: !!opts.onMessage };
-    for (const [method, k] of Object.entries(NOTIFICATION_OPTIONS)) notifications[method] = !!opts[k];
+    // The bridge's ClientConfig (internal/bridge; docs/configuration.md):
+    // milliseconds as *Ms members, absent for the defaults.
+    const notifications = Object.entries(NOTIFICATION_OPTIONS).filter(([, k]) => opts[k]).map(([method]) => method);
+    const retry = opts.retry === true ? {} : opts.retry || undefined;
     const config = {
-      name: info.name,
-      version: info.version,
-      title: info.title,
+      clientInfo: { name: info.name, version: info.version, title: info.title },
       protocolVersions,
       capabilities: opts.capabilities,
-      sampling: !!opts.sampling,
+      handlers: { sampling: !!opts.sampling, elicitation: !!opts.elicitation, roots: typeof opts.roots === "function" },
       samplingTools: !!opts.samplingTools,
-      elicitation: !!opts.elicitation,
       elicitationModes: opts.elicitationModes,
       noElicitationDefaults: opts.applyElicitationDefaults === false,
-      rootsHandler: typeof opts.roots === "function",
       roots: Array.isArray(opts.roots) ? opts.roots : undefined,
       notifications,
+      messages: !!opts.onMessage,
       logLevel: opts.logLevel,
-      requestTimeout: opts.requestTimeout,
-      maxTotalTimeout: opts.maxTotalTimeout,
+      requestTimeoutMs: opts.requestTimeout,
+      maxTotalTimeoutMs: opts.maxTotalTimeout,
       maxInputRounds: opts.maxInputRounds,
       disableCache: opts.cache === false,
       disableOutputValidation: opts.validateOutput === false,
-      retry: opts.retry === true ? {} : opts.retry || undefined,
-      keepAlive: opts.keepAlive,
+      retry: retry && { attempts: retry.attempts, delayMs: retry.delay, maxDelayMs: retry.maxDelay },
+      keepAliveMs: opts.keepAlive,
       maxQueuedNotifications: opts.maxQueuedNotifications,
       maxServerRequests: opts.maxServerRequests,
       tasks: !!opts.tasks,
@@ -232,18 +231,20 @@ export class Client {
     const headers = opts.headers instanceof Headers ? Object.fromEntries(opts.headers.entries()) : opts.headers;
     const auth = opts.auth === undefined ? undefined : authBridge(opts.auth); // OAuth (auth.js)
     if (auth && opts.transport === "websocket") throw new TypeError('connect: auth applies to the HTTP transports, not "websocket"');
-    const json = JSON.stringify({
+    // "port": a transport written in JavaScript (see index.d.ts, MessagePort); it travels in the fetch argument's place.
+    if ((opts.transport === "port") !== (opts.port !== undefined)) throw new TypeError('connect: transport "port" and the option "port" go together');
+    const json = JSON.stringify({ // the bridge's ConnectConfig
       transport: opts.transport,
       headers,
       credentials: opts.credentials,
-      mode: opts.mode,
+      fetchMode: opts.mode,
       maxMessageSize: opts.maxMessageSize,
       protocolVersions: eraVersions("connect", opts.era, opts.protocolVersions),
       auth: auth?.config,
     });
     const handle = this.#h();
     const info = await this.#settle(opts.signal, (resolve, reject) =>
-      this.#api.connect(handle, String(url), json, opts.fetch, opts.signal, resolve, reject, auth?.hooks));
+      this.#api.connect(handle, String(url), json, opts.port ?? opts.fetch, opts.signal, resolve, reject, auth?.hooks));
     this.#info_ = JSON.parse(info);
     if (this.#handle === handle) this.#watch(handle);
     return this.#info_;
@@ -298,12 +299,12 @@ export class Client {
     if (opts.onprogress !== undefined && typeof opts.onprogress !== "function") throw new TypeError('request: option "onprogress" must be a function');
     let optsJSON = "";
     if (opts.timeout !== undefined || opts.maxTotalTimeout !== undefined || opts.resetTimeoutOnProgress || opts.cache === false || opts._meta || opts.taskWait === false) {
-      optsJSON = JSON.stringify({
-        timeout: opts.timeout,
-        maxTotalTimeout: opts.maxTotalTimeout,
+      optsJSON = JSON.stringify({ // the bridge's CallOptions
+        timeoutMs: opts.timeout,
+        maxTotalTimeoutMs: opts.maxTotalTimeout,
         resetTimeoutOnProgress: !!opts.resetTimeoutOnProgress,
         noCache: opts.cache === false,
-        _meta: opts._meta,
+        meta: opts._meta,
         noTaskWait: opts.taskWait === false,
       });
     }
@@ -317,8 +318,14 @@ export class Client {
   }
 
   /** ping checks the server is alive (ping on legacy servers, server/discover on modern ones). */
+  // #table runs a method of the bridge's method table whose result is
+  // empty (ping, logging/setLevel and the subscriptions work in both eras).
+  #table(method, params) {
+    return this.#api.lane.request(this.#h(), method, params === undefined ? "" : JSON.stringify(params), "", undefined, undefined);
+  }
+
   async ping() {
-    await this.#settle(undefined, (resolve, reject) => this.#api.ping(this.#h(), resolve, reject));
+    await this.#table("ping");
   }
 
   /** listTools returns one page: {tools, nextCursor}. */
@@ -362,16 +369,16 @@ export class Client {
 
   /** setLogLevel sets the minimum level of log messages (both eras). */
   async setLogLevel(level) {
-    await this.#settle(undefined, (resolve, reject) => this.#api.setLogLevel(this.#h(), String(level), resolve, reject));
+    await this.#table("logging/setLevel", { level: String(level) });
   }
 
   /** subscribe asks for onResourceUpdated notifications about uri (both eras). */
   async subscribe(uri) {
-    await this.#settle(undefined, (resolve, reject) => this.#api.subscribe(this.#h(), String(uri), resolve, reject));
+    await this.#table("resources/subscribe", { uri: String(uri) });
   }
 
   async unsubscribe(uri) {
-    await this.#settle(undefined, (resolve, reject) => this.#api.unsubscribe(this.#h(), String(uri), resolve, reject));
+    await this.#table("resources/unsubscribe", { uri: String(uri) });
   }
 
   /**
@@ -412,7 +419,7 @@ export class Client {
     const opts = checkOptions(options, TASK_CALL_OPTIONS, "callToolAsTask");
     if (!params || typeof params.name !== "string") throw new TypeError("callToolAsTask: params must be {name, arguments?}");
     const out = JSON.parse(await this.#settle(opts.signal, (resolve, reject) =>
-      this.#api.callToolAsTask(this.#h(), JSON.stringify(params), JSON.stringify({ ttl: opts.ttl, timeout: opts.timeout }), opts.signal, resolve, reject)));
+      this.#api.callToolAsTask(this.#h(), JSON.stringify(params), JSON.stringify({ ttlMs: opts.ttl, timeoutMs: opts.timeout }), opts.signal, resolve, reject)));
     return new Task(this.#api, out);
   }
 
@@ -536,7 +543,7 @@ export class Task {
       try { opts.onStatus({ ...this.#state }); } catch (e) { callbackError("onStatus", e); }
     };
     const out = await settleWith(opts.signal, (resolve, reject) =>
-      this.#api.taskWait(this.#ref, JSON.stringify({ maxPollInterval: opts.maxPollInterval }), onStatus, opts.signal, resolve, reject));
+      this.#api.taskWait(this.#ref, JSON.stringify({ maxPollIntervalMs: opts.maxPollInterval }), onStatus, opts.signal, resolve, reject));
     this.#refresh();
     return JSON.parse(out);
   }

@@ -2,7 +2,7 @@
 import { createHost } from "./host.js";
 import { createLane } from "./lane.js";
 
-const ABI = "mcpwasm-abi-2";
+const ABI = "mcpwasm-abi-3";
 const INIT_OPTIONS = ["wasmURL", "wasmModule", "bytes", "response"];
 
 let api = null; // the module's API object once ready

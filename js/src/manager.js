@@ -10,8 +10,10 @@ import { checkOptions } from "./loader.js";
 
 const MANAGER_OPTIONS = [
   "clientInfo", "separator", "sampling", "elicitation", "roots", "onLog", "onProgress", "onStderr",
-  "clientOptions", "reconnect", "healthCheck",
+  "clientOptions", "connectOptions", "reconnect", "healthCheck",
 ];
+// connect options that apply to every HTTP/WebSocket server (the others come from its entry).
+const SHARED_CONNECT_OPTIONS = ["fetch", "credentials", "mode", "maxMessageSize", "protocolVersions"];
 const SERVER_KEYS = [
   "url", "headers", "transport", "command", "args", "env", "cwd", "allowTools", "denyTools", "disabled", "auth", "era",
   "type", // written by some tools next to "url"/"command"; "stdio", "http", "sse", "streamable-http", "websocket"
@@ -180,6 +182,7 @@ export class McpManager extends EventTarget {
       this.#reconnect[k] = r[k];
     }
     if (!(this.#reconnect.attempts >= 1) || !Number.isFinite(this.#reconnect.attempts)) throw new TypeError("McpManager: reconnect.attempts must be a finite number >= 1");
+    checkOptions(opts.connectOptions, SHARED_CONNECT_OPTIONS, "McpManager connectOptions");
     if (opts.healthCheck !== undefined && (typeof opts.healthCheck !== "number" || opts.healthCheck < 0)) throw new TypeError('McpManager: option "healthCheck" must be a number of ms >= 0');
     const info = opts.clientInfo ?? { name: "mcpwasm-manager", version: "0.1.0" };
     if (typeof info.name !== "string" || typeof info.version !== "string") throw new TypeError('McpManager: option "clientInfo" must be {name, version}');
@@ -212,6 +215,7 @@ export class McpManager extends EventTarget {
     if (e.error) s.error = e.error;
     if (e.serverInfo) s.serverInfo = e.serverInfo;
     if (e.status === "connected" && e.client) s.client = e.client;
+    if (e.status === "connected" && e.stdio?.pid !== undefined) s.pid = e.stdio.pid;
     return s;
   }
 
@@ -258,8 +262,8 @@ export class McpManager extends EventTarget {
     const waits = [];
     for (const e of this.#entries.values()) {
       if (e.config.disabled) continue;
-      if (!e.run) this.#start(e);
-      waits.push(e.first);
+      if (!e.run && !e.client) this.#start(e); // not the connected ones
+      if (e.first) waits.push(e.first);
     }
     await this.#bounded(Promise.all(waits), opts.signal);
     return this.servers();
@@ -315,7 +319,7 @@ export class McpManager extends EventTarget {
       await e.run;
       e.stop = new AbortController();
     }
-    await this.#drop(e);
+    if (await this.#drop(e)) this.#changed(name, "servers");
     this.#start(e);
     await e.first;
     return this.#state(e);
@@ -340,7 +344,9 @@ export class McpManager extends EventTarget {
     clearInterval(e.health);
     e.health = null;
     const c = e.client;
+    const stdio = e.stdio;
     e.client = undefined;
+    e.stdio = undefined;
     const had = e.hadLists;
     e.lists = { tools: [], resources: [], prompts: [], resourceTemplates: [] };
     e.hadLists = false;
@@ -348,6 +354,7 @@ export class McpManager extends EventTarget {
     if (c) {
       try { await c.close(); } catch { /* already gone */ }
     }
+    await stdio?.exited; // a stdio server's process is ended within a bound
     return had;
   }
 
@@ -357,6 +364,8 @@ export class McpManager extends EventTarget {
     let settleFirst;
     e.first = new Promise((r) => { settleFirst = r; });
     const stop = e.stop.signal;
+    const token = {};
+    e.runToken = token;
     e.run = (async () => {
       const { delay, maxDelay, attempts } = this.#reconnect;
       for (let attempt = 0; ; attempt++) {
@@ -380,7 +389,7 @@ export class McpManager extends EventTarget {
         await sleep(wait * (0.8 + 0.4 * Math.random()), stop);
       }
       settleFirst();
-      e.run = null;
+      if (e.runToken === token) e.run = null; // not a later loop's
     })();
   }
 
@@ -409,21 +418,24 @@ export class McpManager extends EventTarget {
   // fetched. It leaves e connected or throws.
   async #open(e, stop) {
     const client = new Client(this.#opts.clientInfo, this.#clientOptions(e));
+    let stdio; // what _openStdio returned: {exited} to wait for after close
+    e.pending = new Set(); // list-changed notifications before the client is e's
     try {
       const c = e.config;
       if (c.transport === "stdio") {
-        await this._openStdio(client, c, {
+        stdio = await this._openStdio(client, c, {
           signal: stop,
           onStderr: this.#opts.onStderr ? (line) => {
             try { this.#opts.onStderr(line, { server: e.name }); } catch (err) { callbackError("onStderr", err); }
           } : undefined,
         });
       } else {
-        await client.connect(c.url, { transport: c.transport, headers: c.headers, auth: c.auth, era: c.era, signal: stop });
+        await client.connect(c.url, { ...this.#opts.connectOptions, transport: c.transport, headers: c.headers, auth: c.auth, era: c.era, signal: stop });
       }
       const lists = await this.#fetchAll(client, stop);
       if (stop.aborted) throw new McpError(ErrorCode.ConnectionClosed, "removed", undefined, { kind: "closed" });
       e.client = client;
+      e.stdio = stdio;
       e.serverInfo = client.serverInfo;
       e.lists = lists;
       e.hadLists = true;
@@ -431,16 +443,21 @@ export class McpManager extends EventTarget {
       this.#setStatus(e, "connected", undefined);
       this.#changed(e.name, "servers");
       this.#watch(e, client);
+      // a list that changed while the first lists were fetched is fetched again
+      for (const kind of e.pending) this.#refresh(e, kind);
+      e.pending = null;
     } catch (err) {
       try { await client.close(); } catch { /* never connected */ }
+      await stdio?.exited;
       throw err;
     }
   }
 
   /**
-   * _openStdio connects client to a stdio server (command, args, env, cwd).
-   * The browser build cannot start processes: McpManager of mcpwasm/node
-   * overrides it.
+   * _openStdio connects client to a stdio server (command, args, env, cwd)
+   * and may resolve with {exited: Promise} (the manager waits for it after
+   * closing the client). The browser build cannot start processes:
+   * McpManager of mcpwasm/node overrides it.
    */
   async _openStdio() {
     throw new McpError(ErrorCode.ConnectionClosed, 'stdio servers need Node: import { McpManager } from "mcpwasm/node"', undefined, { kind: "transport" });
@@ -511,7 +528,10 @@ export class McpManager extends EventTarget {
       do {
         r.again = false;
         const client = e.client;
-        if (!client) return;
+        if (!client) {
+          e.pending?.add(kind); // still connecting: once connected
+          return;
+        }
         const key = kind;
         const all = async (it) => { const out = []; for await (const x of it) out.push(x); return out; };
         let list;

@@ -6,8 +6,31 @@ import http from "node:http";
 import { readFile, writeFile, rename, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { checkOptions } from "./loader.js";
+import { McpManager as BrowserManager } from "./manager.js";
+import { stdioPort } from "./stdio.js";
 
 export * from "./index.node.js";
+export { stdioPort, connectStdio } from "./stdio.js";
+
+/**
+ * McpManager of mcpwasm/node also starts stdio servers: an entry with
+ * "command" (and "args", "env", "cwd") is spawned as a child process, its
+ * stderr goes to the manager's onStderr, and it is ended when the server
+ * is removed, reconnected or the manager closed.
+ */
+export class McpManager extends BrowserManager {
+  async _openStdio(client, config, { signal, onStderr }) {
+    const port = stdioPort({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, onStderr });
+    try {
+      await client.connect(`stdio:${config.command}`, { transport: "port", port, era: config.era, signal });
+    } catch (e) {
+      port.close();
+      await port.exited;
+      throw e;
+    }
+    return port;
+  }
+}
 
 const escapeHTML = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -212,9 +212,14 @@ test("a server killed mid-session reconnects when it comes back; the others keep
 
 test("a failed call over a broken connection starts reconnection (no health check)", async () => {
   const ts = await startPeer("ts");
-  const m = new McpManager({ mcpServers: { ts: { url: ts.url } } }, { reconnect: { delay: 10, maxDelay: 20, attempts: 2 } });
+  let fetched = 0;
+  const m = new McpManager({ mcpServers: { ts: { url: ts.url } } }, {
+    reconnect: { delay: 10, maxDelay: 20, attempts: 2 },
+    connectOptions: { fetch: (input, init) => { fetched++; return fetch(input, init); } },
+  });
   try {
     await m.connect();
+    assert.ok(fetched > 0, "connectOptions.fetch carries the requests");
     await ts.stop();
     await assert.rejects(m.callTool({ name: "ts__echo", arguments: { text: "x" } }), (e) => e.kind === "transport");
     await waitFor(() => m.server("ts").status === "failed", 10000, "ts failed after its attempts");
@@ -283,6 +288,7 @@ test("namespacedName and parseConfig", () => {
   for (const [c, re] of bad) assert.throws(() => parseConfig(c), re);
   assert.throws(() => new McpManager(undefined, { reconnect: { attempts: Infinity } }), /attempts/);
   assert.throws(() => new McpManager(undefined, { sampling: 1 }), /sampling/);
+  assert.throws(() => new McpManager(undefined, { connectOptions: { headers: {} } }), /unknown option "headers"/);
 });
 
 test("a stdio server needs mcpwasm/node in the main entry", async () => {

@@ -232,3 +232,26 @@ function listenLocal(server) {
     });
   });
 }
+
+/**
+ * startAppServer starts one of the official MCP Apps example servers (a
+ * package name, e.g. "@modelcontextprotocol/server-basic-vanillajs") on
+ * 127.0.0.1 through tests/browser/fixtures/app-server.mjs. Resolves with
+ * {url, stop}; the MCP endpoint is url + "/mcp".
+ */
+export function startAppServer(pkg) {
+  return startServer(process.execPath, [path.join(repo, "tests/browser/fixtures/app-server.mjs"), pkg], { name: pkg });
+}
+
+/**
+ * bundle builds a browser ESM bundle of entry (esbuild, platform browser:
+ * a Node-only import fails the build) into outfile. Resolves with the
+ * esbuild result (metafile included).
+ */
+export async function bundle(entry, outfile, options = {}) {
+  const esbuild = await import("esbuild");
+  return esbuild.build({
+    entryPoints: [entry], outfile, bundle: true, format: "esm", platform: "browser", target: "es2022",
+    metafile: true, logLevel: "silent", ...options,
+  });
+}

@@ -1,8 +1,7 @@
 // Package gojs holds the GOOS=js tests of sessions through core and the
 // transports under Node 22, against real servers, and the names of the
 // environment variables that hand those servers' URLs to every GOOS=js test
-// of the library (this package's, internal/jsfetch's, internal/jsws's and
-// auth's). It is test support, not part of the library's API.
+// of the library (this package's and those under internal/js). It is test support, not part of the library's API.
 //
 // A GOOS=js test binary runs inside Node (through the Go toolchain's
 // lib/wasm/go_js_wasm_exec) and cannot listen on sockets, so the servers
@@ -22,8 +21,10 @@
 //
 // and then runs `go test` with GOOS=js GOARCH=wasm and -exec go_js_wasm_exec
 // on the GOOS=js tests of this package (sessions through core and
-// transport/fetch or transport/ws), internal/jsfetch, internal/jsws and
-// auth (its WebCrypto signer, checked against crypto/ecdsa and crypto/rsa),
+// transport/fetch or transport/ws, with the JavaScript fetch Doer and
+// WebSocket Dialer wired as wasm/js wires them), internal/js/fetch,
+// internal/js/ws, internal/js/crypto (the WebCrypto signer, checked against
+// crypto/ecdsa and crypto/rsa), internal/js/regex and internal/jsonschema,
 // with the servers' URLs in the environment (see env.go) and Node 22 first
 // on PATH. Its output is shown when it fails. Run by hand without those
 // variables, the GOOS=js tests fail and say how to run them; they never

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
+	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 	"github.com/mcpwasm/mcpwasm/tests/gojs"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
@@ -43,7 +43,7 @@ func TestFetchSessions(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			open := func(t *testing.T, opts *core.ClientOptions) *core.Session {
 				t.Helper()
-				tr, err := fetch.New(p.url, nil) // DefaultDoer: the JavaScript fetch
+				tr, err := fetch.New(p.url, &fetch.Options{HTTP: jsDoer(t)}) // as wasm/js wires it
 				require.NoError(t, err)
 				return connect(t, tr, p.versions, opts)
 			}
@@ -122,7 +122,7 @@ func TestFetchSessions(t *testing.T) {
 // TestFetchHTTPErrorStatus: an HTTP error from a real server reaches the
 // caller as a *fetch.StatusError.
 func TestFetchHTTPErrorStatus(t *testing.T) {
-	tr, err := fetch.New(env(t, gojs.EnvGoLegacy)+"/no-such-endpoint", &fetch.Options{Mode: fetch.ModeStreamableHTTP})
+	tr, err := fetch.New(env(t, gojs.EnvGoLegacy)+"/no-such-endpoint", &fetch.Options{Mode: fetch.ModeStreamableHTTP, HTTP: jsDoer(t)})
 	require.NoError(t, err)
 	client := core.NewClient(&core.Implementation{Name: "t", Version: "1"}, nil)
 	_, err = client.Connect(testCtx(t), tr, nil)
@@ -170,7 +170,7 @@ func TestFetchCORS(t *testing.T) {
 	const pageOrigin = "http://localhost:5173"
 	newTransport := func(t *testing.T, url string) *fetch.Transport {
 		t.Helper()
-		doer, err := fetch.JSFetch(&fetch.JSFetchOptions{Credentials: "include", Mode: "cors", Hook: &jsfetch.Hook{Fetch: corsFetch(t, pageOrigin)}})
+		doer, err := jsfetch.NewDoer(&jsfetch.Options{Credentials: "include", Mode: "cors", Hook: jsfetch.Hook{Fetch: corsFetch(t, pageOrigin)}})
 		require.NoError(t, err)
 		tr, err := fetch.New(url, &fetch.Options{HTTP: doer, Mode: fetch.ModeStreamableHTTP})
 		require.NoError(t, err)
@@ -209,7 +209,7 @@ func TestFetchCORS(t *testing.T) {
 }
 
 func TestFetchNoNetwork(t *testing.T) {
-	tr, err := fetch.New(env(t, gojs.EnvClosed)+"/mcp", nil)
+	tr, err := fetch.New(env(t, gojs.EnvClosed)+"/mcp", &fetch.Options{HTTP: jsDoer(t)})
 	require.NoError(t, err)
 	client := core.NewClient(&core.Implementation{Name: "t", Version: "1"}, nil)
 	_, err = client.Connect(testCtx(t), tr, nil)
@@ -217,4 +217,23 @@ func TestFetchNoNetwork(t *testing.T) {
 	assert.True(t, errors.Is(err, jsfetch.ErrNetwork), "got %v", err)
 	assert.Contains(t, err.Error(), "ECONNREFUSED")
 	assert.NotContains(t, err.Error(), "CORS", "Node enforces no CORS: no hint")
+}
+
+// jsDoer is the JavaScript fetch Doer wasm/js passes to transport/fetch.
+func jsDoer(t *testing.T) fetch.Doer {
+	t.Helper()
+	d, err := jsfetch.NewDoer(nil)
+	require.NoError(t, err)
+	return d
+}
+
+// TestFetchNoDefaultDoer: transport/fetch has no JavaScript default (it
+// imports no syscall/js); without Options.HTTP a request fails with
+// ErrNoDefaultHTTP and nothing is sent.
+func TestFetchNoDefaultDoer(t *testing.T) {
+	tr, err := fetch.New(env(t, gojs.EnvGoLegacy)+"/mcp", nil)
+	require.NoError(t, err)
+	client := core.NewClient(&core.Implementation{Name: "t", Version: "1"}, nil)
+	_, err = client.Connect(testCtx(t), tr, nil)
+	require.ErrorIs(t, err, fetch.ErrNoDefaultHTTP)
 }

@@ -17,13 +17,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	jsws "github.com/mcpwasm/mcpwasm/internal/js/ws"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/tests/gojs"
 	"github.com/mcpwasm/mcpwasm/transport/ws"
 )
 
 func wsTransport(t *testing.T, url string, opts *ws.Options) *ws.Transport {
 	t.Helper()
-	tr, err := ws.New(url, opts)
+	o := ws.Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Dialer == nil {
+		o.Dialer = jsws.Dialer{} // as wasm/js wires it
+	}
+	tr, err := ws.New(url, &o)
 	require.NoError(t, err)
 	return tr
 }
@@ -45,8 +54,8 @@ func TestWSBridgeSession(t *testing.T) {
 			elicited.Add(1)
 			return &core.ElicitResult{Action: core.ActionDecline}, nil
 		},
-		OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
-			if r, ok := m.(*core.Request); ok && dir == core.Outgoing {
+		OnMessage: func(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+			if r, ok := m.(*jsonrpc.Request); ok && dir == core.Outgoing {
 				mu.Lock()
 				sent = append(sent, r.Method)
 				mu.Unlock()
@@ -158,8 +167,8 @@ func TestWSMalformedFrames(t *testing.T) {
 	var reported []error
 	s := connect(t, wsTransport(t, env(t, gojs.EnvWSGo), nil), legacyOnly, &core.ClientOptions{
 		OnWarning: func(*core.Session, error) {},
-		OnMessage: func(_ *core.Session, dir core.Direction, m core.Message) {
-			if r, ok := m.(*core.Response); ok && dir == core.Incoming && r.TransportErr != nil && !r.ID.IsValid() {
+		OnMessage: func(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+			if r, ok := m.(*jsonrpc.Response); ok && dir == core.Incoming && r.TransportErr != nil && !r.ID.IsValid() {
 				mu.Lock()
 				reported = append(reported, r.TransportErr)
 				mu.Unlock()
@@ -253,9 +262,16 @@ func TestWSErrors(t *testing.T) {
 		assert.Equal(t, "ws: this runtime has no WebSocket", err.Error())
 	})
 	t.Run("handshake headers are impossible", func(t *testing.T) {
-		_, err := ws.New(url, &ws.Options{Header: map[string]string{"Authorization": "Bearer x"}})
+		_, err := ws.New(url, &ws.Options{Header: map[string]string{"Authorization": "Bearer x"}, Dialer: jsws.Dialer{}})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "cannot send handshake headers")
+	})
+	t.Run("no dialer: transport/ws has no JavaScript default", func(t *testing.T) {
+		tr, err := ws.New(url, nil)
+		require.NoError(t, err)
+		_, err = tr.Connect(testCtx(t))
+		require.ErrorIs(t, err, ws.ErrNoWebSocket)
+		assert.Contains(t, err.Error(), "no Options.Dialer")
 	})
 	t.Run("message too large", func(t *testing.T) {
 		s := connect(t, wsTransport(t, url, &ws.Options{MaxMessageSize: 8 << 10}), legacyOnly, nil)

@@ -38,8 +38,8 @@ after(async () => {
 
 test("the tarball holds the module, its wasm_exec.js, the declarations and a README", async () => {
   const files = packed.files.map((f) => f.path).sort();
-  for (const f of ["README.md", "dist/mcpwasm.wasm", "dist/wasm_exec.js", "index.d.ts", "node.d.ts", "wasm.d.ts", "package.json",
-    "src/index.js", "src/index.node.js", "src/index.workerd.js", "src/loader.js"]) {
+  for (const f of ["README.md", "dist/mcpwasm.wasm", "dist/wasm_exec.js", "index.d.ts", "node.d.ts", "wasm.d.ts", "apps.d.ts", "react.d.ts", "package.json",
+    "src/index.js", "src/apps.js", "src/react.js", "src/index.node.js", "src/index.workerd.js", "src/loader.js"]) {
     assert.ok(files.includes(f), `${f} is in the tarball: ${files.join(", ")}`);
   }
   assert.ok(!files.some((f) => f.startsWith("test/") || f.startsWith("scripts/")), "no tests or scripts");

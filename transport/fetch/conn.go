@@ -13,6 +13,8 @@ import (
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/inbox"
 	"github.com/mcpwasm/mcpwasm/internal/sse"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // conn is one Streamable HTTP (or, after fallback, HTTP+SSE) connection.
@@ -20,8 +22,8 @@ type conn struct {
 	t      *Transport
 	ctx    context.Context // ends with Close
 	cancel context.CancelFunc
-	in     chan core.Message
-	direct atomic.Pointer[func(core.Message)] // the session's deliver (core.DirectConn)
+	in     chan jsonrpc.Message
+	direct atomic.Pointer[func(jsonrpc.Message)] // the session's deliver (core.DirectConn)
 	wg     sync.WaitGroup
 
 	mu           sync.Mutex
@@ -50,7 +52,7 @@ type conn struct {
 func (c *conn) MirrorsHeaders() bool { return true }
 
 // SetDeliver implements core.DirectConn.
-func (c *conn) SetDeliver(deliver func(core.Message)) { c.direct.Store(&deliver) }
+func (c *conn) SetDeliver(deliver func(jsonrpc.Message)) { c.direct.Store(&deliver) }
 
 // SessionID returns the legacy session id ("" if none).
 func (c *conn) SessionID() string {
@@ -59,7 +61,7 @@ func (c *conn) SessionID() string {
 	return c.sessionID
 }
 
-func (c *conn) Recv(ctx context.Context) (core.Message, error) {
+func (c *conn) Recv(ctx context.Context) (jsonrpc.Message, error) {
 	return inbox.Recv(ctx, c.in, c.ctx.Done(), func() error {
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -70,8 +72,8 @@ func (c *conn) Recv(ctx context.Context) (core.Message, error) {
 // push delivers an incoming message; it gives up when the connection ends.
 // An error answering a legacy request that had to go without the session
 // id (which CORS may have hidden) is explained as such.
-func (c *conn) push(m core.Message) {
-	if r, ok := m.(*core.Response); ok && r.ID.IsValid() {
+func (c *conn) push(m jsonrpc.Message) {
+	if r, ok := m.(*jsonrpc.Response); ok && r.ID.IsValid() {
 		if id, ok := r.ID.Raw().(int64); ok {
 			c.mu.Lock()
 			hidden := c.hiddenIDs[id]
@@ -79,7 +81,7 @@ func (c *conn) push(m core.Message) {
 			delete(c.sseInFlight, id)
 			c.mu.Unlock()
 			if hidden && r.Error != nil {
-				m = &core.Response{ID: r.ID, TransportErr: fmt.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers; without it the server answered: %w)",
+				m = &jsonrpc.Response{ID: r.ID, TransportErr: fmt.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers; without it the server answered: %w)",
 					ErrHiddenHeader, &core.RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data})}
 			}
 		}
@@ -177,7 +179,7 @@ func (c *conn) postBase(version, sid string) Header {
 	return h
 }
 
-func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOptions) error {
+func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, opts *core.SendOptions) error {
 	if opts == nil {
 		opts = &core.SendOptions{}
 	}
@@ -191,11 +193,11 @@ func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOption
 		return c.sendLegacySSE(ctx, msg, opts)
 	}
 	switch m := msg.(type) {
-	case *core.Request:
+	case *jsonrpc.Request:
 		if !m.IsNotification() {
 			return c.postRequest(ctx, m, opts)
 		}
-		if id, ok := core.CancelledRequestID(m); ok {
+		if id, ok := wire.CancelledRequestID(m); ok {
 			c.abortStream(id)
 		}
 		if m.Method == core.NotificationCancelled {
@@ -220,7 +222,7 @@ func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOption
 			t.Stop()
 		}
 		return nil
-	case *core.Response:
+	case *jsonrpc.Response:
 		return c.postNoReply(ctx, msg, "", opts)
 	}
 	return fmt.Errorf("fetch: cannot send %T", msg)
@@ -250,8 +252,8 @@ func (c *conn) dropStream(id int64) {
 }
 
 // postNoReply POSTs a notification or response; the server answers 202.
-func (c *conn) postNoReply(ctx context.Context, msg core.Message, method string, opts *core.SendOptions) error {
-	body, err := core.EncodeMessage(msg)
+func (c *conn) postNoReply(ctx context.Context, msg jsonrpc.Message, method string, opts *core.SendOptions) error {
+	body, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
@@ -289,9 +291,9 @@ func (c *conn) hiddenSessionError(modern bool, sid string, se *StatusError) erro
 
 // postRequest POSTs a request. The response (JSON or an SSE stream) is
 // read on a goroutine and delivered through Recv.
-func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.SendOptions) error {
+func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.SendOptions) error {
 	id, _ := m.ID.Raw().(int64)
-	body, err := core.EncodeMessage(m)
+	body, err := jsonrpc.EncodeMessage(m)
 	if err != nil {
 		return err
 	}
@@ -400,15 +402,15 @@ func (c *conn) postRequest(ctx context.Context, m *core.Request, opts *core.Send
 }
 
 // jsonrpcError decodes a JSON-RPC error response from an HTTP error body.
-func jsonrpcError(b []byte) *core.Response {
+func jsonrpcError(b []byte) *jsonrpc.Response {
 	if len(b) == 0 || !strings.Contains(string(b), `"error"`) {
 		return nil
 	}
-	m, err := core.DecodeMessage(b)
+	m, err := jsonrpc.DecodeMessage(b)
 	if err != nil {
 		return nil
 	}
-	r, ok := m.(*core.Response)
+	r, ok := m.(*jsonrpc.Response)
 	if !ok || r.Error == nil {
 		return nil
 	}
@@ -436,24 +438,24 @@ func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Re
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("fetch: reading response: %w", err)})
+			c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: fmt.Errorf("fetch: reading response: %w", err)})
 		}
 		return
 	}
-	msgs, err := core.DecodeMessages(b)
+	msgs, err := jsonrpc.DecodeMessages(b)
 	if err != nil {
-		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: badBodyError(ct, b, err)})
+		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: badBodyError(ct, b, err)})
 		return
 	}
 	answered := false
 	for _, m := range msgs {
-		if r, ok := m.(*core.Response); ok && r.ID == core.Int64ID(id) {
+		if r, ok := m.(*jsonrpc.Response); ok && r.ID == jsonrpc.Int64ID(id) {
 			answered = true
 		}
 		c.push(m)
 	}
 	if !answered {
-		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("%w: the JSON body held no response to request %d", ErrStreamEnded, id)})
+		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: fmt.Errorf("%w: the JSON body held no response to request %d", ErrStreamEnded, id)})
 	}
 }
 
@@ -491,14 +493,14 @@ func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
 			continue // priming event, keep-alive or unknown type
 		}
-		msgs, err := core.DecodeMessages(ev.Data)
+		msgs, err := jsonrpc.DecodeMessages(ev.Data)
 		if err != nil {
 			res.bad++
 			continue
 		}
 		res.msgs += len(msgs)
 		for _, m := range msgs {
-			if resp, ok := m.(*core.Response); ok && id > 0 && resp.ID == core.Int64ID(id) {
+			if resp, ok := m.(*jsonrpc.Response); ok && id > 0 && resp.ID == jsonrpc.Int64ID(id) {
 				if !res.answered && stop != nil {
 					t := time.AfterFunc(answeredGrace, stop)
 					defer t.Stop()
@@ -546,7 +548,7 @@ func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, re
 	if modern {
 		err = fmt.Errorf("%w: %w", err, core.ErrResponseLost)
 	}
-	c.push(&core.Response{ID: core.Int64ID(id), TransportErr: err})
+	c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: err})
 }
 
 // resume re-opens a legacy stream with GET + Last-Event-ID until the

@@ -27,7 +27,9 @@
 // are *StatusError values implementing core.TransientError, for
 // core.RetryPolicy.
 //
-// All HTTP goes through the small Doer interface: net/http natively, the
-// JavaScript fetch function under GOOS=js (which keeps net/http out of the
-// WebAssembly build).
+// All HTTP goes through the small [Doer] interface: net/http natively
+// ([NetHTTP], the [DefaultDoer]); under GOOS=js and GOOS=wasip1 the caller
+// passes one in [Options].HTTP (mcpwasm's JavaScript module passes the
+// JavaScript fetch function, its WASI reactor the host's HTTP), which keeps
+// net/http and syscall/js out of this package in the WebAssembly builds.
 package fetch

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // The 2024-11-05 HTTP+SSE transport has one GET stream for everything the
@@ -25,7 +26,7 @@ func (c *conn) legacyLost(cause error) {
 	warn := c.warn
 	c.mu.Unlock()
 	for id := range lost {
-		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: cause})
+		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: cause})
 	}
 	if warn != nil {
 		warn(fmt.Errorf("%w; re-opening it", cause))
@@ -62,7 +63,7 @@ func (c *conn) reopenLegacySSE(cause error) {
 // newSSESession refuses the first request (other than initialize) after
 // the stream was re-opened: the server's session is new, so the session
 // must re-initialize first.
-func (c *conn) newSSESession(req *core.Request) error {
+func (c *conn) newSSESession(req *jsonrpc.Request) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.sseReinit || req == nil {

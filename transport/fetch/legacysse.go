@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/sse"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // legacySSE is the state of the 2024-11-05 HTTP+SSE transport: one GET
@@ -27,7 +28,7 @@ func (c *conn) sse() *legacySSE {
 
 // fallbackToSSE switches to the HTTP+SSE transport after a Streamable HTTP
 // initialize was refused with 400, 404 or 405, and re-sends initialize.
-func (c *conn) fallbackToSSE(ctx context.Context, m *core.Request, opts *core.SendOptions, cause error) error {
+func (c *conn) fallbackToSSE(ctx context.Context, m *jsonrpc.Request, opts *core.SendOptions, cause error) error {
 	if err := c.openLegacySSE(ctx); err != nil {
 		return fmt.Errorf("%w (the HTTP+SSE fallback failed too: %v)", cause, err)
 	}
@@ -126,7 +127,7 @@ func (c *conn) readLegacySSE(body io.ReadCloser, r *sse.Reader, endpoint chan<- 
 			if len(ev.Data) == 0 {
 				continue
 			}
-			msgs, err := core.DecodeMessages(ev.Data)
+			msgs, err := jsonrpc.DecodeMessages(ev.Data)
 			if err != nil {
 				continue
 			}
@@ -155,7 +156,7 @@ func (c *conn) resolveEndpoint(ref string) (string, error) {
 }
 
 // sendLegacySSE POSTs a message to the HTTP+SSE endpoint.
-func (c *conn) sendLegacySSE(ctx context.Context, msg core.Message, opts *core.SendOptions) error {
+func (c *conn) sendLegacySSE(ctx context.Context, msg jsonrpc.Message, opts *core.SendOptions) error {
 	if core.IsModernVersion(opts.ProtocolVersion) {
 		return fmt.Errorf("%w: the server speaks the 2024-11-05 HTTP+SSE transport", core.ErrNotModern)
 	}
@@ -166,7 +167,7 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg core.Message, opts *core.S
 	if l == nil {
 		return fmt.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded)
 	}
-	req, _ := msg.(*core.Request)
+	req, _ := msg.(*jsonrpc.Request)
 	id := int64(-1)
 	if req != nil && !req.IsNotification() {
 		if v, ok := req.ID.Raw().(int64); ok {
@@ -176,7 +177,7 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg core.Message, opts *core.S
 	if err := c.newSSESession(req); err != nil {
 		return err
 	}
-	body, err := core.EncodeMessage(msg)
+	body, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
@@ -201,7 +202,7 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg core.Message, opts *core.S
 	}
 	c.forgetInFlight(id)
 	method := ""
-	if r, ok := msg.(*core.Request); ok {
+	if r, ok := msg.(*jsonrpc.Request); ok {
 		method = r.Method
 		if rr := jsonrpcError(b); rr != nil && !r.IsNotification() {
 			rr.ID = r.ID

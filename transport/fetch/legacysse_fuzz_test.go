@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -60,7 +60,7 @@ func FuzzLegacyEndpointEvent(f *testing.F) {
 		conn, err := tr.Connect(ctx)
 		require.NoError(t, err)
 		defer conn.Close()
-		_ = conn.Send(ctx, &core.Request{ID: core.Int64ID(1), Method: "ping"}, nil)
+		_ = conn.Send(ctx, &jsonrpc.Request{ID: jsonrpc.Int64ID(1), Method: "ping"}, nil)
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		for _, p := range d.posts {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Transport modes.
@@ -38,8 +40,9 @@ type Options struct {
 	// Header is sent with every HTTP request (for example Authorization
 	// for a pre-issued token).
 	Header map[string]string
-	// HTTP performs the requests. Default: DefaultDoer() (net/http natively,
-	// the JavaScript fetch under GOOS=js).
+	// HTTP performs the requests. Default: DefaultDoer() (net/http natively;
+	// under GOOS=js and GOOS=wasip1 a Doer that fails with
+	// ErrNoDefaultHTTP, so those builds pass their own).
 	HTTP Doer
 	// MaxMessageSize bounds one JSON body or SSE event. Default
 	// DefaultMaxMessageSize.
@@ -100,7 +103,7 @@ func New(endpoint string, opts *Options) (*Transport, error) {
 		return nil, fmt.Errorf("fetch: unknown mode %q", t.opts.Mode)
 	}
 	for name, v := range t.opts.Header {
-		if !core.ValidHeader(name, v) {
+		if !wire.ValidHeader(name, v) {
 			return nil, fmt.Errorf("fetch: invalid header %q", name)
 		}
 	}
@@ -136,7 +139,7 @@ func (t *Transport) EraKey() string { return t.origin }
 func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
 	c := &conn{
 		t:       t,
-		in:      make(chan core.Message, 256),
+		in:      make(chan jsonrpc.Message, 256),
 		streams: map[int64]context.CancelFunc{},
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())

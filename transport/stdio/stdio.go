@@ -40,6 +40,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/inbox"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Defaults of Options.
@@ -211,7 +212,7 @@ func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
 		stdin:  stdinW,
 		stdout: stdoutR,
 		stderr: stderrR,
-		in:     make(chan core.Message, inboxSize),
+		in:     make(chan jsonrpc.Message, inboxSize),
 		exited: make(chan struct{}),
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
@@ -235,7 +236,7 @@ type conn struct {
 	stdin  *os.File
 	stdout *os.File
 	stderr *os.File
-	in     chan core.Message
+	in     chan jsonrpc.Message
 	ctx    context.Context // ends when the connection is finished
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -301,7 +302,7 @@ func (c *conn) readLoop() {
 		if len(chunk) > 0 && !tooLong {
 			if len(line)+len(chunk) > max+2 { // +2: the line end
 				tooLong = true
-				c.push(&core.Response{TransportErr: fmt.Errorf("%w: more than %d bytes (skipped)", ErrTooLarge, max)})
+				c.push(&jsonrpc.Response{TransportErr: fmt.Errorf("%w: more than %d bytes (skipped)", ErrTooLarge, max)})
 				line = line[:0]
 			} else {
 				line = append(line, chunk...)
@@ -334,7 +335,7 @@ func (c *conn) handleLine(line []byte) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return
 	}
-	msgs, err := core.DecodeMessages(line)
+	msgs, err := jsonrpc.DecodeMessages(line)
 	if err != nil {
 		c.malformed(line, err)
 		return
@@ -359,25 +360,25 @@ func (c *conn) malformed(line []byte, cause error) {
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	}
-	var id core.ID
+	var id jsonrpc.ID
 	if bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) && json.Unmarshal(line, &probe) == nil &&
 		len(probe.ID) > 0 && id.UnmarshalJSON(probe.ID) == nil && id.IsValid() {
 		switch {
 		case len(probe.Method) > 0:
-			resp := &core.Response{ID: id, Error: &core.WireError{Code: -32600, Message: "Invalid Request: " + err.Error()}}
+			resp := &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: -32600, Message: "Invalid Request: " + err.Error()}}
 			_ = c.Send(c.ctx, resp, nil)
-			c.push(&core.Response{TransportErr: fmt.Errorf("%w (answered with Invalid Request)", err)})
+			c.push(&jsonrpc.Response{TransportErr: fmt.Errorf("%w (answered with Invalid Request)", err)})
 			return
 		case len(probe.Result) > 0 || len(probe.Error) > 0:
-			c.push(&core.Response{ID: id, TransportErr: err})
+			c.push(&jsonrpc.Response{ID: id, TransportErr: err})
 			return
 		}
 	}
-	c.push(&core.Response{TransportErr: err})
+	c.push(&jsonrpc.Response{TransportErr: err})
 }
 
 // push queues an incoming message; it gives up when the connection ends.
-func (c *conn) push(m core.Message) {
+func (c *conn) push(m jsonrpc.Message) {
 	select {
 	case c.in <- m:
 	case <-c.ctx.Done():
@@ -411,8 +412,8 @@ func (c *conn) finish() {
 }
 
 // Send writes msg as one line.
-func (c *conn) Send(ctx context.Context, msg core.Message, _ *core.SendOptions) error {
-	b, err := core.EncodeMessage(msg)
+func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, _ *core.SendOptions) error {
+	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
@@ -438,12 +439,28 @@ func (c *conn) Send(ctx context.Context, msg core.Message, _ *core.SendOptions) 
 	case fatal != nil:
 		return fatal
 	}
-	// The write is not abandoned half-way when ctx ends: a partial line
-	// would corrupt the stream. A server that stops reading blocks it
-	// until Close.
+	// A server that stops reading its input blocks the write: ctx's
+	// deadline bounds it (and Close ends it). A line cut short would
+	// corrupt the stream, so a write that timed out after it began ends
+	// the connection.
 	c.wmu.Lock()
-	_, err = c.stdin.Write(b)
+	dl, _ := ctx.Deadline()
+	_ = c.stdin.SetWriteDeadline(dl)
+	n, err := c.stdin.Write(b)
 	c.wmu.Unlock()
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		if n == 0 {
+			return fmt.Errorf("stdio: the server is not reading its input: %w", context.DeadlineExceeded)
+		}
+		c.mu.Lock()
+		if c.fatal == nil && !c.closed {
+			c.fatal = fmt.Errorf("stdio: the server stopped reading its input in the middle of a message (%d of %d bytes written)", n, len(b))
+		}
+		fatal = c.fatal
+		c.mu.Unlock()
+		c.cancel()
+		return fatal
+	}
 	if err != nil {
 		c.mu.Lock()
 		closed, fatal = c.closed, c.fatal
@@ -460,7 +477,7 @@ func (c *conn) Send(ctx context.Context, msg core.Message, _ *core.SendOptions) 
 }
 
 // Recv returns the next message from the server.
-func (c *conn) Recv(ctx context.Context) (core.Message, error) {
+func (c *conn) Recv(ctx context.Context) (jsonrpc.Message, error) {
 	return inbox.Recv(ctx, c.in, c.ctx.Done(), func() error {
 		c.mu.Lock()
 		defer c.mu.Unlock()

@@ -25,6 +25,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 	"github.com/mcpwasm/mcpwasm/transport/stdio"
 )
@@ -73,6 +74,8 @@ func faultServer(mode string) {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "fatal: cannot open the database")
 		os.Exit(3)
+	case "no-read":
+		time.Sleep(time.Hour) // never reads its input
 	case "ignore-eof":
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		time.Sleep(time.Hour) // SIGTERM ends it
@@ -124,7 +127,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func recv(t *testing.T, c core.Conn) core.Message {
+func recv(t *testing.T, c core.Conn) jsonrpc.Message {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -141,21 +144,21 @@ func TestLines(t *testing.T) {
 	c, err := tr.Connect(ctx)
 	require.NoError(t, err)
 
-	first := recv(t, c).(*core.Request)
+	first := recv(t, c).(*jsonrpc.Request)
 	assert.Equal(t, "notifications/message", first.Method)
-	bad := recv(t, c).(*core.Response)
+	bad := recv(t, c).(*jsonrpc.Response)
 	assert.ErrorIs(t, bad.TransportErr, stdio.ErrMalformed, "a malformed line is reported")
-	long := recv(t, c).(*core.Response)
+	long := recv(t, c).(*jsonrpc.Response)
 	assert.ErrorIs(t, long.TransportErr, stdio.ErrTooLarge, "a line over MaxMessageSize is reported")
-	batched := recv(t, c).(*core.Request)
+	batched := recv(t, c).(*jsonrpc.Request)
 	assert.JSONEq(t, `{"level":"info","data":"batched"}`, string(batched.Params), "the connection goes on after both; blank lines are skipped")
 
 	// a line out: the server counts its bytes (the message and the newline)
-	msg := &core.Request{Method: "notifications/initialized"}
+	msg := &jsonrpc.Request{Method: "notifications/initialized"}
 	require.NoError(t, c.Send(ctx, msg, nil))
-	enc, err := core.EncodeMessage(msg)
+	enc, err := jsonrpc.EncodeMessage(msg)
 	require.NoError(t, err)
-	echo := recv(t, c).(*core.Request)
+	echo := recv(t, c).(*jsonrpc.Request)
 	assert.JSONEq(t, fmt.Sprintf(`{"n":%d}`, len(enc)+1), string(echo.Params))
 
 	require.Eventually(t, func() bool { return strings.Contains(stderr.String(), "log line two") }, 10*time.Second, 10*time.Millisecond, "stderr is passed on")
@@ -183,7 +186,7 @@ func TestExit(t *testing.T) {
 	assert.Contains(t, ee.Stderr, "fatal: cannot open the database")
 	assert.Contains(t, err.Error(), "status 3")
 	assert.Contains(t, err.Error(), "cannot open the database")
-	assert.ErrorIs(t, c.Send(ctx, &core.Request{Method: "notifications/initialized"}, nil), stdio.ErrProcessExited)
+	assert.ErrorIs(t, c.Send(ctx, &jsonrpc.Request{Method: "notifications/initialized"}, nil), stdio.ErrProcessExited)
 }
 
 func TestCloseEscalates(t *testing.T) {
@@ -202,7 +205,7 @@ func TestCloseEscalates(t *testing.T) {
 			c, err := tr.Connect(ctx)
 			require.NoError(t, err)
 			require.Eventually(t, func() bool { _, err := os.Stat(pidfile); return err == nil }, 10*time.Second, 10*time.Millisecond)
-			require.NoError(t, c.Send(ctx, &core.Request{Method: "notifications/initialized"}, nil))
+			require.NoError(t, c.Send(ctx, &jsonrpc.Request{Method: "notifications/initialized"}, nil))
 			start := time.Now()
 			require.NoError(t, c.Close())
 			assert.GreaterOrEqual(t, time.Since(start), tc.atLeast)
@@ -210,6 +213,27 @@ func TestCloseEscalates(t *testing.T) {
 			assert.True(t, gone(t, pidfile), "no orphan process")
 		})
 	}
+}
+
+func TestServerNotReading(t *testing.T) {
+	tr, pidfile := faultTransport(t, "no-read", &stdio.Options{CloseTimeout: 100 * time.Millisecond})
+	c, err := tr.Connect(context.Background())
+	require.NoError(t, err)
+	big := &jsonrpc.Request{Method: "notifications/message", Params: json.RawMessage(`{"data":"` + strings.Repeat("x", 1<<20) + `"}`)}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err = c.Send(ctx, big, nil)
+	require.Error(t, err, "the pipe holds less than a megabyte")
+	assert.Less(t, time.Since(start), 5*time.Second, "bounded by ctx's deadline")
+	assert.Contains(t, err.Error(), "stopped reading its input in the middle of a message")
+	rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer rcancel()
+	_, err = c.Recv(rctx)
+	assert.Error(t, err, "a cut line ends the connection")
+	assert.NotErrorIs(t, err, context.DeadlineExceeded)
+	require.NoError(t, c.Close())
+	assert.True(t, gone(t, pidfile))
 }
 
 func TestStartFailure(t *testing.T) {

@@ -12,13 +12,15 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/inbox"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // conn is one MCP connection over a sequence of sockets (one, unless a
 // modern session reconnects).
 type conn struct {
 	t      *Transport
-	in     chan core.Message
+	in     chan jsonrpc.Message
 	ctx    context.Context // ends with Close or a fatal error
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -34,12 +36,12 @@ type conn struct {
 
 // link is one socket and the requests in flight on it.
 type link struct {
-	s        socket
+	s        Socket
 	inflight map[int64]struct{} // guarded by conn.mu
 }
 
 func newConn(t *Transport) *conn {
-	c := &conn{t: t, in: make(chan core.Message, 256)}
+	c := &conn{t: t, in: make(chan jsonrpc.Message, 256)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c
 }
@@ -101,18 +103,18 @@ func (c *conn) stateErrLocked() error {
 	return nil
 }
 
-func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOptions) error {
+func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, opts *core.SendOptions) error {
 	if opts == nil {
 		opts = &core.SendOptions{}
 	}
-	b, err := core.EncodeMessage(msg)
+	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
 	var reqID int64
 	hasID := false
 	switch m := msg.(type) {
-	case *core.Request:
+	case *jsonrpc.Request:
 		if m.Method == core.MethodInitialize || (opts.ProtocolVersion != "" && !core.IsModernVersion(opts.ProtocolVersion)) {
 			c.mu.Lock()
 			c.legacy = true
@@ -121,7 +123,7 @@ func (c *conn) Send(ctx context.Context, msg core.Message, opts *core.SendOption
 		if id, ok := m.ID.Raw().(int64); ok {
 			reqID, hasID = id, true
 		}
-		if id, ok := core.CancelledRequestID(m); ok {
+		if id, ok := wire.CancelledRequestID(m); ok {
 			// The server should not answer a cancelled request: stop
 			// tracking it.
 			c.untrack(id)
@@ -185,7 +187,7 @@ func (c *conn) untrack(id int64) {
 	c.mu.Unlock()
 }
 
-func (c *conn) Recv(ctx context.Context) (core.Message, error) {
+func (c *conn) Recv(ctx context.Context) (jsonrpc.Message, error) {
 	return inbox.Recv(ctx, c.in, c.ctx.Done(), func() error {
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -194,7 +196,7 @@ func (c *conn) Recv(ctx context.Context) (core.Message, error) {
 }
 
 // push delivers an incoming message; it gives up when the connection ends.
-func (c *conn) push(m core.Message) {
+func (c *conn) push(m jsonrpc.Message) {
 	select {
 	case c.in <- m:
 	case <-c.ctx.Done():
@@ -234,13 +236,13 @@ func (c *conn) readLoop(l *link) {
 			c.malformed(l, nil, fmt.Errorf("%w: a binary frame (%d bytes); MCP over WebSocket uses text frames", ErrMalformed, len(data)))
 			continue
 		}
-		msgs, err := core.DecodeMessages(data)
+		msgs, err := jsonrpc.DecodeMessages(data)
 		if err != nil {
 			c.malformed(l, data, fmt.Errorf("%w: %w", ErrMalformed, err))
 			continue
 		}
 		for _, m := range msgs {
-			if r, ok := m.(*core.Response); ok {
+			if r, ok := m.(*jsonrpc.Response); ok {
 				if id, ok := r.ID.Raw().(int64); ok {
 					c.mu.Lock()
 					delete(l.inflight, id)
@@ -262,16 +264,16 @@ func (c *conn) malformed(l *link, data []byte, err error) {
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	}
-	var id core.ID
+	var id jsonrpc.ID
 	if data != nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) && json.Unmarshal(data, &probe) == nil &&
 		len(probe.ID) > 0 && id.UnmarshalJSON(probe.ID) == nil && id.IsValid() {
 		switch {
 		case len(probe.Method) > 0:
-			resp := &core.Response{ID: id, Error: &core.WireError{Code: -32600, Message: "Invalid Request: " + err.Error()}}
-			if b, eerr := core.EncodeMessage(resp); eerr == nil {
+			resp := &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: -32600, Message: "Invalid Request: " + err.Error()}}
+			if b, eerr := jsonrpc.EncodeMessage(resp); eerr == nil {
 				_ = l.s.Write(c.ctx, b)
 			}
-			c.push(&core.Response{TransportErr: fmt.Errorf("%w (answered with Invalid Request)", err)})
+			c.push(&jsonrpc.Response{TransportErr: fmt.Errorf("%w (answered with Invalid Request)", err)})
 			return
 		case len(probe.Result) > 0 || len(probe.Error) > 0:
 			if n, ok := id.Raw().(int64); ok {
@@ -279,11 +281,11 @@ func (c *conn) malformed(l *link, data []byte, err error) {
 				delete(l.inflight, n)
 				c.mu.Unlock()
 			}
-			c.push(&core.Response{ID: id, TransportErr: err})
+			c.push(&jsonrpc.Response{ID: id, TransportErr: err})
 			return
 		}
 	}
-	c.push(&core.Response{TransportErr: err})
+	c.push(&jsonrpc.Response{TransportErr: err})
 }
 
 // drop handles the end of a socket: the connection ends, or (modern
@@ -319,7 +321,7 @@ func (c *conn) drop(l *link, err error) {
 		return
 	}
 	for id := range ids {
-		c.push(&core.Response{ID: core.Int64ID(id), TransportErr: fmt.Errorf("%w: %w", ErrConnectionLost, err)})
+		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: fmt.Errorf("%w: %w", ErrConnectionLost, err)})
 	}
 }
 
@@ -344,6 +346,9 @@ func (c *conn) pingLoop(l *link) {
 		ctx, cancel := context.WithTimeout(c.ctx, d)
 		err := l.s.Ping(ctx)
 		cancel()
+		if errors.Is(err, errors.ErrUnsupported) {
+			return // the socket cannot ping (the browser WebSocket API)
+		}
 		if err != nil && c.ctx.Err() == nil {
 			c.drop(l, fmt.Errorf("no pong within %v: %w", d, err))
 			return

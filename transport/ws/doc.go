@@ -18,11 +18,13 @@
 //
 // # Platforms
 //
-// Natively the transport uses github.com/coder/websocket (the maintained
-// successor of nhooyr.io/websocket). Under GOOS=js it uses the runtime's
-// WebSocket class through syscall/js (browsers, Web Workers, Node 22+,
-// Deno, Bun); a runtime without one (Node 20) fails Connect with
-// ErrNoWebSocket. The JavaScript WebSocket fails the handshake itself when
+// Sockets come from a [Dialer] ([Options].Dialer). Natively the default
+// uses github.com/coder/websocket (the maintained successor of
+// nhooyr.io/websocket). Under GOOS=js the package has no default (it
+// imports no syscall/js); mcpwasm's JavaScript module passes one on the
+// runtime's WebSocket class (browsers, Web Workers, Node 22+, Deno, Bun),
+// and a runtime without one (Node 20) fails Connect with
+// [ErrNoWebSocket]. The JavaScript WebSocket fails the handshake itself when
 // the server does not select "mcp", so there the refusal is an ErrDial
 // (with the runtime's reason when it gives one) rather than ErrSubprotocol.
 // The browser API cannot send handshake headers

@@ -13,21 +13,24 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/oneline"
 )
 
-// canSendHeaders: native handshakes may carry headers.
-const canSendHeaders = true
+// defaultDialer is Options.Dialer's default: github.com/coder/websocket.
+func defaultDialer() Dialer { return nativeDialer{} }
 
-// canPing: native sockets can send pings.
-const canPing = true
+// nativeDialer dials with github.com/coder/websocket.
+type nativeDialer struct{}
+
+// SendsHeaders: native handshakes may carry headers.
+func (nativeDialer) SendsHeaders() bool { return true }
 
 type nativeSocket struct{ c *websocket.Conn }
 
-func dial(ctx context.Context, u string, o *Options) (socket, error) {
+func (nativeDialer) Dial(ctx context.Context, u string, o *DialOptions) (Socket, error) {
 	h := http.Header{}
 	for k, v := range o.Header {
 		h.Set(k, v)
 	}
 	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{
-		Subprotocols: []string{Subprotocol},
+		Subprotocols: o.Subprotocols,
 		HTTPHeader:   h,
 	})
 	if err != nil {

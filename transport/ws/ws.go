@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
 )
 
 // Subprotocol is the WebSocket subprotocol the transport offers and
@@ -19,8 +21,9 @@ const DefaultMaxMessageSize = 32 << 20
 
 // Sentinel errors of the transport.
 var (
-	// ErrNoWebSocket means the JavaScript runtime has no WebSocket class
-	// (GOOS=js only; Node 20 has none, Node 22 and browsers have one).
+	// ErrNoWebSocket means there is no WebSocket to dial: the JavaScript
+	// runtime has no WebSocket class (Node 20 has none, Node 22 and
+	// browsers have one), or a GOOS=js program passed no Options.Dialer.
 	ErrNoWebSocket = errors.New("ws: this runtime has no WebSocket")
 	// ErrSubprotocol means the server accepted the WebSocket but did not
 	// select the "mcp" subprotocol.
@@ -111,6 +114,44 @@ type Options struct {
 	// modern session. Default: modern sessions reconnect (see the package
 	// documentation).
 	DisableReconnect bool
+	// Dialer opens the WebSockets. Default: github.com/coder/websocket
+	// natively; under GOOS=js there is none (this package imports no
+	// syscall/js) and Connect fails with ErrNoWebSocket — mcpwasm's
+	// JavaScript module passes one on the runtime's WebSocket class.
+	Dialer Dialer
+}
+
+// canPing is false under GOOS=js, where every socket is the runtime's
+// WebSocket, which cannot send pings: the ping loop is then left out of the
+// module. (Elsewhere a Socket that cannot ping returns
+// errors.ErrUnsupported and the loop ends.)
+const canPing = runtime.GOOS != "js"
+
+// Dialer opens WebSockets for a Transport. Implementations must be safe
+// for concurrent use.
+type Dialer interface {
+	// Dial opens a WebSocket to url (ws or wss), offering
+	// opts.Subprotocols and sending opts.Header with the handshake. It
+	// returns an error wrapping ErrDial when the handshake fails (or a
+	// *CloseError for a socket that closed before it opened), and ctx's
+	// error when ctx ended first.
+	Dial(ctx context.Context, url string, opts *DialOptions) (Socket, error)
+	// SendsHeaders reports whether Dial can send handshake headers (the
+	// browser WebSocket API cannot: New then refuses Options.Header).
+	SendsHeaders() bool
+}
+
+// DialOptions are what a Transport asks of a Dialer.
+type DialOptions struct {
+	// Subprotocols are offered in the handshake (the transport offers
+	// Subprotocol).
+	Subprotocols []string
+	// Header is sent with the handshake (Options.Header).
+	Header map[string]string
+	// MaxMessageSize bounds one incoming message in bytes; a larger one
+	// closes the socket with status 1009, and Read fails with an error
+	// wrapping ErrTooLarge.
+	MaxMessageSize int
 }
 
 // Transport connects to an MCP server over WebSocket. It is safe for
@@ -149,11 +190,14 @@ func New(rawURL string, opts *Options) (*Transport, error) {
 		t.opts = *opts
 	}
 	for name, v := range t.opts.Header {
-		if !core.ValidHeader(name, v) {
+		if !wire.ValidHeader(name, v) {
 			return nil, fmt.Errorf("ws: invalid header %q", name)
 		}
 	}
-	if len(t.opts.Header) > 0 && !canSendHeaders {
+	if t.opts.Dialer == nil {
+		t.opts.Dialer = defaultDialer()
+	}
+	if len(t.opts.Header) > 0 && !t.opts.Dialer.SendsHeaders() {
 		return nil, errors.New("ws: the browser WebSocket API cannot send handshake headers (Options.Header); pass credentials in the URL or a cookie")
 	}
 	if t.opts.MaxMessageSize <= 0 {
@@ -187,8 +231,12 @@ func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
 }
 
 // open dials one socket and checks the subprotocol.
-func (t *Transport) open(ctx context.Context) (socket, error) {
-	s, err := dial(ctx, t.url, &t.opts)
+func (t *Transport) open(ctx context.Context) (Socket, error) {
+	s, err := t.opts.Dialer.Dial(ctx, t.url, &DialOptions{
+		Subprotocols:   []string{Subprotocol},
+		Header:         t.opts.Header,
+		MaxMessageSize: t.opts.MaxMessageSize,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -202,15 +250,17 @@ func (t *Transport) open(ctx context.Context) (socket, error) {
 	return s, nil
 }
 
-// socket is one WebSocket, native or JavaScript.
-type socket interface {
+// Socket is one open WebSocket, as a Dialer returns it.
+type Socket interface {
 	// Read returns the next data message; text reports a text frame. It
 	// returns *CloseError when the peer closed the socket and an error
 	// wrapping ErrTooLarge for an oversized message.
 	Read(ctx context.Context) (text bool, data []byte, err error)
 	// Write sends data as one text frame. It is safe for concurrent use.
 	Write(ctx context.Context, data []byte) error
-	// Ping sends a ping and waits for the pong.
+	// Ping sends a ping and waits for the pong. A socket that cannot send
+	// pings (the browser WebSocket API) returns errors.ErrUnsupported, and
+	// Options.PingInterval is then ignored.
 	Ping(ctx context.Context) error
 	// Close sends a close frame (when still open), waits briefly for the
 	// peer's, and releases the socket.

@@ -12,74 +12,22 @@ import (
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/auth"
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
-// authOptions is the JSON part of connect's auth option (js/src/auth.js
-// splits the option into this and the hooks object). Which hooks exist is
-// said here; the functions themselves come in the hooks object:
+// authDoer wraps the transport's Doer with OAuth as connect's auth option
+// says (the bridge's AuthConfig; js/src/auth.js splits the page's option
+// into it and the hooks object, whose functions are the AuthHooks here):
 //
 //	{onAuthorizationUrl(url, info) → string | null | Promise,
 //	 storage: {load(key), save(key, value), remove?(key)},
 //	 assertion(request) → string | Promise, subjectToken() → string | Promise,
 //	 log(line)}
-type authOptions struct {
-	// Grant is "authorization_code" (default), "client_credentials" or
-	// "jwt_bearer".
-	Grant string `json:"grant"`
-	// UserAgent is "" (the page's onAuthorizationUrl) or "headless".
-	UserAgent            string      `json:"userAgent"`
-	RedirectURI          string      `json:"redirectUri"`
-	CallbackURL          string      `json:"callbackUrl"`
-	Client               *authClient `json:"client"`
-	ClientMetadataURL    string      `json:"clientMetadataUrl"`
-	ClientName           string      `json:"clientName"`
-	ApplicationType      string      `json:"applicationType"`
-	Scopes               []string    `json:"scopes"`
-	NoOfflineAccess      bool        `json:"noOfflineAccess"`
-	DPoP                 bool        `json:"dpop"`
-	IDJAG                *authIDJAG  `json:"idJag"`
-	MaxAuthorizations    int         `json:"maxAuthorizations"`
-	AuthorizationTimeout float64     `json:"authorizationTimeout"` // ms
-	AllowInsecureHTTP    bool        `json:"allowInsecureHttp"`
-	AllowPrivateAddr     bool        `json:"allowPrivateAddresses"`
-}
-
-// authClient is a pre-registered client.
-type authClient struct {
-	ID            string `json:"id"`
-	Secret        string `json:"secret"`
-	PrivateKeyPEM string `json:"privateKeyPem"`
-	AuthMethod    string `json:"authMethod"`
-	Issuer        string `json:"issuer"`
-}
-
-// authIDJAG configures enterprise-managed authorization (the user's
-// identity provider; the ID token comes from the subjectToken hook).
-type authIDJAG struct {
-	TokenEndpoint    string `json:"tokenEndpoint"`
-	ClientID         string `json:"clientId"`
-	ClientSecret     string `json:"clientSecret"`
-	SubjectTokenType string `json:"subjectTokenType"`
-}
-
-// grant maps a JS grant name to the auth package's.
-func grant(name string) (string, bool) {
-	switch name {
-	case "", "authorization_code":
-		return auth.GrantAuthorizationCode, true
-	case "client_credentials":
-		return auth.GrantClientCredentials, true
-	case "jwt_bearer":
-		return auth.GrantJWTBearer, true
-	}
-	return "", false
-}
-
-// authDoer wraps the transport's Doer with OAuth as connect's auth option
-// says. It runs on a connect goroutine (the signers await WebCrypto).
-func authDoer(inner fetch.Doer, o *authOptions, hooks js.Value) (fetch.Doer, error) {
+//
+// It runs on a connect goroutine (the signers await WebCrypto).
+func authDoer(inner fetch.Doer, cfg *schema.AuthConfig, hooks js.Value) (fetch.Doer, error) {
 	fn := func(name string) js.Value {
 		if hooks.Type() != js.TypeObject {
 			return js.Undefined()
@@ -89,90 +37,30 @@ func authDoer(inner fetch.Doer, o *authOptions, hooks js.Value) (fetch.Doer, err
 		}
 		return js.Undefined()
 	}
-	g, ok := grant(o.Grant)
-	if !ok {
-		return nil, fmt.Errorf("mcpwasm: auth: unknown grant %q (authorization_code, client_credentials, jwt_bearer)", o.Grant)
-	}
-	if o.IDJAG != nil && o.Grant == "" {
-		g = auth.GrantJWTBearer
-	}
-	opts := &auth.Options{
-		Grant:             g,
-		CallbackURL:       o.CallbackURL,
-		ClientMetadataURL: o.ClientMetadataURL,
-		ClientName:        o.ClientName,
-		ApplicationType:   o.ApplicationType,
-		Scopes:            o.Scopes,
-		NoOfflineAccess:   o.NoOfflineAccess,
-		MaxAuthorizations: o.MaxAuthorizations,
-		AllowInsecureHTTP: o.AllowInsecureHTTP,
-		// Tests and development only: see auth.Options.
-		AllowPrivateAddresses: o.AllowPrivateAddr,
-	}
-	if o.AuthorizationTimeout > 0 {
-		opts.AuthorizationTimeout = ms(o.AuthorizationTimeout)
-	}
-	var storage js.Value
-	if hooks.Type() == js.TypeObject {
-		storage = hooks.Get("storage")
-	}
+	h := &schema.AuthHooks{Crypto: platformAuthCrypto()}
 	resumable := false
-	if storage.Type() == js.TypeObject {
-		opts.Store = &jsStore{hooks: storage}
-		resumable = true
-	}
-	switch {
-	case o.UserAgent == "headless":
-		h := auth.Headless(inner)
-		h.Redirect = o.RedirectURI
-		opts.UserAgent = h
-	case o.UserAgent != "":
-		return nil, fmt.Errorf("mcpwasm: auth: unknown userAgent %q (headless, or pass onAuthorizationUrl)", o.UserAgent)
-	case fn("onAuthorizationUrl").Type() == js.TypeFunction:
-		if o.RedirectURI == "" {
-			return nil, errors.New("mcpwasm: auth: redirectUri is required with onAuthorizationUrl")
-		}
-		opts.UserAgent = &jsUserAgent{fn: fn("onAuthorizationUrl"), redirect: o.RedirectURI, resumable: resumable}
-	}
-	if c := o.Client; c != nil {
-		opts.Client = &auth.Client{ID: c.ID, Secret: c.Secret, AuthMethod: c.AuthMethod, Issuer: c.Issuer}
-		if c.PrivateKeyPEM != "" {
-			s, err := auth.ParseSigner([]byte(c.PrivateKeyPEM))
-			if err != nil {
-				return nil, fmt.Errorf("mcpwasm: auth: client.privateKeyPem: %w", err)
-			}
-			opts.Client.Signer = s
+	if hooks.Type() == js.TypeObject {
+		if storage := hooks.Get("storage"); storage.Type() == js.TypeObject {
+			h.Store = &jsStore{hooks: storage}
+			resumable = true
 		}
 	}
-	if o.DPoP {
-		s, err := auth.GenerateSigner()
-		if err != nil {
-			return nil, fmt.Errorf("mcpwasm: auth: DPoP key: %w", err)
-		}
-		opts.DPoP = s
+	if f := fn("onAuthorizationUrl"); f.Type() == js.TypeFunction {
+		h.UserAgent = &jsUserAgent{fn: f, redirect: cfg.RedirectURI, resumable: resumable}
 	}
 	if f := fn("log"); f.Type() == js.TypeFunction {
-		opts.Logf = func(format string, args ...any) {
+		h.Logf = func(format string, args ...any) {
 			defer func() { _ = recover() }()
 			f.Invoke(fmt.Sprintf(format, args...))
 		}
 	}
-	if j := o.IDJAG; j != nil {
-		subject := fn("subjectToken")
-		if subject.Type() != js.TypeFunction {
-			return nil, errors.New("mcpwasm: auth: idJag needs a subjectToken function")
+	if f := fn("subjectToken"); f.Type() == js.TypeFunction {
+		h.SubjectToken = func(ctx context.Context) (string, error) {
+			return callString(ctx, f, "subjectToken")
 		}
-		opts.Assertion = auth.IDJAG(&auth.IDJAGOptions{
-			TokenEndpoint:    j.TokenEndpoint,
-			ClientID:         j.ClientID,
-			ClientSecret:     j.ClientSecret,
-			SubjectTokenType: j.SubjectTokenType,
-			SubjectToken: func(ctx context.Context) (string, error) {
-				return callString(ctx, subject, "subjectToken")
-			},
-		})
-	} else if f := fn("assertion"); f.Type() == js.TypeFunction {
-		opts.Assertion = func(ctx context.Context, req *auth.AssertionRequest) (string, error) {
+	}
+	if f := fn("assertion"); f.Type() == js.TypeFunction {
+		h.Assertion = func(ctx context.Context, req *auth.AssertionRequest) (string, error) {
 			scopes := req.Scopes
 			if scopes == nil {
 				scopes = []string{}
@@ -186,7 +74,7 @@ func authDoer(inner fetch.Doer, o *authOptions, hooks js.Value) (fetch.Doer, err
 			return callString(ctx, f, "assertion", js.Global().Get("JSON").Call("parse", string(b)))
 		}
 	}
-	return auth.NewDoer(inner, opts), nil
+	return schema.AuthDoer(inner, cfg, h)
 }
 
 // callString calls a hook and awaits the string it returns.
@@ -349,60 +237,4 @@ func (s *jsStore) Pending(ctx context.Context, resource, issuer string) (*auth.P
 
 func (s *jsStore) SetPending(ctx context.Context, resource, issuer string, p *auth.Pending) error {
 	return s.save(ctx, storeKey("pending", issuer, resource), p, p == nil)
-}
-
-// authErrorData is the data of an McpError of kind "auth".
-func authErrorData(err error) json.RawMessage {
-	d := map[string]any{}
-	var oe *auth.Error
-	if errors.As(err, &oe) {
-		d["error"] = oe.Code
-		if oe.Description != "" {
-			d["errorDescription"] = oe.Description
-		}
-		d["endpoint"] = oe.Endpoint
-	}
-	if errors.Is(err, auth.ErrRedirected) {
-		d["redirected"] = true
-	}
-	if errors.Is(err, fetch.ErrHiddenHeader) {
-		d["hiddenHeader"] = "WWW-Authenticate"
-	}
-	if len(d) == 0 {
-		return nil
-	}
-	b, _ := json.Marshal(d)
-	return b
-}
-
-// isAuthError reports whether err is an authorization failure: an error
-// of the auth package (whose messages start with its "auth: " prefix)
-// anywhere in err's chain.
-func isAuthError(err error) bool {
-	if err == nil {
-		return false
-	}
-	if strings.HasPrefix(err.Error(), "auth: ") || strings.HasPrefix(err.Error(), "mcpwasm: auth: ") {
-		return true
-	}
-	switch u := err.(type) {
-	case interface{ Unwrap() error }:
-		return isAuthError(u.Unwrap())
-	case interface{ Unwrap() []error }:
-		for _, e := range u.Unwrap() {
-			if isAuthError(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// authErrorStatus is the HTTP status of an OAuth error response, if any.
-func authErrorStatus(err error) int {
-	var oe *auth.Error
-	if errors.As(err, &oe) {
-		return oe.StatusCode
-	}
-	return 0
 }

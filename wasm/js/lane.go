@@ -29,9 +29,10 @@ import (
 	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
-	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 )
 
 // settle(call, ok, ptr, len): the result JSON (ok=1) or the error JSON
@@ -180,10 +181,11 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON json.
 		l.fail(call, err)
 		return
 	}
-	var o callOptions
+	var o *schema.CallOptions
 	if optsJSON != nil {
-		if err := json.Unmarshal(optsJSON, &o); err != nil {
-			l.fail(call, fmt.Errorf("mcpwasm: call options: %w", err))
+		o = new(schema.CallOptions)
+		if err := schema.Decode(optsJSON, o, "call options"); err != nil {
+			l.fail(call, err)
 			return
 		}
 	}
@@ -208,7 +210,7 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON json.
 					err = fmt.Errorf("mcpwasm: internal error: %v", r)
 				}
 			}()
-			raw, err = c.request(ctx, method, params, &o, progress, call)
+			raw, err = c.request(ctx, method, params, o, progress, call)
 		}()
 		if cancel != nil {
 			cancel(nil)
@@ -220,28 +222,19 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON json.
 		b.calls--
 		b.mu.Unlock()
 		if err != nil {
-			err = withResult(err, raw)
+			err = schema.WithResult(err, raw)
 		}
 		settleCall(call, raw, err)
 	})
 }
 
 // request runs one call on the connected session.
-func (c *clientEntry) request(ctx context.Context, method string, params json.RawMessage, o *callOptions, progress bool, call int32) (json.RawMessage, error) {
+func (c *clientEntry) request(ctx context.Context, method string, params json.RawMessage, o *schema.CallOptions, progress bool, call int32) (json.RawMessage, error) {
 	s, err := c.sess()
 	if err != nil {
 		return nil, err
 	}
-	opts := &core.CallOptions{ResetTimeoutOnProgress: o.ResetTimeoutOnProgress, NoCache: o.NoCache, Meta: o.Meta, NoTaskWait: o.NoTaskWait}
-	if o.Timeout != nil {
-		opts.Timeout = ms(*o.Timeout)
-		if opts.Timeout == 0 {
-			opts.Timeout = -1
-		}
-	}
-	if o.MaxTotalTimeout != nil {
-		opts.MaxTotalTimeout = ms(*o.MaxTotalTimeout)
-	}
+	opts := o.Core()
 	if progress {
 		opts.OnProgress = func(p *core.ProgressParams) {
 			total, has := 0.0, int32(0)
@@ -251,10 +244,7 @@ func (c *clientEntry) request(ctx context.Context, method string, params json.Ra
 			importProgress(call, p.Progress, total, has, unsafe.Pointer(unsafe.StringData(p.Message)), int32(len(p.Message)))
 		}
 	}
-	if method == core.MethodCallTool {
-		return s.CallToolRaw(ctx, params, opts) // waits for a task the server insists on (core/tasks.go)
-	}
-	return s.Request(ctx, method, params, opts)
+	return schema.Call(ctx, s, method, params, opts) // the bridge's method table
 }
 
 // lanePort is jsfetch.Port over the fast lane's imports.

@@ -28,13 +28,16 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
-	"github.com/mcpwasm/mcpwasm/internal/jsfetch"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // Version is the module's API version, checked by the JavaScript glue.
-const Version = "mcpwasm-abi-2"
+const Version = "mcpwasm-abi-3"
 
 // GC settings of the instance: the live heap of a client is small (a few
 // MB) and every collection runs on the page's only thread, so collecting at
@@ -61,10 +64,6 @@ func main() {
 		"notify":       b.notify,
 		"close":        b.close,
 		"setRoots":     b.setRoots,
-		"setLogLevel":  b.setLogLevel,
-		"ping":         b.ping,
-		"subscribe":    b.subscribe,
-		"unsubscribe":  b.unsubscribe,
 		"listen":       b.listen,
 		"closeListen":  b.closeListen,
 		"encodeHeader": b.encodeHeader,
@@ -240,140 +239,41 @@ func settle(resolve, reject js.Value, f func() (any, error)) {
 	}()
 }
 
-// clientConfig is the JSON the glue passes to newClient.
-type clientConfig struct {
-	Name             string                   `json:"name"`
-	Version          string                   `json:"version"`
-	Title            string                   `json:"title"`
-	ProtocolVersions []string                 `json:"protocolVersions"`
-	Capabilities     *core.ClientCapabilities `json:"capabilities"`
-	Sampling         bool                     `json:"sampling"`
-	SamplingTools    bool                     `json:"samplingTools"`
-	Elicitation      bool                     `json:"elicitation"`
-	ElicitationModes []string                 `json:"elicitationModes"`
-	NoElicitDefaults bool                     `json:"noElicitationDefaults"`
-	RootsHandler     bool                     `json:"rootsHandler"`
-	Roots            []*core.Root             `json:"roots"`
-	Notifications    map[string]bool          `json:"notifications"` // which on* callbacks exist
-	LogLevel         string                   `json:"logLevel"`
-	RequestTimeout   float64                  `json:"requestTimeout"`  // ms; <0 none
-	MaxTotalTimeout  float64                  `json:"maxTotalTimeout"` // ms
-	MaxInputRounds   int                      `json:"maxInputRounds"`
-	DisableCache     bool                     `json:"disableCache"`
-	NoOutputCheck    bool                     `json:"disableOutputValidation"`
-	Retry            *struct {
-		Attempts int     `json:"attempts"`
-		Delay    float64 `json:"delay"`    // ms
-		MaxDelay float64 `json:"maxDelay"` // ms
-	} `json:"retry"`
-	KeepAlive              float64 `json:"keepAlive"` // ms
-	MaxQueuedNotifications int     `json:"maxQueuedNotifications"`
-	MaxServerRequests      int     `json:"maxServerRequests"`
-	Tasks                  bool    `json:"tasks"`
-}
-
-func ms(v float64) time.Duration {
-	if v < 0 {
-		return -1
-	}
-	return time.Duration(v * float64(time.Millisecond))
-}
-
-// newClient(configJSON, callbacks) → handle
+// newClient(configJSON, callbacks) → handle: configJSON is the bridge's
+// ClientConfig (internal/bridge, docs/configuration.md).
 func (b *bridge) newClient(_ js.Value, args []js.Value) any {
-	var cfg clientConfig
-	if err := json.Unmarshal([]byte(arg(args, 0).String()), &cfg); err != nil {
-		panic(fmt.Errorf("mcpwasm: client options: %w", err))
+	// A refused configuration comes back as an Error (the glue throws a
+	// TypeError with its message).
+	cfg, err := schema.DecodeClientConfig([]byte(arg(args, 0).String()))
+	if err != nil {
+		return js.Global().Get("Error").New(err.Error())
 	}
 	ce := &clientEntry{callbacks: arg(args, 1)}
-	opts := &core.ClientOptions{
-		ProtocolVersions:        cfg.ProtocolVersions,
-		Capabilities:            cfg.Capabilities,
-		SamplingTools:           cfg.SamplingTools,
-		ElicitationModes:        cfg.ElicitationModes,
-		NoElicitationDefaults:   cfg.NoElicitDefaults,
-		Roots:                   cfg.Roots,
-		LogLevel:                cfg.LogLevel,
-		RequestTimeout:          ms(cfg.RequestTimeout),
-		MaxTotalTimeout:         ms(cfg.MaxTotalTimeout),
-		MaxInputRounds:          cfg.MaxInputRounds,
-		DisableCache:            cfg.DisableCache,
-		DisableOutputValidation: cfg.NoOutputCheck,
-		Tasks:                   cfg.Tasks,
-		OnWarning: func(_ *core.Session, err error) {
-			ce.call("warn", err.Error())
-		},
-		KeepAlive:              ms(cfg.KeepAlive),
-		MaxQueuedNotifications: cfg.MaxQueuedNotifications,
-		MaxServerRequests:      cfg.MaxServerRequests,
+	impl, opts, err := cfg.Options(&jsCallbacks{ce})
+	if err != nil {
+		return js.Global().Get("Error").New(err.Error())
 	}
-	if r := cfg.Retry; r != nil {
-		opts.Retry = &core.RetryPolicy{Attempts: r.Attempts, Delay: ms(r.Delay), MaxDelay: ms(r.MaxDelay)}
-	}
-	if cfg.Sampling {
-		opts.SamplingHandler = func(ctx context.Context, req *core.CreateMessageRequest) (*core.CreateMessageResult, error) {
-			var r core.CreateMessageResult
-			return &r, ce.ask(ctx, core.MethodCreateMessage, req.Params, &r)
-		}
-	}
-	if cfg.Elicitation {
-		opts.ElicitationHandler = func(ctx context.Context, req *core.ElicitRequest) (*core.ElicitResult, error) {
-			var r struct {
-				core.ElicitResult
-				Completed bool `json:"completed"` // not sent: see core.ElicitResult.Completed
-			}
-			err := ce.ask(ctx, core.MethodElicit, req.Params, &r)
-			r.ElicitResult.Completed = r.Completed
-			return &r.ElicitResult, err
-		}
-	}
-	if cfg.RootsHandler {
-		opts.RootsHandler = func(ctx context.Context, req *core.ListRootsRequest) (*core.ListRootsResult, error) {
-			var r core.ListRootsResult
-			return &r, ce.ask(ctx, core.MethodListRoots, req.Params, &r)
-		}
-	}
-	n := cfg.Notifications
-	if n[core.NotificationMessage] {
-		opts.LoggingHandler = func(_ context.Context, _ *core.Session, p *core.LoggingMessageParams) {
-			ce.notifyJS(core.NotificationMessage, p)
-		}
-	}
-	if n[core.NotificationProgress] {
-		opts.ProgressHandler = func(_ context.Context, _ *core.Session, p *core.ProgressParams) {
-			ce.notifyJS(core.NotificationProgress, p)
-		}
-	}
-	if n[core.NotificationToolsChanged] {
-		opts.ToolListChangedHandler = func(context.Context, *core.Session) { ce.notifyJS(core.NotificationToolsChanged, nil) }
-	}
-	if n[core.NotificationPromptsChanged] {
-		opts.PromptListChangedHandler = func(context.Context, *core.Session) { ce.notifyJS(core.NotificationPromptsChanged, nil) }
-	}
-	if n[core.NotificationResourcesChanged] {
-		opts.ResourceListChangedHandler = func(context.Context, *core.Session) { ce.notifyJS(core.NotificationResourcesChanged, nil) }
-	}
-	if n[core.NotificationResourceUpdated] {
-		opts.ResourceUpdatedHandler = func(_ context.Context, _ *core.Session, p *core.ResourceUpdatedParams) {
-			ce.notifyJS(core.NotificationResourceUpdated, p)
-		}
-	}
-	if n[core.NotificationElicitComplete] {
-		opts.ElicitationCompleteHandler = func(_ context.Context, _ *core.Session, p *core.ElicitationCompleteParams) {
-			ce.notifyJS(core.NotificationElicitComplete, p)
-		}
-	}
-	if n["message"] {
-		opts.OnMessage = func(_ *core.Session, dir core.Direction, m core.Message) {
-			b, err := core.EncodeMessage(m)
-			if err == nil {
-				ce.call("message", dir.String(), string(b))
-			}
-		}
-	}
-	impl := &core.Implementation{Name: cfg.Name, Version: cfg.Version, Title: cfg.Title}
 	ce.client = core.NewClient(impl, opts)
 	return b.add(ce)
+}
+
+// jsCallbacks is the bridge's way to the page: the glue's callbacks object.
+type jsCallbacks struct{ c *clientEntry }
+
+func (cb *jsCallbacks) Ask(ctx context.Context, _ *core.Session, method string, params json.RawMessage) (json.RawMessage, error) {
+	return cb.c.ask(ctx, method, params)
+}
+
+func (cb *jsCallbacks) Notify(_ *core.Session, method string, params json.RawMessage) {
+	cb.c.call("notify", method, string(params))
+}
+
+func (cb *jsCallbacks) Warn(_ *core.Session, err error) { cb.c.call("warn", err.Error()) }
+
+func (cb *jsCallbacks) Message(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+	if b, err := jsonrpc.EncodeMessage(m); err == nil {
+		cb.c.call("message", dir.String(), string(b))
+	}
 }
 
 // call invokes a JavaScript callback, ignoring exceptions (the glue
@@ -386,47 +286,28 @@ func (c *clientEntry) call(name string, args ...any) {
 	}
 }
 
-func (c *clientEntry) notifyJS(method string, params any) {
-	var s string
-	if params != nil {
-		b, err := json.Marshal(params)
-		if err != nil {
-			return
-		}
-		s = string(b)
-	}
-	c.call("notify", method, s)
-}
-
-// ask forwards a server request to the page's handler and decodes its
+// ask forwards a server request to the page's handler and returns its
 // answer. The handler's Promise rejection becomes a JSON-RPC error.
-func (c *clientEntry) ask(ctx context.Context, method string, params, out any) (err error) {
+func (c *clientEntry) ask(ctx context.Context, method string, params json.RawMessage) (_ json.RawMessage, err error) {
 	defer jsbridge.Recover(&err)
-	b, err := json.Marshal(params)
-	if err != nil {
-		return err
-	}
 	signal, stop, err := jsbridge.AbortSignal(ctx)
 	if err != nil {
 		signal = js.Undefined()
 	}
 	defer stop()
-	p := c.callbacks.Call("handle", method, string(b), signal)
+	p := c.callbacks.Call("handle", method, string(params), signal)
 	v, err := jsbridge.Await(ctx, p)
 	if err != nil {
 		var jerr *jsbridge.Error
 		if errors.As(err, &jerr) {
-			return handlerError(jerr)
+			return nil, handlerError(jerr)
 		}
-		return err
+		return nil, err
 	}
 	if v.Type() != js.TypeString {
-		return fmt.Errorf("mcpwasm: %s handler returned no result", method)
+		return nil, fmt.Errorf("mcpwasm: %s handler returned no result", method)
 	}
-	if err := json.Unmarshal([]byte(v.String()), out); err != nil {
-		return fmt.Errorf("mcpwasm: %s handler returned an invalid result: %w", method, err)
-	}
-	return nil
+	return json.RawMessage(v.String()), nil
 }
 
 // handlerError keeps the code and data of an McpError thrown by a handler.
@@ -458,18 +339,6 @@ func (b *bridge) freeClient(_ js.Value, args []js.Value) any {
 	return nil
 }
 
-// connectOptions is the JSON of connect's options.
-type connectOptions struct {
-	Transport        string            `json:"transport"`
-	Headers          map[string]string `json:"headers"`
-	Credentials      string            `json:"credentials"`
-	Mode             string            `json:"mode"`
-	MaxMessageSize   int               `json:"maxMessageSize"`
-	ProtocolVersions []string          `json:"protocolVersions"`
-	Auth             *authOptions      `json:"auth"` // wasm/js/auth.go
-	authHooks        js.Value          // connect's last argument: the auth option's functions
-}
-
 // connect(handle, url, optionsJSON, fetchFn, signal, resolve, reject, authHooks)
 func (b *bridge) connect(_ js.Value, args []js.Value) any {
 	c, err := b.entry(arg(args, 0))
@@ -482,12 +351,14 @@ func (b *bridge) connect(_ js.Value, args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		var o connectOptions
-		if err := json.Unmarshal([]byte(optsJSON), &o); err != nil {
-			return nil, fmt.Errorf("mcpwasm: connect options: %w", err)
+		var o schema.ConnectConfig
+		if err := schema.Decode([]byte(optsJSON), &o, "connect options"); err != nil {
+			return nil, err
 		}
-		o.authHooks = authHooks
-		t, err := newTransport(url, &o, fetchFn, b.hostLink())
+		if err := o.Check(schema.Host{WebSocket: true, Port: true}); err != nil {
+			return nil, err
+		}
+		t, err := newTransport(url, &o, fetchFn, authHooks, b.hostLink())
 		if err != nil {
 			return nil, err
 		}
@@ -513,30 +384,8 @@ func (b *bridge) connect(_ js.Value, args []js.Value) any {
 	return nil
 }
 
-type infoJSON struct {
-	Era                string                   `json:"era"`
-	ProtocolVersion    string                   `json:"protocolVersion"`
-	ServerInfo         *core.Implementation     `json:"serverInfo"`
-	ServerCapabilities *core.ServerCapabilities `json:"serverCapabilities"`
-	Instructions       string                   `json:"instructions,omitempty"`
-	SessionID          string                   `json:"sessionId,omitempty"`
-	// BackgroundStreamError says why the legacy GET stream was given up.
-	BackgroundStreamError string `json:"backgroundStreamError,omitempty"`
-}
-
 func sessionInfo(s *core.Session) json.RawMessage {
-	info := &infoJSON{
-		Era:                s.Era().String(),
-		ProtocolVersion:    s.ProtocolVersion(),
-		ServerInfo:         s.ServerInfo(),
-		ServerCapabilities: s.ServerCapabilities(),
-		Instructions:       s.Instructions(),
-		SessionID:          s.ID(),
-	}
-	if err := s.BackgroundStreamErr(); err != nil {
-		info.BackgroundStreamError = err.Error()
-	}
-	b, _ := json.Marshal(info)
+	b, _ := json.Marshal(schema.Info(s))
 	return b
 }
 
@@ -551,16 +400,6 @@ func (b *bridge) info(_ js.Value, args []js.Value) any {
 		return js.Null()
 	}
 	return string(sessionInfo(s))
-}
-
-// callOptions is the JSON of per-call options.
-type callOptions struct {
-	Timeout                *float64  `json:"timeout"`
-	MaxTotalTimeout        *float64  `json:"maxTotalTimeout"`
-	ResetTimeoutOnProgress bool      `json:"resetTimeoutOnProgress"`
-	NoCache                bool      `json:"noCache"`
-	Meta                   core.Meta `json:"_meta"`
-	NoTaskWait             bool      `json:"noTaskWait"`
 }
 
 // notify(handle, method, paramsJSON, resolve, reject)
@@ -637,41 +476,6 @@ func (b *bridge) sessionOp(args []js.Value, resolveAt int, f func(context.Contex
 	})
 }
 
-// setLogLevel(handle, level, resolve, reject)
-func (b *bridge) setLogLevel(_ js.Value, args []js.Value) any {
-	level := arg(args, 1).String()
-	b.sessionOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
-		return nil, s.SetLogLevel(ctx, level)
-	})
-	return nil
-}
-
-// ping(handle, resolve, reject)
-func (b *bridge) ping(_ js.Value, args []js.Value) any {
-	b.sessionOp(args, 1, func(ctx context.Context, s *core.Session) (any, error) {
-		return nil, s.Ping(ctx)
-	})
-	return nil
-}
-
-// subscribe(handle, uri, resolve, reject)
-func (b *bridge) subscribe(_ js.Value, args []js.Value) any {
-	uri := arg(args, 1).String()
-	b.sessionOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
-		return nil, s.Subscribe(ctx, uri)
-	})
-	return nil
-}
-
-// unsubscribe(handle, uri, resolve, reject)
-func (b *bridge) unsubscribe(_ js.Value, args []js.Value) any {
-	uri := arg(args, 1).String()
-	b.sessionOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
-		return nil, s.Unsubscribe(ctx, uri)
-	})
-	return nil
-}
-
 // listen(handle, filterJSON, onNotification, onEnd, resolve, reject):
 // resolves with JSON {id, acknowledged}; onNotification(method, paramsJSON)
 // receives the subscription's notifications; onEnd(errorJSON|undefined) is
@@ -734,7 +538,7 @@ func (b *bridge) closeListen(_ js.Value, args []js.Value) any {
 // encodeHeader(value) → the Mcp-Param header encoding (sync; for tests and
 // for pages that build their own requests).
 func (b *bridge) encodeHeader(_ js.Value, args []js.Value) any {
-	return core.EncodeHeaderValue(arg(args, 0).String())
+	return wire.EncodeHeaderValue(arg(args, 0).String())
 }
 
 // stats() → JSON {clients, subscriptions, calls, goroutines, goHeap, mallocs, gcCycles}: for

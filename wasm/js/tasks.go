@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"sync"
 	"syscall/js"
-	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/jsbridge"
+	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
 
 // The tasks API of the glue (js/src/client.js): task handles live in a
@@ -61,20 +61,20 @@ func (tt *taskTable) get(v js.Value) (*core.Task, error) {
 // taskStateJSON is the state the glue sees: times in milliseconds, ttl
 // null when unlimited.
 type taskStateJSON struct {
-	ID            string   `json:"id"`
-	Status        string   `json:"status"`
-	StatusMessage string   `json:"statusMessage,omitempty"`
-	CreatedAt     string   `json:"createdAt,omitempty"`
-	LastUpdatedAt string   `json:"lastUpdatedAt,omitempty"`
-	TTL           *float64 `json:"ttl"`
-	PollInterval  float64  `json:"pollInterval"`
+	ID            string `json:"id"`
+	Status        string `json:"status"`
+	StatusMessage string `json:"statusMessage,omitempty"`
+	CreatedAt     string `json:"createdAt,omitempty"`
+	LastUpdatedAt string `json:"lastUpdatedAt,omitempty"`
+	TTL           *int64 `json:"ttl"`
+	PollInterval  int64  `json:"pollInterval"`
 }
 
 func stateJSON(st core.TaskState) taskStateJSON {
 	out := taskStateJSON{ID: st.ID, Status: st.Status, StatusMessage: st.StatusMessage, CreatedAt: st.CreatedAt, LastUpdatedAt: st.LastUpdatedAt,
-		PollInterval: float64(st.PollInterval) / float64(time.Millisecond)}
+		PollInterval: st.PollInterval.Milliseconds()}
 	if st.TTL != nil {
-		v := float64(*st.TTL) / float64(time.Millisecond)
+		v := st.TTL.Milliseconds()
 		out.TTL = &v
 	}
 	return out
@@ -124,17 +124,17 @@ func (b *bridge) callToolAsTask(_ js.Value, args []js.Value) any {
 			return nil, fmt.Errorf("mcpwasm: callToolAsTask params: %w", err)
 		}
 		var o struct {
-			TTL     float64  `json:"ttl"`
-			Timeout *float64 `json:"timeout"`
+			TTLMs     *schema.Millis `json:"ttlMs"`
+			TimeoutMs *schema.Millis `json:"timeoutMs"`
 		}
 		if optsRaw != nil {
-			if err := json.Unmarshal(optsRaw, &o); err != nil {
-				return nil, fmt.Errorf("mcpwasm: callToolAsTask options: %w", err)
+			if err := schema.Decode(optsRaw, &o, "callToolAsTask options"); err != nil {
+				return nil, err
 			}
 		}
-		topts := &core.TaskOptions{TTL: ms(o.TTL)}
-		if o.Timeout != nil {
-			topts.Call = &core.CallOptions{Timeout: ms(*o.Timeout)}
+		topts := &core.TaskOptions{TTL: max(o.TTLMs.Duration(), 0)}
+		if o.TimeoutMs != nil {
+			topts.Call = &core.CallOptions{Timeout: schema.Timeout(o.TimeoutMs)}
 		}
 		t, err := s.CallToolAsTask(ctx, &p, topts)
 		if err != nil {
@@ -212,14 +212,14 @@ func (b *bridge) taskWait(_ js.Value, args []js.Value) any {
 	optsRaw, onStatus := jsonArg(arg(args, 1)), arg(args, 2)
 	b.taskOp(args, 3, 4, func(ctx context.Context, t *core.Task) (any, error) {
 		var o struct {
-			MaxPollInterval float64 `json:"maxPollInterval"`
+			MaxPollIntervalMs *schema.Millis `json:"maxPollIntervalMs"`
 		}
 		if optsRaw != nil {
-			if err := json.Unmarshal(optsRaw, &o); err != nil {
-				return nil, fmt.Errorf("mcpwasm: wait options: %w", err)
+			if err := schema.Decode(optsRaw, &o, "wait options"); err != nil {
+				return nil, err
 			}
 		}
-		wopts := &core.TaskWaitOptions{MaxPollInterval: ms(o.MaxPollInterval)}
+		wopts := &core.TaskWaitOptions{MaxPollInterval: max(o.MaxPollIntervalMs.Duration(), 0)}
 		if onStatus.Type() == js.TypeFunction {
 			wopts.OnStatus = func(st core.TaskState) {
 				b2, _ := json.Marshal(stateJSON(st))
@@ -230,7 +230,7 @@ func (b *bridge) taskWait(_ js.Value, args []js.Value) any {
 		_, err := t.Wait(ctx, wopts)
 		raw := t.RawResult()
 		if err != nil {
-			return nil, withResult(err, raw)
+			return nil, schema.WithResult(err, raw)
 		}
 		return raw, nil
 	})

@@ -18,8 +18,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
-	"github.com/mcpwasm/mcpwasm/wasm/wasihost/internal/testmodule"
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 type docFunc struct {
@@ -83,7 +82,7 @@ func TestABIDocument(t *testing.T) {
 	doc := string(b)
 	exports, imports := parseDoc(t, doc)
 
-	mod := testmodule.Build(t)
+	mod := BuildTestModule(t)
 	ctx := context.Background()
 	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCompilationCache(mod.Cache))
 	defer rt.Close(ctx)
@@ -102,6 +101,10 @@ func TestABIDocument(t *testing.T) {
 	}
 	assert.Equal(t, abi.Exports, docExports, "package abi and the document list the same exports in the same order")
 	for name := range compiled.ExportedFunctions() {
+		if name == abi.ExportDebugTrap { // the test module is a debug build
+			assert.Contains(t, doc, "`"+name+"(kind: i32) -> i32`", "the debug export is documented under Debug builds")
+			continue
+		}
 		if strings.HasPrefix(name, "mcpwasm_") {
 			assert.Contains(t, docExports, name, "export %s is not documented", name)
 		}
@@ -139,19 +142,22 @@ func TestABIDocument(t *testing.T) {
 	for code, name := range map[int32]string{abi.StatusOK: "ok", abi.StatusInvalid: "invalid", abi.StatusNotFound: "not_found", abi.StatusClosed: "closed", abi.StatusInternal: "internal"} {
 		assert.True(t, strings.Contains(doc, fmt.Sprintf("| `%d` | `%s` |", code, name)), "status %d (%s) is not documented", code, name)
 	}
-	for _, kind := range []string{abi.KindRPC, abi.KindTimeout, abi.KindCancelled, abi.KindClosed, abi.KindInput, abi.KindOutputSchema,
-		abi.KindNotSupported, abi.KindUnsupportedVersion, abi.KindTransport, abi.KindAuth, abi.KindInvalid, abi.KindInternal, abi.KindError,
-		abi.KindTask, abi.KindTaskCancelled} {
+	for _, kind := range []string{abi.KindRPC, abi.KindTimeout, abi.KindAbort, abi.KindClosed, abi.KindInput, abi.KindOutputSchema,
+		abi.KindTool, abi.KindProtocol, abi.KindUnsupportedVersion, abi.KindHTTP, abi.KindTransport, abi.KindCORS, abi.KindAuth,
+		abi.KindURLElicitation, abi.KindInvalid, abi.KindInternal, abi.KindTask, abi.KindTaskCancelled} {
 		assert.True(t, strings.Contains(doc, "| `"+kind+"` |"), "error kind %s is not documented", kind)
 	}
 	for _, typ := range []string{abi.EventResult, abi.EventProgress, abi.EventNotification, abi.EventRequest, abi.EventCancel, abi.EventClosed, abi.EventWarning,
 		abi.EventAuthorize, abi.EventAuthStore, abi.EventLog} {
 		assert.True(t, strings.Contains(doc, "| `"+typ+"` |"), "event type %s is not documented", typ)
 	}
-	for _, v := range []any{abi.ClientConfig{}, abi.ConnectRequest{}, abi.CallRequest{}, abi.AuthConfig{}} {
+	for _, v := range []any{abi.ClientConfig{}, abi.ConnectRequest{}, abi.CallRequest{}, abi.AuthConfig{}, abi.RetryPolicy{}} {
 		typ := reflect.TypeOf(v)
-		for i := range typ.NumField() {
-			member, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		for _, f := range reflect.VisibleFields(typ) {
+			if f.Anonymous {
+				continue // an embedded struct's members are promoted
+			}
+			member, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			assert.True(t, strings.Contains(doc, "| `"+member+"` |"), "%s member %s is not documented", typ.Name(), member)
 		}
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // The OAuth tests run the guest's authorization against the official Go SDK
@@ -324,8 +325,7 @@ func TestAuthHeadless(t *testing.T) {
 			s := connectPeer(t, h, peer{}, ps.url, &ConnectOptions{
 				ProtocolVersions: []string{tt.version},
 				Auth: &AuthOptions{
-					RedirectURI: callback.URL + "/callback",
-					ClientName:  "wasihost-test",
+					AuthConfig: abi.AuthConfig{RedirectURI: callback.URL + "/callback", ClientName: "wasihost-test"},
 					OnLog: func(msg string) {
 						logMu.Lock()
 						logs = append(logs, msg)
@@ -378,7 +378,7 @@ func TestAuthHostAgent(t *testing.T) {
 
 	h := newHost(t, nil)
 	s := connectPeer(t, h, peer{}, ps.url, &ConnectOptions{
-		Auth: &AuthOptions{Authorize: ua.authorize, RedirectURI: redirect},
+		Auth: &AuthOptions{AuthConfig: abi.AuthConfig{RedirectURI: redirect}, Authorize: ua.authorize},
 	})
 	assert.Equal(t, "modern", s.Era())
 	callAdd(t, s)
@@ -409,7 +409,7 @@ func TestAuthHostAgentFailures(t *testing.T) {
 
 	t.Run("error", func(t *testing.T) {
 		_, err := h.Connect(testCtx(t), ps.url, &ConnectOptions{Auth: &AuthOptions{
-			RedirectURI: "https://app.example/cb",
+			AuthConfig: abi.AuthConfig{RedirectURI: "https://app.example/cb"},
 			Authorize: func(context.Context, string) (string, error) {
 				return "", errors.New("the user closed the window")
 			},
@@ -427,7 +427,7 @@ func TestAuthHostAgentFailures(t *testing.T) {
 			cancel()
 		}()
 		_, err := h.Connect(ctx, ps.url, &ConnectOptions{Auth: &AuthOptions{
-			RedirectURI: "https://app.example/cb",
+			AuthConfig: abi.AuthConfig{RedirectURI: "https://app.example/cb"},
 			Authorize: func(ctx context.Context, _ string) (string, error) {
 				close(started)
 				<-ctx.Done()
@@ -445,7 +445,7 @@ func TestAuthHostAgentFailures(t *testing.T) {
 	})
 	t.Run("callback at another URI", func(t *testing.T) {
 		_, err := h.Connect(testCtx(t), ps.url, &ConnectOptions{Auth: &AuthOptions{
-			RedirectURI: "https://app.example/cb",
+			AuthConfig: abi.AuthConfig{RedirectURI: "https://app.example/cb"},
 			Authorize: func(context.Context, string) (string, error) {
 				return "https://evil.example/cb?code=stolen&state=x", nil
 			},
@@ -466,7 +466,7 @@ func TestAuthClientCredentials(t *testing.T) {
 	h := newHost(t, nil)
 
 	s := connectPeer(t, h, peer{}, ps.url, &ConnectOptions{Auth: &AuthOptions{
-		Grant: GrantClientCredentials, ClientID: svcClientID, ClientSecret: svcClientSecret,
+		AuthConfig: abi.AuthConfig{Grant: GrantClientCredentials, ClientID: svcClientID, ClientSecret: svcClientSecret},
 	}})
 	callAdd(t, s)
 	_, grants, regs := as.observed()
@@ -474,13 +474,13 @@ func TestAuthClientCredentials(t *testing.T) {
 	assert.Zero(t, regs)
 
 	_, err := h.Connect(testCtx(t), ps.url, &ConnectOptions{Auth: &AuthOptions{
-		Grant: GrantClientCredentials, ClientID: svcClientID, ClientSecret: "wrong",
+		AuthConfig: abi.AuthConfig{Grant: GrantClientCredentials, ClientID: svcClientID, ClientSecret: "wrong"},
 	}})
 	require.ErrorIs(t, err, ErrAuth)
 	var ge *GuestError
 	require.ErrorAs(t, err, &ge)
-	assert.EqualValues(t, 401, ge.Code)
-	assert.JSONEq(t, `{"error":"invalid_client","error_description":"unknown client or wrong secret","endpoint":"token"}`, string(ge.Data))
+	assert.Equal(t, 401, ge.Status)
+	assert.JSONEq(t, `{"error":"invalid_client","errorDescription":"unknown client or wrong secret","endpoint":"token"}`, string(ge.Data))
 	require.NoError(t, h.Err())
 }
 
@@ -510,14 +510,14 @@ func TestAuthStore(t *testing.T) {
 	assert.Contains(t, string(last), `"client_id":"dyn-1"`)
 
 	h2 := newHost(t, nil)
-	s2 := connectPeer(t, h2, peer{}, ps.url, &ConnectOptions{Auth: &AuthOptions{Store: last}})
+	s2 := connectPeer(t, h2, peer{}, ps.url, &ConnectOptions{Auth: &AuthOptions{AuthConfig: abi.AuthConfig{Store: last}}})
 	callAdd(t, s2)
 	authz, grants, regs := as.observed()
 	assert.Len(t, authz, 1, "the stored token is used: no second authorization")
 	assert.Len(t, grants, 1)
 	assert.Equal(t, 1, regs)
 
-	_, err := h2.Connect(testCtx(t), ps.url, &ConnectOptions{Auth: &AuthOptions{Store: json.RawMessage(`{"v":99}`)}})
+	_, err := h2.Connect(testCtx(t), ps.url, &ConnectOptions{Auth: &AuthOptions{AuthConfig: abi.AuthConfig{Store: json.RawMessage(`{"v":99}`)}}})
 	require.ErrorIs(t, err, ErrInvalid)
 }
 
@@ -549,7 +549,7 @@ func TestAuthRedirectKeepsToken(t *testing.T) {
 	h := newHost(t, nil)
 	s := connectPeer(t, h, peer{}, ps.url, &ConnectOptions{
 		ProtocolVersions: []string{core.Version20260728},
-		Auth:             &AuthOptions{Authorize: ua.authorize, RedirectURI: "https://app.example/cb"},
+		Auth:             &AuthOptions{AuthConfig: abi.AuthConfig{RedirectURI: "https://app.example/cb"}, Authorize: ua.authorize},
 	})
 	callAdd(t, s)
 	ps.move(ohs.URL + peerproc.MCPPath)
@@ -576,16 +576,16 @@ func TestAuthConfigErrors(t *testing.T) {
 		want string
 	}{
 		{"host agent without redirect URI", AuthOptions{Authorize: noop}, "redirectUri"},
-		{"unknown grant", AuthOptions{Grant: "password"}, "unknown grant"},
-		{"jwt bearer without assertion", AuthOptions{Grant: GrantJWTBearer, ClientID: "c"}, "assertion"},
-		{"assertion with another grant", AuthOptions{Assertion: "x"}, "assertion"},
-		{"secret without client id", AuthOptions{ClientSecret: "s"}, "clientId"},
-		{"bad private key", AuthOptions{Grant: GrantClientCredentials, ClientID: "c", PrivateKeyPEM: "not a key"}, "privateKeyPem"},
-		{"private_key_jwt without key", AuthOptions{Grant: GrantClientCredentials, ClientID: "c", AuthMethod: "private_key_jwt"}, "privateKeyPem"},
-		{"bad DPoP key", AuthOptions{DPoPKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"}, "dpopKeyPem"},
-		{"bad application type", AuthOptions{ApplicationType: "desktop"}, "applicationType"},
-		{"malformed store", AuthOptions{Store: json.RawMessage(`{"v":1,"tokens":"x"}`)}, "store"},
-		{"idjag without subject token", AuthOptions{Grant: GrantJWTBearer, ClientID: "c", IDJAG: &IDJAGOptions{TokenEndpoint: "https://idp.example/token"}}, "subjectToken"},
+		{"unknown grant", AuthOptions{AuthConfig: abi.AuthConfig{Grant: "password"}}, "unknown grant"},
+		{"jwt bearer without assertion", AuthOptions{AuthConfig: abi.AuthConfig{Grant: GrantJWTBearer, ClientID: "c"}}, "assertion"},
+		{"assertion with another grant", AuthOptions{AuthConfig: abi.AuthConfig{Grant: GrantClientCredentials, ClientID: "c", Assertion: "x"}}, "assertion"},
+		{"secret without client id", AuthOptions{AuthConfig: abi.AuthConfig{ClientSecret: "s"}}, "clientId"},
+		{"bad private key", AuthOptions{AuthConfig: abi.AuthConfig{Grant: GrantClientCredentials, ClientID: "c", PrivateKeyPEM: "not a key"}}, "privateKeyPem"},
+		{"private_key_jwt without key", AuthOptions{AuthConfig: abi.AuthConfig{Grant: GrantClientCredentials, ClientID: "c", AuthMethod: "private_key_jwt"}}, "privateKeyPem"},
+		{"bad DPoP key", AuthOptions{AuthConfig: abi.AuthConfig{DPoPKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"}}, "dpopKeyPem"},
+		{"bad application type", AuthOptions{AuthConfig: abi.AuthConfig{ApplicationType: "desktop"}}, "applicationType"},
+		{"malformed store", AuthOptions{AuthConfig: abi.AuthConfig{Store: json.RawMessage(`{"v":1,"tokens":"x"}`)}}, "store"},
+		{"idjag without subject token", AuthOptions{AuthConfig: abi.AuthConfig{Grant: GrantJWTBearer, ClientID: "c", IDJAG: &abi.IDJAGConfig{TokenEndpoint: "https://idp.example/token"}}}, "subject token"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts

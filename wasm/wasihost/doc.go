@@ -33,4 +33,12 @@
 // redirect to another resource — and, through AuthOptions.Authorize, for
 // the user's sign-in. Without Authorize the guest reads the authorization
 // server's redirect itself (servers that need no user).
+//
+// The package speaks core's vocabulary: ClientInfo, Roots, capabilities and
+// server info are [core.Implementation], [core.Root],
+// [core.ClientCapabilities] and [core.ServerCapabilities]; a JSON-RPC error
+// is a [*core.RPCError] and a [*GuestError] unwraps to core's sentinels
+// ([core.ErrTimeout], [core.ErrClosed], …), so errors.As and errors.Is work
+// as they do with core. AuthOptions embeds the bridge's auth configuration
+// ([abi.AuthConfig]), whose meanings docs/configuration.md gives.
 package wasihost

@@ -17,8 +17,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // onPump runs f on the pump goroutine (where guest calls are allowed).
@@ -100,9 +101,9 @@ func TestBadInputKeepsTheInstance(t *testing.T) {
 		{"request on an unknown session", input(abi.ExportRequest, `{"method":"ping"}`, unknown), ErrNotFound, "no session"},
 		{"close of an unknown session", status(abi.ExportClose, unknown), ErrNotFound, "no session"},
 		{"connect of an unknown client", input(abi.ExportConnect, `{"url":"http://127.0.0.1:1/mcp"}`, unknown), ErrNotFound, "no client"},
-		{"malformed config", input(abi.ExportClientNew, `{"clientInfo":`), ErrInvalid, "client config"},
+		{"malformed config", input(abi.ExportClientNew, `{"clientInfo":`), ErrInvalid, "client options"},
 		{"unknown config member", input(abi.ExportClientNew, `{"clientInfo":{"name":"a","version":"1"},"bogus":1}`), ErrInvalid, "bogus"},
-		{"missing clientInfo", input(abi.ExportClientNew, `{}`), ErrInvalid, "clientInfo is required"},
+		{"missing clientInfo", input(abi.ExportClientNew, `{}`), ErrInvalid, "clientInfo needs a name and a version"},
 		{"unsupported version", input(abi.ExportClientNew, `{"clientInfo":{"name":"a","version":"1"},"protocolVersions":["1999-01-01"]}`), ErrInvalid, "unsupported protocol version"},
 		{"unknown elicitation mode", input(abi.ExportClientNew, `{"clientInfo":{"name":"a","version":"1"},"elicitationModes":["telepathy"]}`), ErrInvalid, "telepathy"},
 		{"unknown debug trap", status(abi.ExportDebugTrap, 99), ErrInvalid, "unknown trap kind"},
@@ -218,7 +219,7 @@ func TestWaitingOnTheHost(t *testing.T) {
 	require.Eventually(t, func() bool { return aborted.Load() == 1 }, 5*time.Second, 10*time.Millisecond, "the host aborted the HTTP request")
 
 	_, err = s.Request(testCtx(t), "tools/call", hang, &RequestOptions{Timeout: 300 * time.Millisecond})
-	require.ErrorIs(t, err, ErrTimeout, "the guest's timer advanced while the host pumped")
+	require.ErrorIs(t, err, core.ErrTimeout, "the guest's timer advanced while the host pumped")
 	require.Eventually(t, func() bool { return aborted.Load() == 2 }, 5*time.Second, 10*time.Millisecond)
 
 	assert.Equal(t, "fine", callTool(t, s, "echo", map[string]any{"text": "fine"}).text())
@@ -339,7 +340,7 @@ func TestTraps(t *testing.T) {
 	})
 }
 
-// TestCloseWithCallsInFlight: Close fails pending calls with ErrClosed.
+// TestCloseWithCallsInFlight: Close fails pending calls with core.ErrClosed.
 func TestCloseWithCallsInFlight(t *testing.T) {
 	h := newHost(t, nil)
 	url := peerproc.GoSDKServer(t, peerproc.DemoOptions{Modern: true}) + peerproc.MCPPath
@@ -354,12 +355,12 @@ func TestCloseWithCallsInFlight(t *testing.T) {
 	require.NoError(t, h.Close())
 	select {
 	case err := <-slow:
-		require.ErrorIs(t, err, ErrClosed)
+		require.ErrorIs(t, err, core.ErrClosed)
 	case <-time.After(5 * time.Second):
 		t.Fatal("the pending request did not fail")
 	}
-	require.ErrorIs(t, s.Err(), ErrClosed)
-	require.ErrorIs(t, h.Err(), ErrClosed)
+	require.ErrorIs(t, s.Err(), core.ErrClosed)
+	require.ErrorIs(t, h.Err(), core.ErrClosed)
 	_, err = h.Connect(testCtx(t), url, nil)
-	require.ErrorIs(t, err, ErrClosed)
+	require.ErrorIs(t, err, core.ErrClosed)
 }

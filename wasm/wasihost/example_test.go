@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/auth"
+	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost"
-	"github.com/mcpwasm/mcpwasm/wasm/wasihost/internal/testmodule"
 )
 
 // Example runs an MCP session through the wasip1 module: the client runs
@@ -22,7 +23,7 @@ func Example() {
 
 	// The module (GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared
 	// ./wasm/wasip1) and a compilation cache; an MCP server.
-	mod, err := testmodule.Get()
+	mod, err := wasihost.GetTestModule()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func Example() {
 	defer host.Close()
 
 	sess, err := host.Connect(ctx, origin+peerproc.MCPPath, &wasihost.ConnectOptions{
-		ClientInfo: &wasihost.Implementation{Name: "example", Version: "1.0.0"},
+		ClientInfo: &core.Implementation{Name: "example", Version: "1.0.0"},
 		Handlers: wasihost.Handlers{
 			Sampling: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 				return json.RawMessage(`{"role":"assistant","model":"host-llm","content":{"type":"text","text":"hello from the host"}}`), nil
@@ -73,7 +74,7 @@ func Example() {
 // application after each change so that the next run needs no sign-in.
 func ExampleAuthOptions() {
 	ctx := context.Background()
-	mod, err := testmodule.Get()
+	mod, err := wasihost.GetTestModule()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -97,11 +98,13 @@ func ExampleAuthOptions() {
 	var saved json.RawMessage // from the application's secret storage
 	sess, err := host.Connect(ctx, "https://mcp.example.com/mcp", &wasihost.ConnectOptions{
 		Auth: &wasihost.AuthOptions{
-			Authorize:         callback.Authorize,
-			RedirectURI:       callback.RedirectURI(),
-			ClientMetadataURL: "https://app.example.com/oauth/client.json",
-			Store:             saved,
-			OnStore:           func(state json.RawMessage) { saved = state /* persist it */ },
+			AuthConfig: abi.AuthConfig{
+				RedirectURI:       callback.RedirectURI(),
+				ClientMetadataURL: "https://app.example.com/oauth/client.json",
+				Store:             saved,
+			},
+			Authorize: callback.Authorize,
+			OnStore:   func(state json.RawMessage) { saved = state /* persist it */ },
 		},
 	})
 	if err != nil {

@@ -16,7 +16,8 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // Defaults of Options.
@@ -73,7 +74,7 @@ type Host struct {
 	wg        sync.WaitGroup // HTTP goroutines, handler goroutines, session queues
 
 	errMu sync.Mutex
-	err   error // why the instance ended (ErrTrapped…, or ErrClosed)
+	err   error // why the instance ended (ErrTrapped…, or core.ErrClosed)
 
 	// Owned by the pump goroutine.
 	dead      bool
@@ -191,6 +192,9 @@ func (h *Host) instantiate(ctx context.Context, wasm []byte) error {
 	for _, name := range abi.Exports {
 		h.fn[name] = mod.ExportedFunction(name)
 	}
+	if f := mod.ExportedFunction(abi.ExportDebugTrap); f != nil { // debug builds only
+		h.fn[abi.ExportDebugTrap] = f
+	}
 	res, err := h.fn[abi.ExportABIVersion].Call(ctx)
 	if err != nil {
 		return fmt.Errorf("wasihost: %s: %w", abi.ExportABIVersion, err)
@@ -208,7 +212,7 @@ func (h *Host) ABIVersion() uint32 { return abi.Version }
 func (h *Host) Done() <-chan struct{} { return h.done }
 
 // Err returns why the instance ended: nil while it runs, an error wrapping
-// ErrTrapped after a trap, ErrClosed after Close.
+// ErrTrapped after a trap, core.ErrClosed after Close.
 func (h *Host) Err() error {
 	h.errMu.Lock()
 	defer h.errMu.Unlock()
@@ -219,7 +223,7 @@ func (h *Host) endErr() error {
 	if err := h.Err(); err != nil {
 		return err
 	}
-	return ErrClosed
+	return core.ErrClosed
 }
 
 // Close ends every session without waiting for the servers, closes the
@@ -261,7 +265,7 @@ func (h *Host) loop() {
 			}
 		case <-tick:
 		case <-h.closing:
-			h.shutdown(ErrClosed)
+			h.shutdown(core.ErrClosed)
 			return
 		}
 		if !h.dead {
@@ -466,7 +470,7 @@ func (h *Host) dispatch(ev *abi.Event) {
 		if s := h.sessions[ev.Session]; s != nil {
 			var err error
 			if ev.Error != nil {
-				err = fmt.Errorf("%w: %s", ErrClosed, ev.Error.Message)
+				err = fmt.Errorf("%w: %s", core.ErrClosed, ev.Error.Message)
 			}
 			h.forgetSession(s, err)
 		}
@@ -504,7 +508,7 @@ func (h *Host) serveRequest(ev *abi.Event) {
 		}
 	}
 	if handler == nil {
-		h.answer(ev.ID, nil, &RPCError{Code: -32601, Message: "no handler for " + ev.Method})
+		h.answer(ev.ID, nil, &core.RPCError{Code: -32601, Message: "no handler for " + ev.Method})
 		return
 	}
 	params := ev.Params
@@ -567,7 +571,7 @@ func recovered(ctx context.Context, what string, f func(ctx context.Context) (js
 func (h *Host) answer(id uint32, result json.RawMessage, err error) {
 	var a abi.Answer
 	if err != nil {
-		var rpc *RPCError
+		var rpc *core.RPCError
 		if errors.As(err, &rpc) {
 			a.Error = &abi.Error{Code: rpc.Code, Message: rpc.Message, Data: rpc.Data}
 		} else {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // chunkSize bounds one body chunk delivered to the guest.

@@ -10,7 +10,6 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
-	"github.com/mcpwasm/mcpwasm/wasm/wasihost/internal/testmodule"
 )
 
 func TestMain(m *testing.M) {
@@ -19,7 +18,7 @@ func TestMain(m *testing.M) {
 		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
 		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
 		goleak.Cleanup(func(code int) {
-			testmodule.Cleanup()
+			CleanupTestModule()
 			peerproc.Cleanup()
 			os.Exit(code)
 		}),
@@ -39,7 +38,7 @@ func newHostB(b *testing.B) *Host {
 
 func newHostTB(t testing.TB, opts *Options) *Host {
 	t.Helper()
-	mod := testmodule.Build(t)
+	mod := BuildTestModule(t)
 	if opts == nil {
 		opts = &Options{}
 	}

@@ -8,12 +8,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // HandlerFunc answers a server→client request: it gets the request's params
 // and returns the MCP result object (for example a CreateMessageResult), or
-// an error (an *RPCError keeps its code; others become -32603). It runs on
+// an error (a *core.RPCError keeps its code; others become -32603). It runs on
 // its own goroutine and must return when ctx is done (the server withdrew
 // the request or the session ended). It may call Session.Request.
 type HandlerFunc func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
@@ -31,22 +33,10 @@ type Handlers struct {
 	Roots HandlerFunc
 }
 
-// Implementation identifies the client.
-type Implementation struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
-
-// Root is a client root.
-type Root struct {
-	URI  string `json:"uri"`
-	Name string `json:"name,omitempty"`
-}
-
 // ConnectOptions configure Host.Connect; nil means all defaults.
 type ConnectOptions struct {
 	// ClientInfo is the client's identity. Default: mcpwasm-wasihost 0.1.0.
-	ClientInfo *Implementation
+	ClientInfo *core.Implementation
 	// ProtocolVersions are the accepted protocol versions, in preference
 	// order. Default: every version the guest speaks, 2026-07-28 first.
 	ProtocolVersions []string
@@ -54,9 +44,8 @@ type ConnectOptions struct {
 	Mode string
 	// Headers are sent with every HTTP request of the session.
 	Headers map[string]string
-	// Capabilities are declared in addition to those of the handlers (a
-	// ClientCapabilities object).
-	Capabilities json.RawMessage
+	// Capabilities are declared in addition to those of the handlers.
+	Capabilities *core.ClientCapabilities
 	// Handlers answer sampling, elicitation and roots requests.
 	Handlers Handlers
 	// SamplingTools declares sampling.tools.
@@ -66,7 +55,7 @@ type ConnectOptions struct {
 	ElicitationModes []string
 	// Roots is a static root list answered by the guest when
 	// Handlers.Roots is nil; change it with Session.SetRoots.
-	Roots []Root
+	Roots []*core.Root
 	// LogLevel is the initial minimum log level.
 	LogLevel string
 	// ListChanged names the list-changed notifications wanted ("tools",
@@ -74,7 +63,7 @@ type ConnectOptions struct {
 	// subscriptions/listen stream for them.
 	ListChanged []string
 	// RequestTimeout is the default request timeout inside the guest.
-	// Default 60 s; negative means none.
+	// Default 60 s; negative means none (as in core.ClientOptions).
 	RequestTimeout time.Duration
 	// Tasks declares the 2026-07-28 tasks extension with every modern
 	// request (see core.ClientOptions.Tasks). Default off: the tasks API
@@ -113,149 +102,51 @@ const (
 // done (the authorization was abandoned or the session ended).
 type AuthorizeFunc func(ctx context.Context, authURL string) (callbackURL string, err error)
 
-// AuthOptions configure OAuth for a session. The authorization runs inside
-// the guest (discovery, registration, PKCE, state and iss checks, token
-// requests, refresh, step-up, DPoP); the host only performs HTTP and, with
-// Authorize, shows the authorization URL to the user. A plain value; read
-// by Connect.
+// AuthOptions configure OAuth for a session: the bridge's auth
+// configuration (abi.AuthConfig, documented in docs/configuration.md and
+// docs/wasi-abi.md), plus the Go functions that answer the guest. The
+// authorization runs inside the guest (discovery, registration, PKCE,
+// state and iss checks, token requests, refresh, step-up, DPoP); the host
+// only performs HTTP and, with Authorize, shows the authorization URL to
+// the user. A plain value; read by Connect.
 type AuthOptions struct {
-	// Grant is GrantAuthorizationCode (default), GrantClientCredentials or
-	// GrantJWTBearer.
-	Grant string
-	// Authorize performs the user's part of the authorization code grant.
-	// Nil: the guest requests the authorization URL itself without
-	// following redirects and reads the redirect to RedirectURI (for
-	// authorization servers that need no user, like test servers).
+	// AuthConfig is the configuration (grant, client credentials, scopes,
+	// DPoP, store, …). Its UserAgent, Persist and Log members are set
+	// from the functions below: UserAgent is "host" with Authorize and
+	// "headless" without it (the guest then requests the authorization URL
+	// itself without following redirects and reads the redirect to
+	// RedirectURI, default http://127.0.0.1/callback: for authorization
+	// servers that need no user, like test servers).
+	abi.AuthConfig
+	// Authorize performs the user's part of the authorization code grant;
+	// RedirectURI is then required (where the application receives the
+	// callback; a native program may use auth.NewLoopbackCallback's
+	// RedirectURI and Authorize).
 	Authorize AuthorizeFunc
-	// RedirectURI is the redirect URI of authorization requests: required
-	// with Authorize (where the application receives the callback; a
-	// native program may use auth.NewLoopbackCallback's RedirectURI and
-	// Authorize); default http://127.0.0.1/callback without it.
-	RedirectURI string
-	// ClientID, ClientSecret, AuthMethod and Issuer are pre-registered
-	// client credentials (required for the client credentials and JWT
-	// bearer grants). AuthMethod is the token endpoint authentication
-	// method ("none", "client_secret_basic", "client_secret_post",
-	// "private_key_jwt"; default: chosen from what the server supports).
-	// Issuer binds the credentials to one authorization server (default:
-	// the first one they are used with).
-	ClientID     string
-	ClientSecret string
-	AuthMethod   string
-	Issuer       string
-	// PrivateKeyPEM is the client's private key for private_key_jwt
-	// (PKCS #8, SEC 1 or PKCS #1 PEM; P-256, P-384 or RSA).
-	PrivateKeyPEM string
-	// ClientMetadataURL is the client's Client ID Metadata Document URL,
-	// used as client_id by authorization servers that support them.
-	ClientMetadataURL string
-	// ClientName is the client_name of dynamic registrations (default
-	// "mcpwasm").
-	ClientName string
-	// ApplicationType is the application_type of dynamic registrations
-	// ("native" or "web"; default from the redirect URI).
-	ApplicationType string
-	// Scopes are requested in addition to those the server asks for.
-	Scopes []string
-	// NoOfflineAccess stops the guest from asking for offline_access.
-	NoOfflineAccess bool
-	// DPoP asks for sender-constrained tokens (RFC 9449), with
-	// DPoPKeyPEM or a key generated in the guest for the session.
-	DPoP bool
-	// DPoPKeyPEM is the DPoP private key; it implies DPoP. Keep it with a
-	// persisted Store: DPoP tokens are bound to their key.
-	DPoPKeyPEM string
-	// Assertion is the JWT bearer grant's assertion (a workload identity
-	// token).
-	Assertion string
-	// IDJAG obtains the JWT bearer grant's assertion from the user's
-	// identity provider for each token request (enterprise-managed
-	// authorization).
-	IDJAG *IDJAGOptions
-	// MaxAuthorizations bounds consecutive refusals of fresh tokens before
-	// requests fail (default 3).
-	MaxAuthorizations int
-	// AuthorizationTimeout bounds one authorization, the user's sign-in
-	// included (default 10 minutes).
-	AuthorizationTimeout time.Duration
-	// AllowInsecureHTTP accepts plain-HTTP URLs from servers on any host
-	// (default: HTTPS only, plain HTTP only on loopback for a loopback
-	// resource). Never in production.
-	AllowInsecureHTTP bool
-	// AllowPrivateAddresses lets servers name loopback, private and
-	// link-local URLs whatever the protected resource's address (default:
-	// only in the resource's own class of network; see
-	// auth.Options.AllowPrivateAddresses). Tests and development.
-	AllowPrivateAddresses bool
-	// Store is the initial token store: a state OnStore received earlier
-	// (default: empty). The guest keeps registrations and tokens in its
-	// memory for the session's life.
-	Store json.RawMessage
 	// OnStore, if set, receives the session's token store after every
 	// change (a new registration, token or refresh), to be persisted and
-	// passed back as Store. It holds tokens, refresh tokens and client
-	// secrets: keep it as safe as credentials. It runs on the session's
-	// callback goroutine.
+	// passed back as AuthConfig.Store. It holds tokens, refresh tokens and
+	// client secrets: keep it as safe as credentials. It runs on the
+	// session's callback goroutine.
 	OnStore func(state json.RawMessage)
 	// OnLog, if set, receives a line for each step of an authorization, on
 	// the session's callback goroutine.
 	OnLog func(message string)
 }
 
-// IDJAGOptions configure the identity assertion grant exchange of
-// AuthOptions.IDJAG (RFC 8693 token exchange at the identity provider).
-type IDJAGOptions struct {
-	// TokenEndpoint is the identity provider's token endpoint (required).
-	TokenEndpoint string
-	// ClientID and ClientSecret identify the client at the identity
-	// provider.
-	ClientID     string
-	ClientSecret string
-	// SubjectToken is the user's identity assertion, such as the ID token
-	// of their sign-in (required).
-	SubjectToken string
-	// SubjectTokenType is its token type URI (default the ID token type).
-	SubjectTokenType string
-}
-
-// authConfig converts AuthOptions to the ABI's message.
+// authConfig returns the ABI's message for a.
 func (a *AuthOptions) authConfig() *abi.AuthConfig {
-	cfg := &abi.AuthConfig{
-		Grant:                  a.Grant,
-		UserAgent:              abi.UserAgentHeadless,
-		RedirectURI:            a.RedirectURI,
-		ClientID:               a.ClientID,
-		ClientSecret:           a.ClientSecret,
-		AuthMethod:             a.AuthMethod,
-		Issuer:                 a.Issuer,
-		PrivateKeyPEM:          a.PrivateKeyPEM,
-		ClientMetadataURL:      a.ClientMetadataURL,
-		ClientName:             a.ClientName,
-		ApplicationType:        a.ApplicationType,
-		Scopes:                 a.Scopes,
-		NoOfflineAccess:        a.NoOfflineAccess,
-		DPoP:                   a.DPoP,
-		DPoPKeyPEM:             a.DPoPKeyPEM,
-		Assertion:              a.Assertion,
-		MaxAuthorizations:      a.MaxAuthorizations,
-		AuthorizationTimeoutMs: max(millis(a.AuthorizationTimeout), 0),
-		AllowInsecureHTTP:      a.AllowInsecureHTTP,
-		AllowPrivateAddresses:  a.AllowPrivateAddresses,
-		Store:                  a.Store,
-		Persist:                a.OnStore != nil,
-		Log:                    a.OnLog != nil,
-	}
+	cfg := a.AuthConfig
+	cfg.UserAgent = abi.UserAgentHeadless
 	if a.Authorize != nil {
 		cfg.UserAgent = abi.UserAgentHost
 	}
-	if a.Grant != "" && a.Grant != GrantAuthorizationCode {
+	if cfg.Grant != "" && cfg.Grant != GrantAuthorizationCode {
 		cfg.UserAgent = ""
 	}
-	if x := a.IDJAG; x != nil {
-		cfg.IDJAG = &abi.IDJAGConfig{TokenEndpoint: x.TokenEndpoint, ClientID: x.ClientID, ClientSecret: x.ClientSecret,
-			SubjectToken: x.SubjectToken, SubjectTokenType: x.SubjectTokenType}
-	}
-	return cfg
+	cfg.Persist = a.OnStore != nil
+	cfg.Log = a.OnLog != nil
+	return &cfg
 }
 
 // Session is a connection to one MCP server through the guest. Its methods
@@ -280,50 +171,27 @@ type Session struct {
 // endpoint url; it returns when the handshake is done (era detection,
 // version negotiation). ctx bounds the handshake only.
 func (h *Host) Connect(ctx context.Context, url string, opts *ConnectOptions) (*Session, error) {
-	s := &Session{h: h, done: make(chan struct{})}
+	var o ConnectOptions
 	if opts != nil {
-		s.opts = *opts
+		o = *opts
 	}
-	info := s.opts.ClientInfo
+	info := o.ClientInfo
 	if info == nil {
-		info = &Implementation{Name: "mcpwasm-wasihost", Version: "0.1.0"}
+		info = &core.Implementation{Name: "mcpwasm-wasihost", Version: "0.1.0"}
 	}
-	cfg := abi.ClientConfig{
-		ProtocolVersions: s.opts.ProtocolVersions,
-		Capabilities:     s.opts.Capabilities,
-		Handlers: abi.Handlers{
-			Sampling:    s.opts.Handlers.Sampling != nil,
-			Elicitation: s.opts.Handlers.Elicitation != nil,
-			Roots:       s.opts.Handlers.Roots != nil,
-		},
-		SamplingTools:    s.opts.SamplingTools,
-		ElicitationModes: s.opts.ElicitationModes,
-		LogLevel:         s.opts.LogLevel,
-		ListChanged:      s.opts.ListChanged,
-		RequestTimeoutMs: millis(s.opts.RequestTimeout),
-		Tasks:            s.opts.Tasks,
+	cfgJSON, reqJSON, err := o.messages(url, info)
+	if err != nil {
+		return nil, err
 	}
+	return h.connect(ctx, &o, cfgJSON, reqJSON)
+}
+
+// connect creates a client from the ABI's client config cfgJSON and
+// connects it with the connect request reqJSON; opts supplies the
+// handlers and callbacks.
+func (h *Host) connect(ctx context.Context, opts *ConnectOptions, cfgJSON, reqJSON []byte) (*Session, error) {
+	s := &Session{h: h, done: make(chan struct{}), opts: *opts}
 	var err error
-	if cfg.ClientInfo, err = json.Marshal(info); err != nil {
-		return nil, err
-	}
-	if s.opts.Roots != nil {
-		if cfg.Roots, err = json.Marshal(s.opts.Roots); err != nil {
-			return nil, err
-		}
-	}
-	cfgJSON, err := json.Marshal(&cfg)
-	if err != nil {
-		return nil, err
-	}
-	creq := &abi.ConnectRequest{URL: url, ProtocolVersions: s.opts.ProtocolVersions, Mode: s.opts.Mode, Headers: s.opts.Headers}
-	if s.opts.Auth != nil {
-		creq.Auth = s.opts.Auth.authConfig()
-	}
-	reqJSON, err := json.Marshal(creq)
-	if err != nil {
-		return nil, err
-	}
 	s.ctx, s.cancel = context.WithCancel(h.ctx)
 
 	op := &pendingOp{session: s, done: make(chan opResult, 1)}
@@ -383,15 +251,60 @@ func (h *Host) Connect(ctx context.Context, url string, opts *ConnectOptions) (*
 	return s, nil
 }
 
-func millis(d time.Duration) int64 {
-	if d < 0 {
-		return -1
+// messages converts the options to the ABI's client config and connect
+// request: the bridge's schema, where durations are milliseconds (a Go
+// zero is left out: the default; a negative one is -1: none).
+func (o *ConnectOptions) messages(url string, info *core.Implementation) (cfgJSON, reqJSON []byte, err error) {
+	cfg := abi.ClientConfig{
+		ClientInfo:       info,
+		ProtocolVersions: o.ProtocolVersions,
+		Capabilities:     o.Capabilities,
+		Handlers: abi.Handlers{
+			Sampling:    o.Handlers.Sampling != nil,
+			Elicitation: o.Handlers.Elicitation != nil,
+			Roots:       o.Handlers.Roots != nil,
+		},
+		SamplingTools:    o.SamplingTools,
+		ElicitationModes: o.ElicitationModes,
+		Roots:            o.Roots,
+		LogLevel:         o.LogLevel,
+		RequestTimeoutMs: millis(o.RequestTimeout),
+		Tasks:            o.Tasks,
 	}
-	ms := d.Milliseconds()
-	if ms == 0 && d > 0 {
-		ms = 1
+	if o.Roots != nil && len(o.Roots) == 0 {
+		cfg.Roots = []*core.Root{} // declared, empty
 	}
-	return ms
+	for _, name := range o.ListChanged {
+		switch name {
+		case "tools":
+			cfg.Notifications = append(cfg.Notifications, core.NotificationToolsChanged)
+		case "prompts":
+			cfg.Notifications = append(cfg.Notifications, core.NotificationPromptsChanged)
+		case "resources":
+			cfg.Notifications = append(cfg.Notifications, core.NotificationResourcesChanged)
+		default:
+			return nil, nil, fmt.Errorf("%w: unknown ListChanged kind %q (want tools, prompts or resources)", ErrInvalid, name)
+		}
+	}
+	if cfgJSON, err = json.Marshal(&cfg); err != nil {
+		return nil, nil, err
+	}
+	creq := &abi.ConnectRequest{URL: url, ProtocolVersions: o.ProtocolVersions, Transport: o.Mode, Headers: o.Headers}
+	if o.Auth != nil {
+		creq.Auth = o.Auth.authConfig()
+	}
+	reqJSON, err = json.Marshal(creq)
+	return cfgJSON, reqJSON, err
+}
+
+// millis converts a Go duration of the options (zero: the default,
+// negative: none) to the schema's milliseconds (absent: the default, -1:
+// none).
+func millis(d time.Duration) *abi.Millis {
+	if d == 0 {
+		return nil
+	}
+	return bridge.Ms(d)
 }
 
 // end marks the session ended with err (nil after Close).
@@ -420,10 +333,10 @@ func (s *Session) ProtocolVersion() string { return s.info.ProtocolVersion }
 func (s *Session) SessionID() string { return s.info.SessionID }
 
 // ServerInfo returns the server's Implementation object (raw JSON).
-func (s *Session) ServerInfo() json.RawMessage { return s.info.ServerInfo }
+func (s *Session) ServerInfo() *core.Implementation { return s.info.ServerInfo }
 
 // ServerCapabilities returns the server's capabilities object (raw JSON).
-func (s *Session) ServerCapabilities() json.RawMessage { return s.info.ServerCapabilities }
+func (s *Session) ServerCapabilities() *core.ServerCapabilities { return s.info.ServerCapabilities }
 
 // Instructions returns the server's instructions.
 func (s *Session) Instructions() string { return s.info.Instructions }
@@ -432,7 +345,7 @@ func (s *Session) Instructions() string { return s.info.Instructions }
 func (s *Session) Done() <-chan struct{} { return s.done }
 
 // Err returns why the session ended: nil while it runs or after Close, an
-// error wrapping ErrClosed if the connection failed, or the Host's error
+// error wrapping core.ErrClosed if the connection failed, or the Host's error
 // after a trap.
 func (s *Session) Err() error {
 	s.mu.Lock()
@@ -458,7 +371,7 @@ type RequestOptions struct {
 	NoCache bool
 	// Meta members are added to the request's _meta.
 	Meta map[string]any
-	// NoTaskWait makes tools/call fail with ErrTaskCreated (a *GuestError
+	// NoTaskWait makes tools/call fail with core.ErrTaskCreated (a *GuestError
 	// whose Data holds the task's id and state) when the server answers
 	// with a task, instead of waiting for it.
 	NoTaskWait bool
@@ -468,8 +381,9 @@ type RequestOptions struct {
 // returns the raw result. params is a value that encodes as a JSON object,
 // a json.RawMessage, or nil. resources/subscribe, resources/unsubscribe,
 // logging/setLevel and ping work in both eras. A JSON-RPC error is an
-// *RPCError; other failures unwrap to the package's sentinels; an output
-// schema mismatch returns the result together with ErrOutputSchema. When
+// *core.RPCError; other failures are *GuestError, which unwrap to core's
+// sentinels (core.ErrTimeout, core.ErrClosed, …) or the package's; an output
+// schema mismatch returns the result together with core.ErrOutputSchema. When
 // ctx ends, the request is cancelled in the guest (and on the wire) and
 // ctx.Err() is returned.
 func (s *Session) Request(ctx context.Context, method string, params any, opts *RequestOptions) (json.RawMessage, error) {
@@ -488,7 +402,7 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 		raw = b
 	}
 	req := abi.CallRequest{Method: method, Params: raw}
-	op := &pendingOp{session: s, done: make(chan opResult, 1)}
+	var onProgress func(json.RawMessage)
 	if opts != nil {
 		req.TimeoutMs = millis(opts.Timeout)
 		req.ResetTimeoutOnProgress = opts.ResetTimeoutOnProgress
@@ -497,11 +411,19 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 		req.NoCache = opts.NoCache
 		req.Meta = opts.Meta
 		req.NoTaskWait = opts.NoTaskWait
-		if opts.OnProgress != nil {
-			op.progress = newProgressQueue()
-		}
+		onProgress = opts.OnProgress
 	}
-	b, err := json.Marshal(&req)
+	return s.request(ctx, &req, onProgress)
+}
+
+// request sends the ABI's call request req; onProgress receives its
+// progress when req.Progress is set.
+func (s *Session) request(ctx context.Context, req *abi.CallRequest, onProgress func(json.RawMessage)) (json.RawMessage, error) {
+	op := &pendingOp{session: s, done: make(chan opResult, 1)}
+	if req.Progress && onProgress != nil {
+		op.progress = newProgressQueue()
+	}
+	b, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("wasihost: encoding the request: %w", err)
 	}
@@ -521,11 +443,11 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 	for {
 		select {
 		case <-wake:
-			op.progress.drain(opts.OnProgress)
+			op.progress.drain(onProgress)
 		case r := <-op.done:
 			if op.progress != nil {
 				// Queued before the result: deliver them first.
-				op.progress.drain(opts.OnProgress)
+				op.progress.drain(onProgress)
 			}
 			return r.result, r.err
 		case <-ctx.Done():
@@ -537,19 +459,19 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 
 func (s *Session) closedErr() error {
 	if err := s.Err(); err != nil {
-		if errors.Is(err, ErrClosed) || errors.Is(err, ErrTrapped) {
+		if errors.Is(err, core.ErrClosed) || errors.Is(err, ErrTrapped) {
 			return err
 		}
-		return fmt.Errorf("%w: %w", ErrClosed, err)
+		return fmt.Errorf("%w: %w", core.ErrClosed, err)
 	}
-	return ErrClosed
+	return core.ErrClosed
 }
 
 // SetRoots replaces the static roots the guest answers roots/list with and
 // notifies a legacy server (notifications/roots/list_changed).
-func (s *Session) SetRoots(ctx context.Context, roots []Root) error {
+func (s *Session) SetRoots(ctx context.Context, roots []*core.Root) error {
 	if roots == nil {
-		roots = []Root{}
+		roots = []*core.Root{}
 	}
 	b, err := json.Marshal(roots)
 	if err != nil {
@@ -625,7 +547,7 @@ func (s *Session) Close() error {
 		return nil
 	})
 	s.end(nil)
-	if errors.Is(err, ErrClosed) {
+	if errors.Is(err, core.ErrClosed) {
 		return nil
 	}
 	return err

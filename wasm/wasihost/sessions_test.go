@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 )
 
@@ -183,13 +184,11 @@ func runSessionTable(t *testing.T, h *Host, p peer, url string) {
 		assert.Equal(t, p.era, s.Era())
 		assert.Equal(t, p.version, s.ProtocolVersion())
 		assert.Equal(t, "mcpwasm test peer", s.Instructions())
-		var info struct{ Name string }
-		require.NoError(t, json.Unmarshal(s.ServerInfo(), &info))
-		assert.NotEmpty(t, info.Name)
-		var caps map[string]json.RawMessage
-		require.NoError(t, json.Unmarshal(s.ServerCapabilities(), &caps))
-		assert.Contains(t, caps, "tools")
-		assert.Contains(t, caps, "prompts")
+		require.NotNil(t, s.ServerInfo())
+		assert.NotEmpty(t, s.ServerInfo().Name)
+		require.NotNil(t, s.ServerCapabilities())
+		assert.NotNil(t, s.ServerCapabilities().Tools)
+		assert.NotNil(t, s.ServerCapabilities().Prompts)
 		if p.legacy && !strings.HasSuffix(url, peerproc.SSEPath) {
 			assert.NotEmpty(t, s.SessionID(), "a legacy Streamable HTTP session has an Mcp-Session-Id")
 		}
@@ -221,16 +220,16 @@ func runSessionTable(t *testing.T, h *Host, p peer, url string) {
 		assert.JSONEq(t, `{"sum":42}`, string(add.StructuredContent))
 
 		raw, err := s.Request(testCtx(t), "tools/call", map[string]any{"name": "bad_output"}, nil)
-		require.ErrorIs(t, err, ErrOutputSchema)
+		require.ErrorIs(t, err, core.ErrOutputSchema)
 		var ge *GuestError
 		require.ErrorAs(t, err, &ge)
-		assert.Equal(t, "output_schema", ge.Kind)
+		assert.Equal(t, "output-schema", ge.Kind)
 		require.NotNil(t, raw, "the result comes with the validation error")
 		assert.Contains(t, string(decodeTool(t, raw).StructuredContent), "not a number")
 
 		assert.True(t, callTool(t, s, "fail", nil).IsError)
 		_, err = s.Request(testCtx(t), "tools/call", map[string]any{"name": "boom"}, nil)
-		var rpc *RPCError
+		var rpc *core.RPCError
 		require.ErrorAs(t, err, &rpc)
 		assert.Contains(t, rpc.Message, "boom")
 
@@ -327,7 +326,7 @@ func runSessionTable(t *testing.T, h *Host, p peer, url string) {
 		// The guest's own timer: it only advances while the host pumps.
 		start := time.Now()
 		_, err = s.Request(testCtx(t), "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 10000}}, &RequestOptions{Timeout: 300 * time.Millisecond})
-		require.ErrorIs(t, err, ErrTimeout)
+		require.ErrorIs(t, err, core.ErrTimeout)
 		assert.Less(t, time.Since(start), 5*time.Second)
 		require.Eventually(t, func() bool { return count() == before+2 }, 5*time.Second, 50*time.Millisecond)
 		assert.Equal(t, "ok", callTool(t, s, "echo", map[string]any{"text": "ok"}).text())
@@ -402,11 +401,11 @@ func runSessionTable(t *testing.T, h *Host, p peer, url string) {
 	})
 
 	t.Run("roots", func(t *testing.T) {
-		s := connectPeer(t, h, p, url, &ConnectOptions{Roots: []Root{{URI: "file:///work", Name: "work"}, {URI: "file:///tmp"}}})
+		s := connectPeer(t, h, p, url, &ConnectOptions{Roots: []*core.Root{{URI: "file:///work", Name: "work"}, {URI: "file:///tmp"}}})
 		var uris []string
 		require.NoError(t, json.Unmarshal([]byte(callTool(t, s, "roots", nil).text()), &uris))
 		assert.Equal(t, []string{"file:///work", "file:///tmp"}, uris)
-		require.NoError(t, s.SetRoots(testCtx(t), []Root{{URI: "file:///new"}}))
+		require.NoError(t, s.SetRoots(testCtx(t), []*core.Root{{URI: "file:///new"}}))
 		require.NoError(t, json.Unmarshal([]byte(callTool(t, s, "roots", nil).text()), &uris))
 		assert.Equal(t, []string{"file:///new"}, uris)
 	})
@@ -445,24 +444,24 @@ func runSessionTable(t *testing.T, h *Host, p peer, url string) {
 			assert.NotContains(t, r.text(), "Z", "legacy requests carry no Mcp-Param headers")
 			return
 		}
-		assert.Equal(t, core.EncodeHeaderValue("Zürich")+"|3", r.text())
+		assert.Equal(t, wire.EncodeHeaderValue("Zürich")+"|3", r.text())
 	})
 
 	t.Run("whoami", func(t *testing.T) {
 		s := connectPeer(t, h, p, url, &ConnectOptions{
-			ClientInfo: &Implementation{Name: "wasihost-it", Version: "1.2.3"},
+			ClientInfo: &core.Implementation{Name: "wasihost-it", Version: "1.2.3"},
 			Handlers: Handlers{Elicitation: func(context.Context, json.RawMessage) (json.RawMessage, error) {
 				return json.RawMessage(`{"action":"cancel"}`), nil
 			}},
 		})
 		var who struct {
 			ProtocolVersion    string                     `json:"protocolVersion"`
-			ClientInfo         Implementation             `json:"clientInfo"`
+			ClientInfo         core.Implementation        `json:"clientInfo"`
 			ClientCapabilities map[string]json.RawMessage `json:"clientCapabilities"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(callTool(t, s, "whoami", nil).text()), &who))
 		assert.Equal(t, p.version, who.ProtocolVersion)
-		assert.Equal(t, Implementation{Name: "wasihost-it", Version: "1.2.3"}, who.ClientInfo)
+		assert.Equal(t, core.Implementation{Name: "wasihost-it", Version: "1.2.3"}, who.ClientInfo)
 		assert.Contains(t, who.ClientCapabilities, "elicitation")
 		assert.NotContains(t, who.ClientCapabilities, "sampling")
 	})
@@ -504,7 +503,7 @@ func runSessionTable(t *testing.T, h *Host, p peer, url string) {
 		require.NoError(t, err)
 		assert.Contains(t, string(raw), `"formal"`)
 		_, err = s.Request(testCtx(t), "resources/read", map[string]any{"uri": "test://nowhere"}, nil)
-		var rpc *RPCError
+		var rpc *core.RPCError
 		require.ErrorAs(t, err, &rpc, "an unknown resource is a JSON-RPC error")
 	})
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // TaskState is a task as the server last described it (both eras).
@@ -71,7 +71,7 @@ func (s *Session) CallToolAsTask(ctx context.Context, name string, arguments any
 
 // GetTask fetches a task's state by id (tasks/get): how a task started in
 // another session (or process) is resumed. An unknown id is the server's
-// *RPCError (-32602).
+// *core.RPCError (-32602).
 func (s *Session) GetTask(ctx context.Context, taskID string) (*TaskHandle, error) {
 	return s.taskHandle(ctx, abi.MethodTaskGet, map[string]any{"taskId": taskID}, nil)
 }
@@ -80,8 +80,8 @@ func (s *Session) GetTask(ctx context.Context, taskID string) (*TaskHandle, erro
 // CallToolResult: polling at the server's interval (capped by
 // maxPollInterval, 0 for 30 s), woken by status notifications, with the
 // task's input requests answered by the session's Handlers. It is bounded
-// by ctx (the task goes on when ctx ends). A failed task is an *RPCError, a
-// cancelled one ErrTaskCancelled.
+// by ctx (the task goes on when ctx ends). A failed task is an *core.RPCError, a
+// cancelled one core.ErrTaskCancelled.
 func (s *Session) WaitTask(ctx context.Context, taskID string, maxPollInterval time.Duration) (json.RawMessage, error) {
 	return s.taskCall(ctx, abi.MethodTaskWait, map[string]any{"taskId": taskID, "maxPollIntervalMs": maxPollInterval.Milliseconds()}, &RequestOptions{Timeout: -1}, nil)
 }
@@ -97,7 +97,7 @@ func (s *Session) CancelTask(ctx context.Context, taskID string) (TaskState, err
 }
 
 // ListTasks returns one page of the server's tasks (tasks/list, 2025-11-25
-// servers that offer it; ErrNotSupported otherwise) and the next cursor.
+// servers that offer it; core.ErrNotSupported otherwise) and the next cursor.
 func (s *Session) ListTasks(ctx context.Context, cursor string) ([]TaskState, string, error) {
 	var out struct {
 		Tasks      []abi.TaskState `json:"tasks"`

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
 )
 
@@ -65,7 +66,7 @@ func TestTasks(t *testing.T) {
 		require.NoError(t, err)
 		assert.Contains(t, resultText(t, raw), "Research Report: tides")
 		_, err = s.Request(testCtx(t), "tools/call", map[string]any{"name": "simulate-research-query", "arguments": map[string]any{"topic": "owls"}}, &RequestOptions{NoTaskWait: true})
-		require.ErrorIs(t, err, ErrTaskCreated)
+		require.ErrorIs(t, err, core.ErrTaskCreated)
 		var ge *GuestError
 		require.ErrorAs(t, err, &ge)
 		var data struct{ TaskID string }
@@ -74,7 +75,7 @@ func TestTasks(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, data.TaskID, st.ID)
 		_, err = s.WaitTask(testCtx(t), data.TaskID, 0)
-		require.ErrorIs(t, err, ErrTaskCancelled)
+		require.ErrorIs(t, err, core.ErrTaskCancelled)
 	})
 
 	t.Run("2026-07-28 extension", func(t *testing.T) {
@@ -107,13 +108,13 @@ func TestTasks(t *testing.T) {
 		_, err = s2.CancelTask(testCtx(t), th.State.ID)
 		require.NoError(t, err)
 		_, err = s2.WaitTask(testCtx(t), th.State.ID, 0)
-		require.ErrorIs(t, err, ErrTaskCancelled)
+		require.ErrorIs(t, err, core.ErrTaskCancelled)
 
 		_, err = s.GetTask(testCtx(t), "no-such-task")
-		var rpc *RPCError
+		var rpc *core.RPCError
 		require.ErrorAs(t, err, &rpc)
 		assert.EqualValues(t, -32602, rpc.Code)
 		_, _, err = s.ListTasks(testCtx(t), "")
-		require.ErrorIs(t, err, ErrNotSupported)
+		require.ErrorIs(t, err, core.ErrNotSupported)
 	})
 }

@@ -9,7 +9,7 @@
 // wasmtime, Spin-style runtimes). The protocol runs inside; the network
 // stays outside: the host performs the HTTP requests the guest asks for
 // (imports of module "mcpwasm") and streams the response bytes back
-// (exports). docs/wasi-abi.md documents the ABI; package abi holds its names
+// (exports). docs/wasi-abi.md documents the ABI; package wasm/abi holds its names
 // and messages; package guest is the engine behind the exports;
 // wasm/wasihost runs the module under wazero.
 //

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 	"github.com/mcpwasm/mcpwasm/wasm/wasip1/internal/guest"
 )
 
@@ -218,18 +218,4 @@ func httpBody(handle, ptr, n uint32) int32 {
 //go:wasmexport mcpwasm_http_end
 func httpEnd(handle, ptr, n uint32) int32 {
 	return withInput(ptr, n, func(b []byte) (uint32, error) { return 0, instance.g.HTTPEnd(handle, b) })
-}
-
-//go:wasmexport mcpwasm_debug_trap
-func debugTrap(kind uint32) int32 {
-	switch kind {
-	case abi.TrapPanic:
-		go func() { panic("mcpwasm: mcpwasm_debug_trap(TrapPanic)") }()
-		for {
-			runtime.Gosched() // the panicking goroutine ends the instance
-		}
-	case abi.TrapDeadlock:
-		<-make(chan struct{})
-	}
-	return status(0, &guest.Error{Status: abi.StatusInvalid, Msg: fmt.Sprintf("unknown trap kind %d", kind)})
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/harness/conformance/scenario"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost"
 )
 
@@ -19,13 +20,8 @@ func authOptions(name, contextJSON string) (*wasihost.AuthOptions, error) {
 		return nil, err
 	}
 	opts := &wasihost.AuthOptions{
-		ClientName:        scenario.ClientName,
-		ClientMetadataURL: scenario.ClientMetadataURL,
-		DPoP:              true,
-		ClientID:          plan.ClientID,
-		ClientSecret:      plan.ClientSecret,
-		Assertion:         plan.Assertion,
-		OnLog:             func(msg string) { log.Print(msg) },
+		AuthConfig: abi.AuthConfig{ClientName: scenario.ClientName, ClientMetadataURL: scenario.ClientMetadataURL, DPoP: true, ClientID: plan.ClientID, ClientSecret: plan.ClientSecret, Assertion: plan.Assertion},
+		OnLog:      func(msg string) { log.Print(msg) },
 	}
 	switch plan.Grant {
 	case scenario.GrantClientCredentials:
@@ -39,7 +35,7 @@ func authOptions(name, contextJSON string) (*wasihost.AuthOptions, error) {
 		opts.AuthMethod = auth.AuthMethodJWT
 	}
 	if j := plan.IDJAG; j != nil {
-		opts.IDJAG = &wasihost.IDJAGOptions{TokenEndpoint: j.TokenEndpoint, ClientID: j.ClientID, SubjectToken: j.IDToken}
+		opts.IDJAG = &abi.IDJAGConfig{TokenEndpoint: j.TokenEndpoint, ClientID: j.ClientID, SubjectToken: j.IDToken}
 	}
 	return opts, nil
 }

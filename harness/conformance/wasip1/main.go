@@ -25,6 +25,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
+	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/harness/conformance/scenario"
 	"github.com/mcpwasm/mcpwasm/wasm/wasihost"
 )
@@ -72,7 +73,7 @@ func run(ctx context.Context, d *scenario.Driver, wasmPath, cacheDir, url string
 	}
 	defer h.Close()
 	s, err := h.Connect(ctx, url, &wasihost.ConnectOptions{
-		ClientInfo:       &wasihost.Implementation{Name: "mcpwasm-conformance", Version: "0.1.0"},
+		ClientInfo:       &core.Implementation{Name: "mcpwasm-conformance", Version: "0.1.0"},
 		ProtocolVersions: scenario.VersionsFor(os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION")),
 		Handlers: wasihost.Handlers{
 			Sampling: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {

@@ -3,7 +3,7 @@ import {
   McpManager, parseConfig, namespacedName, toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools,
   runOpenAIChatToolCalls, runOpenAIResponsesCalls, runAnthropicToolUses, toOpenAIChatContent, toAnthropicContent,
 } from "../../index.js";
-import type { ManagedTool, ServerState, ManagerConfig, CallToolResult } from "../../index.js";
+import type { ManagedTool, ServerState, ManagerConfig, CallToolResult, McpPort } from "../../index.js";
 
 export async function manager(): Promise<void> {
   const config: ManagerConfig = parseConfig('{"mcpServers": {"a": {"url": "https://example.com/mcp"}}}');
@@ -39,4 +39,11 @@ export async function manager(): Promise<void> {
   await m.getPrompt({ name: "a__greet", arguments: { name: "Ada" } });
   await m.remove("local");
   await m.close();
+}
+
+export async function port(): Promise<void> {
+  const { Client } = await import("../../index.js");
+  const c = new Client({ name: "x", version: "1" });
+  const p: McpPort = { start: (onMessage, onEnd) => { onMessage("{}"); onEnd(); }, send: (json) => console.log(json.length), close: () => {} };
+  await c.connect("port:test", { transport: "port", port: p });
 }

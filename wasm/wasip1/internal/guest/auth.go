@@ -11,8 +11,9 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpwasm/mcpwasm/auth"
+	"github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // conn ties what a connect request creates (its auth Doer, the host's
@@ -34,135 +35,30 @@ func newConn(client uint32) *conn {
 
 func (c *conn) session() uint32 { return c.id.Load() }
 
-// authDoer returns the Doer of a session configured with cfg: OAuth inside
-// the guest, on top of the host-backed Doer. The configuration is checked
-// here, so that a bad one fails mcpwasm_connect at once.
+// authDoer returns the Doer of a session configured with cfg: the bridge's
+// OAuth Doer on top of the host-backed Doer, with the host as user agent
+// ("authorize" events), a token store in guest memory (reported in
+// "auth_store" events with cfg.Persist) and "log" events (cfg.Log). The
+// configuration is checked here, so that a bad one fails mcpwasm_connect
+// at once.
 func (g *Guest) authDoer(cfg *abi.AuthConfig, c *conn) (fetch.Doer, error) {
-	bad := func(format string, args ...any) error {
-		return errorf(abi.StatusInvalid, "connect request: auth: "+format, args...)
-	}
-	inner := &innerDoer{d: g.doer}
-	opts := &auth.Options{
-		ClientMetadataURL: cfg.ClientMetadataURL,
-		ClientName:        cfg.ClientName,
-		ApplicationType:   cfg.ApplicationType,
-		Scopes:            cfg.Scopes,
-		NoOfflineAccess:   cfg.NoOfflineAccess,
-		MaxAuthorizations: cfg.MaxAuthorizations,
-		AllowInsecureHTTP: cfg.AllowInsecureHTTP,
-		// Tests and development only: see auth.Options.
-		AllowPrivateAddresses: cfg.AllowPrivateAddresses,
-	}
-	if cfg.AuthorizationTimeoutMs > 0 {
-		opts.AuthorizationTimeout = ms(cfg.AuthorizationTimeoutMs)
-	}
-	switch cfg.ApplicationType {
-	case "", "native", "web":
-	default:
-		return nil, bad("unknown applicationType %q (want native or web)", cfg.ApplicationType)
-	}
-	if cfg.MaxAuthorizations < 0 || cfg.AuthorizationTimeoutMs < 0 {
-		return nil, bad("maxAuthorizations and authorizationTimeoutMs must not be negative")
-	}
-
-	switch cfg.Grant {
-	case "", abi.GrantAuthorizationCode:
-		opts.Grant = auth.GrantAuthorizationCode
-		switch cfg.UserAgent {
-		case "", abi.UserAgentHost:
-			if cfg.RedirectURI == "" {
-				return nil, bad("the host user agent needs a redirectUri")
-			}
-			opts.UserAgent = &hostAgent{g: g, c: c, redirect: cfg.RedirectURI}
-		case abi.UserAgentHeadless:
-			ua := auth.Headless(inner)
-			ua.Redirect = cfg.RedirectURI
-			opts.UserAgent = ua
-		default:
-			return nil, bad("unknown userAgent %q (want %s or %s)", cfg.UserAgent, abi.UserAgentHost, abi.UserAgentHeadless)
-		}
-	case abi.GrantClientCredentials:
-		opts.Grant = auth.GrantClientCredentials
-	case abi.GrantJWTBearer:
-		opts.Grant = auth.GrantJWTBearer
-	default:
-		return nil, bad("unknown grant %q (want %s, %s or %s)", cfg.Grant, abi.GrantAuthorizationCode, abi.GrantClientCredentials, abi.GrantJWTBearer)
-	}
-
-	if (cfg.Assertion != "" || cfg.IDJAG != nil) != (opts.Grant == auth.GrantJWTBearer) {
-		return nil, bad("the %s grant needs exactly one of assertion and idjag, and the other grants neither", abi.GrantJWTBearer)
-	}
-	switch {
-	case cfg.Assertion != "" && cfg.IDJAG != nil:
-		return nil, bad("assertion and idjag are exclusive")
-	case cfg.Assertion != "":
-		assertion := cfg.Assertion
-		opts.Assertion = func(context.Context, *auth.AssertionRequest) (string, error) { return assertion, nil }
-	case cfg.IDJAG != nil:
-		x := *cfg.IDJAG
-		if x.TokenEndpoint == "" || x.SubjectToken == "" {
-			return nil, bad("idjag needs tokenEndpoint and subjectToken")
-		}
-		opts.Assertion = auth.IDJAG(&auth.IDJAGOptions{
-			TokenEndpoint:    x.TokenEndpoint,
-			ClientID:         x.ClientID,
-			ClientSecret:     x.ClientSecret,
-			SubjectToken:     func(context.Context) (string, error) { return x.SubjectToken, nil },
-			SubjectTokenType: x.SubjectTokenType,
-			HTTP:             inner,
-		})
-	}
-
-	if cfg.ClientID != "" {
-		opts.Client = &auth.Client{ID: cfg.ClientID, Secret: cfg.ClientSecret, AuthMethod: cfg.AuthMethod, Issuer: cfg.Issuer}
-		if cfg.PrivateKeyPEM != "" {
-			s, err := auth.ParseSigner([]byte(cfg.PrivateKeyPEM))
-			if err != nil {
-				return nil, bad("privateKeyPem: %v", err)
-			}
-			opts.Client.Signer = s
-		}
-	} else if cfg.ClientSecret != "" || cfg.PrivateKeyPEM != "" || cfg.AuthMethod != "" || cfg.Issuer != "" {
-		return nil, bad("clientSecret, privateKeyPem, authMethod and issuer need a clientId")
-	}
-	if m := cfg.AuthMethod; m != "" && !slices.Contains([]string{auth.AuthMethodNone, auth.AuthMethodBasic, auth.AuthMethodPost, auth.AuthMethodJWT}, m) {
-		return nil, bad("unknown authMethod %q", m)
-	}
-	if cfg.AuthMethod == auth.AuthMethodJWT && cfg.PrivateKeyPEM == "" {
-		return nil, bad("authMethod %s needs a privateKeyPem", auth.AuthMethodJWT)
-	}
-
-	switch {
-	case cfg.DPoPKeyPEM != "":
-		s, err := auth.ParseSigner([]byte(cfg.DPoPKeyPEM))
-		if err != nil {
-			return nil, bad("dpopKeyPem: %v", err)
-		}
-		opts.DPoP = s
-	case cfg.DPoP:
-		s, err := auth.GenerateSigner()
-		if err != nil {
-			return nil, fmt.Errorf("mcpwasm: generating a DPoP key: %w", err)
-		}
-		opts.DPoP = s
-	}
-
 	store, err := newAuthStore(cfg.Store)
 	if err != nil {
-		return nil, bad("store: %v", err)
+		return nil, errorf(abi.StatusInvalid, "connect request: auth: store: %v", err)
 	}
 	if cfg.Persist {
 		store.changed = func(state json.RawMessage) {
 			g.emit(&abi.Event{Type: abi.EventAuthStore, Client: c.client, Session: c.session(), Store: state})
 		}
 	}
-	opts.Store = store
-	if cfg.Log {
-		opts.Logf = func(format string, args ...any) {
+	hooks := &bridge.AuthHooks{
+		UserAgent: &hostAgent{g: g, c: c, redirect: cfg.RedirectURI},
+		Store:     store,
+		Logf: func(format string, args ...any) {
 			g.emit(&abi.Event{Type: abi.EventLog, Client: c.client, Session: c.session(), Message: fmt.Sprintf(format, args...)})
-		}
+		},
 	}
-	return &outerDoer{d: auth.NewDoer(inner, opts)}, nil
+	return bridge.AuthDoer(g.doer, cfg, hooks)
 }
 
 // hostAgent is the auth.UserAgent that asks the host ("authorize" events).
@@ -200,61 +96,6 @@ func (a *hostAgent) Authorize(ctx context.Context, authURL string) (string, erro
 	return r.CallbackURL, nil
 }
 
-// innerDoer is the host-backed Doer as package auth sees it: its errors
-// are marked, so that outerDoer can tell the failure of the request
-// itself from a failed authorization.
-type innerDoer struct{ d fetch.Doer }
-
-type innerError struct{ err error }
-
-func (e *innerError) Error() string { return e.err.Error() }
-func (e *innerError) Unwrap() error { return e.err }
-
-func (d *innerDoer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, error) {
-	resp, err := d.d.Do(ctx, req)
-	if err != nil {
-		return nil, &innerError{err}
-	}
-	return resp, nil
-}
-
-// outerDoer is the session's Doer: the auth Doer, whose errors other than
-// the request's own HTTP failure and its context's end are marked as
-// authorization failures (error kind "auth").
-type outerDoer struct{ d *auth.Doer }
-
-// authFailure is an authorization failure of a session's request.
-type authFailure struct{ err error }
-
-func (e *authFailure) Error() string { return e.err.Error() }
-func (e *authFailure) Unwrap() error { return e.err }
-
-func (d *outerDoer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, error) {
-	resp, err := d.d.Do(ctx, req)
-	if err == nil {
-		return resp, nil
-	}
-	if ie, ok := err.(*innerError); ok {
-		return nil, ie.err
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		if ctx.Err() != nil {
-			return nil, err
-		}
-	}
-	return nil, &authFailure{err}
-}
-
-// authErrorInfo fills in the kind "auth" of an operation's error.
-func authErrorInfo(e *abi.Error, err error) {
-	e.Kind = abi.KindAuth
-	var oe *auth.Error
-	if errors.As(err, &oe) {
-		e.Code = int64(oe.StatusCode)
-		e.Data, _ = json.Marshal(map[string]string{"error": oe.Code, "error_description": oe.Description, "endpoint": oe.Endpoint})
-	}
-}
-
 // authStore is a session's auth.Store: in guest memory, initialised from
 // AuthConfig.Store and, with AuthConfig.Persist, reported to the host
 // after every change.
@@ -287,7 +128,7 @@ func newAuthStore(state json.RawMessage) (*authStore, error) {
 		return s, nil
 	}
 	var st storeState
-	if err := decodeStrict(state, &st, "auth store"); err != nil {
+	if err := bridge.Decode(state, &st, "auth store"); err != nil {
 		return nil, err
 	}
 	if st.V != storeVersion {

@@ -3,7 +3,6 @@ package guest
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,7 +10,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // Full authorizations against a real protected server through the module
@@ -161,23 +160,6 @@ func TestAuthStoreState(t *testing.T) {
 		_, err := newAuthStore(json.RawMessage(bad))
 		assert.Error(t, err, "%s", bad)
 	}
-}
-
-// TestAuthErrorKind: authorization failures get the error kind "auth"
-// (with the authorization server's OAuth error as data), while the
-// request's own HTTP failure keeps kind "transport".
-func TestAuthErrorKind(t *testing.T) {
-	ctx := context.Background()
-	oe := &auth.Error{Code: "invalid_client", Description: "no such client", StatusCode: 401, Endpoint: "token"}
-	e := errorInfo(ctx, &authFailure{err: errors.Join(errors.New("auth: token request"), oe)})
-	assert.Equal(t, abi.KindAuth, e.Kind)
-	assert.Equal(t, int64(401), e.Code)
-	assert.JSONEq(t, `{"error":"invalid_client","error_description":"no such client","endpoint":"token"}`, string(e.Data))
-
-	d := &outerDoer{d: auth.NewDoer(&innerDoer{d: failingDoer{}}, &auth.Options{Grant: auth.GrantClientCredentials})}
-	_, err := d.Do(ctx, &fetch.Request{Method: "POST", URL: "http://rs.test/mcp"})
-	require.Error(t, err)
-	assert.Equal(t, abi.KindTransport, errorInfo(ctx, err).Kind, "%v", err)
 }
 
 // failingDoer fails every request the way the host reports a failure.

@@ -4,14 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // client is an ABI client: one core.Client.
@@ -34,131 +33,74 @@ type question struct {
 	answer chan *abi.Answer // buffered, 1
 }
 
-// checkVersions refuses protocol versions the client does not speak.
-func checkVersions(vs []string, what string) error {
-	for _, v := range vs {
-		if !slices.Contains(core.SupportedVersions(), v) {
-			return errorf(abi.StatusInvalid, "%s: unsupported protocol version %q (supported: %v)", what, v, core.SupportedVersions())
-		}
-	}
-	return nil
+// guestCallbacks is the bridge's way to the host: server requests become
+// "request" events, warnings "warning" events. Notifications need nothing
+// here: every incoming notification becomes a "notification" event (the
+// client's OnMessage hook), those named in the configuration only make the
+// client watch the lists.
+type guestCallbacks struct {
+	g  *Guest
+	id uint32
 }
 
-func ms(v int64) time.Duration {
-	if v < 0 {
-		return -1
+func (cb guestCallbacks) Ask(ctx context.Context, s *core.Session, method string, params json.RawMessage) (json.RawMessage, error) {
+	a, err := cb.g.ask(ctx, &abi.Event{Type: abi.EventRequest, Client: cb.id, Session: cb.g.sessionOf(s), Method: method, Params: params})
+	if err != nil {
+		return nil, err
 	}
-	return time.Duration(v) * time.Millisecond
+	if a.Error != nil {
+		return nil, &core.RPCError{Code: a.Error.Code, Message: a.Error.Message, Data: a.Error.Data}
+	}
+	return a.Result, nil
+}
+
+func (guestCallbacks) Notify(*core.Session, string, json.RawMessage) {}
+
+func (cb guestCallbacks) Warn(s *core.Session, err error) {
+	cb.g.emit(&abi.Event{Type: abi.EventWarning, Client: cb.id, Session: cb.g.sessionOf(s), Message: err.Error()})
+}
+
+func (guestCallbacks) Message(*core.Session, core.Direction, jsonrpc.Message) {}
+
+// invalid turns the bridge's configuration errors into StatusInvalid.
+func invalid(err error) error {
+	var ce *bridge.ConfigError
+	if errors.As(err, &ce) {
+		return &Error{Status: abi.StatusInvalid, Msg: strings.TrimPrefix(ce.Error(), "mcpwasm: ")}
+	}
+	return err
 }
 
 // NewClient creates a client from a JSON abi.ClientConfig and returns its
 // id.
 func (g *Guest) NewClient(config []byte) (uint32, error) {
-	var cfg abi.ClientConfig
-	if err := decodeStrict(config, &cfg, "client config"); err != nil {
-		return 0, err
+	cfg, err := bridge.DecodeClientConfig(config)
+	if err != nil {
+		return 0, invalid(err)
 	}
-	var impl core.Implementation
-	if len(cfg.ClientInfo) == 0 {
-		return 0, errorf(abi.StatusInvalid, "client config: clientInfo is required")
+	if cfg.Messages {
+		return 0, errorf(abi.StatusInvalid, "client config: messages: the WASI ABI has no message trace")
 	}
-	if err := json.Unmarshal(cfg.ClientInfo, &impl); err != nil {
-		return 0, errorf(abi.StatusInvalid, "client config: clientInfo: %v", err)
-	}
-	if impl.Name == "" || impl.Version == "" {
-		return 0, errorf(abi.StatusInvalid, "client config: clientInfo needs a name and a version")
-	}
-	opts := &core.ClientOptions{
-		ProtocolVersions:        cfg.ProtocolVersions,
-		SamplingTools:           cfg.SamplingTools,
-		ElicitationModes:        cfg.ElicitationModes,
-		NoElicitationDefaults:   cfg.NoElicitationDefaults,
-		LogLevel:                cfg.LogLevel,
-		RequestTimeout:          ms(cfg.RequestTimeoutMs),
-		MaxTotalTimeout:         ms(cfg.MaxTotalTimeoutMs),
-		ProbeTimeout:            ms(cfg.ProbeTimeoutMs),
-		MaxInputRounds:          cfg.MaxInputRounds,
-		DisableCache:            cfg.DisableCache,
-		DisableOutputValidation: cfg.DisableOutputValidation,
-		KeepAlive:               ms(cfg.KeepAliveMs),
-		MaxQueuedNotifications:  cfg.MaxQueuedNotifications,
-		MaxServerRequests:       cfg.MaxServerRequests,
-		Tasks:                   cfg.Tasks,
-	}
-	if r := cfg.Retry; r != nil {
-		opts.Retry = &core.RetryPolicy{Attempts: r.Attempts, Delay: ms(r.DelayMs), MaxDelay: ms(r.MaxDelayMs)}
-	}
-	if err := checkVersions(cfg.ProtocolVersions, "client config"); err != nil {
-		return 0, err
-	}
-	for _, m := range cfg.ElicitationModes {
-		if m != core.ElicitModeForm && m != core.ElicitModeURL {
-			return 0, errorf(abi.StatusInvalid, "client config: unknown elicitation mode %q", m)
-		}
-	}
-	if len(cfg.Capabilities) > 0 {
-		opts.Capabilities = &core.ClientCapabilities{}
-		if err := json.Unmarshal(cfg.Capabilities, opts.Capabilities); err != nil {
-			return 0, errorf(abi.StatusInvalid, "client config: capabilities: %v", err)
-		}
-	}
-	if len(cfg.Roots) > 0 {
-		if err := json.Unmarshal(cfg.Roots, &opts.Roots); err != nil {
-			return 0, errorf(abi.StatusInvalid, "client config: roots: %v", err)
-		}
-		if opts.Roots == nil {
-			opts.Roots = []*core.Root{}
-		}
-	}
-	for _, name := range cfg.ListChanged {
-		noop := func(context.Context, *core.Session) {}
-		switch name {
-		case "tools":
-			opts.ToolListChangedHandler = noop
-		case "prompts":
-			opts.PromptListChangedHandler = noop
-		case "resources":
-			opts.ResourceListChangedHandler = noop
-		default:
-			return 0, errorf(abi.StatusInvalid, "client config: unknown listChanged kind %q (want tools, prompts or resources)", name)
-		}
-	}
-
 	g.mu.Lock()
 	id := g.newIDLocked()
 	g.clients[id] = &client{id: id} // reserve the id; c is set below
 	g.mu.Unlock()
-
-	if cfg.Handlers.Sampling {
-		opts.SamplingHandler = func(ctx context.Context, req *core.CreateMessageRequest) (*core.CreateMessageResult, error) {
-			var r core.CreateMessageResult
-			return &r, g.askMCP(ctx, id, req.Session, core.MethodCreateMessage, req.Params, &r)
-		}
+	impl, opts, err := cfg.Options(guestCallbacks{g: g, id: id})
+	if err != nil {
+		g.mu.Lock()
+		delete(g.clients, id)
+		g.mu.Unlock()
+		return 0, invalid(err)
 	}
-	if cfg.Handlers.Elicitation {
-		opts.ElicitationHandler = func(ctx context.Context, req *core.ElicitRequest) (*core.ElicitResult, error) {
-			var r core.ElicitResult
-			return &r, g.askMCP(ctx, id, req.Session, core.MethodElicit, req.Params, &r)
-		}
-	}
-	if cfg.Handlers.Roots {
-		opts.RootsHandler = func(ctx context.Context, req *core.ListRootsRequest) (*core.ListRootsResult, error) {
-			var r core.ListRootsResult
-			return &r, g.askMCP(ctx, id, req.Session, core.MethodListRoots, req.Params, &r)
-		}
-	}
-	opts.OnMessage = func(s *core.Session, dir core.Direction, m core.Message) {
+	opts.OnMessage = func(s *core.Session, dir core.Direction, m jsonrpc.Message) {
 		if dir != core.Incoming {
 			return
 		}
-		if r, ok := m.(*core.Request); ok && r.IsNotification() {
+		if r, ok := m.(*jsonrpc.Request); ok && r.IsNotification() {
 			g.emit(&abi.Event{Type: abi.EventNotification, Client: id, Session: g.sessionOf(s), Method: r.Method, Params: r.Params})
 		}
 	}
-	opts.OnWarning = func(s *core.Session, err error) {
-		g.emit(&abi.Event{Type: abi.EventWarning, Client: id, Session: g.sessionOf(s), Message: err.Error()})
-	}
-	c := core.NewClient(&impl, opts)
+	c := core.NewClient(impl, opts)
 	g.mu.Lock()
 	g.clients[id].c = c
 	g.mu.Unlock()
@@ -213,26 +155,26 @@ func (g *Guest) Connect(clientID uint32, request []byte) (uint32, error) {
 		return 0, err
 	}
 	var req abi.ConnectRequest
-	if err := decodeStrict(request, &req, "connect request"); err != nil {
-		return 0, err
+	if err := bridge.Decode(request, &req, "connect request"); err != nil {
+		return 0, invalid(err)
 	}
-	if err := checkVersions(req.ProtocolVersions, "connect request"); err != nil {
-		return 0, err
+	if err := req.Check(bridge.Host{}); err != nil {
+		return 0, invalid(err)
 	}
 	cn := newConn(clientID)
 	var doer fetch.Doer = g.doer
 	if req.Auth != nil {
 		if doer, err = g.authDoer(req.Auth, cn); err != nil {
 			cn.end()
-			return 0, err
+			return 0, invalid(err)
 		}
 	}
 	t, err := fetch.New(req.URL, &fetch.Options{
-		Mode:           req.Mode,
+		Mode:           req.FetchTransportMode(),
 		Header:         req.Headers,
 		HTTP:           doer,
 		MaxMessageSize: req.MaxMessageSize,
-		Retry:          ms(req.RetryMs),
+		Retry:          req.SSERetry(),
 		MaxReconnects:  req.MaxReconnects,
 	})
 	if err != nil {
@@ -259,17 +201,8 @@ func (g *Guest) Connect(clientID uint32, request []byte) (uint32, error) {
 		g.mu.Unlock()
 		cn.id.Store(id)
 		go g.watch(id, s, cn.end)
-		res := &abi.ConnectResult{
-			Session:         id,
-			Era:             s.Era().String(),
-			ProtocolVersion: s.ProtocolVersion(),
-			SessionID:       s.ID(),
-			Instructions:    s.Instructions(),
-		}
-		if info := s.ServerInfo(); info != nil {
-			res.ServerInfo, _ = json.Marshal(info)
-		}
-		res.ServerCapabilities, _ = json.Marshal(s.ServerCapabilities())
+		res := bridge.Info(s)
+		res.Session = id
 		return json.Marshal(res)
 	})
 	return op, nil
@@ -298,18 +231,15 @@ func (g *Guest) Request(sessionID uint32, request []byte) (uint32, error) {
 		return 0, err
 	}
 	var req abi.CallRequest
-	if err := decodeStrict(request, &req, "request"); err != nil {
-		return 0, err
+	if err := bridge.Decode(request, &req, "request"); err != nil {
+		return 0, invalid(err)
 	}
 	if req.Method == "" {
 		return 0, errorf(abi.StatusInvalid, "request: method is required")
 	}
-	params := req.Params
-	if string(params) == "null" {
-		params = nil
-	}
-	if len(params) > 0 && params[0] != '{' {
-		return 0, errorf(abi.StatusInvalid, "request: params must be a JSON object")
+	params, err := bridge.Params(req.Params)
+	if err != nil {
+		return 0, invalid(err)
 	}
 	select {
 	case <-s.s.Done():
@@ -317,14 +247,7 @@ func (g *Guest) Request(sessionID uint32, request []byte) (uint32, error) {
 	default:
 	}
 	op, ctx := g.newOp()
-	opts := &core.CallOptions{
-		Timeout:                ms(req.TimeoutMs),
-		ResetTimeoutOnProgress: req.ResetTimeoutOnProgress,
-		MaxTotalTimeout:        ms(req.MaxTotalTimeoutMs),
-		NoCache:                req.NoCache,
-		Meta:                   req.Meta,
-		NoTaskWait:             req.NoTaskWait,
-	}
+	opts := req.CallOptions.Core()
 	if req.Progress {
 		g.mu.Lock()
 		g.progress[op] = true
@@ -340,40 +263,9 @@ func (g *Guest) Request(sessionID uint32, request []byte) (uint32, error) {
 		if strings.HasPrefix(req.Method, "mcpwasm/tasks/") {
 			return s.taskOp(ctx, req.Method, params, opts) // tasks.go
 		}
-		return call(ctx, s.s, req.Method, params, opts)
+		return bridge.Call(ctx, s.s, req.Method, params, opts)
 	})
 	return op, nil
-}
-
-// call runs one request; a few methods are mapped to their era-independent
-// session methods.
-func call(ctx context.Context, s *core.Session, method string, params json.RawMessage, opts *core.CallOptions) (json.RawMessage, error) {
-	var p struct {
-		URI   string `json:"uri"`
-		Level string `json:"level"`
-	}
-	switch method {
-	case core.MethodSubscribe, core.MethodUnsubscribe, core.MethodSetLevel:
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, errorf(abi.StatusInvalid, "%s params: %v", method, err)
-		}
-	}
-	var err error
-	switch method {
-	case core.MethodSubscribe:
-		err = s.Subscribe(ctx, p.URI)
-	case core.MethodUnsubscribe:
-		err = s.Unsubscribe(ctx, p.URI)
-	case core.MethodSetLevel:
-		err = s.SetLogLevel(ctx, p.Level)
-	case core.MethodPing:
-		err = s.Ping(ctx)
-	case core.MethodCallTool:
-		return s.CallToolRaw(ctx, params, opts) // waits for a task the server insists on
-	default:
-		return s.Request(ctx, method, params, opts)
-	}
-	return nil, err
 }
 
 // Close starts closing a session and returns the operation id; a legacy
@@ -415,26 +307,6 @@ func (g *Guest) SetRoots(clientID uint32, roots []byte) (uint32, error) {
 	return op, nil
 }
 
-// askMCP emits a server→client request and waits for the host's answer,
-// which it decodes into out.
-func (g *Guest) askMCP(ctx context.Context, clientID uint32, s *core.Session, method string, params any, out any) error {
-	raw, err := json.Marshal(params)
-	if err != nil {
-		return fmt.Errorf("mcpwasm: encoding %s params: %w", method, err)
-	}
-	a, err := g.ask(ctx, &abi.Event{Type: abi.EventRequest, Client: clientID, Session: g.sessionOf(s), Method: method, Params: raw})
-	if err != nil {
-		return err
-	}
-	if a.Error != nil {
-		return &core.RPCError{Code: a.Error.Code, Message: a.Error.Message, Data: a.Error.Data}
-	}
-	if err := json.Unmarshal(a.Result, out); err != nil {
-		return &core.RPCError{Code: core.CodeInternalError, Message: fmt.Sprintf("the client's %s answer is malformed: %v", method, err)}
-	}
-	return nil
-}
-
 // ask emits ev (a "request" or "authorize" event) under a new question id
 // and waits for the host's answer; when ctx ends first the question is
 // withdrawn with a "cancel" event.
@@ -465,8 +337,8 @@ func (g *Guest) ask(ctx context.Context, ev *abi.Event) (*abi.Answer, error) {
 // malformed answer is refused and the question stays open.
 func (g *Guest) Answer(id uint32, answer []byte) error {
 	var a abi.Answer
-	if err := decodeStrict(answer, &a, "answer"); err != nil {
-		return err
+	if err := bridge.Decode(answer, &a, "answer"); err != nil {
+		return invalid(err)
 	}
 	if (a.Error == nil) == (len(a.Result) == 0 || string(a.Result) == "null") {
 		return errorf(abi.StatusInvalid, "answer: exactly one of result and error is required")

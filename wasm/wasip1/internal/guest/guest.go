@@ -11,8 +11,9 @@ import (
 	"sync"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // Host is what the guest needs from its host: the three HTTP imports of the
@@ -285,60 +286,30 @@ func (g *Guest) Cancel(op uint32) error {
 	return nil
 }
 
-// errorInfo classifies an operation's error.
+// errorInfo classifies an operation's error: the guest's own failures
+// first (a cancellation by the host, a refused argument, an HTTP exchange
+// the host failed), then the bridge's classification.
 func errorInfo(ctx context.Context, err error) *abi.Error {
-	e := &abi.Error{Kind: abi.KindError, Message: err.Error()}
 	var (
 		ge   *Error
-		rpc  *core.RPCError
-		ie   *core.InputError
-		se   *fetch.StatusError
 		herr *httpError
-		af   *authFailure
-		tc   *core.TaskCreatedError
 	)
 	switch {
 	case context.Cause(ctx) == errCancelled && ctx.Err() != nil:
-		e.Kind = abi.KindCancelled
-		e.Message = errCancelled.Error()
-	case errors.As(err, &ge):
+		return &abi.Error{Kind: abi.KindAbort, Code: bridge.CodeRequestTimeout, Message: errCancelled.Error()}
+	case errors.As(err, &ge) && ge.Status != abi.StatusNotFound:
+		e := &abi.Error{Kind: abi.KindInternal, Code: core.CodeInternalError, Message: err.Error()}
 		switch ge.Status {
 		case abi.StatusInvalid:
-			e.Kind = abi.KindInvalid
-		case abi.StatusInternal:
-			e.Kind = abi.KindInternal
+			e.Kind, e.Code = abi.KindInvalid, core.CodeInvalidParams
 		case abi.StatusClosed:
-			e.Kind = abi.KindClosed
+			e.Kind, e.Code = abi.KindClosed, bridge.CodeConnectionClosed
 		}
-	case errors.As(err, &af):
-		authErrorInfo(e, err)
-	case errors.As(err, &tc):
-		e.Kind = abi.KindTask
-		e.Data, _ = json.Marshal(map[string]any{"taskId": tc.Task.ID(), "state": taskState(tc.Task.State())})
-	case errors.Is(err, core.ErrTaskCancelled):
-		e.Kind = abi.KindTaskCancelled
-	case errors.Is(err, core.ErrOutputSchema):
-		e.Kind = abi.KindOutputSchema
-	case errors.As(err, &ie):
-		e.Kind = abi.KindInput
-	case errors.As(err, &rpc):
-		e.Kind = abi.KindRPC
-		e.Code = rpc.Code
-		e.Data = rpc.Data
-		e.Message = rpc.Message
-	case errors.Is(err, core.ErrTimeout):
-		e.Kind = abi.KindTimeout
-	case errors.Is(err, core.ErrUnsupportedVersion):
-		e.Kind = abi.KindUnsupportedVersion
-	case errors.Is(err, core.ErrNotSupported):
-		e.Kind = abi.KindNotSupported
-	case errors.Is(err, core.ErrClosed):
-		e.Kind = abi.KindClosed
-	case errors.As(err, &se):
-		e.Kind = abi.KindTransport
-		e.Code = int64(se.StatusCode)
-	case errors.As(err, &herr), errors.Is(err, fetch.ErrStreamEnded), errors.Is(err, fetch.ErrTooLarge), errors.Is(err, fetch.ErrNoEndpoint):
-		e.Kind = abi.KindTransport
+		return e
+	}
+	e := bridge.ErrorInfo(err, func(st core.TaskState) any { return taskState(st) })
+	if e.Kind == abi.KindInternal && errors.As(err, &herr) {
+		e.Kind, e.Code = abi.KindTransport, bridge.CodeConnectionClosed
 	}
 	return e
 }

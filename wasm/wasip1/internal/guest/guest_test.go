@@ -15,7 +15,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // These tests exercise the engine's side of the ABI with a scripted host:
@@ -316,7 +316,7 @@ func resultOf(events []abi.Event, op uint32) *abi.Event {
 }
 
 // TestOperations: connect fails through the host (transport error), and a
-// connect cancelled while it waits on the host ends with kind "cancelled"
+// connect cancelled while it waits on the host ends with kind "abort"
 // and releases its HTTP handle.
 func TestOperations(t *testing.T) {
 	host := newScriptedHost()
@@ -364,7 +364,7 @@ func TestOperations(t *testing.T) {
 	})
 	res = resultOf(events, op)
 	require.NotNil(t, res.Error)
-	assert.Equal(t, abi.KindCancelled, res.Error.Kind)
+	assert.Equal(t, abi.KindAbort, res.Error.Kind)
 	_, closes := host.counts(id)
 	assert.Equal(t, 1, closes, "the cancelled request's handle is released")
 	assert.Equal(t, abi.StatusNotFound, statusOf(g.Cancel(op)), "the operation is over")
@@ -391,7 +391,11 @@ func TestQuestions(t *testing.T) {
 		ch := make(chan answer, 1)
 		go func() {
 			var a answer
-			a.err = g.askMCP(ctx, client, nil, abi.MethodCreateMessage, map[string]any{"maxTokens": 5}, &a.res)
+			var raw json.RawMessage
+			raw, a.err = guestCallbacks{g: g, id: client}.Ask(ctx, nil, abi.MethodCreateMessage, json.RawMessage(`{"maxTokens":5}`))
+			if a.err == nil {
+				a.err = json.Unmarshal(raw, &a.res)
+			}
 			ch <- a
 		}()
 		return ch
@@ -478,8 +482,8 @@ func TestInvalidArguments(t *testing.T) {
 			return err
 		}(), abi.StatusInvalid},
 		{"clientInfo without version", func() error { _, err := g.NewClient([]byte(`{"clientInfo":{"name":"t"}}`)); return err }(), abi.StatusInvalid},
-		{"unknown listChanged", func() error {
-			_, err := g.NewClient([]byte(`{"clientInfo":{"name":"t","version":"1"},"listChanged":["x"]}`))
+		{"unknown notification", func() error {
+			_, err := g.NewClient([]byte(`{"clientInfo":{"name":"t","version":"1"},"notifications":["x"]}`))
 			return err
 		}(), abi.StatusInvalid},
 		{"bad roots", func() error {
@@ -488,7 +492,7 @@ func TestInvalidArguments(t *testing.T) {
 		}(), abi.StatusInvalid},
 		{"connect to a non-http URL", func() error { _, err := g.Connect(client, []byte(`{"url":"file:///x"}`)); return err }(), abi.StatusInvalid},
 		{"connect with an unknown mode", func() error {
-			_, err := g.Connect(client, []byte(`{"url":"http://x/","mode":"carrier-pigeon"}`))
+			_, err := g.Connect(client, []byte(`{"url":"http://x/","transport":"carrier-pigeon"}`))
 			return err
 		}(), abi.StatusInvalid},
 		{"roots without uri", func() error { _, err := g.SetRoots(client, []byte(`[{"name":"x"}]`)); return err }(), abi.StatusInvalid},

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // httpError is an HTTP failure reported by the host (mcpwasm_http_end with

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/wasm/wasip1/abi"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
 // The tasks API of the ABI (abi.MethodTask*): operations by task id. The

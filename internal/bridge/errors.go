@@ -1,0 +1,177 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/mcpwasm/mcpwasm/auth"
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
+)
+
+// Error kinds: what failed, in the words of the JavaScript McpError.kind
+// (js/index.d.ts), which every host uses.
+const (
+	KindRPC              = "rpc"                 // a JSON-RPC error from the server (Code, Data as sent)
+	KindTimeout          = "timeout"             // the request timed out
+	KindAbort            = "abort"               // the caller cancelled (AbortSignal, mcpwasm_cancel)
+	KindClosed           = "closed"              // the session is closed
+	KindHTTP             = "http"                // an HTTP error status (Status)
+	KindCORS             = "cors"                // the browser hid a response header
+	KindTransport        = "transport"           // the network or the stream failed
+	KindInput            = "input"               // answering an input request failed the call
+	KindOutputSchema     = "output-schema"       // structuredContent does not match the output schema (data.result)
+	KindTool             = "tool"                // a tool result with isError
+	KindProtocol         = "protocol"            // the server broke the protocol, or lacks the feature (Code -32601)
+	KindUnsupportedVer   = "unsupported-version" // no common protocol version
+	KindAuth             = "auth"                // OAuth authorization failed (Status, Data)
+	KindURLElicitation   = "url-elicitation"     // the server needs URL elicitations (Data as sent)
+	KindTask             = "task"                // tools/call with noTaskWait got a task (Data: taskId, state)
+	KindTaskCancelled    = "task-cancelled"      // the awaited task ended cancelled
+	KindInvalid          = "invalid"             // the host passed a bad argument or configuration
+	KindInternal         = "internal"            // anything else, a recovered panic included
+	CodeConnectionClosed = -32000                // Code of failures that are not the server's JSON-RPC errors
+	CodeRequestTimeout   = -32001                // Code of timeouts and aborts
+)
+
+// Error describes a failure to a host: the JSON of a rejected call in
+// every bridge (McpError in JavaScript, the error of a WASI ABI result
+// event).
+type Error struct {
+	Kind    string          `json:"kind,omitempty"`
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+	// Status is the HTTP status of kinds "http" and "auth" (0: none).
+	Status int `json:"status,omitempty"`
+}
+
+// ResultError carries the raw result that came with an error (a tool
+// result whose structuredContent failed validation): ErrorInfo puts it in
+// data.result.
+type ResultError struct {
+	Err    error
+	Result json.RawMessage
+}
+
+func (e *ResultError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error.
+func (e *ResultError) Unwrap() error { return e.Err }
+
+// WithResult attaches raw to err (err when raw is nil).
+func WithResult(err error, raw json.RawMessage) error {
+	if err == nil || raw == nil {
+		return err
+	}
+	return &ResultError{Err: err, Result: raw}
+}
+
+// TaskStater lets ErrorInfo describe a task in the data of kind "task"
+// the way the host describes tasks elsewhere.
+type TaskStater func(core.TaskState) any
+
+// ErrorInfo classifies err. state describes a task for kind "task" (nil:
+// core.TaskState as it is). A host checks its own error types first
+// (a JavaScript exception, a guest status) where they mean more.
+func ErrorInfo(err error, state TaskStater) *Error {
+	e := &Error{Kind: KindInternal, Code: core.CodeInternalError, Message: err.Error()}
+	var (
+		rpc       *core.RPCError
+		timeout   *core.TimeoutError
+		input     *core.InputError
+		status    *fetch.StatusError
+		cfg       *ConfigError
+		authErr   *AuthError
+		urlElicit *core.URLElicitationError
+		toolErr   *core.ToolError
+		created   *core.TaskCreatedError
+		withRes   *ResultError
+	)
+	switch {
+	case errors.As(err, &cfg):
+		e.Kind, e.Code, e.Message = KindInvalid, core.CodeInvalidParams, cfg.Error()
+	case errors.As(err, &authErr): // before cors: a hidden WWW-Authenticate is an auth failure
+		e.Kind, e.Code, e.Data, e.Status = KindAuth, CodeConnectionClosed, authData(err), authStatus(err)
+	case errors.Is(err, fetch.ErrHiddenHeader):
+		e.Kind, e.Code = KindCORS, CodeConnectionClosed
+	case errors.As(err, &urlElicit) && urlElicit.RPC != nil:
+		// data as the server sent it (data.elicitations); the message says
+		// why the call was not retried.
+		e.Kind, e.Code, e.Data = KindURLElicitation, urlElicit.RPC.Code, urlElicit.RPC.Data
+	case errors.As(err, &input): // before rpc: a handler's error (often an RPCError) failed the call
+		e.Kind = KindInput
+	case errors.As(err, &rpc):
+		e.Kind, e.Code, e.Message, e.Data = KindRPC, rpc.Code, rpc.Message, rpc.Data
+	case errors.As(err, &created):
+		var st any = created.Task.State()
+		if state != nil {
+			st = state(created.Task.State())
+		}
+		e.Kind, e.Data = KindTask, mustJSON(map[string]any{"taskId": created.Task.ID(), "state": st})
+	case errors.Is(err, core.ErrTaskCancelled):
+		e.Kind = KindTaskCancelled
+	case errors.As(err, &timeout), errors.Is(err, core.ErrTimeout):
+		e.Kind, e.Code = KindTimeout, CodeRequestTimeout
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		e.Kind, e.Code = KindAbort, CodeRequestTimeout
+	case errors.As(err, &toolErr):
+		e.Kind, e.Code = KindTool, core.CodeToolError
+	case errors.Is(err, core.ErrOutputSchema):
+		e.Kind, e.Code = KindOutputSchema, core.CodeInvalidParams
+	case errors.Is(err, core.ErrClosed):
+		e.Kind, e.Code = KindClosed, CodeConnectionClosed
+	case errors.Is(err, core.ErrUnsupportedVersion):
+		e.Kind = KindUnsupportedVer
+	case errors.As(err, &status):
+		e.Kind, e.Code, e.Status = KindHTTP, CodeConnectionClosed, status.StatusCode
+	case errors.Is(err, fetch.ErrNetwork), errors.Is(err, fetch.ErrStreamEnded), errors.Is(err, fetch.ErrTooLarge), errors.Is(err, fetch.ErrNoEndpoint):
+		e.Kind, e.Code = KindTransport, CodeConnectionClosed
+	case errors.Is(err, core.ErrNotSupported):
+		e.Kind, e.Code = KindProtocol, core.CodeMethodNotFound
+	case errors.Is(err, core.ErrInvalidResult), errors.Is(err, core.ErrTooManyRounds), errors.Is(err, core.ErrRepeatedCursor):
+		e.Kind = KindProtocol
+	}
+	if errors.As(err, &withRes) && e.Data == nil {
+		e.Data = mustJSON(map[string]json.RawMessage{"result": withRes.Result})
+	}
+	return e
+}
+
+// authData is the data of kind "auth": the authorization server's OAuth
+// error, and whether the page was redirected or a header hidden.
+func authData(err error) json.RawMessage {
+	d := map[string]any{}
+	var oe *auth.Error
+	if errors.As(err, &oe) {
+		d["error"] = oe.Code
+		if oe.Description != "" {
+			d["errorDescription"] = oe.Description
+		}
+		d["endpoint"] = oe.Endpoint
+	}
+	if errors.Is(err, auth.ErrRedirected) {
+		d["redirected"] = true
+	}
+	if errors.Is(err, fetch.ErrHiddenHeader) {
+		d["hiddenHeader"] = "WWW-Authenticate"
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	return mustJSON(d)
+}
+
+func authStatus(err error) int {
+	var oe *auth.Error
+	if errors.As(err, &oe) {
+		return oe.StatusCode
+	}
+	return 0
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}

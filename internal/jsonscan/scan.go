@@ -1,0 +1,201 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Member is one top-level member of a JSON object: as read, or to add or
+// replace.
+type Member struct {
+	Key string
+	Val json.RawMessage // nil removes the member (when building)
+}
+
+// SyntaxError returns nil if data is valid JSON, else the syntax error with
+// its text and position. Validating first keeps the common case fast.
+func SyntaxError(data []byte) error {
+	if Valid(data) {
+		return nil
+	}
+	var v json.RawMessage
+	return json.Unmarshal(data, &v)
+}
+
+// SplitMembers splits obj, which must be a valid JSON object (checked by
+// the caller), into its members with a plain scan.
+func SplitMembers(obj []byte) ([]Member, error) {
+	var out []Member
+	i := SkipSpace(obj, 1)
+	for i < len(obj) && obj[i] != '}' {
+		if obj[i] == ',' {
+			i = SkipSpace(obj, i+1)
+		}
+		kend := StringEnd(obj, i)
+		key := obj[i:kend]
+		var k string
+		if bytes.IndexByte(key, '\\') >= 0 || !IsASCII(key) {
+			var err error
+			if k, err = unquote(key); err != nil {
+				return nil, err
+			}
+		} else {
+			k = memberName(key[1 : len(key)-1])
+		}
+		i = SkipSpace(obj, kend)
+		i = SkipSpace(obj, i+1) // the colon
+		vend := ValueEnd(obj, i)
+		if out == nil {
+			out = make([]Member, 0, 4)
+		}
+		out = append(out, Member{k, json.RawMessage(obj[i:vend])})
+		i = SkipSpace(obj, vend)
+	}
+	return out, nil
+}
+
+// unquote decodes a JSON string with escapes or non-ASCII bytes (kept
+// apart so that its result does not escape in SplitMembers' loop).
+func unquote(key []byte) (string, error) {
+	var k string
+	err := json.Unmarshal(key, &k)
+	return k, err
+}
+
+// memberName returns the Member name b as a string, without allocating for
+// the names of the messages and results every call reads.
+func memberName(b []byte) string {
+	switch string(b) {
+	case "jsonrpc":
+		return "jsonrpc"
+	case "id":
+		return "id"
+	case "method":
+		return "method"
+	case "params":
+		return "params"
+	case "result":
+		return "result"
+	case "error":
+		return "error"
+	case "name":
+		return "name"
+	case "arguments":
+		return "arguments"
+	case "_meta":
+		return "_meta"
+	case "content":
+		return "content"
+	case "structuredContent":
+		return "structuredContent"
+	case "isError":
+		return "isError"
+	case "resultType":
+		return "resultType"
+	case "ttlMs":
+		return "ttlMs"
+	case "cursor":
+		return "cursor"
+	case "nextCursor":
+		return "nextCursor"
+	case "uri":
+		return "uri"
+	case "progressToken":
+		return "progressToken"
+	}
+	return string(b)
+}
+
+func IsASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func SkipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// StringEnd returns the index after the JSON string starting at b[i]. It
+// jumps from quote to quote (bytes.IndexByte is fast) and counts the
+// backslashes before each.
+func StringEnd(b []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b)
+		}
+		j += k
+		n := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1
+		}
+		j++
+	}
+}
+
+// ValueEnd returns the index after the JSON value starting at b[i].
+func ValueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return StringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = StringEnd(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	return j
+}
+
+// AppendString appends s as a JSON string. Method names are plain ASCII
+// in practice; anything unusual goes through encoding/json.
+func AppendString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s)
+			return append(dst, b...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+// RawString returns the value of a raw JSON string ("" for other values).
+func RawString(raw json.RawMessage) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && IsASCII(raw) {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}

@@ -1,0 +1,237 @@
+package jsonscan
+
+// Valid reports whether data is exactly one valid JSON value (with
+// optional surrounding white space): the same answer as encoding/json's
+// Valid, which the fuzz test FuzzValidJSON checks. It exists because every
+// incoming message is validated once, whole, before its envelope is split,
+// and encoding/json's scanner (a state machine that makes an indirect call
+// per byte) costs tens of nanoseconds a byte inside WebAssembly: a
+// multi-megabyte result spent most of its time there. This is a plain loop
+// with an explicit nesting stack; it allocates only for documents nested
+// deeper than 64 levels.
+func Valid(data []byte) bool {
+	var small [64]byte
+	stack := small[:0] // '{' or '[' per open container
+	i := SkipSpace(data, 0)
+	for {
+		// A value starts at data[i].
+		if i >= len(data) {
+			return false
+		}
+		switch c := data[i]; {
+		case c == '{' || c == '[':
+			if len(stack) >= maxJSONDepth {
+				return false
+			}
+			stack = append(stack, c)
+			i = SkipSpace(data, i+1)
+			if i < len(data) && data[i] == c+2 { // '}' or ']': empty
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			if c == '{' {
+				if i = objectKey(data, i); i < 0 {
+					return false
+				}
+			}
+			continue
+		case c == '"':
+			if i = stringEndValid(data, i); i < 0 {
+				return false
+			}
+		case c == '-' || (c >= '0' && c <= '9'):
+			if i = numberEnd(data, i); i < 0 {
+				return false
+			}
+		case c == 't':
+			if !hasLiteral(data, i, "true") {
+				return false
+			}
+			i += 4
+		case c == 'f':
+			if !hasLiteral(data, i, "false") {
+				return false
+			}
+			i += 5
+		case c == 'n':
+			if !hasLiteral(data, i, "null") {
+				return false
+			}
+			i += 4
+		default:
+			return false
+		}
+		// After a value: a separator, a closing bracket or the end.
+		for {
+			i = SkipSpace(data, i)
+			if len(stack) == 0 {
+				return i == len(data)
+			}
+			if i >= len(data) {
+				return false
+			}
+			top := stack[len(stack)-1]
+			switch data[i] {
+			case ',':
+				i = SkipSpace(data, i+1)
+				if top == '{' {
+					if i = objectKey(data, i); i < 0 {
+						return false
+					}
+				}
+			case top + 2: // '}' or ']'
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			default:
+				return false
+			}
+			break
+		}
+	}
+}
+
+// maxJSONDepth is encoding/json's nesting limit.
+const maxJSONDepth = 10000
+
+// objectKey checks a Member name and its colon at data[i] and returns the
+// index of the value, or -1.
+func objectKey(data []byte, i int) int {
+	if i >= len(data) || data[i] != '"' {
+		return -1
+	}
+	if i = stringEndValid(data, i); i < 0 {
+		return -1
+	}
+	i = SkipSpace(data, i)
+	if i >= len(data) || data[i] != ':' {
+		return -1
+	}
+	return SkipSpace(data, i+1)
+}
+
+// plainStringByte has '1' at the bytes a JSON string may hold as they are
+// (not a quote, a backslash or a control character).
+const plainStringByte = "0000000000000000000000000000000011011111111111111111111111111111111111111111111111111111111101111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
+
+// stringEndValid returns the index after the valid JSON string starting at
+// data[i], or -1.
+func stringEndValid(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		j = plainRun(data, j)
+		if j == len(data) {
+			break
+		}
+		c := data[j]
+		switch {
+		case c == '"':
+			return j + 1
+		case c < 0x20:
+			return -1
+		case c == '\\':
+			j++
+			if j >= len(data) {
+				return -1
+			}
+			switch data[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(data) {
+					return -1
+				}
+				for _, h := range data[j+1 : j+5] {
+					if !isHex(h) {
+						return -1
+					}
+				}
+				j += 4
+			default:
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// plainRun returns the index of the first byte from j on that is not a
+// plain string byte, or len(data). It scans at most plainChunk bytes per
+// call of plainSpan: inside WebAssembly a function that runs long keeps
+// the code it was entered with (V8 has no on-stack replacement for wasm),
+// so a multi-megabyte string scanned in one call would run entirely in the
+// baseline compiler's code; short calls pick up the optimised code as soon
+// as it is ready.
+func plainRun(data []byte, j int) int {
+	for j < len(data) {
+		end := min(j+plainChunk, len(data))
+		k := plainSpan(data, j, end)
+		if k < end {
+			return k
+		}
+		j = end
+	}
+	return j
+}
+
+const plainChunk = 4096
+
+// plainSpan returns the index of the first non-plain string byte in
+// data[j:end], or end. It must stay a function of its own (see plainRun).
+//
+//go:noinline
+func plainSpan(data []byte, j, end int) int {
+	for j < end && plainStringByte[data[j]] == '1' {
+		j++
+	}
+	return j
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// numberEnd returns the index after the valid JSON number starting at
+// data[i], or -1.
+func numberEnd(data []byte, i int) int {
+	if data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		i = digits(data, i+1)
+	default:
+		return -1
+	}
+	if i < len(data) && data[i] == '.' {
+		j := digits(data, i+1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		j := digits(data, i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
+
+func digits(data []byte, i int) int {
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+func hasLiteral(data []byte, i int, lit string) bool {
+	return len(data)-i >= len(lit) && string(data[i:i+len(lit)]) == lit
+}

@@ -1,0 +1,85 @@
+package jsonscan
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+var validJSONCases = []string{
+	``, ` `, `{}`, `[]`, `{ }`, `[ ]`, `null`, `true`, `false`, `nul`, `truex`, `0`, `-0`, `01`, `-`, `1.`, `1.5`, `1e5`, `1E+5`, `1e`, `1e-`,
+	`-1.25e-10`, `"a"`, `"\u00e9"`, `"\u00g9"`, `"\x"`, `"\/"`, "\"\x01\"", `"abc`, `{"a":1}`, `{"a":1,}`, `{"a"1}`, `{"a":}`, `{a:1}`,
+	`[1,2,[3,{"b":[]}]]`, `[1,]`, `[,1]`, `[1 2]`, `{"a":1}{}`, `{"a":1} `, ` {"a":1}`, `{"a":[1,{"b":null}],"c":"d"}`, `]`, `}`, `[}`, `{]`,
+	`"\ud800"`, "\"é\"", "\"\xff\"", `[[[[[[]]]]]]`, `{"":""}`, `"\"`, `"\\"`, `[1e400]`, `[-]`, `[.5]`,
+	strings.Repeat("[", 10000) + strings.Repeat("]", 10000),
+	strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+	strings.Repeat(`{"a":`, 70) + "1" + strings.Repeat("}", 70),
+}
+
+func TestValidJSONMatchesEncodingJSON(t *testing.T) {
+	for _, c := range validJSONCases {
+		name := c
+		if len(name) > 40 {
+			name = name[:40]
+		}
+		t.Run(name, func(t *testing.T) {
+			assert.Equal(t, json.Valid([]byte(c)), Valid([]byte(c)))
+		})
+	}
+}
+
+func FuzzValidJSON(f *testing.F) {
+	for _, c := range validJSONCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, encoding/json says %v", data, got, want)
+		}
+	})
+}
+
+func BenchmarkValidJSON(b *testing.B) {
+	data := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"` + strings.Repeat("lorem ipsum \\n dolor ", 500) + `"}],"structuredContent":{"n":[1,2.5,-3e4,true,null]}}}`)
+	b.Run("Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			Valid(data)
+		}
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			json.Valid(data)
+		}
+	})
+}
+
+// stringEndNaive is the byte-by-byte definition StringEnd must match.
+func stringEndNaive(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+func FuzzStringEnd(f *testing.F) {
+	for _, s := range []string{`"a"`, `"\""`, `"\\"`, `"\\\""x"`, `"\\\\"`, `"abc`, `"\`, `"a\"b\\"c"`, `""`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || b[0] != '"' {
+			return
+		}
+		if got, want := StringEnd(b, 0), stringEndNaive(b, 0); got != want {
+			t.Fatalf("StringEnd(%q) = %d, want %d", b, got, want)
+		}
+	})
+}

@@ -1,0 +1,78 @@
+// Package wire holds what core and the two transports (transport/fetch,
+// transport/ws) share about the MCP wire beyond JSON-RPC itself: the
+// checks of configured HTTP headers, the encoding of mirrored header
+// values, and reading the request id a notifications/cancelled message
+// cancels. It is internal so that core's API stays the client's, not a
+// toolkit for transports.
+package wire
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
+)
+
+// ValidHeader reports whether name is a valid HTTP header field name and
+// value holds no CR, LF or NUL: what a transport checks of the headers a
+// user configures. It is safe for concurrent use.
+func ValidHeader(name, value string) bool {
+	return IsToken(name) && !strings.ContainsAny(value, "\r\n\x00")
+}
+
+// IsToken reports whether s is an RFC 9110 token (1*tchar): a valid HTTP
+// header field name. It is safe for concurrent use.
+func IsToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// EncodeHeaderValue encodes a value for an Mcp-Name or Mcp-Param-* header:
+// as-is when it is plain visible ASCII without leading or trailing
+// whitespace, otherwise (and for values that look like the sentinel) as
+// "=?base64?<base64 of the UTF-8 bytes>?=".
+func EncodeHeaderValue(v string) string {
+	safe := !(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?="))
+	for i := 0; safe && i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c >= 0x7f {
+			safe = false
+		}
+	}
+	if safe && v != "" && (v[0] == ' ' || v[len(v)-1] == ' ') {
+		safe = false
+	}
+	if safe {
+		return v
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+// CancelledRequestID returns the id of the request a
+// notifications/cancelled message m cancels, when m is one and the id is
+// one this client issues (a number). Transports use it to stop the
+// request's stream or tracking. It is safe for concurrent use.
+func CancelledRequestID(m *jsonrpc.Request) (int64, bool) {
+	if m.Method != "notifications/cancelled" {
+		return 0, false
+	}
+	var p struct {
+		RequestID jsonrpc.ID `json:"requestId"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return 0, false
+	}
+	id, ok := p.RequestID.Raw().(int64)
+	return id, ok
+}

@@ -1,0 +1,300 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+)
+
+// ID is a JSON-RPC request id: a string or an integer. The zero value is the
+// absent id of a notification. IDs are small values; copy them freely.
+type ID struct {
+	str   string
+	num   int64
+	isStr bool
+	ok    bool
+}
+
+// Int64ID returns an integer ID.
+func Int64ID(n int64) ID { return ID{num: n, ok: true} }
+
+// StringID returns a string ID.
+func StringID(s string) ID { return ID{str: s, isStr: true, ok: true} }
+
+// Int64 returns the id's number, and whether the id is a number (not a
+// string, not absent).
+func (id ID) Int64() (int64, bool) { return id.num, id.ok && !id.isStr }
+
+// IsValid reports whether the ID is present.
+func (id ID) IsValid() bool { return id.ok }
+
+// Raw returns the ID as a Go value: an int64, a string, or nil when absent.
+func (id ID) Raw() any {
+	switch {
+	case !id.ok:
+		return nil
+	case id.isStr:
+		return id.str
+	default:
+		return id.num
+	}
+}
+
+// String formats the ID for messages and logs.
+func (id ID) String() string {
+	switch {
+	case !id.ok:
+		return "<none>"
+	case id.isStr:
+		return strconv.Quote(id.str)
+	default:
+		return strconv.FormatInt(id.num, 10)
+	}
+}
+
+// MarshalJSON encodes the ID as a JSON string or number (null when absent).
+func (id ID) MarshalJSON() ([]byte, error) { return id.AppendJSON(nil), nil }
+
+// AppendJSON appends the JSON encoding of the id to dst (null when absent).
+func (id ID) AppendJSON(dst []byte) []byte {
+	switch {
+	case !id.ok:
+		return append(dst, "null"...)
+	case id.isStr:
+		return strconv.AppendQuote(dst, id.str)
+	default:
+		return strconv.AppendInt(dst, id.num, 10)
+	}
+}
+
+// UnmarshalJSON decodes a JSON string, integer or null.
+func (id *ID) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0 || string(b) == "null":
+		*id = ID{}
+		return nil
+	case b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*id = StringID(s)
+		return nil
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		// Some peers send integral floats (1.0). Accept them if exact.
+		f, ferr := strconv.ParseFloat(string(b), 64)
+		if ferr != nil || f != float64(int64(f)) {
+			return fmt.Errorf("core: invalid JSON-RPC id %s", b)
+		}
+		n = int64(f)
+	}
+	*id = Int64ID(n)
+	return nil
+}
+
+// Message is a JSON-RPC 2.0 message: a *Request (a request or, without an
+// ID, a notification) or a *Response.
+type Message interface{ isMessage() }
+
+// Request is a JSON-RPC request, or a notification when ID is absent.
+type Request struct {
+	ID     ID
+	Method string
+	Params json.RawMessage
+}
+
+// IsNotification reports whether the request carries no id.
+func (r *Request) IsNotification() bool { return !r.ID.IsValid() }
+
+func (*Request) isMessage() {}
+
+// Response is a JSON-RPC response: exactly one of Result and Error is set on
+// the wire.
+//
+// TransportErr is never encoded: a transport sets it on a Response it
+// synthesises to fail one pending request (for example when the HTTP stream
+// that should have carried the response broke).
+type Response struct {
+	ID           ID
+	Result       json.RawMessage
+	Error        *Error
+	TransportErr error
+}
+
+func (*Response) isMessage() {}
+
+// Error is the error object of a JSON-RPC error response.
+type Error struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// EncodeMessage encodes one message as JSON. It is safe for concurrent use.
+func EncodeMessage(m Message) ([]byte, error) {
+	n := 64
+	switch m := m.(type) {
+	case *Request:
+		n += len(m.Method) + len(m.Params)
+	case *Response:
+		n += len(m.Result)
+	}
+	return AppendMessage(make([]byte, 0, n), m)
+}
+
+// AppendMessage appends the JSON encoding of m to dst.
+func AppendMessage(dst []byte, m Message) ([]byte, error) {
+	dst = append(dst, `{"jsonrpc":"2.0"`...)
+	switch m := m.(type) {
+	case *Request:
+		if m.ID.IsValid() {
+			dst = append(dst, `,"id":`...)
+			dst = m.ID.AppendJSON(dst)
+		}
+		dst = append(dst, `,"method":`...)
+		dst = jsonscan.AppendString(dst, m.Method)
+		if len(m.Params) > 0 {
+			dst = append(dst, `,"params":`...)
+			dst = append(dst, m.Params...)
+		}
+	case *Response:
+		dst = append(dst, `,"id":`...)
+		dst = m.ID.AppendJSON(dst)
+		if m.Error != nil {
+			b, err := json.Marshal(m.Error)
+			if err != nil {
+				return nil, err
+			}
+			dst = append(dst, `,"error":`...)
+			dst = append(dst, b...)
+		} else {
+			dst = append(dst, `,"result":`...)
+			if len(m.Result) == 0 {
+				dst = append(dst, "{}"...)
+			} else {
+				dst = append(dst, m.Result...)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("core: cannot encode message of type %T", m)
+	}
+	return append(dst, '}'), nil
+}
+
+type wireMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+}
+
+// ErrInvalidMessage is wrapped by DecodeMessage errors.
+var ErrInvalidMessage = errors.New("jsonrpc: invalid message")
+
+// DecodeMessage decodes one JSON-RPC message. The Params and Result of the
+// returned message alias data. It validates the JSON once and splits the
+// envelope without reflection (this runs for every message, and
+// reflection-based decoding is slow in WebAssembly).
+func DecodeMessage(data []byte) (Message, error) {
+	data = bytes.TrimSpace(data)
+	if err := jsonscan.SyntaxError(data); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
+	}
+	if data[0] != '{' {
+		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidMessage)
+	}
+	ms, err := jsonscan.SplitMembers(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
+	}
+	var w wireMessage
+	for _, m := range ms {
+		switch m.Key {
+		case "jsonrpc":
+			w.JSONRPC = jsonscan.RawString(m.Val)
+		case "id":
+			w.ID = m.Val
+		case "method":
+			w.Method = jsonscan.RawString(m.Val)
+			if w.Method == "" && string(m.Val) != `""` {
+				return nil, fmt.Errorf("%w: method is not a string", ErrInvalidMessage)
+			}
+		case "params":
+			w.Params = m.Val
+		case "result":
+			w.Result = m.Val
+		case "error":
+			if string(m.Val) == "null" {
+				continue
+			}
+			w.Error = &Error{}
+			if err := json.Unmarshal(m.Val, w.Error); err != nil {
+				return nil, fmt.Errorf("%w: error member: %v", ErrInvalidMessage, err)
+			}
+		}
+	}
+	return w.toMessage()
+}
+
+// DecodeMessages decodes a message or a JSON-RPC batch (an array of
+// messages, allowed by the 2025-03-26 revision).
+func DecodeMessages(data []byte) ([]Message, error) {
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if len(data) == 0 || data[0] != '[' {
+		m, err := DecodeMessage(data)
+		if err != nil {
+			return nil, err
+		}
+		return []Message{m}, nil
+	}
+	var ws []wireMessage
+	if err := json.Unmarshal(data, &ws); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
+	}
+	out := make([]Message, 0, len(ws))
+	for i := range ws {
+		m, err := ws[i].toMessage()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func (w *wireMessage) toMessage() (Message, error) {
+	if w.JSONRPC != "2.0" {
+		return nil, fmt.Errorf("%w: jsonrpc member is %q, want \"2.0\"", ErrInvalidMessage, w.JSONRPC)
+	}
+	var id ID
+	if len(w.ID) > 0 {
+		if err := id.UnmarshalJSON(w.ID); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
+		}
+	}
+	if w.Method != "" {
+		if w.Result != nil || w.Error != nil {
+			return nil, fmt.Errorf("%w: a message has both a method and a result or error", ErrInvalidMessage)
+		}
+		return &Request{ID: id, Method: w.Method, Params: w.Params}, nil
+	}
+	if w.Error != nil {
+		return &Response{ID: id, Error: w.Error}, nil
+	}
+	if w.Result != nil {
+		if !id.IsValid() {
+			return nil, fmt.Errorf("%w: a result without an id", ErrInvalidMessage)
+		}
+		return &Response{ID: id, Result: w.Result}, nil
+	}
+	return nil, fmt.Errorf("%w: neither a method, a result nor an error", ErrInvalidMessage)
+}

@@ -1,0 +1,80 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDecodeMessage(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		want Message
+		err  bool
+	}{
+		{"request", `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":"c"}}`,
+			&Request{ID: Int64ID(7), Method: "tools/list", Params: json.RawMessage(`{"cursor":"c"}`)}, false},
+		{"string id and escapes", `{"params":{},"method":"a\/b\u00e9","id":"x\"y","jsonrpc":"2.0"}`,
+			&Request{ID: StringID(`x"y`), Method: "a/bé", Params: json.RawMessage(`{}`)}, false},
+		{"notification", ` {"jsonrpc":"2.0","method":"notifications/initialized"} `,
+			&Request{Method: "notifications/initialized"}, false},
+		{"result", `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`,
+			&Response{ID: Int64ID(1), Result: json.RawMessage(`{"tools":[]}`)}, false},
+		{"null result", `{"jsonrpc":"2.0","id":1,"result":null}`,
+			&Response{ID: Int64ID(1), Result: json.RawMessage(`null`)}, false},
+		{"error", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad","data":{"x":1}}}`,
+			&Response{Error: &Error{Code: -32600, Message: "bad", Data: json.RawMessage(`{"x":1}`)}}, false},
+		{"integral float id", `{"jsonrpc":"2.0","id":3.0,"result":{}}`,
+			&Response{ID: Int64ID(3), Result: json.RawMessage(`{}`)}, false},
+		{"wrong version", `{"jsonrpc":"1.0","id":1,"result":{}}`, nil, true},
+		{"no version", `{"id":1,"result":{}}`, nil, true},
+		{"method and result", `{"jsonrpc":"2.0","id":1,"method":"x","result":{}}`, nil, true},
+		{"numeric method", `{"jsonrpc":"2.0","id":1,"method":5}`, nil, true},
+		{"result without id", `{"jsonrpc":"2.0","result":{}}`, nil, true},
+		{"empty object", `{}`, nil, true},
+		{"array", `[]`, nil, true},
+		{"truncated", `{"jsonrpc":"2.0","id":1,"result":{`, nil, true},
+		{"garbage", `not json`, nil, true},
+		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"result":{}}`, nil, true},
+		{"bad error member", `{"jsonrpc":"2.0","id":1,"error":"oops"}`, nil, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := DecodeMessage([]byte(tc.in))
+			if tc.err {
+				require.ErrorIs(t, err, ErrInvalidMessage)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func FuzzDecodeMessage(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1,"]"]}}`,
+		`{"jsonrpc":"2.0","id":"s","result":null}`,
+		`{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}`,
+		`{"jsonrpc":"2.0","method":"n"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		m, err := DecodeMessage(in)
+		if err != nil {
+			return
+		}
+		// What decodes re-encodes to an equivalent message.
+		b, err := EncodeMessage(m)
+		require.NoError(t, err)
+		m2, err := DecodeMessage(b)
+		require.NoError(t, err, "%s", b)
+		b2, err := EncodeMessage(m2)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(b), string(b2))
+	})
+}
