@@ -24,6 +24,10 @@
 //     runners of the official conformance suite and its report
 //     (conformance/run.sh drives them);
 //   - exampleweb: the example web app's server (make demo);
+//   - fakellm (a Node script, fakellm.mjs): an OpenAI-compatible Chat
+//     Completions endpoint that answers scripted tool calls and checks the
+//     requests, for the example app's model loop (no real model is
+//     reachable in tests);
 //   - gobench: the Go side of make bench.
 //
 // The library's own tests and runnable examples that need a real server

@@ -47,3 +47,38 @@ export async function draftReply(settings, params, signal) {
   if (typeof text !== "string") throw new Error("LLM endpoint reply has no choices[0].message.content");
   return { text, model: typeof out.model === "string" && out.model ? out.model : settings.model || "llm" };
 }
+
+/**
+ * chatCompletion sends one Chat Completions request with messages and the
+ * tool definitions (OpenAI "tools"; none: omitted) and resolves with the
+ * assistant message of the first choice. Rejects with an Error that says
+ * what went wrong (network or CORS, HTTP status with the endpoint's own
+ * error message, a reply without a message).
+ */
+export async function chatCompletion(settings, messages, tools, signal) {
+  if (!settings?.url) throw new Error("no LLM endpoint configured (Settings)");
+  const body = { model: settings.model || undefined, messages };
+  if (tools?.length) {
+    body.tools = tools;
+    body.tool_choice = "auto";
+  }
+  const headers = { "Content-Type": "application/json" };
+  if (settings.key) headers.Authorization = `Bearer ${settings.key}`;
+  let res;
+  try {
+    res = await fetch(settings.url, { method: "POST", headers, body: JSON.stringify(body), signal });
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason;
+    throw new Error(`LLM endpoint unreachable (network or CORS): ${e.message}`);
+  }
+  let out;
+  try {
+    out = await res.json();
+  } catch {
+    throw new Error(`LLM endpoint answered HTTP ${res.status} with something that is not JSON`);
+  }
+  if (!res.ok) throw new Error(`LLM endpoint answered HTTP ${res.status}${out?.error?.message ? `: ${out.error.message}` : ""}`);
+  const msg = out?.choices?.[0]?.message;
+  if (!msg || typeof msg !== "object") throw new Error("LLM endpoint reply has no choices[0].message");
+  return { role: "assistant", content: typeof msg.content === "string" ? msg.content : null, ...(Array.isArray(msg.tool_calls) && msg.tool_calls.length ? { tool_calls: msg.tool_calls } : {}) };
+}

@@ -993,3 +993,44 @@ func TestClose(t *testing.T) {
 	resp := doRaw(t, e, http.MethodPost, nil, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
 	require.Equal(t, http.StatusServiceUnavailable, resp.status)
 }
+
+func TestApps(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			ctx := context.Background()
+			opts := era.opts
+			opts.Apps = true
+			cs := connect(t, newEnv(t, &opts), newRecorder(), era.version, false)
+
+			var app *mcp.Tool
+			for tool, err := range cs.Tools(ctx, nil) {
+				require.NoError(t, err)
+				if tool.Name == demoserver.AppToolName {
+					app = tool
+				}
+			}
+			require.NotNil(t, app, "the app tool is listed")
+			require.Equal(t, map[string]any{"resourceUri": demoserver.AppResourceURI}, app.Meta["ui"])
+
+			rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: demoserver.AppResourceURI})
+			require.NoError(t, err)
+			require.Len(t, rr.Contents, 1)
+			require.Equal(t, demoserver.AppMIMEType, rr.Contents[0].MIMEType)
+			require.Contains(t, rr.Contents[0].Text, `"ui/initialize"`)
+			require.Contains(t, rr.Contents[0].Text, `"tools/call"`)
+
+			res := call(t, cs, demoserver.AppToolName, map[string]any{"name": "Ada"})
+			require.Equal(t, "Hello, Ada!", text(t, res))
+			require.Equal(t, map[string]any{"greeting": "Hello, Ada!"}, res.StructuredContent)
+		})
+	}
+	t.Run("off by default", func(t *testing.T) {
+		cs := connect(t, newEnv(t, &demoserver.Options{Modern: true}), newRecorder(), "", false)
+		for tool, err := range cs.Tools(context.Background(), nil) {
+			require.NoError(t, err)
+			require.NotEqual(t, demoserver.AppToolName, tool.Name)
+		}
+		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: demoserver.AppResourceURI})
+		require.Error(t, err)
+	})
+}

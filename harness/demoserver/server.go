@@ -74,6 +74,11 @@ type Options struct {
 	CORSOrigins []string
 	// Logger receives the SDK's and the server's logs; nil discards them.
 	Logger *slog.Logger
+	// Apps adds an MCP App: the tool [AppToolName], whose _meta names the
+	// ui:// resource [AppResourceURI] (an HTML page a host renders in a
+	// sandboxed iframe). Off by default: the shared test-peer toolset
+	// stays as the contract says.
+	Apps bool
 }
 
 // Server is the demo/test MCP server. Create it with [New], serve
@@ -135,6 +140,9 @@ func New(opts *Options) *Server {
 	s.addTools()
 	s.addResources()
 	s.addPrompts()
+	if s.opts.Apps {
+		s.addApp()
+	}
 
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
 	s.legacy = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{

@@ -23,7 +23,10 @@
 //	/mcpwasm/src/…     js/src        (the package's ES modules)
 //	/mcpwasm/dist/…    js/dist       (mcpwasm.wasm and wasm_exec.js; scripts/build-wasm.sh)
 //	/mcpwasm/index.d.ts, /mcpwasm/package.json
-//	/mcp               demo MCP server, Streamable HTTP, dual-era (2026-07-28 and legacy)
+//	/vendor/…          build/example-web (the MCP Apps host bundle, example-web/build-apps.mjs)
+//	/apps-sandbox.html the MCP Apps sandbox proxy page (written by the same script)
+//	/mcp               demo MCP server, Streamable HTTP, dual-era (2026-07-28 and legacy),
+//	                   with the MCP App tool greeting_app (demoserver Options.Apps)
 //	/sse               the same server over the 2024-11-05 HTTP+SSE transport (legacy)
 //	/legacy/mcp        a second demo server, legacy era only (2025-11-25 and older)
 //
@@ -33,7 +36,12 @@
 // rebuilt module is picked up on reload, an unchanged one costs a 304), and
 // the page gets a Content-Security-Policy that allows scripts only from this
 // origin (plus 'wasm-unsafe-eval' for WebAssembly), images and audio from
-// data: URLs, and connections to any origin (any MCP server).
+// data: URLs, connections to any origin (any MCP server), and frames only
+// from the MCP Apps sandbox: /apps-sandbox.html, the extension's sandbox
+// proxy, which the page loads from this server under the other loopback
+// name (localhost for a page at 127.0.0.1 and the other way round), a
+// second origin, so apps never run on the page's origin nor under its
+// policy (see appsSandboxOrigins).
 //
 // The demo servers answer CORS for the origins in -cors (default "*": any
 // page on any origin may use the demo server; it holds no secrets and

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path"
@@ -41,7 +42,9 @@ type site struct {
 	servers []*demoserver.Server
 	static  *os.Root
 	pkg     *os.Root
+	vendor  *os.Root  // build/example-web: bundles made by scripts/demo.sh (the apps host)
 	gz      gzipCache // compress.go: the package's module and glue, gzip-compressed
+	vgz     gzipCache // the same for the bundles
 }
 
 // newSite opens the page and package directories under opts.Dir and starts
@@ -56,9 +59,24 @@ func newSite(opts *siteOptions) (*site, error) {
 		static.Close()
 		return nil, fmt.Errorf("example-web: the package: %w", err)
 	}
-	s := &site{static: static, pkg: pkg}
+	// The bundle of the MCP Apps host (mcpwasm/apps with the official host
+	// bridge) is built by scripts/demo.sh when the npm dependencies are
+	// there; without it the page says that apps cannot be shown.
+	vendorDir := filepath.Join(opts.Dir, "build", "example-web")
+	if err := os.MkdirAll(vendorDir, 0o755); err != nil {
+		static.Close()
+		pkg.Close()
+		return nil, fmt.Errorf("example-web: %w", err)
+	}
+	vendor, err := os.OpenRoot(vendorDir)
+	if err != nil {
+		static.Close()
+		pkg.Close()
+		return nil, fmt.Errorf("example-web: the bundles: %w", err)
+	}
+	s := &site{static: static, pkg: pkg, vendor: vendor}
 
-	dual := demoserver.New(&demoserver.Options{Modern: true, PageSize: opts.PageSize, CORSOrigins: opts.CORSOrigins, Logger: opts.Logger})
+	dual := demoserver.New(&demoserver.Options{Modern: true, Apps: true, PageSize: opts.PageSize, CORSOrigins: opts.CORSOrigins, Logger: opts.Logger})
 	legacy := demoserver.New(&demoserver.Options{PageSize: opts.PageSize, CORSOrigins: opts.CORSOrigins, Logger: opts.Logger})
 	s.servers = []*demoserver.Server{dual, legacy}
 
@@ -69,6 +87,10 @@ func newSite(opts *siteOptions) (*site, error) {
 	// its POST endpoint with an absolute path that a prefix would break.
 	mux.Handle(legacyPrefix+demoserver.MCPPath, http.StripPrefix(legacyPrefix, legacy.Handler()))
 	mux.HandleFunc("/mcpwasm/", s.servePackage)
+	mux.HandleFunc("/apps-sandbox.html", s.serveAppsSandbox)
+	mux.HandleFunc("/vendor/", func(w http.ResponseWriter, r *http.Request) {
+		serveFile(w, r, s.vendor, strings.TrimPrefix(r.URL.Path, "/vendor/"), &s.vgz)
+	})
 	mux.HandleFunc("/", s.serveStatic)
 	s.handler = mux
 	return s, nil
@@ -84,7 +106,7 @@ func (s *site) Close() error {
 	for _, srv := range s.servers {
 		srv.Close()
 	}
-	return errors.Join(s.static.Close(), s.pkg.Close())
+	return errors.Join(s.static.Close(), s.pkg.Close(), s.vendor.Close())
 }
 
 // servePackage serves the npm package: src/, dist/, index.d.ts and
@@ -126,12 +148,65 @@ var contentTypes = map[string]string{
 }
 
 // pageCSP is the page's Content-Security-Policy: scripts only from this
-// origin ('wasm-unsafe-eval' lets it compile WebAssembly; no eval), images
-// and audio also from data: URLs (server content), connections anywhere
-// (the MCP server may be on any origin).
+// origin ('wasm-unsafe-eval' lets it compile WebAssembly; no eval, no inline
+// script), images and audio also from data: URLs (server content),
+// connections anywhere (the MCP server may be on any origin), no plugins,
+// no <base>, no form submissions, not framed by other sites. serveFile adds
+// frame-src: the apps sandbox origins (appsSandboxOrigins).
 const pageCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
 	"style-src 'self'; img-src 'self' data:; media-src 'self' data:; connect-src *; " +
 	"object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// appsSandboxOrigins returns the origins of this server under both loopback
+// names, "http://127.0.0.1:<port> http://localhost:<port>" (the port of the
+// request's Host), or "'none'" when the Host has no port.
+//
+// MCP Apps run in the extension's sandbox proxy (/apps-sandbox.html) on a
+// second origin: the page at http://127.0.0.1:<port> frames it from
+// http://localhost:<port> and the other way round, the same server under
+// the other loopback name. An app in a srcdoc frame of the page itself
+// would inherit the page's policy, whose script-src 'self' blocks the app's
+// inline script (seen in Chromium); the proxy has a policy of its own, and
+// the app runs in a frame inside it (sandbox allow-scripts: an opaque
+// origin) under the stricter policy the apps host builds from the
+// resource's _meta.ui.csp.
+func appsSandboxOrigins(r *http.Request) string {
+	_, port, err := net.SplitHostPort(r.Host)
+	if err != nil || port == "" {
+		return "'none'"
+	}
+	return "http://127.0.0.1:" + port + " http://localhost:" + port
+}
+
+// serveAppsSandbox serves the sandbox proxy page (written by
+// example-web/build-apps.mjs from the package's SANDBOX_PROXY_HTML) with a
+// policy that only limits who may frame it: the page, on the other
+// loopback name. What runs inside is limited by the app's own policy.
+func (s *site) serveAppsSandbox(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	f, err := s.vendor.Open("apps-sandbox.html")
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", "frame-ancestors "+appsSandboxOrigins(r))
+	http.ServeContent(w, r, "apps-sandbox.html", fi.ModTime(), f)
+}
 
 // serveFile serves root/name (GET and HEAD only) with an explicit type and
 // revalidation caching: Cache-Control no-cache plus ETag and Last-Modified.
@@ -164,7 +239,7 @@ func serveFile(w http.ResponseWriter, r *http.Request, root *os.Root, name strin
 	h.Set("Cache-Control", "no-cache")
 	h.Set("ETag", fmt.Sprintf(`"%x-%x"`, fi.Size(), fi.ModTime().UnixNano()))
 	if strings.HasPrefix(ctype, "text/html") {
-		h.Set("Content-Security-Policy", pageCSP)
+		h.Set("Content-Security-Policy", pageCSP+"; frame-src "+appsSandboxOrigins(r))
 		h.Set("Referrer-Policy", "no-referrer")
 	}
 	if gz != nil && compressed[path.Ext(name)] {

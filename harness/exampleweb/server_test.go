@@ -124,6 +124,10 @@ func TestStaticFiles(t *testing.T) {
 				csp := resp.Header.Get("Content-Security-Policy")
 				assert.Contains(t, csp, "script-src 'self' 'wasm-unsafe-eval'")
 				assert.NotContains(t, csp, "unsafe-inline")
+				// Frames only from the apps sandbox: this server under the other loopback name.
+				_, port, err := net.SplitHostPort(strings.TrimPrefix(ts.URL, "http://"))
+				require.NoError(t, err)
+				assert.Contains(t, csp, "; frame-src http://127.0.0.1:"+port+" http://localhost:"+port)
 			}
 			assert.Contains(t, body.String(), tc.body)
 		})
@@ -317,4 +321,53 @@ func TestCompressedModule(t *testing.T) {
 			assert.Equal(t, tc.want, plain)
 		})
 	}
+}
+
+func TestVendorBundles(t *testing.T) {
+	dir := fakeRepo(t)
+	ts := startSite(t, &siteOptions{Dir: dir})
+	get := func(path string) (int, string, string) {
+		t.Helper()
+		resp, err := ts.Client().Get(ts.URL + path)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+	}
+	// Not built yet: 404 (the page then says apps are not rendered).
+	status, _, _ := get("/vendor/mcpwasm-apps.js")
+	assert.Equal(t, http.StatusNotFound, status)
+	// Built after the server started: served, from build/example-web only.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "build", "example-web", "mcpwasm-apps.js"), []byte("export const renderApp = 1;"), 0o644))
+	status, ctype, body := get("/vendor/mcpwasm-apps.js")
+	assert.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "text/javascript; charset=utf-8", ctype)
+	assert.Equal(t, "export const renderApp = 1;", body)
+	status, _, _ = get("/vendor/../../secret.txt")
+	assert.Equal(t, http.StatusNotFound, status)
+}
+
+func TestAppsSandbox(t *testing.T) {
+	dir := fakeRepo(t)
+	ts := startSite(t, &siteOptions{Dir: dir})
+	resp, err := ts.Client().Get(ts.URL + "/apps-sandbox.html")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "not built yet")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "build", "example-web", "apps-sandbox.html"), []byte("<!doctype html><p>proxy"), 0o644))
+	resp, err = ts.Client().Get(ts.URL + "/apps-sandbox.html")
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "<!doctype html><p>proxy", string(body))
+	assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
+	_, port, err := net.SplitHostPort(strings.TrimPrefix(ts.URL, "http://"))
+	require.NoError(t, err)
+	// Only the page (this server under either loopback name) may frame it;
+	// nothing else of the page's policy applies to the proxy.
+	assert.Equal(t, "frame-ancestors http://127.0.0.1:"+port+" http://localhost:"+port, resp.Header.Get("Content-Security-Policy"))
 }

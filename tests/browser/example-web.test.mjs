@@ -1,10 +1,12 @@
 // End-to-end tests of the example web app (example-web/static) in headless
 // Chromium, against the embedded demo MCP server (the official Go SDK) in
 // both protocol eras: /mcp negotiates 2026-07-28, /legacy/mcp is a
-// legacy-only server (2025-11-25). Each step drives the page the way a
-// person would (forms, dialogs, buttons) and checks what the page shows,
-// which is what came back over the wire. Screenshots of the main states go
-// to build/screenshots/.
+// legacy-only server (2025-11-25). The page manages several servers at once
+// (example-web-chat.test.mjs covers that and the model loop); here one
+// server named "demo" is connected, so its tools are "demo__<tool>". Each
+// step drives the page the way a person would (forms, dialogs, buttons) and
+// checks what the page shows, which is what came back over the wire.
+// Screenshots of the main states go to build/screenshots/.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -21,15 +23,16 @@ after(async () => {
 });
 
 const eras = [
-  { era: "modern", path: "/mcp", version: "2026-07-28" },
-  { era: "legacy", path: "/legacy/mcp", version: "2025-11-25" },
+  // The modern demo also offers the MCP App tool (greeting_app and its ui:// resource).
+  { era: "modern", path: "/mcp", version: "2026-07-28", tools: 46, resources: 28 },
+  { era: "legacy", path: "/legacy/mcp", version: "2025-11-25", tools: 45, resources: 27 },
 ];
 
 // ---------------------------------------------------------------- helpers
 
-/** serverMsgs locates the conversation's result bubbles of a tool. */
+/** resultOf locates the newest result bubble of a demo tool (its own name: "echo"). */
 function resultOf(page, tool) {
-  return page.locator(`#conversation li.msg-server[data-tool="${tool}"]`).last();
+  return page.locator(`#conversation li.msg-server[data-tool="demo__${tool}"]`).last();
 }
 
 /** settled waits until the newest result bubble of tool is no longer pending and returns it. */
@@ -43,35 +46,44 @@ async function openTab(page, name) {
   await page.click(`#tab-${name}`);
 }
 
-/** selectItem clicks an item of a list tab, loading further pages until it shows up. */
+/** selectItem clicks an item of a list tab (every page of every server is listed). */
 async function selectItem(page, tab, key) {
   await openTab(page, tab);
-  const item = page.locator(`#panel-${tab} button.item[data-key="${key}"]`);
-  for (let i = 0; i < 10 && !(await item.count()) && (await page.locator(`#panel-${tab} .more`).count()); i++) {
-    const pages = await page.locator(`#panel-${tab} button.item`).count();
-    await page.click(`#panel-${tab} .more`);
-    await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length > n, [`#panel-${tab} button.item`, pages]);
-  }
-  await item.click();
+  await page.locator(`#panel-${tab} button.item[data-key="${key}"]`).click();
 }
 
-/** selectTool shows a tool in the inspector. */
+/** selectTool shows a demo tool in the inspector. */
 async function selectTool(page, name) {
-  await selectItem(page, "tools", name);
+  await selectItem(page, "tools", `demo__${name}`);
   await page.locator("#inspector-body .insp-head h3").filter({ hasText: name }).waitFor();
 }
 
 /** callTool selects a tool, fills its generated form (label → value) and calls it. */
 async function callTool(page, name, fields = {}) {
   await selectTool(page, name);
-  const before = await page.locator(`#conversation li.msg-server[data-tool="${name}"]`).count();
+  const before = await page.locator(`#conversation li.msg-server[data-tool="demo__${name}"]`).count();
   for (const [label, value] of Object.entries(fields)) {
     const control = page.locator("#inspector-body").getByLabel(label, { exact: true });
     if (await control.evaluate((el) => el.tagName === "SELECT")) await control.selectOption({ label: String(value) });
     else await control.fill(String(value));
   }
   await page.click("#call-tool");
-  await page.locator(`#conversation li.msg-server[data-tool="${name}"]`).nth(before).waitFor();
+  await page.locator(`#conversation li.msg-server[data-tool="demo__${name}"]`).nth(before).waitFor();
+}
+
+/** addServer adds a server from the header form and waits until it is connected. */
+async function addServer(page, name, url, { transport } = {}) {
+  await page.fill("#server-name", name);
+  await page.fill("#server-url", url);
+  if (transport) await page.selectOption("#transport", transport);
+  await page.click("#connect-btn");
+  await page.locator(`#servers-list li[data-server="${name}"][data-status=connected]`).waitFor();
+}
+
+/** openPage loads the page without the preconfigured demo server. */
+async function openPage(page, query = "demo=0") {
+  await page.goto(`${server.url}/?${query}`);
+  await page.locator("body[data-ready=true]").waitFor();
 }
 
 async function resultText(page, tool) {
@@ -87,48 +99,42 @@ for (const e of eras) {
     let context;
     before(async () => {
       ({ page, context } = await newPage(browser));
-      await page.goto(`${server.url}/`);
-      await page.locator("body[data-ready=true]").waitFor();
+      await openPage(page);
     });
     after(async () => {
       await context?.close();
     });
 
     test("connects and shows server info, era, version and instructions", async () => {
-      await page.fill("#server-url", `${server.url}${e.path}`);
-      await page.click("#connect-btn");
+      await addServer(page, "demo", `${server.url}${e.path}`);
+      await page.click('#servers-list li[data-server="demo"] .server-label');
       await page.locator("#era-badge").waitFor();
       assert.equal(await page.textContent("#era-badge"), e.era);
       assert.equal(await page.textContent("#version-badge"), e.version);
       assert.equal(await page.textContent("#instructions"), "mcpwasm test peer");
-      assert.match(await page.textContent("#server-info .server-name"), /mcpwasm-demoserver/);
-      assert.match(await page.textContent("#status-text"), new RegExp(`Connected · ${e.era} · ${e.version}`));
+      assert.match(await page.textContent("#inspector-body .insp-head"), /mcpwasm-demoserver/);
+      assert.match(await page.textContent("#status-text"), /1 of 1 server connected/);
+      assert.equal(await page.textContent('#servers-list li[data-server="demo"] .badge'), e.era);
       await page.locator("#panel-tools button.item").first().waitFor();
       await screenshot(page, `connected-${e.era}`);
     });
 
-    test("browses tools, resources, templates and prompts page by page", async () => {
-      assert.equal(await page.locator("#panel-tools button.item").count(), 10, "page size 10");
-      assert.match(await page.textContent("#panel-tools .page-info"), /10 tools · 1 page · more available/);
-      let pages = 1;
-      while (await page.locator("#panel-tools .more").count()) {
-        await page.click("#panel-tools .more");
-        pages++;
-        await page.locator(`#panel-tools .page-info:text-matches("${pages} pages")`).waitFor();
-      }
+    test("lists every page of tools, resources, templates and prompts, grouped by server", async () => {
+      // The demo server pages its lists by 10; the page shows them all.
+      assert.equal(await page.locator("#panel-tools button.item").count(), e.tools);
+      assert.equal(await page.textContent("#count-tools"), String(e.tools));
+      assert.deepEqual(await page.locator("#panel-tools section.group").evaluateAll((els) => els.map((x) => x.dataset.server)), ["demo"]);
       const keys = await page.locator("#panel-tools button.item").evaluateAll((els) => els.map((x) => x.dataset.key));
-      assert.ok(pages >= 4, `${pages} pages`);
       assert.equal(new Set(keys).size, keys.length, "no tool twice");
-      for (const want of ["echo", "add", "content_mix", "elicit", "sample", "progress", "page_tool_00", "page_tool_24"]) assert.ok(keys.includes(want), want);
+      for (const want of ["echo", "add", "content_mix", "elicit", "sample", "progress", "page_tool_00", "page_tool_24"]) assert.ok(keys.includes(`demo__${want}`), want);
 
       await openTab(page, "resources");
-      assert.equal(await page.locator("#panel-resources button.item").count(), 10);
-      await page.click("#panel-resources .more");
-      await page.locator("#panel-resources .page-info:text-matches('20 resources')").waitFor();
+      assert.equal(await page.locator("#panel-resources button.item").count(), e.resources);
       await openTab(page, "templates");
       await page.locator('#panel-templates button.item[data-key="test://items/{id}"]').waitFor();
       await openTab(page, "prompts");
-      for (const p of ["greet", "with_image", "with_resource"]) await page.locator(`#panel-prompts button.item[data-key="${p}"]`).waitFor();
+      for (const p of ["greet", "with_image", "with_resource"]) await page.locator(`#panel-prompts button.item[data-key="demo__${p}"]`).waitFor();
+      await openTab(page, "tools");
     });
 
     test("calls tools with forms generated from inputSchema", async () => {
@@ -381,7 +387,7 @@ for (const e of eras) {
 
       await callTool(page, "change_tools");
       await page.locator("#conversation li.list-changed").filter({ hasText: "tools changed" }).waitFor();
-      await page.locator('#panel-tools button.item[data-key^="extra_"]').first().waitFor();
+      await page.locator('#panel-tools button.item[data-key^="demo__extra_"]').first().waitFor();
 
       await selectItem(page, "resources", "test://static/text");
       await page.click("#read-btn");
@@ -407,7 +413,7 @@ for (const e of eras) {
       await page.locator('#conversation li.msg-server[data-uri="test://items/10"][data-state=done]').filter({ hasText: "item 10" }).waitFor();
 
       await openTab(page, "prompts");
-      await page.click('#panel-prompts button.item[data-key="greet"]');
+      await page.click('#panel-prompts button.item[data-key="demo__greet"]');
       await page.locator("#inspector-body").getByLabel("name", { exact: true }).fill("Ada");
       await page.locator("#inspector-body").getByLabel("style", { exact: true }).fill("f");
       await page.locator("#inspector-body .chip.suggestion:text-is('formal')").click();
@@ -433,9 +439,9 @@ for (const e of eras) {
 test("the HTTP+SSE transport (2024-11-05) from the page", async () => {
   const { page, context } = await newPage(browser);
   try {
-    await page.goto(`${server.url}/?url=${encodeURIComponent(`${server.url}/sse`)}&transport=sse&connect=1`);
-    await page.locator("#era-badge").waitFor();
-    assert.equal(await page.textContent("#era-badge"), "legacy");
+    await page.goto(`${server.url}/?demo=0&name=demo&url=${encodeURIComponent(`${server.url}/sse`)}&transport=sse&connect=1`);
+    await page.locator('#servers-list li[data-server="demo"][data-status=connected]').waitFor();
+    assert.equal(await page.textContent('#servers-list li[data-server="demo"] .badge'), "legacy");
     await callTool(page, "echo", { text: "over SSE" });
     assert.equal(await resultText(page, "echo"), "over SSE");
     await callTool(page, "elicit");
@@ -451,23 +457,24 @@ test("the HTTP+SSE transport (2024-11-05) from the page", async () => {
 test("a connection error is shown, and the page stays usable", async () => {
   const { page, context } = await newPage(browser);
   try {
-    await page.goto(`${server.url}/`);
-    await page.locator("body[data-ready=true]").waitFor();
+    await openPage(page);
+    await page.fill("#server-name", "broken");
     await page.fill("#server-url", `${server.url}/no-such-endpoint`);
     await page.click("#connect-btn");
-    const err = page.locator("#conversation li.msg-error").last();
+    const err = page.locator('#conversation li.msg-error[data-server="broken"]').last();
     await err.waitFor();
     assert.match(await err.textContent(), /McpError · (http|transport|protocol)/);
+    // Failed, or retrying with backoff: either way the row says why.
+    await page.locator('#servers-list li[data-server="broken"] .server-error').waitFor();
     assert.equal(await page.getAttribute("#status", "data-state"), "error");
-    await page.fill("#server-url", `${server.url}/mcp`);
-    await page.click("#connect-btn");
-    await page.locator("#era-badge").waitFor();
+    await page.click('#servers-list li[data-server="broken"] button.remove');
+    await page.locator('#servers-list li[data-server="broken"]').waitFor({ state: "detached" });
+    await addServer(page, "demo", `${server.url}/mcp`);
     await callTool(page, "echo", { text: "still fine" });
     assert.equal(await resultText(page, "echo"), "still fine");
-    await page.click("#disconnect-btn");
-    await page.locator("#status-text").filter({ hasText: "Not connected" }).waitFor();
+    await page.click('#servers-list li[data-server="demo"] button.remove');
+    await page.locator("#status-text").filter({ hasText: "No servers" }).waitFor();
     assert.equal(await page.locator("#panel-tools button.item").count(), 0, "the lists are cleared");
-    assert.equal(await page.locator("#era-badge").count(), 0);
   } finally {
     await context.close();
   }
@@ -476,8 +483,7 @@ test("a connection error is shown, and the page stays usable", async () => {
 test("custom headers go with every request", async () => {
   const { page, context } = await newPage(browser);
   try {
-    await page.goto(`${server.url}/`);
-    await page.locator("body[data-ready=true]").waitFor();
+    await openPage(page);
     await page.click("#advanced-toggle");
     assert.equal(await page.getAttribute("#advanced-toggle", "aria-expanded"), "true");
     await page.click("#add-header");
@@ -486,8 +492,7 @@ test("custom headers go with every request", async () => {
     await row.getByLabel("Header value").fill("t0k3n");
     const seen = [];
     page.on("request", (r) => { if (r.url() === `${server.url}/mcp`) seen.push([r.method(), r.headers()["x-demo-token"]]); });
-    await page.click("#connect-btn");
-    await page.locator("#era-badge").waitFor();
+    await addServer(page, "demo", `${server.url}/mcp`);
     await callTool(page, "echo", { text: "with a header" });
     assert.equal(await resultText(page, "echo"), "with a header");
     assert.ok(seen.length >= 3, `saw ${seen.length} requests`);
@@ -495,6 +500,7 @@ test("custom headers go with every request", async () => {
 
     // A header name that HTTP forbids is refused before connecting.
     await row.getByLabel("Header name").fill("Bad Header");
+    await page.fill("#server-url", `${server.url}/mcp`);
     await page.click("#connect-btn");
     await page.locator("#conversation li.msg-error").filter({ hasText: "not a valid header name" }).waitFor();
   } finally {
@@ -506,10 +512,10 @@ test("OAuth: the page signs in through a popup to a protected server on another 
   const srv = await startAuthserve(["-consent", "-cors", server.url]);
   const { page, context } = await newPage(browser);
   try {
-    await page.goto(`${server.url}/`);
-    await page.locator("body[data-ready=true]").waitFor();
+    await openPage(page);
     await page.click("#advanced-toggle");
     await page.check("#oauth-on");
+    await page.fill("#server-name", "demo");
     await page.fill("#server-url", `${srv.url}/mcp`);
     const popupOpened = context.waitForEvent("page");
     await page.click("#connect-btn");
@@ -518,7 +524,7 @@ test("OAuth: the page signs in through a popup to a protected server on another 
     const closed = popup.waitForEvent("close");
     await popup.locator("#allow").click();
     await closed;
-    await page.locator("#era-badge").waitFor();
+    await page.locator('#servers-list li[data-server="demo"][data-status=connected]').waitFor();
     await callTool(page, "echo", { text: "signed in" });
     assert.equal(await resultText(page, "echo"), "signed in");
     const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("mcpwasm-example:auth:")).length);
@@ -535,15 +541,13 @@ test("tasks: a tool runs as a task, shows its status, survives a reload and is c
   const tasks = await startServer(process.execPath, [path.join(repo, "harness/testpeers/node/tasks-server.mjs"), "--port", "0", "--cors"], { name: "tasks-server" });
   const { page, context } = await newPage(browser);
   try {
+    // The tasks server is named "demo" here, so the helpers find its tools.
     const connectTo = async () => {
-      await page.goto(`${server.url}/`);
-      await page.locator("body[data-ready=true]").waitFor();
-      await page.fill("#server-url", tasks.url);
-      await page.click("#connect-btn");
-      await page.locator("#era-badge").waitFor();
+      await openPage(page);
+      await addServer(page, "demo", tasks.url);
     };
     await connectTo();
-    assert.equal(await page.textContent("#era-badge"), "modern");
+    assert.equal(await page.textContent('#servers-list li[data-server="demo"] .badge'), "modern");
 
     // A task that completes: its result lands in the conversation.
     await selectTool(page, "slow_sum");
@@ -553,7 +557,7 @@ test("tasks: a tool runs as a task, shows its status, survives a reload and is c
     await page.click("#call-tool");
     const sum = page.locator('#tasks-list li.task[data-tool="slow_sum"]');
     await sum.and(page.locator('[data-status="completed"]')).waitFor();
-    const bubble = page.locator('#conversation li.msg-server[data-tool="slow_sum"]').last();
+    const bubble = page.locator('#conversation li.msg-server[data-tool="demo__slow_sum"]').last();
     await bubble.waitFor();
     assert.match(await bubble.textContent(), /5/);
 
@@ -572,10 +576,10 @@ test("tasks: a tool runs as a task, shows its status, survives a reload and is c
     await connectTo(); // a reload, then the same server again
     const resumed = page.locator(`#tasks-list li.task[data-task-id="${id}"]`);
     await resumed.and(page.locator('[data-status="working"]')).waitFor();
-    await page.locator("#conversation li").filter({ hasText: "Resumed 1 running task" }).waitFor();
+    await page.locator("#conversation li").filter({ hasText: "resumed 1 running task" }).waitFor();
     await resumed.locator(".task-cancel").click();
     await resumed.and(page.locator('[data-status="cancelled"]')).waitFor();
-    await page.locator('#conversation li.msg-error[data-tool="forever"]').filter({ hasText: "task-cancelled" }).waitFor();
+    await page.locator('#conversation li.msg-error[data-tool="demo__forever"]').filter({ hasText: "task-cancelled" }).waitFor();
     assert.equal(await page.evaluate(() => localStorage.getItem("mcpwasm-example:tasks")), "[]", "a finished task is forgotten");
     assert.deepEqual(page.problems, []);
   } finally {

@@ -50,9 +50,10 @@ func main() {
 	authScopes := flag.String("auth-scopes", "", "comma-separated scopes the resource requires")
 	authVerify := flag.String("auth-verify", "", "URL that checks a bearer token (see the package doc)")
 	overWS := flag.Bool("ws", false, "serve over WebSocket instead of HTTP")
+	apps := flag.Bool("apps", false, "offer the MCP App tool "+demoserver.AppToolName+" and its ui:// resource")
 	flag.Parse()
 
-	opts := &demoserver.Options{Modern: *modern, PageSize: *pageSize}
+	opts := &demoserver.Options{Modern: *modern, PageSize: *pageSize, Apps: *apps}
 	if *cors != "" {
 		opts.CORSOrigins = strings.Split(*cors, ",")
 	}
