@@ -312,13 +312,16 @@ func (e *entry) stateLocked() ServerState {
 }
 
 // setStatusLocked changes e's status and error and returns the state to
-// report if the status changed (report it after unlocking).
-func (e *entry) setStatusLocked(st Status, err error) *ServerState {
+// report if the status changed (report it after unlocking). The aggregate
+// holds the connected servers' lists, so a status change makes it stale:
+// an OnStatus callback that asks for Tools sees the new one.
+func (m *Manager) setStatusLocked(e *entry, st Status, err error) *ServerState {
 	e.err = err
 	if e.status == st {
 		return nil
 	}
 	e.status = st
+	m.agg = nil
 	s := e.stateLocked()
 	return &s
 }
@@ -532,7 +535,7 @@ func (m *Manager) shut(e *entry) bool {
 	}
 	had := e.session != nil
 	sess := m.dropLocked(e)
-	st := e.setStatusLocked(StatusClosed, nil)
+	st := m.setStatusLocked(e, StatusClosed, nil)
 	m.mu.Unlock()
 	if sess != nil {
 		_ = sess.Close()
@@ -588,7 +591,7 @@ func (m *Manager) loop(e *entry, ctx context.Context, first chan struct{}) {
 		if attempt == 0 && !e.everConnected {
 			st = StatusConnecting
 		}
-		rep := e.setStatusLocked(st, e.err)
+		rep := m.setStatusLocked(e, st, e.err)
 		m.mu.Unlock()
 		m.report(rep)
 		err := m.open(ctx, e)
@@ -600,12 +603,12 @@ func (m *Manager) loop(e *entry, ctx context.Context, first chan struct{}) {
 		}
 		m.mu.Lock()
 		if attempt+1 >= r.Attempts {
-			rep = e.setStatusLocked(StatusFailed, err)
+			rep = m.setStatusLocked(e, StatusFailed, err)
 			m.mu.Unlock()
 			m.report(rep)
 			return
 		}
-		rep = e.setStatusLocked(StatusReconnecting, err)
+		rep = m.setStatusLocked(e, StatusReconnecting, err)
 		m.mu.Unlock()
 		m.report(rep)
 		settle()
@@ -702,7 +705,7 @@ func (m *Manager) open(ctx context.Context, e *entry) error {
 	e.session, e.info, e.lists, e.everConnected = sess, sess.ServerInfo(), l, true
 	e.running = false // the loop ends with this attempt: a loss may start the next
 	m.agg = nil
-	rep := e.setStatusLocked(StatusConnected, nil)
+	rep := m.setStatusLocked(e, StatusConnected, nil)
 	pending := e.pending
 	e.opening, e.pending = nil, nil
 	m.wg.Add(1)
@@ -813,7 +816,7 @@ func (m *Manager) lost(e *entry, sess *core.Session, err error) {
 		return
 	}
 	m.dropLocked(e)
-	rep := e.setStatusLocked(StatusReconnecting, err)
+	rep := m.setStatusLocked(e, StatusReconnecting, err)
 	if !e.running {
 		e.stop() // the old watcher and refreshes
 		m.startLocked(e)

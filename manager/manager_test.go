@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -43,6 +44,10 @@ type recorder struct {
 	mu       sync.Mutex
 	changes  []manager.Change
 	statuses []manager.ServerState
+	// with m set: each status with how many of its server's tools the
+	// aggregate had when OnStatus ran
+	m       *manager.Manager
+	toolsAt []string
 }
 
 func (r *recorder) options(o *manager.Options) *manager.Options {
@@ -53,8 +58,22 @@ func (r *recorder) options(o *manager.Options) *manager.Options {
 	}
 	o.OnStatus = func(s manager.ServerState) {
 		r.mu.Lock()
+		m := r.m
+		r.mu.Unlock()
+		n := 0
+		if m != nil {
+			for _, t := range m.Tools() {
+				if t.Server == s.Name {
+					n++
+				}
+			}
+		}
+		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.statuses = append(r.statuses, s)
+		if m != nil {
+			r.toolsAt = append(r.toolsAt, fmt.Sprintf("%s %s %d", s.Name, s.Status, n))
+		}
 	}
 	return o
 }
@@ -446,10 +465,19 @@ func TestKilledServer(t *testing.T) {
 	}))
 	require.NoError(t, err)
 	defer m.Close()
+	rec.mu.Lock()
+	rec.m = m
+	rec.mu.Unlock()
 	_, err = m.Connect(ctx)
 	require.NoError(t, err)
 	_, ok := m.Tool("demo__echo")
 	require.True(t, ok)
+	demoTools := 0
+	for _, tl := range m.Tools() {
+		if tl.Server == "demo" {
+			demoTools++
+		}
+	}
 
 	stop()
 	stopped = true
@@ -476,6 +504,13 @@ func TestKilledServer(t *testing.T) {
 	assert.Equal(t, []manager.Status{manager.StatusReconnecting, manager.StatusConnected}, sts[len(sts)-2:])
 	assert.NotContains(t, sts, manager.StatusFailed)
 	assert.Equal(t, []manager.Status{manager.StatusConnected}, rec.statusesOf("ts"))
+	// OnStatus saw the aggregate as of each status
+	rec.mu.Lock()
+	toolsAt := slices.Clone(rec.toolsAt)
+	rec.mu.Unlock()
+	assert.Contains(t, toolsAt, fmt.Sprintf("demo connected %d", demoTools))
+	assert.Contains(t, toolsAt, "demo reconnecting 0")
+	assert.NotContains(t, toolsAt, "demo connected 0")
 }
 
 // TestLostOnCall: without a health check, a call that finds the

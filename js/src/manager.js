@@ -223,7 +223,9 @@ export class McpManager extends EventTarget {
     const changed = e.status !== status || e.error !== error;
     e.status = status;
     e.error = error;
-    if (changed) this.dispatchEvent(event("status", this.#state(e)));
+    if (!changed) return;
+    this.#agg = null; // the aggregate holds the connected servers' lists: a status listener sees the new one
+    this.dispatchEvent(event("status", this.#state(e)));
   }
 
   #changed(server, kind) {

@@ -161,6 +161,12 @@ describe("several real servers at once", () => {
 
   test("add and remove at run time", async () => {
     const seen = events(m);
+    // a status listener sees the aggregate as of that status
+    const toolsAtStatus = [];
+    const onStatus = (ev) => {
+      if (ev.detail.name === "second") toolsAtStatus.push([ev.detail.status, m.tools().filter(withServer("second")).length]);
+    };
+    m.addEventListener("status", onStatus);
     const st = await m.add("second", { url: ts.url, allowTools: ["echo"] });
     assert.equal(st.status, "connected");
     assert.deepEqual(m.tools().filter(withServer("second")).map((t) => t.name), ["second__echo"]);
@@ -173,6 +179,8 @@ describe("several real servers at once", () => {
     await assert.rejects(m.callTool({ name: "second__echo", arguments: { text: "x" } }), (e) => e.kind === "input");
     const mine = seen.filter(([, d]) => (d.name ?? d.server) === "second").map(([t, d]) => `${t}:${d.status ?? d.kind}`);
     assert.deepEqual(mine, ["status:connecting", "status:connected", "change:servers", "status:closed", "change:servers"]);
+    m.removeEventListener("status", onStatus);
+    assert.deepEqual(toolsAtStatus, [["connecting", 0], ["connected", 1], ["closed", 0]]);
   });
 });
 
