@@ -3,8 +3,9 @@
 # wasm_exec.js of the toolchain that built it (they must match).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/wasm-flags.sh
 mkdir -p js/dist
-GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o js/dist/mcpwasm.wasm.tmp ./wasm/js
+GOOS=js GOARCH=wasm go build "${wasm_goflags[@]}" -o js/dist/mcpwasm.wasm.tmp ./wasm/js
 mv js/dist/mcpwasm.wasm.tmp js/dist/mcpwasm.wasm
 cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" js/dist/wasm_exec.js
 echo "built js/dist/mcpwasm.wasm ($(wc -c < js/dist/mcpwasm.wasm) bytes) with $(go env GOVERSION)"

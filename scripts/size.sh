@@ -20,6 +20,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=build/size
+. scripts/wasm-flags.sh
 mkdir -p "$out"
 
 JS_BUDGET=1200000
@@ -98,7 +99,66 @@ section_js() {
   done
 }
 
-sections=(js wasip1)
+# Two reference modules that show what any GOOS=js module pays before a
+# line of mcpwasm: the Go runtime with syscall/js, time and context (the
+# floor), and the floor plus encoding/json, fmt and net/url (what the
+# reflection-based codecs and formatting cost). Built from a throwaway
+# module under build/size/floor with the same flags as the shipped module.
+section_floor() {
+  echo "== reference modules (GOOS=js, the shipped module's build flags)"
+  local dir=$out/floor
+  mkdir -p "$dir/runtime" "$dir/codecs"
+  printf 'module floor\n\ngo 1.26\n' > "$dir/go.mod"
+  cat > "$dir/runtime/main.go" <<'GO'
+package main
+
+import (
+	"context"
+	"strconv"
+	"syscall/js"
+	"time"
+)
+
+func main() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	js.Global().Set("x", strconv.Itoa(3)+ctx.Err().Error())
+	select {}
+}
+GO
+  cat > "$dir/codecs/main.go" <<'GO'
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"syscall/js"
+	"time"
+)
+
+func main() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var v map[string]any
+	_ = json.Unmarshal([]byte(js.Global().Get("y").String()), &v)
+	b, _ := json.Marshal(v)
+	u, _ := url.Parse(string(b))
+	js.Global().Set("x", strconv.Itoa(3)+ctx.Err().Error()+fmt.Sprintf("%v %d", v, len(b))+u.String())
+	select {}
+}
+GO
+  local m
+  for m in runtime codecs; do
+    (cd "$dir" && GOOS=js GOARCH=wasm go build "${wasm_goflags[@]}" -o "$m.wasm" "./$m") || { failures+=("the $m reference build failed"); return; }
+  done
+  report "Go runtime + syscall/js (floor)" "$dir/runtime.wasm"
+  report "floor + encoding/json, fmt, net/url" "$dir/codecs.wasm"
+}
+
+sections=(js floor wasip1)
 for s in "${sections[@]}"; do
   "section_$s"
 done

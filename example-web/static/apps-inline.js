@@ -35,11 +35,11 @@ function sandboxProxyURL() {
   return `${location.protocol}//${other}${location.port ? `:${location.port}` : ""}${SANDBOX_PAGE}`;
 }
 
-/** appsAvailable resolves with whether example-web serves the apps host bundle and its sandbox proxy. */
+/** appsAvailable resolves with whether example-web serves the apps host bundle and its sandbox proxy (it says at /apps.json, so a missing bundle costs no failed request). */
 export async function appsAvailable() {
   try {
-    const [mod, proxy] = await Promise.all([fetch(APPS_MODULE, { method: "HEAD" }), fetch(SANDBOX_PAGE, { method: "HEAD" })]);
-    return mod.ok && proxy.ok;
+    const res = await fetch("/apps.json", { cache: "no-store" });
+    return res.ok && (await res.json()).host === true;
   } catch {
     return false;
   }

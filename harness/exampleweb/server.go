@@ -88,12 +88,28 @@ func newSite(opts *siteOptions) (*site, error) {
 	mux.Handle(legacyPrefix+demoserver.MCPPath, http.StripPrefix(legacyPrefix, legacy.Handler()))
 	mux.HandleFunc("/mcpwasm/", s.servePackage)
 	mux.HandleFunc("/apps-sandbox.html", s.serveAppsSandbox)
+	mux.HandleFunc("/apps.json", s.serveAppsStatus)
 	mux.HandleFunc("/vendor/", func(w http.ResponseWriter, r *http.Request) {
 		serveFile(w, r, s.vendor, strings.TrimPrefix(r.URL.Path, "/vendor/"), &s.vgz)
 	})
 	mux.HandleFunc("/", s.serveStatic)
 	s.handler = mux
 	return s, nil
+}
+
+// serveAppsStatus answers {"host": bool}: whether the apps host bundle and
+// its sandbox proxy page are built, so that the page can ask without a 404
+// (a failed probe would be an error in the browser's console).
+func (s *site) serveAppsStatus(w http.ResponseWriter, r *http.Request) {
+	built := true
+	for _, name := range []string{"mcpwasm-apps.js", "apps-sandbox.html"} {
+		if _, err := s.vendor.Stat(name); err != nil {
+			built = false
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	fmt.Fprintf(w, "{\"host\":%t}\n", built)
 }
 
 // Handler returns the site's handler.

@@ -371,3 +371,28 @@ func TestAppsSandbox(t *testing.T) {
 	// nothing else of the page's policy applies to the proxy.
 	assert.Equal(t, "frame-ancestors http://127.0.0.1:"+port+" http://localhost:"+port, resp.Header.Get("Content-Security-Policy"))
 }
+
+// TestAppsStatus: /apps.json says whether the apps host bundle and its
+// sandbox page are built, always with 200 (the page asks it instead of
+// probing files that may be missing).
+func TestAppsStatus(t *testing.T) {
+	dir := fakeRepo(t)
+	ts := startSite(t, &siteOptions{Dir: dir})
+	status := func() string {
+		t.Helper()
+		resp, err := ts.Client().Get(ts.URL + "/apps.json")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+		return strings.TrimSpace(string(body))
+	}
+	assert.Equal(t, `{"host":false}`, status())
+	vendor := filepath.Join(dir, "build", "example-web")
+	require.NoError(t, os.WriteFile(filepath.Join(vendor, "mcpwasm-apps.js"), []byte("export const renderApp = 1;"), 0o644))
+	assert.Equal(t, `{"host":false}`, status(), "the sandbox page is missing")
+	require.NoError(t, os.WriteFile(filepath.Join(vendor, "apps-sandbox.html"), []byte("<!doctype html>"), 0o644))
+	assert.Equal(t, `{"host":true}`, status())
+}
