@@ -7,7 +7,7 @@
 # Budgets (bytes of `gzip -9` output):
 #   GOOS=js module (js/dist/mcpwasm.wasm, as shipped)   1,200,000  (issue 9, DESIGN.md:
 #                                                                   "1.2 MB gzip with everything in")
-#   wasip1 reactor (-s -w, as shipped)                   2,200,000  (provisional: today's size
+#   wasip1 reactor (as shipped: scripts/wasm-flags.sh)                 2,200,000  (provisional: today's size
 #                                                                   plus headroom, until a real
 #                                                                   budget is set)
 # The debug build of the wasip1 reactor (with the name section, for the
@@ -66,8 +66,8 @@ gate() {
 # tests build it (with the name section, for readable trap traces).
 section_wasip1() {
   echo "== wasip1 reactor: GOOS=wasip1 GOARCH=wasm -buildmode=c-shared ./wasm/wasip1 ($(go env GOVERSION)); budget $WASIP1_BUDGET bytes gzip -9 (provisional)"
-  GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags="-s -w" -o "$out/mcpwasm-wasip1.wasm" ./wasm/wasip1 || { failures+=("the wasip1 build failed"); return; }
-  report "mcpwasm-wasip1.wasm (-s -w)" "$out/mcpwasm-wasip1.wasm"
+  GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared "${wasm_goflags[@]}" -o "$out/mcpwasm-wasip1.wasm" ./wasm/wasip1 || { failures+=("the wasip1 build failed"); return; }
+  report "mcpwasm-wasip1.wasm (as shipped)" "$out/mcpwasm-wasip1.wasm"
   GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o "$out/mcpwasm-wasip1-debug.wasm" ./wasm/wasip1 || { failures+=("the wasip1 debug build failed"); return; }
   report "mcpwasm-wasip1-debug.wasm" "$out/mcpwasm-wasip1-debug.wasm"
   gate "mcpwasm-wasip1.wasm" "$out/mcpwasm-wasip1.wasm" "$WASIP1_BUDGET"
@@ -85,9 +85,13 @@ section_js() {
   echo "== GOOS=js module: GOOS=js GOARCH=wasm ./wasm/js ($(go env GOVERSION)); budget $JS_BUDGET bytes gzip -9"
   bash scripts/build-wasm.sh >/dev/null || { failures+=("the GOOS=js build failed"); return; }
   cp js/dist/mcpwasm.wasm "$out/mcpwasm.wasm"
-  report "mcpwasm.wasm (-s -w)" "$out/mcpwasm.wasm"
-  cat js/src/*.js > "$out/glue.js"
-  report "JS glue (js/src/*.js)" "$out/glue.js"
+  report "mcpwasm.wasm (as shipped)" "$out/mcpwasm.wasm"
+  # The main entry's glue (what src/index.js imports), and the optional
+  # subpath modules apart (mcpwasm/apps, mcpwasm/react; Node's helpers).
+  (cd js/src && cat index.js client.js lane.js host.js loader.js auth.js errors.js manager.js llm.js) > "$out/glue.js"
+  report "JS glue (the main entry)" "$out/glue.js"
+  report "mcpwasm/apps (apps.js)" js/src/apps.js
+  report "mcpwasm/react (react.js)" js/src/react.js
   report "wasm_exec.js (from the toolchain)" js/dist/wasm_exec.js
   gate "mcpwasm.wasm" "$out/mcpwasm.wasm" "$JS_BUDGET"
   for pkg in net/http crypto/tls regexp mime; do
