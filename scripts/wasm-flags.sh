@@ -2,9 +2,17 @@
 # scripts/build-wasm.sh and scripts/size.sh (whose reference modules are
 # built the same way, so the comparison holds).
 #
-# -gcflags=all=-l turns the compiler's inlining off: the GOOS=js module is
-# 8 % smaller gzipped (1,661,152 -> 1,526,889 bytes at 609e16c) because the
-# wasm backend's code for an inlined body is larger than a call, and the
-# time a call spends in Go is a small part of its cost (fetch, the event
-# loop and JSON.parse dominate: see docs/bench.md, measured with this flag).
-wasm_goflags=(-trimpath "-ldflags=-s -w" "-gcflags=all=-l")
+# Inlining is turned off (-l) for the packages no tool call runs through —
+# the OAuth flows and their WebCrypto signer, the bridge's configuration,
+# encoding/json, reflect, fmt and net/url: inlining copies a body into every
+# call site, and with the wasm backend the copies cost more bytes than the
+# calls they replace (1,661,152 -> 1,599,283 bytes gzip at 609e16c). The
+# hot path (runtime, core, jsonrpc, jsonscan, sse, the transports, the
+# bridge's plumbing) keeps it: with inlining off everywhere the module was
+# 1,526,889 bytes, but make bench lost up to a third of the calls/s on
+# 1 MB and 10 MB results over SSE (docs/size.md).
+m=github.com/mcpwasm/mcpwasm
+wasm_goflags=(-trimpath "-ldflags=-s -w"
+  "-gcflags=$m/auth=-l" "-gcflags=$m/internal/bridge=-l" "-gcflags=$m/internal/js/crypto=-l"
+  "-gcflags=encoding/json=-l" "-gcflags=reflect=-l" "-gcflags=fmt=-l" "-gcflags=net/url=-l")
+unset m
