@@ -155,6 +155,44 @@ func mayHaveKey(raw json.RawMessage, key string) bool {
 	return false
 }
 
+// topMember returns the raw value of the top-level member key of a
+// decoded (valid) JSON object, walking the names once and stopping at the
+// first match, the way [mayHaveKey] walks them: one pass over a large
+// result, not a split of all its members. A name written with escapes is
+// compared after unescaping.
+func topMember(raw json.RawMessage, key string) json.RawMessage {
+	i := jsonscan.SkipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil
+	}
+	i = jsonscan.SkipSpace(raw, i+1)
+	for i < len(raw) && raw[i] != '}' {
+		if raw[i] == ',' {
+			i = jsonscan.SkipSpace(raw, i+1)
+			continue
+		}
+		if raw[i] != '"' {
+			return nil
+		}
+		kend := jsonscan.StringEnd(raw, i)
+		k := raw[i:kend]
+		i = jsonscan.SkipSpace(raw, kend)
+		if i >= len(raw) || raw[i] != ':' {
+			return nil
+		}
+		i = jsonscan.SkipSpace(raw, i+1)
+		if i >= len(raw) {
+			return nil
+		}
+		vend := jsonscan.ValueEnd(raw, i)
+		if name := k[1:max(len(k)-1, 1)]; string(name) == key || bytes.IndexByte(name, '\\') >= 0 && jsonscan.RawString(k) == key {
+			return raw[i:vend]
+		}
+		i = jsonscan.SkipSpace(raw, vend)
+	}
+	return nil
+}
+
 // getMember returns the raw value of a top-level member, or nil.
 func getMember(ms []jsonscan.Member, key string) json.RawMessage {
 	for _, m := range ms {

@@ -98,3 +98,27 @@ func TestMayHaveKey(t *testing.T) {
 		})
 	}
 }
+
+func TestTopMember(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want string // "" for absent
+	}{
+		{`{"resultType":"complete"}`, `"complete"`},
+		{` { "a" : 1 , "resultType" : "task" } `, `"task"`},
+		{`{"content":[{"type":"text","text":"\"resultType\":1"}],"resultType":"complete"}`, `"complete"`},
+		{`{"content":[{"type":"text","text":"\"resultType\":1"}]}`, ""}, // only top-level names count
+		{`{"a":{"resultType":1}}`, ""},
+		{`{"result\u0054ype":"input_required"}`, `"input_required"`}, // escaped names are compared unescaped
+		{`{"resultTypeX":1,"resultType":2}`, `2`},
+		{`{"resultType":{"nested":[1,2]},"b":3}`, `{"nested":[1,2]}`},
+		{`{}`, ""},
+		{`[1,2]`, ""},
+		{`"resultType"`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.raw, func(t *testing.T) {
+			assert.Equal(t, tc.want, string(topMember(json.RawMessage(tc.raw), "resultType")))
+		})
+	}
+}

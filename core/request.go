@@ -189,11 +189,13 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		if err := requireResult(method, result); err != nil {
 			return nil, err
 		}
-		var top []jsonscan.Member // a modern result's members, split once for resultType and ttlMs
-		if era == EraModern && (cacheKey != "" || mayHaveKey(result, `"resultType"`)) {
-			top = knownMembers(result)
+		// A modern result's resultType, found in one walk of its top-level
+		// names (a multi-megabyte result is walked, not split, per check).
+		var resultType json.RawMessage
+		if era == EraModern {
+			resultType = topMember(result, "resultType")
 		}
-		if jsonscan.RawString(getMember(top, "resultType")) == ResultTypeInputRequired {
+		if jsonscan.RawString(resultType) == ResultTypeInputRequired {
 			if !supportsInputRequired(method) {
 				return nil, fmt.Errorf("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
 			}
@@ -207,7 +209,7 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			}
 			continue
 		}
-		if isTaskResult(era, method, result) {
+		if isTaskResult(era, method, result, resultType) {
 			return result, nil // a task handle: see tasks.go
 		}
 		result, err = s.postProcess(method, user, result)
@@ -215,7 +217,11 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			return result, err
 		}
 		if cacheKey != "" && extras == nil {
-			s.cache.put(cacheKey, method, stringMember(user, "uri"), result, getMember(top, "ttlMs"))
+			var ttl json.RawMessage
+			if era == EraModern {
+				ttl = topMember(result, "ttlMs")
+			}
+			s.cache.put(cacheKey, method, stringMember(user, "uri"), result, ttl)
 		}
 		return result, nil
 	}

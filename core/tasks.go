@@ -394,21 +394,13 @@ func (s *Session) serverHasTaskList() bool {
 // taskCreated reports whether a raw tools/call result is a task handle and
 // decodes it.
 func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
-	// A task is a resultType member (modern) or a task member (legacy): a
-	// cheap test of the top-level names before splitting a result.
-	if !mayHaveKey(raw, `"task"`) && !mayHaveKey(raw, `"resultType"`) {
-		return nil, false, nil
-	}
 	if era == EraModern {
-		ms := knownMembers(raw) // a decoded result: validated with its message
-		if jsonscan.RawString(getMember(ms, "resultType")) != ResultTypeTask {
-			return nil, false, nil
-		}
-		var w wireTask
-		if err := json.Unmarshal(raw, &w); err != nil {
-			return nil, true, fmt.Errorf("%w: task result: %v", ErrInvalidResult, err)
-		}
-		return &w, true, w.validate()
+		return modernTaskCreated(raw, topMember(raw, "resultType"))
+	}
+	// A legacy task result has a task member: a cheap test of the
+	// top-level names before decoding.
+	if !mayHaveKey(raw, `"task"`) {
+		return nil, false, nil
 	}
 	var r struct {
 		Task    *wireTask       `json:"task"`
@@ -420,11 +412,28 @@ func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
 	return r.Task, true, r.Task.validate()
 }
 
+// modernTaskCreated is taskCreated of a 2026-07-28 result whose top-level
+// resultType (raw JSON, nil when absent) is known already.
+func modernTaskCreated(raw, resultType json.RawMessage) (*wireTask, bool, error) {
+	if jsonscan.RawString(resultType) != ResultTypeTask {
+		return nil, false, nil
+	}
+	var w wireTask
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, true, fmt.Errorf("%w: task result: %v", ErrInvalidResult, err)
+	}
+	return &w, true, w.validate()
+}
+
 // isTaskResult is the hook of the request pipeline: a task handle skips the
 // tools/call post-processing (its output is validated when it arrives).
-func isTaskResult(era Era, method string, raw json.RawMessage) bool {
+func isTaskResult(era Era, method string, raw, resultType json.RawMessage) bool {
 	if method != MethodCallTool {
 		return false
+	}
+	if era == EraModern {
+		_, ok, _ := modernTaskCreated(raw, resultType)
+		return ok
 	}
 	_, ok, _ := taskCreated(era, raw)
 	return ok

@@ -1,5 +1,7 @@
 package jsonscan
 
+import "encoding/binary"
+
 // Valid reports whether data is exactly one valid JSON value (with
 // optional surrounding white space): the same answer as encoding/json's
 // Valid, which the fuzz test FuzzValidJSON checks. It exists because every
@@ -177,13 +179,37 @@ const plainChunk = 4096
 
 // plainSpan returns the index of the first non-plain string byte in
 // data[j:end], or end. It must stay a function of its own (see plainRun).
+// It tests eight bytes at a time (a quote, a backslash or a control byte
+// anywhere in a word sends that word to the byte table), which is what
+// long strings — a multi-megabyte tool result is mostly one — spend their
+// validation in.
 //
 //go:noinline
 func plainSpan(data []byte, j, end int) int {
+	for j+8 <= end && !specialWord(binary.LittleEndian.Uint64(data[j:])) {
+		j += 8
+	}
 	for j < end && plainStringByte[data[j]] == '1' {
 		j++
 	}
 	return j
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// specialWord reports whether any of the eight bytes of w is a quote, a
+// backslash or below 0x20. Each test is the "has a byte below n" idiom,
+// (x - ones*n) & ^x & highs: with n = 0x20 on w itself, with n = 1 on w
+// xor the byte repeated. A borrow only starts at a byte that matches, so
+// when no byte matches the result is exactly zero.
+func specialWord(w uint64) bool {
+	quote := w ^ (ones * '"')
+	backslash := w ^ (ones * '\\')
+	control := (w - ones*0x20) & ^w & highs
+	return control|((quote-ones) & ^quote & highs)|((backslash-ones) & ^backslash & highs) != 0
 }
 
 func isHex(c byte) bool {

@@ -83,3 +83,54 @@ func FuzzStringEnd(f *testing.F) {
 		}
 	})
 }
+
+// TestSpecialWord compares the eight-byte test with the byte table, for
+// every byte value at every position of a word of plain bytes, and for
+// random words.
+func TestSpecialWord(t *testing.T) {
+	naive := func(w uint64) bool {
+		for i := range 8 {
+			if plainStringByte[byte(w>>(8*i))] != '1' {
+				return true
+			}
+		}
+		return false
+	}
+	const plain = 0x6161616161616161 // "aaaaaaaa"
+	for pos := range 8 {
+		for c := range 256 {
+			w := plain&^(0xff<<(8*pos)) | uint64(c)<<(8*pos)
+			if got, want := specialWord(w), naive(w); got != want {
+				t.Fatalf("specialWord(%#016x) = %v, the byte table says %v", w, got, want)
+			}
+		}
+	}
+	x := uint64(0x9e3779b97f4a7c15)
+	for range 1 << 20 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		if got, want := specialWord(x), naive(x); got != want {
+			t.Fatalf("specialWord(%#016x) = %v, the byte table says %v", x, got, want)
+		}
+	}
+}
+
+func TestPlainSpan(t *testing.T) {
+	for _, s := range []string{"", "a", "abcdefgh", "abcdefghi", strings.Repeat("x", 100) + `"`, strings.Repeat("é", 40) + "\\", strings.Repeat("y", 17) + "\x1f" + "zz"} {
+		want := 0
+		for want < len(s) && plainStringByte[s[want]] == '1' {
+			want++
+		}
+		for j := 0; j <= len(s); j++ {
+			w := max(want, j)
+			if j > want {
+				w = j
+				for w < len(s) && plainStringByte[s[w]] == '1' {
+					w++
+				}
+			}
+			assert.Equal(t, w, plainSpan([]byte(s), j, len(s)), "%q from %d", s, j)
+		}
+	}
+}
