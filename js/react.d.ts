@@ -9,6 +9,7 @@ import type {
 } from "./index.js";
 import type { AppSource, AppManagedTool, AppView, RenderAppOptions } from "./apps.js";
 
+/** "ready" comes with the first tools, resources and prompts loaded. */
 export type McpConnectionState = "idle" | "connecting" | "ready" | "failed" | "closed";
 
 export interface UseMcpOptions extends Pick<ClientOptions,

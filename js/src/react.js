@@ -20,11 +20,25 @@ async function listAll(iter, signal) {
   return out;
 }
 
+const LISTS = ["tools", "resources", "prompts"];
+
+// loadLists fetches every page of the lists the server has (a list that
+// fails is empty) and resolves with {tools, resources, prompts} as asked.
+async function loadLists(client, kinds, signal) {
+  const caps = client.serverCapabilities ?? {};
+  const next = {};
+  await Promise.all(kinds.map(async (k) => {
+    next[k] = caps[k] ? await listAll(client[k](), signal).catch(() => []) : [];
+  }));
+  return next;
+}
+
 /**
  * useMcp connects to the MCP server at url while the component is mounted
  * (or when connect() is called, with autoConnect false) and returns the
  * connection's state: state ("idle" | "connecting" | "ready" | "failed" |
- * "closed"), error, client, info (the SessionInfo), tools, resources,
+ * "closed"; "ready" comes with the first tools, resources and prompts
+ * loaded), error, client, info (the SessionInfo), tools, resources,
  * prompts, and callTool, readResource, getPrompt, refresh, connect and
  * disconnect. Options: clientInfo, the Client's handlers (sampling,
  * elicitation, roots, onLog, onProgress, …; the latest ones are always
@@ -42,17 +56,11 @@ export function useMcp(url, options = {}) {
   const [snap, setSnap] = useState({ state: "idle", error: undefined, client: undefined, info: undefined, tools: [], resources: [], prompts: [] });
   const live = useRef({ client: undefined, generation: 0, abort: undefined });
 
-  const refresh = useCallback(async (kinds = ["tools", "resources", "prompts"]) => {
+  const refresh = useCallback(async (kinds = LISTS) => {
     const { client, abort } = live.current;
     if (!client) return;
-    const caps = client.serverCapabilities ?? {};
-    const next = {};
-    const signal = abort.signal;
-    await Promise.all(kinds.map(async (k) => {
-      if (!caps[k]) { next[k] = []; return; }
-      next[k] = await listAll(client[k](), signal).catch(() => []);
-    }));
-    if (!signal.aborted && live.current.client === client) setSnap((s) => ({ ...s, ...next }));
+    const next = await loadLists(client, kinds, abort.signal);
+    if (!abort.signal.aborted && live.current.client === client) setSnap((s) => ({ ...s, ...next }));
   }, []);
 
   const disconnect = useCallback(async () => {
@@ -93,14 +101,16 @@ export function useMcp(url, options = {}) {
       if (o.popup && !auth?.onAuthorizationUrl) auth = { ...auth, onAuthorizationUrl: popupAuthorization(o.popup) };
       const info = await client.connect(url, { ...o.connectOptions, ...(auth ? { auth } : {}), signal: abort.signal });
       if (!current()) { client.close().catch(() => {}); return; }
+      // "ready" comes with the first lists: a render that sees ready sees the tools.
+      const lists = await loadLists(client, LISTS, abort.signal);
+      if (!current()) { client.close().catch(() => {}); return; }
       live.current.client = client;
-      setSnap((s) => ({ ...s, state: "ready", client, info }));
+      setSnap((s) => ({ ...s, state: "ready", client, info, ...lists }));
       client.closed.then((err) => {
         if (!current()) return;
         live.current.client = undefined;
         setSnap((s) => ({ ...s, state: err ? "failed" : "closed", error: err, client: undefined }));
       });
-      await refresh();
     } catch (e) {
       if (current()) setSnap((s) => ({ ...s, state: "failed", error: e }));
     }
