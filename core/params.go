@@ -117,13 +117,13 @@ func buildParams(ms []jsonscan.Member, metaAdd []jsonscan.Member, top ...jsonsca
 	return appendObject(nil, ms), nil
 }
 
-// mayHaveKey reports whether the JSON object raw may have a top-level
-// member named key (given with its quotes): false only when none of its
-// member names is key, not even escaped. It walks the top-level names and
-// skips the values (strings quote to quote), so a large result costs
-// little more than a search for quotes.
-func mayHaveKey(raw json.RawMessage, key string) bool {
-	name := key[1 : len(key)-1]
+// walkTop calls f with the quoted name and the value's span of each
+// top-level member of the JSON object raw, in order, until f returns true.
+// It walks the names and skips the values (strings quote to quote), so a
+// large result costs little more than a search for quotes. It reports
+// malformed input it met on the way; raw that is not an object has no
+// members.
+func walkTop(raw json.RawMessage, f func(name []byte, val, end int) (stop bool)) (malformed bool) {
 	i := jsonscan.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return false
@@ -135,13 +135,10 @@ func mayHaveKey(raw json.RawMessage, key string) bool {
 			continue
 		}
 		if raw[i] != '"' {
-			return true // not well-formed: let the caller's parser decide
-		}
-		kend := jsonscan.StringEnd(raw, i)
-		k := raw[i+1 : max(kend-1, i+1)]
-		if string(k) == name || bytes.IndexByte(k, '\\') >= 0 {
 			return true
 		}
+		kend := jsonscan.StringEnd(raw, i)
+		name := raw[i:kend]
 		i = jsonscan.SkipSpace(raw, kend)
 		if i >= len(raw) || raw[i] != ':' {
 			return true
@@ -150,47 +147,43 @@ func mayHaveKey(raw json.RawMessage, key string) bool {
 		if i >= len(raw) {
 			return true
 		}
-		i = jsonscan.SkipSpace(raw, jsonscan.ValueEnd(raw, i))
+		end := jsonscan.ValueEnd(raw, i)
+		if f(name, i, end) {
+			return false
+		}
+		i = jsonscan.SkipSpace(raw, end)
 	}
 	return false
 }
 
+// mayHaveKey reports whether the JSON object raw may have a top-level
+// member named key (given with its quotes): false only when none of its
+// member names is key, not even escaped, and raw is not malformed on the
+// way (then the caller's parser decides).
+func mayHaveKey(raw json.RawMessage, key string) bool {
+	found := false
+	malformed := walkTop(raw, func(name []byte, _, _ int) bool {
+		n := name[1:max(len(name)-1, 1)]
+		found = string(n) == key[1:len(key)-1] || bytes.IndexByte(n, '\\') >= 0
+		return found
+	})
+	return found || malformed
+}
+
 // topMember returns the raw value of the top-level member key of a
-// decoded (valid) JSON object, walking the names once and stopping at the
-// first match, the way [mayHaveKey] walks them: one pass over a large
-// result, not a split of all its members. A name written with escapes is
-// compared after unescaping.
+// decoded (valid) JSON object, or nil: one walk of the names (see
+// [walkTop]) that stops at the first match, not a split of all the
+// members. A name written with escapes is compared after unescaping.
 func topMember(raw json.RawMessage, key string) json.RawMessage {
-	i := jsonscan.SkipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil
-	}
-	i = jsonscan.SkipSpace(raw, i+1)
-	for i < len(raw) && raw[i] != '}' {
-		if raw[i] == ',' {
-			i = jsonscan.SkipSpace(raw, i+1)
-			continue
+	var v json.RawMessage
+	walkTop(raw, func(name []byte, val, end int) bool {
+		if n := name[1:max(len(name)-1, 1)]; string(n) == key || bytes.IndexByte(n, '\\') >= 0 && jsonscan.RawString(name) == key {
+			v = raw[val:end]
+			return true
 		}
-		if raw[i] != '"' {
-			return nil
-		}
-		kend := jsonscan.StringEnd(raw, i)
-		k := raw[i:kend]
-		i = jsonscan.SkipSpace(raw, kend)
-		if i >= len(raw) || raw[i] != ':' {
-			return nil
-		}
-		i = jsonscan.SkipSpace(raw, i+1)
-		if i >= len(raw) {
-			return nil
-		}
-		vend := jsonscan.ValueEnd(raw, i)
-		if name := k[1:max(len(k)-1, 1)]; string(name) == key || bytes.IndexByte(name, '\\') >= 0 && jsonscan.RawString(k) == key {
-			return raw[i:vend]
-		}
-		i = jsonscan.SkipSpace(raw, vend)
-	}
-	return nil
+		return false
+	})
+	return v
 }
 
 // getMember returns the raw value of a top-level member, or nil.
