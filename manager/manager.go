@@ -1115,6 +1115,20 @@ func (m *Manager) unknownLocked(name string, notFound error) error {
 	return fmt.Errorf("%w: %q", notFound, name)
 }
 
+// target finds a namespaced name in the aggregate (pick returns the
+// owning server's name, and whether the name is there) and that server's
+// live session: an unknown name is notFound, or a NotConnectedError when
+// the name belongs to a server that is down.
+func (m *Manager) target(name string, notFound error, pick func(*aggregate) (server string, ok bool)) (*entry, *core.Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	server, ok := pick(m.aggregateLocked())
+	if !ok {
+		return nil, nil, m.unknownLocked(name, notFound)
+	}
+	return m.liveLocked(server)
+}
+
 // routed runs a call on a server's session; a broken connection starts
 // the server's reconnection.
 func routed[T any](m *Manager, e *entry, sess *core.Session, call func(*core.Session) (T, error)) (T, error) {
@@ -1133,17 +1147,14 @@ func (m *Manager) CallTool(ctx context.Context, params *core.CallToolParams, opt
 	if params == nil {
 		return nil, fmt.Errorf("%w: no params", ErrUnknownTool)
 	}
-	m.mu.Lock()
-	a := m.aggregateLocked()
-	i, ok := a.toolIdx[params.Name]
-	if !ok {
-		err := m.unknownLocked(params.Name, ErrUnknownTool)
-		m.mu.Unlock()
-		return nil, err
-	}
-	t := a.tools[i]
-	e, sess, err := m.liveLocked(t.Server)
-	m.mu.Unlock()
+	var t Tool
+	e, sess, err := m.target(params.Name, ErrUnknownTool, func(a *aggregate) (string, bool) {
+		i, ok := a.toolIdx[params.Name]
+		if ok {
+			t = a.tools[i]
+		}
+		return t.Server, ok
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -1157,17 +1168,14 @@ func (m *Manager) GetPrompt(ctx context.Context, params *core.GetPromptParams, o
 	if params == nil {
 		return nil, fmt.Errorf("%w: no params", ErrUnknownPrompt)
 	}
-	m.mu.Lock()
-	a := m.aggregateLocked()
-	i, ok := a.promptIdx[params.Name]
-	if !ok {
-		err := m.unknownLocked(params.Name, ErrUnknownPrompt)
-		m.mu.Unlock()
-		return nil, err
-	}
-	pr := a.prompts[i]
-	e, sess, err := m.liveLocked(pr.Server)
-	m.mu.Unlock()
+	var pr Prompt
+	e, sess, err := m.target(params.Name, ErrUnknownPrompt, func(a *aggregate) (string, bool) {
+		i, ok := a.promptIdx[params.Name]
+		if ok {
+			pr = a.prompts[i]
+		}
+		return pr.Server, ok
+	})
 	if err != nil {
 		return nil, err
 	}
