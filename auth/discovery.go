@@ -1,10 +1,11 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -100,10 +101,10 @@ func isLoopback(u *url.URL) bool {
 func (d *Doer) checkEndpoint(what, raw string, resource *url.URL) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, fmt.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, raw)
+		return nil, errf.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, raw)
 	}
 	if u.Fragment != "" {
-		return nil, fmt.Errorf("%w: %s %q has a fragment", ErrMetadata, what, raw)
+		return nil, errf.Errorf("%w: %s %q has a fragment", ErrMetadata, what, raw)
 	}
 	if err := d.checkURL(what, u, resource); err != nil {
 		return nil, err
@@ -128,7 +129,7 @@ func (d *Doer) getJSON(ctx context.Context, what, u string, resource *url.URL, v
 		return false, resp.StatusCode, err
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return false, resp.StatusCode, fmt.Errorf("%w: %w", ErrBadResponse, err)
+		return false, resp.StatusCode, errf.Errorf("%w: %w", ErrBadResponse, err)
 	}
 	return true, resp.StatusCode, nil
 }
@@ -193,9 +194,9 @@ func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge,
 		case guardRefused(err):
 			refused = err
 		case err != nil:
-			misses = append(misses, fmt.Sprintf("%s: %v", u, err))
+			misses = append(misses, errf.Sprintf("%s: %v", u, err))
 		case !found:
-			misses = append(misses, fmt.Sprintf("%s: HTTP %d", u, status))
+			misses = append(misses, errf.Sprintf("%s: HTTP %d", u, status))
 		default:
 			prm = &doc
 		}
@@ -203,7 +204,7 @@ func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge,
 	if ch.resourceMetadata != "" {
 		u, err := target.Parse(ch.resourceMetadata)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
-			misses = append(misses, fmt.Sprintf("resource_metadata %q is not an http(s) URL", ch.resourceMetadata))
+			misses = append(misses, errf.Sprintf("resource_metadata %q is not an http(s) URL", ch.resourceMetadata))
 		} else {
 			d.cfg.logf("auth: protected resource metadata from WWW-Authenticate: %s", u)
 			fetchPRM(u.String())
@@ -230,13 +231,13 @@ func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge,
 	if prm != nil {
 		res, err := url.Parse(prm.Resource)
 		if prm.Resource == "" || err != nil || res.Host == "" || (res.Scheme != "https" && res.Scheme != "http") || res.Fragment != "" {
-			return nil, fmt.Errorf("%w: resource %q is not an absolute http(s) URI without fragment", ErrResourceMismatch, prm.Resource)
+			return nil, errf.Errorf("%w: resource %q is not an absolute http(s) URI without fragment", ErrResourceMismatch, prm.Resource)
 		}
 		if !coversURL(res, target) {
-			return nil, fmt.Errorf("%w: metadata for %q, request to %s", ErrResourceMismatch, prm.Resource, redact(target.String()))
+			return nil, errf.Errorf("%w: metadata for %q, request to %s", ErrResourceMismatch, prm.Resource, redact(target.String()))
 		}
 		if len(prm.AuthorizationServers) == 0 {
-			return nil, fmt.Errorf("%w (resource %s)", ErrNoAuthorizationServer, prm.Resource)
+			return nil, errf.Errorf("%w (resource %s)", ErrNoAuthorizationServer, prm.Resource)
 		}
 		disc.resource, disc.covers = prm.Resource, res
 		asURL, err = d.checkEndpoint("authorization server", prm.AuthorizationServers[0], target)
@@ -265,14 +266,14 @@ func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge,
 	if meta.fallback && hidden {
 		// Without a readable challenge, without any metadata, the default
 		// endpoints are a guess: report the likely cause instead.
-		return nil, hiddenError(fmt.Errorf("%w: no protected resource or authorization server metadata (%s)", ErrMetadata, strings.Join(misses, "; ")))
+		return nil, hiddenError(errf.Errorf("%w: no protected resource or authorization server metadata (%s)", ErrMetadata, strings.Join(misses, "; ")))
 	}
 	disc.meta, disc.issuer = meta, meta.Issuer
 	return disc, nil
 }
 
 func hiddenError(err error) error {
-	return fmt.Errorf("%w: WWW-Authenticate of the 401 response (the server must list it in Access-Control-Expose-Headers), and metadata discovery failed: %w", fetch.ErrHiddenHeader, err)
+	return errf.Errorf("%w: WWW-Authenticate of the 401 response (the server must list it in Access-Control-Expose-Headers), and metadata discovery failed: %w", fetch.ErrHiddenHeader, err)
 }
 
 // discoverAS fetches and validates authorization server metadata; for a
@@ -288,18 +289,18 @@ func (d *Doer) discoverAS(ctx context.Context, issuer, resource *url.URL, legacy
 				return nil, err
 			}
 			if errors.Is(err, ErrBadResponse) {
-				return nil, fmt.Errorf("%w: %s: %w", ErrMetadata, u, err)
+				return nil, errf.Errorf("%w: %s: %w", ErrMetadata, u, err)
 			}
-			misses = append(misses, fmt.Sprintf("%s: %v", u, err))
+			misses = append(misses, errf.Sprintf("%s: %v", u, err))
 			continue
 		}
 		if !found {
-			misses = append(misses, fmt.Sprintf("%s: HTTP %d", u, status))
+			misses = append(misses, errf.Sprintf("%s: HTTP %d", u, status))
 			continue
 		}
 		d.cfg.logf("auth: authorization server metadata at %s", u)
 		if !issuerMatches(meta.Issuer, want) {
-			return nil, fmt.Errorf("%w: %s names issuer %q, not %q", ErrMetadata, u, meta.Issuer, want)
+			return nil, errf.Errorf("%w: %s names issuer %q, not %q", ErrMetadata, u, meta.Issuer, want)
 		}
 		for _, e := range [...]struct{ what, url string }{
 			{"authorization_endpoint", meta.AuthorizationEndpoint},
@@ -314,12 +315,12 @@ func (d *Doer) discoverAS(ctx context.Context, issuer, resource *url.URL, legacy
 			}
 		}
 		if meta.TokenEndpoint == "" {
-			return nil, fmt.Errorf("%w: %s has no token_endpoint", ErrMetadata, u)
+			return nil, errf.Errorf("%w: %s has no token_endpoint", ErrMetadata, u)
 		}
 		return &meta, nil
 	}
 	if !legacy {
-		return nil, fmt.Errorf("%w: none found for %s (%s)", ErrMetadata, want, strings.Join(misses, "; "))
+		return nil, errf.Errorf("%w: none found for %s (%s)", ErrMetadata, want, strings.Join(misses, "; "))
 	}
 	o := origin(issuer)
 	d.cfg.logf("auth: no authorization server metadata: 2025-03-26 default endpoints at %s", o)

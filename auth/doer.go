@@ -1,9 +1,10 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/url"
 	"slices"
@@ -81,7 +82,7 @@ func (d *Doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, err
 	// Each round is bounded by the refusal count; this bounds them all.
 	for round := 0; ; round++ {
 		if round > 2*d.cfg.MaxAuthorizations+2 {
-			return nil, fmt.Errorf("%w: %s %s keeps being refused", ErrRetryLimit, req.Method, redact(req.URL))
+			return nil, errf.Errorf("%w: %s %s keeps being refused", ErrRetryLimit, req.Method, redact(req.URL))
 		}
 		resp, s, err := d.send(ctx, req)
 		if err != nil {
@@ -162,7 +163,7 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 	for hop := 0; ; hop++ {
 		u, err := url.Parse(cur.URL)
 		if err != nil {
-			return nil, nil, fmt.Errorf("auth: invalid URL: %w", err)
+			return nil, nil, errf.Errorf("auth: invalid URL: %w", err)
 		}
 		r, tok := d.credentials(ctx, u)
 		out := cur
@@ -271,7 +272,7 @@ func (d *Doer) refused(ctx context.Context, s *sent, status int, ch oauthChallen
 			if ch.description != "" {
 				detail += ": " + ch.description
 			}
-			return fmt.Errorf("%w: HTTP %d (%s) for %s after %d authorizations", ErrRetryLimit, status, detail, redact(s.url.String()), r.refused)
+			return errf.Errorf("%w: HTTP %d (%s) for %s after %d authorizations", ErrRetryLimit, status, detail, redact(s.url.String()), r.refused)
 		}
 	} else if r := d.lookup(s.url); r != nil && r.token != nil {
 		d.mu.Unlock()
@@ -369,7 +370,7 @@ func (d *Doer) install(ctx context.Context, r *resource, tok *Token) error {
 	disc := r.disc
 	d.mu.Unlock()
 	if err := d.cfg.Store.SetToken(ctx, disc.resource, disc.issuer, tok); err != nil {
-		return fmt.Errorf("auth: storing the token: %w", err)
+		return errf.Errorf("auth: storing the token: %w", err)
 	}
 	return nil
 }
@@ -400,7 +401,7 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	dpop := d.cfg.DPoP != nil && slices.Contains(meta.DPoPSigningAlgValuesSupported, d.cfg.DPoP.Algorithm())
 	stored, err := d.cfg.Store.Token(ctx, disc.resource, disc.issuer)
 	if err != nil {
-		return fmt.Errorf("auth: reading the token store: %w", err)
+		return errf.Errorf("auth: reading the token store: %w", err)
 	}
 	rejected := func(t *Token) bool { return s.token != nil && t.AccessToken == s.token.AccessToken }
 
@@ -456,7 +457,7 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	case GrantClientCredentials, GrantJWTBearer:
 		tok, err = d.machineGrant(ctx, disc, scopes, dpop)
 	default:
-		err = fmt.Errorf("auth: unsupported grant %q", d.cfg.Grant)
+		err = errf.Errorf("auth: unsupported grant %q", d.cfg.Grant)
 	}
 	if err != nil {
 		return err

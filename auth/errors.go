@@ -1,8 +1,9 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"errors"
-	"fmt"
 )
 
 // Sentinel errors of the package. Errors returned by the Doer wrap them (and
@@ -99,7 +100,7 @@ type Error struct {
 func (e *Error) Error() string {
 	msg := "auth: " + e.Endpoint + " endpoint: " + e.Code
 	if e.StatusCode != 0 {
-		msg = fmt.Sprintf("auth: %s endpoint: HTTP %d: %s", e.Endpoint, e.StatusCode, e.Code)
+		msg = errf.Sprintf("auth: %s endpoint: HTTP %d: %s", e.Endpoint, e.StatusCode, e.Code)
 	}
 	if e.Description != "" {
 		msg += ": " + e.Description

@@ -1,12 +1,13 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"net/url"
@@ -106,11 +107,11 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 		return &clientAuth{id: pre.ID, secret: pre.Secret, signer: pre.Signer, method: method, how: "pre-registered"}, nil
 	}
 	if d.cfg.Grant != GrantAuthorizationCode {
-		return nil, fmt.Errorf("%w: the %s grant needs Options.Client credentials for %s%s", ErrNoRegistration, d.cfg.Grant, issuer, boundNote(boundTo))
+		return nil, errf.Errorf("%w: the %s grant needs Options.Client credentials for %s%s", ErrNoRegistration, d.cfg.Grant, issuer, boundNote(boundTo))
 	}
 	reg, err := d.cfg.Store.Registration(ctx, issuer)
 	if err != nil {
-		return nil, fmt.Errorf("auth: reading the client registration: %w", err)
+		return nil, errf.Errorf("auth: reading the client registration: %w", err)
 	}
 	if reg != nil && reg.ClientID != "" &&
 		(reg.SecretExpiresAt.IsZero() || d.cfg.Now().Before(reg.SecretExpiresAt)) &&
@@ -125,17 +126,17 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 		}
 	}
 	if !register {
-		return nil, fmt.Errorf("%w: no registration with %s", ErrNoRegistration, issuer)
+		return nil, errf.Errorf("%w: no registration with %s", ErrNoRegistration, issuer)
 	}
 	if meta.RegistrationEndpoint == "" {
-		return nil, fmt.Errorf("%w: %s offers neither dynamic registration nor client ID metadata documents%s", ErrNoRegistration, issuer, boundNote(boundTo))
+		return nil, errf.Errorf("%w: %s offers neither dynamic registration nor client ID metadata documents%s", ErrNoRegistration, issuer, boundNote(boundTo))
 	}
 	reg, err = d.registerClient(ctx, meta, redirect, disc.covers)
 	if err != nil {
 		return nil, err
 	}
 	if err := d.cfg.Store.SetRegistration(ctx, issuer, reg); err != nil {
-		return nil, fmt.Errorf("auth: storing the client registration: %w", err)
+		return nil, errf.Errorf("auth: storing the client registration: %w", err)
 	}
 	return registeredAuth(reg, meta, "dynamically registered"), nil
 }
@@ -192,11 +193,11 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 		"accept":       {"application/json"},
 	}, Body: b}, resource)
 	if err != nil {
-		return nil, fmt.Errorf("auth: client registration: %w", err)
+		return nil, errf.Errorf("auth: client registration: %w", err)
 	}
 	rb, err := readBody(resp)
 	if err != nil {
-		return nil, fmt.Errorf("auth: client registration: %w", err)
+		return nil, errf.Errorf("auth: client registration: %w", err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, oauthError(rb, resp.StatusCode, "registration")
@@ -209,7 +210,7 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 		RedirectURIs          []string `json:"redirect_uris"`
 	}
 	if err := json.Unmarshal(rb, &r); err != nil || r.ClientID == "" {
-		return nil, fmt.Errorf("%w: registration response without client_id", ErrBadResponse)
+		return nil, errf.Errorf("%w: registration response without client_id", ErrBadResponse)
 	}
 	reg := &Registration{ClientID: r.ClientID, ClientSecret: r.ClientSecret, AuthMethod: r.AuthMethod, RedirectURIs: r.RedirectURIs}
 	if len(reg.RedirectURIs) == 0 {
@@ -235,15 +236,15 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	}
 	meta := disc.meta
 	if !slices.Contains(meta.CodeChallengeMethodsSupported, "S256") {
-		return nil, fmt.Errorf("%w (code_challenge_methods_supported: %v)", ErrNoPKCE, meta.CodeChallengeMethodsSupported)
+		return nil, errf.Errorf("%w (code_challenge_methods_supported: %v)", ErrNoPKCE, meta.CodeChallengeMethodsSupported)
 	}
 	if meta.AuthorizationEndpoint == "" {
-		return nil, fmt.Errorf("%w: no authorization_endpoint", ErrMetadata)
+		return nil, errf.Errorf("%w: no authorization_endpoint", ErrMetadata)
 	}
 	redirect := ua.RedirectURI()
 	ru, err := url.Parse(redirect)
 	if err != nil || ru.Scheme == "" {
-		return nil, fmt.Errorf("auth: invalid redirect URI %q", redirect)
+		return nil, errf.Errorf("auth: invalid redirect URI %q", redirect)
 	}
 	ca, err := d.client(ctx, disc, redirect, true)
 	if err != nil {
@@ -321,10 +322,10 @@ func (d *Doer) redeemCode(ctx context.Context, disc *discovery, ca *clientAuth, 
 func checkCallback(raw string, redirect *url.URL, state string, meta *asMetadata, issuer string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrRedirectMismatch, err)
+		return "", errf.Errorf("%w: %v", ErrRedirectMismatch, err)
 	}
 	if !atRedirect(u, redirect) {
-		return "", fmt.Errorf("%w: %s", ErrRedirectMismatch, redact(raw))
+		return "", errf.Errorf("%w: %s", ErrRedirectMismatch, redact(raw))
 	}
 	q := u.Query()
 	if got := q.Get("state"); !constantTimeEqual(got, state) {
@@ -332,17 +333,17 @@ func checkCallback(raw string, redirect *url.URL, state string, meta *asMetadata
 	}
 	if q.Has("iss") {
 		if q.Get("iss") != issuer {
-			return "", fmt.Errorf("%w: got %q, expected %q", ErrIssuerMismatch, q.Get("iss"), issuer)
+			return "", errf.Errorf("%w: got %q, expected %q", ErrIssuerMismatch, q.Get("iss"), issuer)
 		}
 	} else if meta.IssParameterSupported {
-		return "", fmt.Errorf("%w (expected %q)", ErrIssuerMissing, issuer)
+		return "", errf.Errorf("%w (expected %q)", ErrIssuerMissing, issuer)
 	}
 	if e := q.Get("error"); e != "" {
 		return "", &Error{Code: e, Description: q.Get("error_description"), URI: q.Get("error_uri"), Endpoint: "authorization"}
 	}
 	code := q.Get("code")
 	if code == "" {
-		return "", fmt.Errorf("%w: authorization response without code", ErrBadResponse)
+		return "", errf.Errorf("%w: authorization response without code", ErrBadResponse)
 	}
 	return code, nil
 }
@@ -393,7 +394,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 			HTTP:          d.inner,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("auth: obtaining the assertion: %w", err)
+			return nil, errf.Errorf("auth: obtaining the assertion: %w", err)
 		}
 		form.Set("assertion", a)
 	}
@@ -430,7 +431,7 @@ func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form url.Val
 	case AuthMethodNone:
 		form.Set("client_id", ca.id)
 	default:
-		return fmt.Errorf("auth: unsupported token endpoint auth method %q", ca.method)
+		return errf.Errorf("auth: unsupported token endpoint auth method %q", ca.method)
 	}
 	return nil
 }
@@ -442,7 +443,7 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base url.Value
 	endpoint := disc.meta.TokenEndpoint
 	eu, err := url.Parse(endpoint)
 	if err != nil {
-		return nil, fmt.Errorf("%w: token endpoint %q", ErrMetadata, endpoint)
+		return nil, errf.Errorf("%w: token endpoint %q", ErrMetadata, endpoint)
 	}
 	for attempt := 0; ; attempt++ {
 		form := url.Values{}
@@ -467,12 +468,12 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base url.Value
 		}
 		resp, err := d.guardedDo(ctx, "token_endpoint", &fetch.Request{Method: "POST", URL: endpoint, Header: h, Body: []byte(form.Encode())}, disc.covers)
 		if err != nil {
-			return nil, fmt.Errorf("auth: token request: %w", err)
+			return nil, errf.Errorf("auth: token request: %w", err)
 		}
 		d.noteNonce(eu, resp)
 		b, err := readBody(resp)
 		if err != nil {
-			return nil, fmt.Errorf("auth: token request: %w", err)
+			return nil, errf.Errorf("auth: token request: %w", err)
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 			return d.parseToken(b, dpop)
@@ -497,10 +498,10 @@ func (d *Doer) parseToken(b []byte, dpop bool) (*Token, error) {
 		Scope        string          `json:"scope"`
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%w: token response: %v", ErrBadResponse, err)
+		return nil, errf.Errorf("%w: token response: %v", ErrBadResponse, err)
 	}
 	if r.AccessToken == "" {
-		return nil, fmt.Errorf("%w: token response without access_token", ErrBadResponse)
+		return nil, errf.Errorf("%w: token response without access_token", ErrBadResponse)
 	}
 	t := &Token{AccessToken: r.AccessToken, RefreshToken: r.RefreshToken, GrantedScope: r.Scope}
 	switch {
@@ -510,7 +511,7 @@ func (d *Doer) parseToken(b []byte, dpop bool) (*Token, error) {
 		t.Type = "DPoP"
 		t.JKT = d.cfg.thumbprint(d.cfg.DPoP.PublicJWK())
 	default:
-		return nil, fmt.Errorf("%w: unsupported token_type %q", ErrBadResponse, r.TokenType)
+		return nil, errf.Errorf("%w: unsupported token_type %q", ErrBadResponse, r.TokenType)
 	}
 	if len(r.ExpiresIn) > 0 && string(r.ExpiresIn) != "null" {
 		if life, ok := tokenLifetime(r.ExpiresIn); ok {
@@ -551,7 +552,7 @@ func readBody(resp *fetch.Response) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) > maxDocument {
-		return nil, fmt.Errorf("%w: response larger than %d bytes", ErrBadResponse, maxDocument)
+		return nil, errf.Errorf("%w: response larger than %d bytes", ErrBadResponse, maxDocument)
 	}
 	return b, nil
 }
@@ -571,5 +572,5 @@ func oauthError(b []byte, status int, endpoint string) error {
 	if len(detail) > 200 {
 		detail = detail[:200] + "…"
 	}
-	return fmt.Errorf("%w: %s endpoint answered HTTP %d: %s", ErrBadResponse, endpoint, status, detail)
+	return errf.Errorf("%w: %s endpoint answered HTTP %d: %s", ErrBadResponse, endpoint, status, detail)
 }

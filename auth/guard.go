@@ -1,8 +1,9 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
-	"fmt"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -142,15 +143,15 @@ func whatwgIPv4(h string) (netip.Addr, bool) {
 // for requests on behalf of the protected resource at resource.
 func (d *Doer) checkURL(what string, u, resource *url.URL) error {
 	if u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return fmt.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, redact(u.String()))
+		return errf.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, redact(u.String()))
 	}
 	tc, rc := hostClass(u), hostClass(resource)
 	if tc == classForbidden || (tc != classPublic && tc != rc && !d.cfg.AllowPrivateAddresses) {
-		return fmt.Errorf("%w: %s %s is a %s address and the protected resource %s is not", ErrUnsafeURL, what, redact(u.String()), tc, origin(resource))
+		return errf.Errorf("%w: %s %s is a %s address and the protected resource %s is not", ErrUnsafeURL, what, redact(u.String()), tc, origin(resource))
 	}
 	if u.Scheme == "http" && !d.cfg.AllowInsecureHTTP &&
 		!(tc == classLoopback && (rc == classLoopback || d.cfg.AllowPrivateAddresses)) {
-		return fmt.Errorf("%w: %s %s", ErrInsecureEndpoint, what, redact(u.String()))
+		return errf.Errorf("%w: %s %s", ErrInsecureEndpoint, what, redact(u.String()))
 	}
 	return nil
 }
@@ -168,7 +169,7 @@ func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, r
 	for hop := 0; ; hop++ {
 		u, err := url.Parse(cur.URL)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s %q: %v", ErrMetadata, what, redact(cur.URL), err)
+			return nil, errf.Errorf("%w: %s %q: %v", ErrMetadata, what, redact(cur.URL), err)
 		}
 		if err := d.checkURL(what, u, resource); err != nil {
 			return nil, err
@@ -197,11 +198,11 @@ func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, r
 		}
 		drain(resp)
 		if hop >= maxGuardedRedirects {
-			return nil, fmt.Errorf("%w: %s %s: too many redirects", ErrBadResponse, what, redact(req.URL))
+			return nil, errf.Errorf("%w: %s %s: too many redirects", ErrBadResponse, what, redact(req.URL))
 		}
 		next, err := u.Parse(loc)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s %s redirected to an invalid Location", ErrBadResponse, what, redact(cur.URL))
+			return nil, errf.Errorf("%w: %s %s redirected to an invalid Location", ErrBadResponse, what, redact(cur.URL))
 		}
 		d.cfg.logf("auth: %s redirected to %s", what, redact(next.String()))
 		cur.Header = cur.Header.Clone()

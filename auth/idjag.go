@@ -1,10 +1,11 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 
@@ -82,11 +83,11 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 			"accept":       {"application/json"},
 		}, Body: []byte(form.Encode())})
 		if err != nil {
-			return "", fmt.Errorf("auth: token exchange: %w", err)
+			return "", errf.Errorf("auth: token exchange: %w", err)
 		}
 		b, err := readBody(resp)
 		if err != nil {
-			return "", fmt.Errorf("auth: token exchange: %w", err)
+			return "", errf.Errorf("auth: token exchange: %w", err)
 		}
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			return "", oauthError(b, resp.StatusCode, "token exchange")
@@ -96,10 +97,10 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 			IssuedTokenType string `json:"issued_token_type"`
 		}
 		if err := json.Unmarshal(b, &r); err != nil || r.AccessToken == "" {
-			return "", fmt.Errorf("%w: token exchange response without access_token", ErrBadResponse)
+			return "", errf.Errorf("%w: token exchange response without access_token", ErrBadResponse)
 		}
 		if r.IssuedTokenType != "" && r.IssuedTokenType != TokenTypeIDJAG {
-			return "", fmt.Errorf("%w: token exchange issued %q, not an ID-JAG", ErrBadResponse, r.IssuedTokenType)
+			return "", errf.Errorf("%w: token exchange issued %q, not an ID-JAG", ErrBadResponse, r.IssuedTokenType)
 		}
 		return r.AccessToken, nil
 	}

@@ -1,11 +1,12 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/url"
 	"time"
 )
@@ -44,7 +45,7 @@ func signJWT(ctx context.Context, s Signer, header, claims map[string]any) (stri
 	input := b64.EncodeToString(h) + "." + b64.EncodeToString(c)
 	sig, err := s.Sign(ctx, []byte(input))
 	if err != nil {
-		return "", fmt.Errorf("auth: signing a JWT: %w", err)
+		return "", errf.Errorf("auth: signing a JWT: %w", err)
 	}
 	return input + "." + b64.EncodeToString(sig), nil
 }
@@ -56,7 +57,7 @@ func (c *config) randomString(n int) (string, error) {
 	for i := 0; i < n; {
 		k, err := c.Random.Read(b[i:])
 		if err != nil {
-			return "", fmt.Errorf("auth: random source: %w", err)
+			return "", errf.Errorf("auth: random source: %w", err)
 		}
 		if k == 0 {
 			return "", errors.New("auth: random source: no bytes")

@@ -3,9 +3,10 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -54,11 +55,11 @@ func NewLoopbackCallback(opts *LoopbackOptions) (*LoopbackCallback, error) {
 		path = "/callback"
 	}
 	if path[0] != '/' {
-		return nil, fmt.Errorf("auth: callback path %q must start with /", path)
+		return nil, errf.Errorf("auth: callback path %q must start with /", path)
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.Port)))
 	if err != nil {
-		return nil, fmt.Errorf("auth: loopback listener: %w", err)
+		return nil, errf.Errorf("auth: loopback listener: %w", err)
 	}
 	l := &LoopbackCallback{
 		open:     opts.Open,
@@ -83,7 +84,7 @@ func (l *LoopbackCallback) RedirectURI() string { return l.redirect }
 func (l *LoopbackCallback) Authorize(ctx context.Context, authURL string) (string, error) {
 	u, err := url.Parse(authURL)
 	if err != nil {
-		return "", fmt.Errorf("auth: invalid authorization URL: %w", err)
+		return "", errf.Errorf("auth: invalid authorization URL: %w", err)
 	}
 	state := u.Query().Get("state")
 	ch := make(chan string, 1)
@@ -100,7 +101,7 @@ func (l *LoopbackCallback) Authorize(ctx context.Context, authURL string) (strin
 		l.mu.Unlock()
 	}()
 	if err := l.open(ctx, authURL); err != nil {
-		return "", fmt.Errorf("auth: opening the authorization URL: %w", err)
+		return "", errf.Errorf("auth: opening the authorization URL: %w", err)
 	}
 	select {
 	case cb := <-ch:

@@ -1,8 +1,9 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
-	"fmt"
 	"net/url"
 	"time"
 )
@@ -93,7 +94,7 @@ func (d *Doer) savePending(ctx context.Context, disc *discovery, p *Pending) err
 		return nil
 	}
 	if err := ps.SetPending(ctx, disc.resource, disc.issuer, p); err != nil {
-		return fmt.Errorf("auth: storing the pending authorization: %w", err)
+		return errf.Errorf("auth: storing the pending authorization: %w", err)
 	}
 	return nil
 }
@@ -122,11 +123,11 @@ func (d *Doer) takeCallback() string {
 func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool) (tok *Token, ok bool, err error) {
 	ps, isPS := d.cfg.Store.(PendingStore)
 	if !isPS {
-		return nil, false, fmt.Errorf("%w: Options.CallbackURL needs a Store that keeps pending authorizations (PendingStore)", ErrNoPendingAuthorization)
+		return nil, false, errf.Errorf("%w: Options.CallbackURL needs a Store that keeps pending authorizations (PendingStore)", ErrNoPendingAuthorization)
 	}
 	p, err := ps.Pending(ctx, disc.resource, disc.issuer)
 	if err != nil {
-		return nil, false, fmt.Errorf("auth: reading the pending authorization: %w", err)
+		return nil, false, errf.Errorf("auth: reading the pending authorization: %w", err)
 	}
 	if p == nil {
 		d.cfg.logf("auth: no pending authorization for %s at %s: ignoring the callback URL", disc.resource, disc.issuer)
@@ -134,14 +135,14 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 	}
 	// One use: whatever happens next, this authorization is spent.
 	if err := ps.SetPending(ctx, disc.resource, disc.issuer, nil); err != nil {
-		return nil, false, fmt.Errorf("auth: removing the pending authorization: %w", err)
+		return nil, false, errf.Errorf("auth: removing the pending authorization: %w", err)
 	}
 	if !d.cfg.Now().Before(p.Created.Add(d.cfg.AuthorizationTimeout)) {
-		return nil, false, fmt.Errorf("%w: the authorization for %s started at %s has expired", ErrNoPendingAuthorization, disc.resource, p.Created.Format(time.RFC3339))
+		return nil, false, errf.Errorf("%w: the authorization for %s started at %s has expired", ErrNoPendingAuthorization, disc.resource, p.Created.Format(time.RFC3339))
 	}
 	ru, err := url.Parse(p.RedirectURI)
 	if err != nil || ru.Scheme == "" || p.State == "" || p.Verifier == "" {
-		return nil, false, fmt.Errorf("%w: the stored pending authorization is incomplete", ErrNoPendingAuthorization)
+		return nil, false, errf.Errorf("%w: the stored pending authorization is incomplete", ErrNoPendingAuthorization)
 	}
 	d.cfg.logf("auth: finishing the authorization for %s started before a redirect", disc.resource)
 	code, err := checkCallback(cb, ru, p.State, disc.meta, disc.issuer)
@@ -153,7 +154,7 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 		return nil, false, err
 	}
 	if ca.id != p.ClientID {
-		return nil, false, fmt.Errorf("%w: the client registration changed since the authorization started", ErrNoPendingAuthorization)
+		return nil, false, errf.Errorf("%w: the client registration changed since the authorization started", ErrNoPendingAuthorization)
 	}
 	if tok, err = d.redeemCode(ctx, disc, ca, code, p, dpop); err != nil {
 		return nil, false, err

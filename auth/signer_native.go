@@ -6,6 +6,8 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -17,7 +19,6 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
-	"fmt"
 	"math/big"
 )
 
@@ -40,10 +41,10 @@ func ParseSigner(pemData []byte) (Signer, error) {
 	case "RSA PRIVATE KEY":
 		key, err = x509.ParsePKCS1PrivateKey(block.Bytes)
 	default:
-		return nil, fmt.Errorf("auth: unsupported PEM block %q", block.Type)
+		return nil, errf.Errorf("auth: unsupported PEM block %q", block.Type)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("auth: parsing the private key: %w", err)
+		return nil, errf.Errorf("auth: parsing the private key: %w", err)
 	}
 	switch k := key.(type) {
 	case *ecdsa.PrivateKey:
@@ -54,7 +55,7 @@ func ParseSigner(pemData []byte) (Signer, error) {
 		}
 		return &rsaSigner{key: k}, nil
 	}
-	return nil, fmt.Errorf("auth: unsupported private key type %T", key)
+	return nil, errors.New("auth: unsupported private key type (want an ECDSA P-256 or RSA key)")
 }
 
 // GenerateSigner returns a Signer with a new ES256 (P-256) key: a DPoP key

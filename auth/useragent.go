@@ -1,8 +1,9 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
-	"fmt"
 	"io"
 	"net/url"
 	"strings"
@@ -72,41 +73,41 @@ func (h *HeadlessAgent) RedirectURI() string {
 func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, error) {
 	redirect, err := url.Parse(h.RedirectURI())
 	if err != nil {
-		return "", fmt.Errorf("auth: invalid redirect URI: %w", err)
+		return "", errf.Errorf("auth: invalid redirect URI: %w", err)
 	}
 	next := authURL
 	for hop := 0; hop < 10; hop++ {
 		resp, err := h.HTTP.Do(ctx, &fetch.Request{Method: "GET", URL: next, NoRedirect: true})
 		if err != nil {
-			return "", fmt.Errorf("auth: headless authorization: %w", err)
+			return "", errf.Errorf("auth: headless authorization: %w", err)
 		}
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		resp.Body.Close()
 		loc := resp.Header.Get("Location")
 		if resp.StatusCode < 300 || resp.StatusCode > 399 || loc == "" {
 			if resp.StatusCode == 0 {
-				return "", fmt.Errorf("auth: headless authorization: the platform hides redirects (opaque redirect): use an interactive user agent")
+				return "", errf.Errorf("auth: headless authorization: the platform hides redirects (opaque redirect): use an interactive user agent")
 			}
 			detail := strings.TrimSpace(string(b))
 			if len(detail) > 200 {
 				detail = detail[:200] + "…"
 			}
-			return "", fmt.Errorf("auth: headless authorization: the authorization endpoint answered HTTP %d instead of redirecting (a user must sign in: use an interactive user agent): %s", resp.StatusCode, detail)
+			return "", errf.Errorf("auth: headless authorization: the authorization endpoint answered HTTP %d instead of redirecting (a user must sign in: use an interactive user agent): %s", resp.StatusCode, detail)
 		}
 		base, _ := url.Parse(next)
 		u, err := base.Parse(loc)
 		if err != nil {
-			return "", fmt.Errorf("%w: invalid Location %q", ErrBadResponse, loc)
+			return "", errf.Errorf("%w: invalid Location %q", ErrBadResponse, loc)
 		}
 		if atRedirect(u, redirect) {
 			return u.String(), nil
 		}
 		if !strings.EqualFold(u.Scheme, base.Scheme) || canonicalHostPort(u) != canonicalHostPort(base) {
-			return "", fmt.Errorf("%w: the authorization endpoint redirected to %s, another origin (a headless agent follows redirects only within %s)", ErrRedirectMismatch, redact(u.String()), origin(base))
+			return "", errf.Errorf("%w: the authorization endpoint redirected to %s, another origin (a headless agent follows redirects only within %s)", ErrRedirectMismatch, redact(u.String()), origin(base))
 		}
 		next = u.String()
 	}
-	return "", fmt.Errorf("auth: headless authorization: too many redirects")
+	return "", errf.Errorf("auth: headless authorization: too many redirects")
 }
 
 // atRedirect reports whether u is at the redirect URI: same scheme, host

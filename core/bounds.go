@@ -1,8 +1,9 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
@@ -13,10 +14,10 @@ import (
 // were dropped (over true).
 func (s *Session) notesDropped(queued, dropped int, over bool) {
 	if !over {
-		s.warn(fmt.Errorf("%w: %d notification handlers are waiting to run (ClientOptions.MaxQueuedNotifications); dropping notifications until they have", ErrNotificationsDropped, queued))
+		s.warn(errf.Errorf("%w: %d notification handlers are waiting to run (ClientOptions.MaxQueuedNotifications); dropping notifications until they have", ErrNotificationsDropped, queued))
 		return
 	}
-	s.warn(fmt.Errorf("%w: %d notifications were dropped while the handler queue was full", ErrNotificationsDropped, dropped))
+	s.warn(errf.Errorf("%w: %d notifications were dropped while the handler queue was full", ErrNotificationsDropped, dropped))
 }
 
 // admitServerRequest reserves a slot for a legacy server→client request
@@ -32,7 +33,7 @@ func (s *Session) admitServerRequest(m *jsonrpc.Request) bool {
 		if s.refusing >= s.client.opts.MaxServerRequests {
 			// Even the refusals are at their limit: drop it.
 			s.mu.Unlock()
-			s.warn(fmt.Errorf("%w: dropped %s from the server", ErrTooManyServerRequests, m.Method))
+			s.warn(errf.Errorf("%w: dropped %s from the server", ErrTooManyServerRequests, m.Method))
 			return false
 		}
 		s.refusing++
@@ -52,11 +53,11 @@ func (s *Session) admitServerRequest(m *jsonrpc.Request) bool {
 		s.mu.Lock()
 		version := s.version
 		s.mu.Unlock()
-		resp := &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: CodeInternalError, Message: fmt.Sprintf("%v (%d in progress)", ErrTooManyServerRequests, s.client.opts.MaxServerRequests)}}
+		resp := &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: CodeInternalError, Message: errf.Sprintf("%v (%d in progress)", ErrTooManyServerRequests, s.client.opts.MaxServerRequests)}}
 		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 		defer cancel()
 		if err := s.send(ctx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
-			s.warn(fmt.Errorf("core: refusing %s: %w", m.Method, err))
+			s.warn(errf.Errorf("core: refusing %s: %w", m.Method, err))
 		}
 	}()
 	return false

@@ -1,9 +1,10 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonschema"
 )
@@ -21,7 +22,7 @@ type ElicitationContentError struct {
 }
 
 func (e *ElicitationContentError) Error() string {
-	return fmt.Sprintf("%v: %v", ErrElicitationContent, e.Err)
+	return errf.Sprintf("%v: %v", ErrElicitationContent, e.Err)
 }
 
 // Unwrap returns ErrElicitationContent and the validation error.
@@ -36,7 +37,7 @@ func (s *Session) checkElicitation(p *ElicitParams, r *ElicitResult) error {
 	}
 	sch, err := jsonschema.CompileWith(p.RequestedSchema, s.schemaOptions())
 	if err != nil {
-		s.warn(fmt.Errorf("core: elicitation requestedSchema is unusable, the answer is not checked: %w", err))
+		s.warn(errf.Errorf("core: elicitation requestedSchema is unusable, the answer is not checked: %w", err))
 		return nil
 	}
 	content := r.Content
@@ -45,7 +46,7 @@ func (s *Session) checkElicitation(p *ElicitParams, r *ElicitResult) error {
 	}
 	b, err := json.Marshal(content)
 	if err != nil {
-		return fmt.Errorf("core: encoding the elicitation answer: %w", err)
+		return errf.Errorf("core: encoding the elicitation answer: %w", err)
 	}
 	if err := sch.ValidateJSON(b); err != nil {
 		cerr := &ElicitationContentError{Err: err}

@@ -1,9 +1,10 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -100,7 +101,7 @@ type RPCError struct {
 }
 
 func (e *RPCError) Error() string {
-	return fmt.Sprintf("core: server error %d: %s", e.Code, e.Message)
+	return errf.Sprintf("core: server error %d: %s", e.Code, e.Message)
 }
 
 // Supported returns data.supported of an UnsupportedProtocolVersionError.
@@ -145,7 +146,7 @@ func (e *TimeoutError) Error() string {
 	if e.Total {
 		kind = "maximum total timeout"
 	}
-	return fmt.Sprintf("core: %s timed out after %v (%s)", e.Method, e.Timeout, kind)
+	return errf.Sprintf("core: %s timed out after %v (%s)", e.Method, e.Timeout, kind)
 }
 
 // Unwrap returns ErrTimeout.
@@ -161,9 +162,9 @@ type InputError struct {
 
 func (e *InputError) Error() string {
 	if e.Key != "" {
-		return fmt.Sprintf("core: input request %q (%s): %v", e.Key, e.Method, e.Err)
+		return errf.Sprintf("core: input request %q (%s): %v", e.Key, e.Method, e.Err)
 	}
-	return fmt.Sprintf("core: %s: %v", e.Method, e.Err)
+	return errf.Sprintf("core: %s: %v", e.Method, e.Err)
 }
 
 // Unwrap returns the handler's error.
@@ -178,7 +179,7 @@ type OutputSchemaError struct {
 }
 
 func (e *OutputSchemaError) Error() string {
-	return fmt.Sprintf("core: tool %q: structured content does not match its output schema: %v", e.Tool, e.Err)
+	return errf.Sprintf("core: tool %q: structured content does not match its output schema: %v", e.Tool, e.Err)
 }
 
 // Unwrap returns ErrOutputSchema and the validation error.
@@ -192,7 +193,7 @@ type ToolError struct {
 
 func (e *ToolError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "core: tool %q failed", e.Tool)
+	b.WriteString(errf.Sprintf("core: tool %q failed", e.Tool))
 	if e.Result != nil {
 		for _, c := range e.Result.Content {
 			if c != nil && c.Type == "text" && c.Text != "" {
@@ -216,5 +217,5 @@ type HeaderError struct {
 }
 
 func (e *HeaderError) Error() string {
-	return fmt.Sprintf("core: tool %q has an invalid x-mcp-header annotation: %s", e.Tool, e.Reason)
+	return errf.Sprintf("core: tool %q has an invalid x-mcp-header annotation: %s", e.Tool, e.Reason)
 }

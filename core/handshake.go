@@ -1,10 +1,11 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
@@ -18,7 +19,7 @@ type legacyFallback struct {
 }
 
 func (e *legacyFallback) Error() string {
-	return fmt.Sprintf("core: server is not modern: %v", e.cause)
+	return errf.Sprintf("core: server is not modern: %v", e.cause)
 }
 
 func splitVersions(vs []string) (modern, legacy []string) {
@@ -62,7 +63,7 @@ func (s *Session) handshake(ctx context.Context) error {
 			return err
 		}
 		if len(legacy) == 0 {
-			return fmt.Errorf("%w: this client accepts only %v: %w", ErrUnsupportedVersion, modern, fb.cause)
+			return errf.Errorf("%w: this client accepts only %v: %w", ErrUnsupportedVersion, modern, fb.cause)
 		}
 		if fb.version != "" {
 			legacyVersion = fb.version
@@ -70,12 +71,12 @@ func (s *Session) handshake(ctx context.Context) error {
 		probeErr = fb.cause
 	}
 	if len(legacy) == 0 {
-		return fmt.Errorf("%w: no protocol versions configured", ErrUnsupportedVersion)
+		return errf.Errorf("%w: no protocol versions configured", ErrUnsupportedVersion)
 	}
 	err := s.initialize(ctx, legacyVersion)
 	if err != nil && probeErr != nil {
 		// Neither era worked: report both attempts.
-		err = fmt.Errorf("%w (before that, the modern probe failed: %v)", err, probeErr)
+		err = errf.Errorf("%w (before that, the modern probe failed: %v)", err, probeErr)
 	}
 	if err != nil && cached == EraLegacy && len(modern) > 0 && isModernSignal(err) {
 		// The cached verdict is stale: the server became modern.
@@ -129,7 +130,7 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 				if lv, ok := pickVersion(legacy, sup); ok {
 					return &legacyFallback{version: lv, cause: err}
 				}
-				return fmt.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, sup, s.versions)
+				return errf.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, sup, s.versions)
 			}
 			if IsModernError(rpc.Code) {
 				return err
@@ -143,22 +144,22 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 		}
 		var res DiscoverResult
 		if err := json.Unmarshal(raw, &res); err != nil || res.SupportedVersions == nil {
-			return &legacyFallback{cause: fmt.Errorf("%w: server/discover answered without supportedVersions", ErrInvalidResult)}
+			return &legacyFallback{cause: errf.Errorf("%w: server/discover answered without supportedVersions", ErrInvalidResult)}
 		}
 		if !slices.Contains(res.SupportedVersions, v) {
 			next, ok := pickVersion(modern, res.SupportedVersions)
 			if !ok {
 				if lv, ok := pickVersion(legacy, res.SupportedVersions); ok {
-					return &legacyFallback{version: lv, cause: fmt.Errorf("server supports %v", res.SupportedVersions)}
+					return &legacyFallback{version: lv, cause: errf.Errorf("server supports %v", res.SupportedVersions)}
 				}
-				return fmt.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, res.SupportedVersions, s.versions)
+				return errf.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, res.SupportedVersions, s.versions)
 			}
 			v = next
 		}
 		s.commitDiscover(v, &res, raw)
 		return nil
 	}
-	return fmt.Errorf("%w: version negotiation did not converge: %w", ErrUnsupportedVersion, lastErr)
+	return errf.Errorf("%w: version negotiation did not converge: %w", ErrUnsupportedVersion, lastErr)
 }
 
 func (s *Session) commitDiscover(v string, res *DiscoverResult, raw json.RawMessage) {
@@ -227,11 +228,11 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 	}
 	var res InitializeResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return fmt.Errorf("%w: initialize: %v", ErrInvalidResult, err)
+		return errf.Errorf("%w: initialize: %v", ErrInvalidResult, err)
 	}
 	_, legacy := splitVersions(s.versions)
 	if !slices.Contains(legacy, res.ProtocolVersion) {
-		return fmt.Errorf("%w: server chose %q, client accepts %v", ErrUnsupportedVersion, res.ProtocolVersion, legacy)
+		return errf.Errorf("%w: server chose %q, client accepts %v", ErrUnsupportedVersion, res.ProtocolVersion, legacy)
 	}
 	s.mu.Lock()
 	s.era = EraLegacy
@@ -256,7 +257,7 @@ func (s *Session) reinitialize(ctx context.Context, gen int64) error {
 	v := s.version
 	s.mu.Unlock()
 	if err := s.initialize(ctx, v); err != nil {
-		return fmt.Errorf("core: re-initializing expired session: %w", err)
+		return errf.Errorf("core: re-initializing expired session: %w", err)
 	}
 	s.reinitN.Add(1)
 	s.restoreLegacyState(ctx)
@@ -281,7 +282,7 @@ func (s *Session) afterConnect(ctx context.Context) {
 	}
 	if lvl != "" && s.ServerCapabilities().Logging != nil {
 		if err := s.SetLogLevel(ctx, lvl); err != nil {
-			s.warn(fmt.Errorf("core: setting log level: %w", err))
+			s.warn(errf.Errorf("core: setting log level: %w", err))
 		}
 	}
 }
@@ -298,12 +299,12 @@ func (s *Session) restoreLegacyState(ctx context.Context) {
 	s.mu.Unlock()
 	if lvl != "" {
 		if _, err := s.call(ctx, MethodSetLevel, mustMarshal(&SetLevelParams{Level: lvl}), nil, pin); err != nil {
-			s.warn(fmt.Errorf("core: restoring log level: %w", err))
+			s.warn(errf.Errorf("core: restoring log level: %w", err))
 		}
 	}
 	for _, uri := range s.managed.uris() {
 		if _, err := s.call(ctx, MethodSubscribe, mustMarshal(&SubscribeParams{URI: uri}), nil, pin); err != nil {
-			s.warn(fmt.Errorf("core: restoring subscription to %s: %w", uri, err))
+			s.warn(errf.Errorf("core: restoring subscription to %s: %w", uri, err))
 		}
 	}
 }

@@ -1,11 +1,12 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -48,7 +49,7 @@ func (s *Session) serveRequest(m *jsonrpc.Request) {
 	sendCtx, stop := context.WithTimeout(s.ctx, 30*time.Second)
 	defer stop()
 	if err := s.send(sendCtx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
-		s.warn(fmt.Errorf("core: answering %s: %w", m.Method, err))
+		s.warn(errf.Errorf("core: answering %s: %w", m.Method, err))
 	}
 }
 
@@ -77,7 +78,7 @@ var (
 func (s *Session) fulfil(ctx context.Context, method string, params json.RawMessage) (result json.RawMessage, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("core: %s handler panicked: %v", method, r)
+			err = errf.Errorf("core: %s handler panicked: %v", method, r)
 		}
 	}()
 	opts := &s.client.opts
@@ -87,7 +88,7 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		return json.RawMessage("{}"), nil
 	case MethodCreateMessage:
 		if opts.SamplingHandler == nil {
-			return nil, fmt.Errorf("%w: %w (sampling)", errUnknownMethod, ErrNoHandler)
+			return nil, errf.Errorf("%w: %w (sampling)", errUnknownMethod, ErrNoHandler)
 		}
 		var p CreateMessageParams
 		if err := unmarshalParams(params, &p); err != nil {
@@ -103,7 +104,7 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		out = r
 	case MethodElicit:
 		if opts.ElicitationHandler == nil {
-			return nil, fmt.Errorf("%w: %w (elicitation)", errUnknownMethod, ErrNoHandler)
+			return nil, errf.Errorf("%w: %w (elicitation)", errUnknownMethod, ErrNoHandler)
 		}
 		var p ElicitParams
 		if err := unmarshalParams(params, &p); err != nil {
@@ -137,14 +138,14 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		} else if roots := s.client.Roots(); roots != nil {
 			out = &ListRootsResult{Roots: roots}
 		} else {
-			return nil, fmt.Errorf("%w: %w (roots)", errUnknownMethod, ErrNoHandler)
+			return nil, errf.Errorf("%w: %w (roots)", errUnknownMethod, ErrNoHandler)
 		}
 	default:
-		return nil, fmt.Errorf("%w: %s", errUnknownMethod, method)
+		return nil, errf.Errorf("%w: %s", errUnknownMethod, method)
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
-		return nil, fmt.Errorf("core: encoding %s result: %w", method, err)
+		return nil, errf.Errorf("core: encoding %s result: %w", method, err)
 	}
 	return b, nil
 }
@@ -161,7 +162,7 @@ func unmarshalParams(params json.RawMessage, v any) error {
 		return nil
 	}
 	if err := json.Unmarshal(params, v); err != nil {
-		return fmt.Errorf("%w: %v", errBadParams, err)
+		return errf.Errorf("%w: %v", errBadParams, err)
 	}
 	return nil
 }
@@ -212,11 +213,11 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 		// Each is answered on a goroutine of its own, by the application's
 		// handlers: a server may not ask for more at once than it could
 		// as legacy server→client requests.
-		return nil, fmt.Errorf("%w: input_required asks for %d inputs at once, more than %d (ClientOptions.MaxServerRequests)", ErrInvalidResult, len(reqs), max)
+		return nil, errf.Errorf("%w: input_required asks for %d inputs at once, more than %d (ClientOptions.MaxServerRequests)", ErrInvalidResult, len(reqs), max)
 	}
 	for key, req := range reqs {
 		if req == nil {
-			return nil, fmt.Errorf("%w: input request %q is empty", ErrInvalidResult, key)
+			return nil, errf.Errorf("%w: input request %q is empty", ErrInvalidResult, key)
 		}
 	}
 	answers := make(chan answer, len(reqs))

@@ -1,9 +1,10 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 )
 
 // ErrKeepAlive is wrapped by the warning about a failed keepalive ping.
@@ -34,7 +35,7 @@ func (s *Session) startKeepAlive() {
 			err := s.Ping(ctx)
 			cancel()
 			if err != nil && s.ctx.Err() == nil {
-				s.warn(fmt.Errorf("%w: %w", ErrKeepAlive, err))
+				s.warn(errf.Errorf("%w: %w", ErrKeepAlive, err))
 			}
 			t.Reset(every)
 		}

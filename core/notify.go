@@ -1,8 +1,9 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"encoding/json"
-	"fmt"
 	"sync"
 
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
@@ -144,7 +145,7 @@ func (s *Session) dispatchLoop() {
 func (s *Session) runHandler(f func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.warn(fmt.Errorf("core: notification handler panicked: %v", r))
+			s.warn(errf.Errorf("core: notification handler panicked: %v", r))
 		}
 	}()
 	f()
@@ -224,7 +225,7 @@ func (s *Session) onNotification(m *jsonrpc.Request) {
 		}
 		if n, ok := p.RequestID.Int64(); ok {
 			if sb := s.subscription(n); sb != nil {
-				sb.finish(fmt.Errorf("%w: server cancelled the subscription: %s", ErrClosed, p.Reason))
+				sb.finish(errf.Errorf("%w: server cancelled the subscription: %s", ErrClosed, p.Reason))
 				s.cancelRequest(n, "")
 			}
 		}
@@ -238,7 +239,7 @@ func (s *Session) onNotification(m *jsonrpc.Request) {
 		if sub != nil {
 			sub.acknowledge(p.Notifications)
 		} else {
-			s.warn(fmt.Errorf("%w: acknowledgement for unknown subscription", ErrInvalidResult))
+			s.warn(errf.Errorf("%w: acknowledgement for unknown subscription", ErrInvalidResult))
 		}
 		return
 
@@ -316,7 +317,7 @@ func (s *Session) notificationSub(m *jsonrpc.Request) (sub *Subscription, ok boo
 
 func (s *Session) decodeNote(m *jsonrpc.Request, v any) bool {
 	if err := json.Unmarshal(m.Params, v); err != nil {
-		s.warn(fmt.Errorf("%w: %s params: %v", ErrInvalidResult, m.Method, err))
+		s.warn(errf.Errorf("%w: %s params: %v", ErrInvalidResult, m.Method, err))
 		return false
 	}
 	return true

@@ -1,8 +1,9 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
-	"fmt"
 	"iter"
 )
 
@@ -20,7 +21,7 @@ func paginate[T any](ctx context.Context, page func(ctx context.Context, cursor 
 		cursor := ""
 		for n := 0; ; n++ {
 			if n >= MaxPages {
-				yield(zero, fmt.Errorf("%w: more than %d pages", ErrRepeatedCursor, MaxPages))
+				yield(zero, errf.Errorf("%w: more than %d pages", ErrRepeatedCursor, MaxPages))
 				return
 			}
 			items, next, err := page(ctx, cursor)
@@ -37,7 +38,7 @@ func paginate[T any](ctx context.Context, page func(ctx context.Context, cursor 
 				return
 			}
 			if seen[next] {
-				yield(zero, fmt.Errorf("%w: %q", ErrRepeatedCursor, next))
+				yield(zero, errf.Errorf("%w: %q", ErrRepeatedCursor, next))
 				return
 			}
 			seen[next] = true

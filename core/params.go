@@ -1,9 +1,10 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
@@ -17,10 +18,10 @@ func objectMembers(obj json.RawMessage) ([]jsonscan.Member, error) {
 		return nil, nil
 	}
 	if obj[0] != '{' {
-		return nil, fmt.Errorf("%w: a JSON object is needed, got %.40s", errBadParams, obj)
+		return nil, errf.Errorf("%w: a JSON object is needed, got %.40s", errBadParams, string(obj))
 	}
 	if err := jsonscan.SyntaxError(obj); err != nil {
-		return nil, fmt.Errorf("%w: %v", errBadParams, err)
+		return nil, errf.Errorf("%w: %v", errBadParams, err)
 	}
 	return jsonscan.SplitMembers(obj)
 }
@@ -103,7 +104,7 @@ func buildParams(ms []jsonscan.Member, metaAdd []jsonscan.Member, top ...jsonsca
 		if i := memberIndex(ms, "_meta"); i >= 0 {
 			meta, err = objectMembers(ms[i].Val)
 			if err != nil {
-				return nil, fmt.Errorf("core: _meta: %w", err)
+				return nil, errf.Errorf("core: _meta: %w", err)
 			}
 		}
 		if meta == nil {

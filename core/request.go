@@ -1,10 +1,11 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
@@ -197,10 +198,10 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 		}
 		if jsonscan.RawString(resultType) == ResultTypeInputRequired {
 			if !supportsInputRequired(method) {
-				return nil, fmt.Errorf("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
+				return nil, errf.Errorf("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
 			}
 			if rounds >= s.client.opts.MaxInputRounds {
-				return nil, fmt.Errorf("%w (%d) for %s", ErrTooManyRounds, rounds, method)
+				return nil, errf.Errorf("%w (%d) for %s", ErrTooManyRounds, rounds, method)
 			}
 			rounds++
 			extras, err = s.answerInputRequired(ctx, result)
@@ -246,7 +247,7 @@ func (s *Session) wireParams(era Era, version string, user []jsonscan.Member, op
 	for k, v := range opts.Meta {
 		b, err := json.Marshal(v)
 		if err != nil {
-			return nil, fmt.Errorf("core: encoding _meta[%q]: %w", k, err)
+			return nil, errf.Errorf("core: encoding _meta[%q]: %w", k, err)
 		}
 		meta = append(meta, jsonscan.Member{Key: k, Val: b})
 	}
@@ -276,10 +277,10 @@ func (s *Session) renegotiate(current string, supported []string) bool {
 func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessage) ([]jsonscan.Member, error) {
 	var ir inputRequiredResult
 	if err := json.Unmarshal(result, &ir); err != nil {
-		return nil, fmt.Errorf("%w: input_required: %v", ErrInvalidResult, err)
+		return nil, errf.Errorf("%w: input_required: %v", ErrInvalidResult, err)
 	}
 	if len(ir.InputRequests) == 0 && len(ir.RequestState) == 0 {
-		return nil, fmt.Errorf("%w: input_required result has neither inputRequests nor requestState", ErrInvalidResult)
+		return nil, errf.Errorf("%w: input_required result has neither inputRequests nor requestState", ErrInvalidResult)
 	}
 	// Each retry carries exactly what this round asked for: responses to
 	// this round's requests and this round's state, or none.
@@ -314,7 +315,7 @@ func (s *Session) postProcess(method string, user []jsonscan.Member, result json
 // decodeResult decodes a raw result into v.
 func decodeResult(method string, raw json.RawMessage, v any) error {
 	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrInvalidResult, method, err)
+		return errf.Errorf("%w: %s: %v", ErrInvalidResult, method, err)
 	}
 	return nil
 }
@@ -347,7 +348,7 @@ func (s *Session) Ping(ctx context.Context) error {
 // result, served from the cache while fresh.
 func (s *Session) Discover(ctx context.Context, opts *CallOptions) (*DiscoverResult, error) {
 	if s.Era() != EraModern {
-		return nil, fmt.Errorf("%w: server/discover on a legacy server", ErrNotSupported)
+		return nil, errf.Errorf("%w: server/discover on a legacy server", ErrNotSupported)
 	}
 	return typed[DiscoverResult](ctx, s, MethodDiscover, nil, opts)
 }
@@ -369,7 +370,7 @@ func (s *Session) ListTools(ctx context.Context, params *PaginatedParams) (*List
 // returns its handle in a *TaskCreatedError instead.
 func (s *Session) CallTool(ctx context.Context, params *CallToolParams, opts *CallOptions) (*CallToolResult, error) {
 	if params == nil || params.Name == "" {
-		return nil, fmt.Errorf("%w: CallTool needs a tool name", errBadParams)
+		return nil, errf.Errorf("%w: CallTool needs a tool name", errBadParams)
 	}
 	return s.callToolTask(ctx, params, opts)
 }

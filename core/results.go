@@ -1,8 +1,9 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
-	"fmt"
 )
 
 // requireResult rejects a missing or null result for a request whose
@@ -20,10 +21,10 @@ func requireResult(method string, result []byte) error {
 	}
 	r := bytes.TrimSpace(result)
 	if len(r) == 0 || string(r) == "null" {
-		return fmt.Errorf("%w: %s answered with a null result", ErrInvalidResult, method)
+		return errf.Errorf("%w: %s answered with a null result", ErrInvalidResult, method)
 	}
 	if r[0] != '{' {
-		return fmt.Errorf("%w: %s answered with a result that is not an object", ErrInvalidResult, method)
+		return errf.Errorf("%w: %s answered with a result that is not an object", ErrInvalidResult, method)
 	}
 	return nil
 }

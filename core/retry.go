@@ -1,8 +1,9 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -129,6 +130,6 @@ func (s *Session) waitRetry(ctx context.Context, c *callSpec, started time.Time,
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-s.done:
-		return fmt.Errorf("%w (while waiting to retry: %w)", s.closedErr(), cause)
+		return errf.Errorf("%w (while waiting to retry: %w)", s.closedErr(), cause)
 	}
 }

@@ -1,10 +1,11 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -262,7 +263,7 @@ func (s *Session) shutdown(cause error) {
 	if err == nil {
 		err = ErrClosed
 	} else {
-		err = fmt.Errorf("%w: %w", ErrClosed, cause)
+		err = errf.Errorf("%w: %w", ErrClosed, cause)
 	}
 	for _, p := range pend {
 		p.ch <- &jsonrpc.Response{TransportErr: err}
@@ -331,9 +332,9 @@ func (s *Session) deliver(r *jsonrpc.Response) {
 		case r.TransportErr != nil:
 			s.warn(r.TransportErr)
 		case r.Error != nil:
-			s.warn(fmt.Errorf("core: server error without a request id: %w", rpcErrorFrom(r.Error)))
+			s.warn(errf.Errorf("core: server error without a request id: %w", rpcErrorFrom(r.Error)))
 		default:
-			s.warn(fmt.Errorf("%w: response with unknown id %v", ErrInvalidResult, r.ID))
+			s.warn(errf.Errorf("%w: response with unknown id %v", ErrInvalidResult, r.ID))
 		}
 		return
 	}
@@ -369,7 +370,7 @@ func (s *Session) register(p *pendingCall) error {
 
 func (s *Session) closedErrLocked() error {
 	if s.closeErr != nil {
-		return fmt.Errorf("%w: %w", ErrClosed, s.closeErr)
+		return errf.Errorf("%w: %w", ErrClosed, s.closeErr)
 	}
 	return ErrClosed
 }
@@ -606,7 +607,7 @@ func (s *Session) cancelRequest(id int64, reason string) {
 	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
 	defer cancel()
 	if err := s.send(ctx, note, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
-		s.warn(fmt.Errorf("core: sending cancellation of request %d: %w", id, err))
+		s.warn(errf.Errorf("core: sending cancellation of request %d: %w", id, err))
 	}
 }
 
@@ -637,7 +638,7 @@ func marshalParams(params any) (json.RawMessage, error) {
 	}
 	b, err := json.Marshal(params)
 	if err != nil {
-		return nil, fmt.Errorf("core: encoding params: %w", err)
+		return nil, errf.Errorf("core: encoding params: %w", err)
 	}
 	if string(b) == "null" {
 		return nil, nil

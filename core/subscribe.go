@@ -1,10 +1,11 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"sort"
 	"sync"
@@ -123,7 +124,7 @@ func (s *Session) subscription(id int64) *Subscription {
 // or the session ends.
 func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *ListenOptions) (*Subscription, error) {
 	if s.Era() != EraModern {
-		return nil, fmt.Errorf("%w: subscriptions/listen needs a modern server; use Subscribe", ErrNotSupported)
+		return nil, errf.Errorf("%w: subscriptions/listen needs a modern server; use Subscribe", ErrNotSupported)
 	}
 	if filter == nil {
 		filter = &SubscriptionFilter{}
@@ -156,7 +157,7 @@ func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *
 		if err := sub.Err(); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%w: subscription ended before it was acknowledged", ErrInvalidResult)
+		return nil, errf.Errorf("%w: subscription ended before it was acknowledged", ErrInvalidResult)
 	case <-ctx.Done():
 		cancel()
 		<-sub.done
@@ -241,7 +242,7 @@ func (m *managedListen) refresh(ctx context.Context) (*Subscription, error) {
 	sub, err := m.s.Listen(ctx, &f, nil)
 	if err != nil {
 		if m.s.ctx.Err() == nil {
-			m.s.warn(fmt.Errorf("core: opening the session's subscription stream: %w", err))
+			m.s.warn(errf.Errorf("core: opening the session's subscription stream: %w", err))
 		}
 		return nil, err
 	}
@@ -317,7 +318,7 @@ func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	sub, err := s.managed.refresh(ctx)
 	if err == nil && sub != nil {
 		if ack := sub.Acknowledged(); ack == nil || !slices.Contains(ack.ResourceSubscriptions, uri) {
-			err = fmt.Errorf("%w: the server did not acknowledge a subscription to %s", ErrNotSupported, uri)
+			err = errf.Errorf("%w: the server did not acknowledge a subscription to %s", ErrNotSupported, uri)
 		}
 	}
 	if err != nil {

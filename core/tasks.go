@@ -1,11 +1,12 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -86,7 +87,7 @@ type TaskCreatedError struct {
 }
 
 func (e *TaskCreatedError) Error() string {
-	return fmt.Sprintf("%v: %s", ErrTaskCreated, e.Task.ID())
+	return errf.Sprintf("%v: %s", ErrTaskCreated, e.Task.ID())
 }
 
 func (e *TaskCreatedError) Unwrap() error { return ErrTaskCreated }
@@ -151,13 +152,13 @@ func (w *wireTask) state() TaskState {
 
 func (w *wireTask) validate() error {
 	if w.TaskID == "" {
-		return fmt.Errorf("%w: task without taskId", ErrInvalidResult)
+		return errf.Errorf("%w: task without taskId", ErrInvalidResult)
 	}
 	switch w.Status {
 	case TaskWorking, TaskInputRequired, TaskCompleted, TaskFailed, TaskCancelled:
 		return nil
 	}
-	return fmt.Errorf("%w: task %s has unknown status %q", ErrInvalidResult, w.TaskID, w.Status)
+	return errf.Errorf("%w: task %s has unknown status %q", ErrInvalidResult, w.TaskID, w.Status)
 }
 
 // ListTasksResult is the result of tasks/list (2025-11-25).
@@ -252,7 +253,7 @@ func (t *Task) observe(w *wireTask, opts *TaskWaitOptions) error {
 	cur := t.st
 	if terminalStatus(cur.Status) && !terminalStatus(w.Status) {
 		t.mu.Unlock()
-		return fmt.Errorf("%w: task %s went from %s back to %s", ErrInvalidResult, cur.ID, cur.Status, w.Status)
+		return errf.Errorf("%w: task %s went from %s back to %s", ErrInvalidResult, cur.ID, cur.Status, w.Status)
 	}
 	if older(w.LastUpdatedAt, cur.LastUpdatedAt) && !terminalStatus(w.Status) {
 		t.mu.Unlock()
@@ -420,7 +421,7 @@ func modernTaskCreated(raw, resultType json.RawMessage) (*wireTask, bool, error)
 	}
 	var w wireTask
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, true, fmt.Errorf("%w: task result: %v", ErrInvalidResult, err)
+		return nil, true, errf.Errorf("%w: task result: %v", ErrInvalidResult, err)
 	}
 	return &w, true, w.validate()
 }
@@ -448,7 +449,7 @@ func isTaskResult(era Era, method string, raw, resultType json.RawMessage) bool 
 // ClientOptions.Tasks is off.
 func (s *Session) CallToolAsTask(ctx context.Context, params *CallToolParams, opts *TaskOptions) (*Task, error) {
 	if params == nil || params.Name == "" {
-		return nil, fmt.Errorf("%w: CallToolAsTask needs a tool name", errBadParams)
+		return nil, errf.Errorf("%w: CallToolAsTask needs a tool name", errBadParams)
 	}
 	if opts == nil {
 		opts = &TaskOptions{}
@@ -562,7 +563,7 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 	if era == EraLegacy && s.legacyTaskTools() {
 		ms, err := objectMembers(params)
 		if err != nil {
-			return nil, fmt.Errorf("%w: tools/call params: %v", errBadParams, err)
+			return nil, errf.Errorf("%w: tools/call params: %v", errBadParams, err)
 		}
 		name = stringMember(ms, "name")
 		s.learnTaskSupport(ctx, name)
@@ -652,7 +653,7 @@ func requiresTasksExtension(rpc *RPCError) bool {
 // *RPCError (-32602 Invalid params).
 func (s *Session) GetTask(ctx context.Context, id string) (*Task, error) {
 	if id == "" {
-		return nil, fmt.Errorf("%w: GetTask needs a task id", errBadParams)
+		return nil, errf.Errorf("%w: GetTask needs a task id", errBadParams)
 	}
 	t := &Task{s: s, st: TaskState{ID: id}, answered: map[string]bool{}, notes: make(chan wireTask, 8), waiting: make(chan struct{}, 1)}
 	if _, err := t.refresh(ctx, nil); err != nil {
@@ -676,13 +677,13 @@ func (t *Task) refresh(ctx context.Context, opts *TaskWaitOptions) (*wireTask, e
 	}
 	var w wireTask
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, fmt.Errorf("%w: tasks/get: %v", ErrInvalidResult, err)
+		return nil, errf.Errorf("%w: tasks/get: %v", ErrInvalidResult, err)
 	}
 	if w.TaskID == "" {
 		w.TaskID = id
 	}
 	if w.TaskID != id {
-		return nil, fmt.Errorf("%w: tasks/get for %s answered task %s", ErrInvalidResult, id, w.TaskID)
+		return nil, errf.Errorf("%w: tasks/get for %s answered task %s", ErrInvalidResult, id, w.TaskID)
 	}
 	if err := w.validate(); err != nil {
 		return nil, err
@@ -846,7 +847,7 @@ func (t *Task) step(ctx context.Context, w *wireTask, opts *TaskWaitOptions) (r 
 		switch w.Status {
 		case TaskCompleted:
 			if len(w.Result) == 0 {
-				return nil, fmt.Errorf("%w: completed task %s has no result", ErrInvalidResult, w.TaskID), true
+				return nil, errf.Errorf("%w: completed task %s has no result", ErrInvalidResult, w.TaskID), true
 			}
 			r, err = t.decodeResult(w.Result)
 			return r, err, true
@@ -989,10 +990,10 @@ func (s *Session) serverHasTasksExtension() bool {
 // ErrNotSupported.
 func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*ListTasksResult, error) {
 	if s.Era() == EraModern {
-		return nil, fmt.Errorf("%w: the 2026-07-28 tasks extension has no tasks/list", ErrNotSupported)
+		return nil, errf.Errorf("%w: the 2026-07-28 tasks extension has no tasks/list", ErrNotSupported)
 	}
 	if !s.serverHasTaskList() {
-		return nil, fmt.Errorf("%w: the server does not advertise tasks/list", ErrNotSupported)
+		return nil, errf.Errorf("%w: the server does not advertise tasks/list", ErrNotSupported)
 	}
 	raw, err := s.Request(ctx, MethodListTasks, params, &CallOptions{NoCache: true})
 	if err != nil {
@@ -1003,12 +1004,12 @@ func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*List
 		NextCursor string      `json:"nextCursor"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("%w: tasks/list: %v", ErrInvalidResult, err)
+		return nil, errf.Errorf("%w: tasks/list: %v", ErrInvalidResult, err)
 	}
 	out := &ListTasksResult{NextCursor: r.NextCursor, Tasks: make([]TaskState, 0, len(r.Tasks))}
 	for _, w := range r.Tasks {
 		if w == nil || w.validate() != nil {
-			s.warn(fmt.Errorf("%w: tasks/list: dropping a malformed task", ErrInvalidResult))
+			s.warn(errf.Errorf("%w: tasks/list: dropping a malformed task", ErrInvalidResult))
 			continue
 		}
 		out.Tasks = append(out.Tasks, w.state())
@@ -1057,7 +1058,7 @@ func (tw *taskWatchers) add(t *Task) (remove func()) {
 func (s *Session) deliverTaskStatus(params json.RawMessage) {
 	var w wireTask
 	if err := json.Unmarshal(params, &w); err != nil || w.validate() != nil {
-		s.warn(fmt.Errorf("%w: malformed task status notification", ErrInvalidResult))
+		s.warn(errf.Errorf("%w: malformed task status notification", ErrInvalidResult))
 		return
 	}
 	s.taskWatch.mu.Lock()

@@ -1,10 +1,11 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -51,11 +52,11 @@ func (s *Session) toolInfo(name string) *toolInfo {
 func (s *Session) registerTools(result json.RawMessage) (json.RawMessage, error) {
 	ms, err := objectMembers(result)
 	if err != nil {
-		return nil, fmt.Errorf("%w: tools/list: %v", ErrInvalidResult, err)
+		return nil, errf.Errorf("%w: tools/list: %v", ErrInvalidResult, err)
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(getMember(ms, "tools"), &list); err != nil {
-		return nil, fmt.Errorf("%w: tools/list: tools is not an array: %v", ErrInvalidResult, err)
+		return nil, errf.Errorf("%w: tools/list: tools is not an array: %v", ErrInvalidResult, err)
 	}
 	kept := make([]json.RawMessage, 0, len(list))
 	infos := make(map[string]*toolInfo, len(list))
@@ -71,7 +72,7 @@ func (s *Session) registerTools(result json.RawMessage) (json.RawMessage, error)
 			Execution json.RawMessage `json:"execution"`
 		}
 		if err := json.Unmarshal(raw, &t); err != nil || t.Name == "" {
-			s.warn(fmt.Errorf("%w: tools/list: dropping a malformed tool definition %.60s", ErrInvalidResult, raw))
+			s.warn(errf.Errorf("%w: tools/list: dropping a malformed tool definition %.60s", ErrInvalidResult, string(raw)))
 			continue
 		}
 		info := &toolInfo{outputSchema: t.OutputSchema, taskRequired: taskSupportRequired(t.Execution)}
@@ -125,7 +126,7 @@ func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
 	}
 	var root any
 	if err := json.Unmarshal(schema, &root); err != nil {
-		return nil, fmt.Errorf("inputSchema is not JSON: %v", err)
+		return nil, errf.Errorf("inputSchema is not JSON: %v", err)
 	}
 	var specs []headerSpec
 	var walk func(node any, path []string, static bool) error
@@ -138,21 +139,21 @@ func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
 			name, isStr := v.(string)
 			switch {
 			case !static || len(path) == 0:
-				return fmt.Errorf("x-mcp-header at %q is not on a property reachable through properties alone", "/"+strings.Join(path, "/"))
+				return errf.Errorf("x-mcp-header at %q is not on a property reachable through properties alone", "/"+strings.Join(path, "/"))
 			case !isStr:
-				return fmt.Errorf("x-mcp-header of %q is not a string", strings.Join(path, "."))
+				return errf.Errorf("x-mcp-header of %q is not a string", strings.Join(path, "."))
 			case name == "":
-				return fmt.Errorf("x-mcp-header of %q is empty", strings.Join(path, "."))
+				return errf.Errorf("x-mcp-header of %q is empty", strings.Join(path, "."))
 			case !wire.IsToken(name):
-				return fmt.Errorf("x-mcp-header %q is not a valid header field name", name)
+				return errf.Errorf("x-mcp-header %q is not a valid header field name", name)
 			}
 			typ, _ := obj["type"].(string)
 			if typ != "string" && typ != "integer" && typ != "boolean" {
-				return fmt.Errorf("x-mcp-header %q is on a property of type %v; only string, integer and boolean are allowed", name, obj["type"])
+				return errf.Errorf("x-mcp-header %q is on a property of type %v; only string, integer and boolean are allowed", name, obj["type"])
 			}
 			for _, sp := range specs {
 				if strings.EqualFold(sp.name, name) {
-					return fmt.Errorf("x-mcp-header %q is used twice (names are case-insensitive)", name)
+					return errf.Errorf("x-mcp-header %q is used twice (names are case-insensitive)", name)
 				}
 			}
 			specs = append(specs, headerSpec{path: append([]string(nil), path...), name: name})
@@ -232,7 +233,7 @@ func (s *Session) mirroredHeaders(method string, user []jsonscan.Member) ([]Head
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.UseNumber()
 	if err := dec.Decode(&root); err != nil {
-		return nil, fmt.Errorf("%w: tools/call arguments: %v", errBadParams, err)
+		return nil, errf.Errorf("%w: tools/call arguments: %v", errBadParams, err)
 	}
 	for _, sp := range info.headers {
 		v, ok := lookupPath(root, sp.path)
@@ -295,7 +296,7 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 		StructuredContent json.RawMessage `json:"structuredContent"`
 	}
 	if err := json.Unmarshal(result, &r); err != nil {
-		return fmt.Errorf("%w: tools/call: %v", ErrInvalidResult, err)
+		return errf.Errorf("%w: tools/call: %v", ErrInvalidResult, err)
 	}
 	if r.IsError {
 		return nil
@@ -305,7 +306,7 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 	}
 	sch, err := info.schema(s)
 	if err != nil {
-		s.warn(fmt.Errorf("core: tool %q has an unusable outputSchema, not validating: %w", tool, err))
+		s.warn(errf.Errorf("core: tool %q has an unusable outputSchema, not validating: %w", tool, err))
 		return nil
 	}
 	if err := sch.ValidateJSON(r.StructuredContent); err != nil {

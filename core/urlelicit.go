@@ -1,10 +1,11 @@
 package core
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 )
@@ -32,18 +33,18 @@ type URLElicitationError struct {
 
 func (e *URLElicitationError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "core: %s needs %d URL elicitation(s) completed", e.Method, len(e.Elicitations))
+	b.WriteString(errf.Sprintf("core: %s needs %d URL elicitation(s) completed", e.Method, len(e.Elicitations)))
 	for i, p := range e.Elicitations {
 		if i == 3 {
 			b.WriteString(", ...")
 			break
 		}
 		if p != nil && p.URL != "" {
-			fmt.Fprintf(&b, " [%s]", p.URL)
+			b.WriteString(errf.Sprintf(" [%s]", p.URL))
 		}
 	}
 	if e.Err != nil {
-		fmt.Fprintf(&b, ": %v", e.Err)
+		b.WriteString(errf.Sprintf(": %v", e.Err))
 	}
 	return b.String()
 }
@@ -84,7 +85,7 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 		return fail(ErrNoHandler)
 	}
 	if len(data.Elicitations) == 0 {
-		return fail(fmt.Errorf("%w: the error lists no elicitations", ErrInvalidResult))
+		return fail(errf.Errorf("%w: the error lists no elicitations", ErrInvalidResult))
 	}
 	hctx := ctx // the handler talks to the user: only the hard limit applies
 	if c.total > 0 {
@@ -101,7 +102,7 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 	}()
 	for _, p := range data.Elicitations {
 		if p == nil {
-			return fail(fmt.Errorf("%w: an empty elicitation", ErrInvalidResult))
+			return fail(errf.Errorf("%w: an empty elicitation", ErrInvalidResult))
 		}
 		if p.Mode == "" {
 			p.Mode = ElicitModeURL
@@ -153,7 +154,7 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 		select {
 		case <-s.elicits.channel(id):
 		case <-limit:
-			return fail(fmt.Errorf("no notifications/elicitation/complete for %q: %w", id, terr))
+			return fail(errf.Errorf("no notifications/elicitation/complete for %q: %w", id, terr))
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-s.done:

@@ -1,10 +1,11 @@
 package jsonrpc
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
@@ -91,7 +92,7 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 		// Some peers send integral floats (1.0). Accept them if exact.
 		f, ferr := strconv.ParseFloat(string(b), 64)
 		if ferr != nil || f != float64(int64(f)) {
-			return fmt.Errorf("core: invalid JSON-RPC id %s", b)
+			return errf.Errorf("core: invalid JSON-RPC id %s", b)
 		}
 		n = int64(f)
 	}
@@ -183,7 +184,7 @@ func AppendMessage(dst []byte, m Message) ([]byte, error) {
 			}
 		}
 	default:
-		return nil, fmt.Errorf("core: cannot encode message of type %T", m)
+		return nil, errors.New("core: cannot encode a message that is neither a *Request nor a *Response")
 	}
 	return append(dst, '}'), nil
 }
@@ -207,14 +208,14 @@ var ErrInvalidMessage = errors.New("jsonrpc: invalid message")
 func DecodeMessage(data []byte) (Message, error) {
 	data = bytes.TrimSpace(data)
 	if err := jsonscan.SyntaxError(data); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
+		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
 	if data[0] != '{' {
-		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidMessage)
+		return nil, errf.Errorf("%w: not a JSON object", ErrInvalidMessage)
 	}
 	ms, err := jsonscan.SplitMembers(data)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
+		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
 	var w wireMessage
 	for _, m := range ms {
@@ -226,7 +227,7 @@ func DecodeMessage(data []byte) (Message, error) {
 		case "method":
 			w.Method = jsonscan.RawString(m.Val)
 			if w.Method == "" && string(m.Val) != `""` {
-				return nil, fmt.Errorf("%w: method is not a string", ErrInvalidMessage)
+				return nil, errf.Errorf("%w: method is not a string", ErrInvalidMessage)
 			}
 		case "params":
 			w.Params = m.Val
@@ -238,7 +239,7 @@ func DecodeMessage(data []byte) (Message, error) {
 			}
 			w.Error = &Error{}
 			if err := json.Unmarshal(m.Val, w.Error); err != nil {
-				return nil, fmt.Errorf("%w: error member: %v", ErrInvalidMessage, err)
+				return nil, errf.Errorf("%w: error member: %v", ErrInvalidMessage, err)
 			}
 		}
 	}
@@ -258,7 +259,7 @@ func DecodeMessages(data []byte) ([]Message, error) {
 	}
 	var ws []wireMessage
 	if err := json.Unmarshal(data, &ws); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
+		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
 	out := make([]Message, 0, len(ws))
 	for i := range ws {
@@ -273,17 +274,17 @@ func DecodeMessages(data []byte) ([]Message, error) {
 
 func (w *wireMessage) toMessage() (Message, error) {
 	if w.JSONRPC != "2.0" {
-		return nil, fmt.Errorf("%w: jsonrpc member is %q, want \"2.0\"", ErrInvalidMessage, w.JSONRPC)
+		return nil, errf.Errorf("%w: jsonrpc member is %q, want \"2.0\"", ErrInvalidMessage, w.JSONRPC)
 	}
 	var id ID
 	if len(w.ID) > 0 {
 		if err := id.UnmarshalJSON(w.ID); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidMessage, err)
+			return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
 		}
 	}
 	if w.Method != "" {
 		if w.Result != nil || w.Error != nil {
-			return nil, fmt.Errorf("%w: a message has both a method and a result or error", ErrInvalidMessage)
+			return nil, errf.Errorf("%w: a message has both a method and a result or error", ErrInvalidMessage)
 		}
 		return &Request{ID: id, Method: w.Method, Params: w.Params}, nil
 	}
@@ -292,9 +293,9 @@ func (w *wireMessage) toMessage() (Message, error) {
 	}
 	if w.Result != nil {
 		if !id.IsValid() {
-			return nil, fmt.Errorf("%w: a result without an id", ErrInvalidMessage)
+			return nil, errf.Errorf("%w: a result without an id", ErrInvalidMessage)
 		}
 		return &Response{ID: id, Result: w.Result}, nil
 	}
-	return nil, fmt.Errorf("%w: neither a method, a result nor an error", ErrInvalidMessage)
+	return nil, errf.Errorf("%w: neither a method, a result nor an error", ErrInvalidMessage)
 }

@@ -1,10 +1,11 @@
 package bridge
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 
@@ -297,7 +298,7 @@ func AuthDoer(inner fetch.Doer, cfg *AuthConfig, hooks *AuthHooks) (fetch.Doer, 
 	case cfg.DPoP:
 		s, err := generateSigner()
 		if err != nil {
-			return nil, fmt.Errorf("mcpwasm: auth: generating a DPoP key: %w", err)
+			return nil, errf.Errorf("mcpwasm: auth: generating a DPoP key: %w", err)
 		}
 		opts.DPoP = s
 	}

@@ -1,10 +1,11 @@
 package bridge
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcpwasm/mcpwasm/core"
 )
@@ -95,7 +96,7 @@ func Params(params json.RawMessage) (json.RawMessage, error) {
 		return nil, nil
 	}
 	if t[0] != '{' {
-		return nil, invalidf("request: params must be a JSON object, got %s", fmt.Sprintf("%.20s", params))
+		return nil, invalidf("request: params must be a JSON object, got %s", errf.Sprintf("%.20s", string(params)))
 	}
 	return params, nil
 }

@@ -1,9 +1,10 @@
 package bridge
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
@@ -151,17 +152,17 @@ func (c *ClientConfig) Options(cb Callbacks) (*core.Implementation, *core.Client
 func ask(ctx context.Context, cb Callbacks, s *core.Session, method string, params, out any) error {
 	b, err := json.Marshal(params)
 	if err != nil {
-		return fmt.Errorf("mcpwasm: encoding %s params: %w", method, err)
+		return errf.Errorf("mcpwasm: encoding %s params: %w", method, err)
 	}
 	raw, err := cb.Ask(ctx, s, method, b)
 	if err != nil {
 		return err
 	}
 	if len(raw) == 0 || raw[0] != '{' {
-		return &core.RPCError{Code: core.CodeInternalError, Message: fmt.Sprintf("mcpwasm: the %s handler returned no result object", method)}
+		return &core.RPCError{Code: core.CodeInternalError, Message: errf.Sprintf("mcpwasm: the %s handler returned no result object", method)}
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return &core.RPCError{Code: core.CodeInternalError, Message: fmt.Sprintf("mcpwasm: the %s handler returned an invalid result: %v", method, err)}
+		return &core.RPCError{Code: core.CodeInternalError, Message: errf.Sprintf("mcpwasm: the %s handler returned an invalid result: %v", method, err)}
 	}
 	return nil
 }

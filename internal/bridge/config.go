@@ -1,9 +1,10 @@
 package bridge
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -22,10 +23,10 @@ type Millis int64
 func (m *Millis) UnmarshalJSON(b []byte) error {
 	var f float64
 	if err := json.Unmarshal(b, &f); err != nil {
-		return fmt.Errorf("milliseconds must be a number, got %s", b)
+		return errf.Errorf("milliseconds must be a number, got %s", b)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > float64(math.MaxInt64/int64(time.Millisecond)) {
-		return fmt.Errorf("milliseconds out of range: %s", b)
+		return errf.Errorf("milliseconds out of range: %s", b)
 	}
 	*m = Millis(math.Ceil(f))
 	return nil
@@ -99,7 +100,7 @@ func (e *ConfigError) Error() string { return "mcpwasm: " + e.Msg }
 //
 //go:noinline
 func invalidf(format string, args ...any) error {
-	return &ConfigError{Msg: fmt.Sprintf(format, args...)}
+	return &ConfigError{Msg: errf.Sprintf(format, args...)}
 }
 
 // Decode decodes one JSON object of the schema into v strictly: unknown

@@ -1,10 +1,11 @@
 package jsonschema
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -172,14 +173,14 @@ func CompileWith(doc []byte, opts *Options) (*Schema, error) {
 	v, err := decodeJSON(doc)
 	switch {
 	case errors.Is(err, errTrailing):
-		return nil, fmt.Errorf("%w: trailing data after the schema", ErrInvalidSchema)
+		return nil, errf.Errorf("%w: trailing data after the schema", ErrInvalidSchema)
 	case err != nil:
-		return nil, fmt.Errorf("%w: %v", ErrInvalidSchema, err)
+		return nil, errf.Errorf("%w: %v", ErrInvalidSchema, err)
 	}
 	switch v.(type) {
 	case map[string]any, bool:
 	default:
-		return nil, fmt.Errorf("%w: a schema must be a JSON object or boolean", ErrInvalidSchema)
+		return nil, errf.Errorf("%w: a schema must be a JSON object or boolean", ErrInvalidSchema)
 	}
 	c := &compiler{
 		doc:        v,
@@ -285,7 +286,7 @@ func (c *compiler) refOverrides(m map[string]any) bool {
 func (c *compiler) fail(ptr, format string, args ...any) {
 	if c.err == nil {
 		loc := "#" + ptr
-		c.err = fmt.Errorf("%w: %s: %s", ErrInvalidSchema, loc, fmt.Sprintf(format, args...))
+		c.err = errf.Errorf("%w: %s: %s", ErrInvalidSchema, loc, errf.Sprintf(format, args...))
 	}
 }
 

@@ -1,8 +1,9 @@
 package jsonschema
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,7 +97,7 @@ func (s *Schema) Validate(instance any) error {
 func (s *Schema) ValidateJSON(raw []byte) error {
 	v, err := decodeJSON(raw)
 	if err != nil {
-		return fmt.Errorf("jsonschema: invalid JSON instance: %w", err)
+		return errf.Errorf("jsonschema: invalid JSON instance: %w", err)
 	}
 	return s.Validate(v)
 }
@@ -222,7 +223,7 @@ func (v *validator) halt() bool { return v.quick || len(v.causes) >= maxCauses }
 // reports whether evaluation must stop.
 func (v *validator) failf(kw, format string, args ...any) bool {
 	if len(v.causes) < maxCauses {
-		v.causes = append(v.causes, Cause{v.instPath(), strings.Join(v.kpath, "") + kw, fmt.Sprintf(format, args...)})
+		v.causes = append(v.causes, Cause{v.instPath(), strings.Join(v.kpath, "") + kw, errf.Sprintf(format, args...)})
 	}
 	return len(v.causes) >= maxCauses
 }
@@ -386,7 +387,7 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 	k := kindOf(x)
 	if k == 0 {
 		if !v.quick {
-			v.failf("", "unsupported Go value of type %T", x)
+			v.failf("", "unsupported Go value (not a decoded JSON value)")
 		}
 		return false
 	}
@@ -1072,5 +1073,5 @@ func appendCanonical(b []byte, v any) []byte {
 		b = d.appendTo(b)
 		return append(b, ';')
 	}
-	return fmt.Appendf(b, "?%T;", v)
+	return append(b, "?unsupported;"...)
 }

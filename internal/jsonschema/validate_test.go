@@ -119,7 +119,7 @@ func TestBigNumbers(t *testing.T) {
 		assert.Error(t, s.Validate(float32(1.5)))
 		err := s.Validate(struct{}{})
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "unsupported Go value of type struct {}")
+		assert.Contains(t, err.Error(), "unsupported Go value (not a decoded JSON value)")
 		assert.Error(t, s.Validate(json.Number("not-a-number")))
 	})
 }

@@ -1,9 +1,10 @@
 package sse
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"time"
@@ -177,7 +178,7 @@ func (r *Reader) Next() (Event, error) {
 			if r.readErr == io.EOF { // io.Reader contract: EOF is returned unwrapped
 				r.fail(io.EOF)
 			} else {
-				r.fail(fmt.Errorf("sse: reading event stream: %w", r.readErr))
+				r.fail(errf.Errorf("sse: reading event stream: %w", r.readErr))
 			}
 			return Event{}, r.err
 		}
@@ -257,7 +258,7 @@ func (r *Reader) skipBOM() {
 func (r *Reader) grow(n int) bool {
 	r.eventSize += n
 	if r.eventSize > r.maxEventSize {
-		r.fail(fmt.Errorf("%w: more than %d bytes in one event", ErrEventTooLarge, r.maxEventSize))
+		r.fail(errf.Errorf("%w: more than %d bytes in one event", ErrEventTooLarge, r.maxEventSize))
 		return false
 	}
 	return true

@@ -1,9 +1,10 @@
 package fetch
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -81,7 +82,7 @@ func (c *conn) push(m jsonrpc.Message) {
 			delete(c.sseInFlight, id)
 			c.mu.Unlock()
 			if hidden && r.Error != nil {
-				m = &jsonrpc.Response{ID: r.ID, TransportErr: fmt.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers; without it the server answered: %w)",
+				m = &jsonrpc.Response{ID: r.ID, TransportErr: errf.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers; without it the server answered: %w)",
 					ErrHiddenHeader, &core.RPCError{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data})}
 			}
 		}
@@ -225,7 +226,7 @@ func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, opts *core.SendOpt
 	case *jsonrpc.Response:
 		return c.postNoReply(ctx, msg, "", opts)
 	}
-	return fmt.Errorf("fetch: cannot send %T", msg)
+	return errors.New("fetch: cannot send a message that is neither a *Request nor a *Response")
 }
 
 // abortStream closes the response stream of cancelled request id.
@@ -260,7 +261,7 @@ func (c *conn) postNoReply(ctx context.Context, msg jsonrpc.Message, method stri
 	h, sid := c.postHeader(opts)
 	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body})
 	if err != nil {
-		return fmt.Errorf("fetch: POST: %w", err)
+		return errf.Errorf("fetch: POST: %w", err)
 	}
 	b := readErrorBody(resp)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
@@ -286,7 +287,7 @@ func (c *conn) hiddenSessionError(modern bool, sid string, se *StatusError) erro
 	if !hidden {
 		return nil
 	}
-	return fmt.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers): %w", ErrHiddenHeader, se)
+	return errf.Errorf("%w: Mcp-Session-Id (the server must list it in Access-Control-Expose-Headers): %w", ErrHiddenHeader, se)
 }
 
 // postRequest POSTs a request. The response (JSON or an SSE stream) is
@@ -325,9 +326,9 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 			// In a browser a legacy server's CORS policy may refuse the
 			// modern probe's headers (Mcp-Method, ...) outright: try the
 			// legacy handshake before giving up.
-			return fmt.Errorf("%w: POST %s: %w", core.ErrNotModern, m.Method, err)
+			return errf.Errorf("%w: POST %s: %w", core.ErrNotModern, m.Method, err)
 		}
-		return fmt.Errorf("fetch: POST %s: %w", m.Method, err)
+		return errf.Errorf("fetch: POST %s: %w", m.Method, err)
 	}
 
 	if m.Method == core.MethodInitialize && resp.StatusCode < 300 {
@@ -389,7 +390,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	}
 	switch {
 	case modern && resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != 401 && resp.StatusCode != 403:
-		return fmt.Errorf("%w: %w", core.ErrNotModern, se)
+		return errf.Errorf("%w: %w", core.ErrNotModern, se)
 	case !modern && m.Method == core.MethodInitialize && c.t.opts.Mode == ModeAuto &&
 		(resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405):
 		return c.fallbackToSSE(ctx, m, opts, se)
@@ -434,11 +435,11 @@ func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Re
 	case !whole:
 		b, err = readLimited(resp.Body, c.t.opts.MaxMessageSize)
 	case len(b) > c.t.opts.MaxMessageSize:
-		err = fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.t.opts.MaxMessageSize)
+		err = errf.Errorf("%w: more than %d bytes", ErrTooLarge, c.t.opts.MaxMessageSize)
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: fmt.Errorf("fetch: reading response: %w", err)})
+			c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: errf.Errorf("fetch: reading response: %w", err)})
 		}
 		return
 	}
@@ -455,7 +456,7 @@ func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Re
 		c.push(m)
 	}
 	if !answered {
-		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: fmt.Errorf("%w: the JSON body held no response to request %d", ErrStreamEnded, id)})
+		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: errf.Errorf("%w: the JSON body held no response to request %d", ErrStreamEnded, id)})
 	}
 }
 
@@ -542,11 +543,11 @@ func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, re
 		detail = ": " + res.err.Error()
 	}
 	if res.bad > 0 {
-		detail += fmt.Sprintf(" (%d malformed events)", res.bad)
+		detail += errf.Sprintf(" (%d malformed events)", res.bad)
 	}
-	err := fmt.Errorf("%w%s", ErrStreamEnded, detail)
+	err := errf.Errorf("%w%s", ErrStreamEnded, detail)
 	if modern {
-		err = fmt.Errorf("%w: %w", err, core.ErrResponseLost)
+		err = errf.Errorf("%w: %w", err, core.ErrResponseLost)
 	}
 	c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: err})
 }

@@ -1,7 +1,8 @@
 package fetch
 
 import (
-	"fmt"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/oneline"
@@ -18,11 +19,11 @@ func jsonMediaType(ct string) bool {
 // Content-Type (and the start of the body) rather than a JSON syntax error.
 func badBodyError(ct string, body []byte, err error) error {
 	if jsonMediaType(ct) {
-		return fmt.Errorf("fetch: malformed JSON response: %w", err)
+		return errf.Errorf("fetch: malformed JSON response: %w", err)
 	}
 	detail := ""
 	if b := oneline.Cut(string(body[:min(len(body), 400)]), 120); b != "" {
 		detail = " (body: " + b + ")"
 	}
-	return fmt.Errorf("%w %q: the server answered with neither application/json nor text/event-stream%s", ErrContentType, ct, detail)
+	return errf.Errorf("%w %q: the server answered with neither application/json nor text/event-stream%s", ErrContentType, ct, detail)
 }

@@ -1,9 +1,10 @@
 package fetch
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -110,7 +111,7 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string {
-	msg := fmt.Sprintf("fetch: HTTP %d", e.StatusCode)
+	msg := errf.Sprintf("fetch: HTTP %d", e.StatusCode)
 	if e.Method != "" {
 		msg += " for " + e.Method
 	}
@@ -151,7 +152,7 @@ func readLimited(r io.Reader, limit int) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) > limit {
-		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
+		return nil, errf.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
 	}
 	return b, nil
 }

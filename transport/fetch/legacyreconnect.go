@@ -1,7 +1,7 @@
 package fetch
 
 import (
-	"fmt"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
@@ -29,7 +29,7 @@ func (c *conn) legacyLost(cause error) {
 		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: cause})
 	}
 	if warn != nil {
-		warn(fmt.Errorf("%w; re-opening it", cause))
+		warn(errf.Errorf("%w; re-opening it", cause))
 	}
 	c.wg.Add(1)
 	go c.reopenLegacySSE(cause)
@@ -57,7 +57,7 @@ func (c *conn) reopenLegacySSE(cause error) {
 		cause = err
 		st.failures++
 	}
-	c.fail(fmt.Errorf("fetch: HTTP+SSE stream could not be re-opened after %d attempts: %w", st.failures, cause))
+	c.fail(errf.Errorf("fetch: HTTP+SSE stream could not be re-opened after %d attempts: %w", st.failures, cause))
 }
 
 // newSSESession refuses the first request (other than initialize) after
@@ -76,7 +76,7 @@ func (c *conn) newSSESession(req *jsonrpc.Request) error {
 	if req.IsNotification() {
 		return nil
 	}
-	return fmt.Errorf("%w: the HTTP+SSE stream was re-opened (a new server session)", core.ErrSessionExpired)
+	return errf.Errorf("%w: the HTTP+SSE stream was re-opened (a new server session)", core.ErrSessionExpired)
 }
 
 // forgetInFlight drops a request whose POST failed from the requests due

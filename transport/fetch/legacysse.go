@@ -1,9 +1,10 @@
 package fetch
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/url"
 	"strings"
@@ -30,7 +31,7 @@ func (c *conn) sse() *legacySSE {
 // initialize was refused with 400, 404 or 405, and re-sends initialize.
 func (c *conn) fallbackToSSE(ctx context.Context, m *jsonrpc.Request, opts *core.SendOptions, cause error) error {
 	if err := c.openLegacySSE(ctx); err != nil {
-		return fmt.Errorf("%w (the HTTP+SSE fallback failed too: %v)", cause, err)
+		return errf.Errorf("%w (the HTTP+SSE fallback failed too: %v)", cause, err)
 	}
 	c.t.rememberSSE()
 	return c.sendLegacySSE(ctx, m, opts)
@@ -56,7 +57,7 @@ func (c *conn) openLegacySSE(ctx context.Context) error {
 	h.Set("Accept", "text/event-stream")
 	resp, err := c.t.doer.Do(c.ctx, &Request{Method: "GET", URL: c.t.endpoint, Header: h})
 	if err != nil {
-		return fmt.Errorf("fetch: GET %s: %w", c.t.endpoint, err)
+		return errf.Errorf("fetch: GET %s: %w", c.t.endpoint, err)
 	}
 	ct := mediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode != 200 || ct != "text/event-stream" {
@@ -94,14 +95,14 @@ func (c *conn) readLegacySSE(body io.ReadCloser, r *sse.Reader, endpoint chan<- 
 		ev, err := r.Next()
 		if err != nil {
 			if !announced {
-				endpoint <- fmt.Errorf("%w: %v", ErrNoEndpoint, err)
+				endpoint <- errf.Errorf("%w: %v", ErrNoEndpoint, err)
 				return
 			}
 			if c.ctx.Err() == nil {
 				if errors.Is(err, io.EOF) {
-					c.legacyLost(fmt.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded))
+					c.legacyLost(errf.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded))
 				} else {
-					c.legacyLost(fmt.Errorf("fetch: HTTP+SSE stream ended: %w: %w", ErrStreamEnded, err))
+					c.legacyLost(errf.Errorf("fetch: HTTP+SSE stream ended: %w: %w", ErrStreamEnded, err))
 				}
 			}
 			return
@@ -147,10 +148,10 @@ func (c *conn) resolveEndpoint(ref string) (string, error) {
 	}
 	u, err := base.Parse(strings.TrimSpace(ref))
 	if err != nil {
-		return "", fmt.Errorf("fetch: invalid endpoint event %q: %w", ref, err)
+		return "", errf.Errorf("fetch: invalid endpoint event %q: %w", ref, err)
 	}
 	if u.Scheme != base.Scheme || u.Host != base.Host {
-		return "", fmt.Errorf("fetch: endpoint event %q points to another origin", ref)
+		return "", errf.Errorf("fetch: endpoint event %q points to another origin", ref)
 	}
 	return u.String(), nil
 }
@@ -158,14 +159,14 @@ func (c *conn) resolveEndpoint(ref string) (string, error) {
 // sendLegacySSE POSTs a message to the HTTP+SSE endpoint.
 func (c *conn) sendLegacySSE(ctx context.Context, msg jsonrpc.Message, opts *core.SendOptions) error {
 	if core.IsModernVersion(opts.ProtocolVersion) {
-		return fmt.Errorf("%w: the server speaks the 2024-11-05 HTTP+SSE transport", core.ErrNotModern)
+		return errf.Errorf("%w: the server speaks the 2024-11-05 HTTP+SSE transport", core.ErrNotModern)
 	}
 	if err := c.openLegacySSE(ctx); err != nil {
 		return err
 	}
 	l := c.sse()
 	if l == nil {
-		return fmt.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded)
+		return errf.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded)
 	}
 	req, _ := msg.(*jsonrpc.Request)
 	id := int64(-1)
@@ -194,7 +195,7 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg jsonrpc.Message, opts *cor
 	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: l.postURL, Header: h, Body: body})
 	if err != nil {
 		c.forgetInFlight(id)
-		return fmt.Errorf("fetch: POST %s: %w", l.postURL, err)
+		return errf.Errorf("fetch: POST %s: %w", l.postURL, err)
 	}
 	b := readErrorBody(resp)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {

@@ -1,8 +1,9 @@
 package fetch
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -102,9 +103,9 @@ var ErrStreamGaveUp = errors.New("fetch: gave up re-opening the server's event s
 
 // gaveUp records and reports that the GET stream stopped reconnecting.
 func (c *conn) gaveUp(failures int, last error) {
-	err := fmt.Errorf("%w after %d attempts in a row", ErrStreamGaveUp, failures)
+	err := errf.Errorf("%w after %d attempts in a row", ErrStreamGaveUp, failures)
 	if last != nil {
-		err = fmt.Errorf("%w (last: %v)", err, last)
+		err = errf.Errorf("%w (last: %v)", err, last)
 	}
 	c.mu.Lock()
 	c.streamErr = err

@@ -1,8 +1,9 @@
 package fetch
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
-	"fmt"
 
 	"github.com/mcpwasm/mcpwasm/core"
 )
@@ -37,7 +38,7 @@ func (c *conn) expired(sid string, se *StatusError) error {
 		c.sessionID = ""
 	}
 	c.mu.Unlock()
-	return fmt.Errorf("%w: %w", core.ErrSessionExpired, se)
+	return errf.Errorf("%w: %w", core.ErrSessionExpired, se)
 }
 
 // getEnded lets the next notifications/initialized (after a session is

@@ -1,8 +1,9 @@
 package fetch
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
-	"fmt"
 	"net/url"
 	"sync"
 	"time"
@@ -82,13 +83,13 @@ type Transport struct {
 func New(endpoint string, opts *Options) (*Transport, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil {
-		return nil, fmt.Errorf("fetch: invalid endpoint URL: %w", err)
+		return nil, errf.Errorf("fetch: invalid endpoint URL: %w", err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("fetch: endpoint URL must be http or https, got %q", u.Scheme)
+		return nil, errf.Errorf("fetch: endpoint URL must be http or https, got %q", u.Scheme)
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("fetch: endpoint URL %q has no host", endpoint)
+		return nil, errf.Errorf("fetch: endpoint URL %q has no host", endpoint)
 	}
 	u.Fragment = ""
 	t := &Transport{endpoint: u.String(), origin: u.Scheme + "://" + u.Host}
@@ -100,11 +101,11 @@ func New(endpoint string, opts *Options) (*Transport, error) {
 		t.opts.Mode = ModeAuto
 	case ModeAuto, ModeStreamableHTTP, ModeSSE:
 	default:
-		return nil, fmt.Errorf("fetch: unknown mode %q", t.opts.Mode)
+		return nil, errf.Errorf("fetch: unknown mode %q", t.opts.Mode)
 	}
 	for name, v := range t.opts.Header {
 		if !wire.ValidHeader(name, v) {
-			return nil, fmt.Errorf("fetch: invalid header %q", name)
+			return nil, errf.Errorf("fetch: invalid header %q", name)
 		}
 	}
 	if t.opts.MaxMessageSize <= 0 {

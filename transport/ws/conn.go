@@ -1,11 +1,12 @@
 package ws
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -139,7 +140,7 @@ func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, opts *core.SendOpt
 			// The socket went away since link returned: its requests
 			// were failed already.
 			c.mu.Unlock()
-			return fmt.Errorf("%w: %w", ErrConnectionLost, c.lastDropOr(core.ErrClosed))
+			return errf.Errorf("%w: %w", ErrConnectionLost, c.lastDropOr(core.ErrClosed))
 		}
 		l.inflight[reqID] = struct{}{}
 		c.mu.Unlock()
@@ -164,7 +165,7 @@ func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, opts *core.SendOpt
 		if closed {
 			return core.ErrClosed
 		}
-		return fmt.Errorf("ws: sending: %w", err)
+		return errf.Errorf("ws: sending: %w", err)
 	}
 	return nil
 }
@@ -233,12 +234,12 @@ func (c *conn) readLoop(l *link) {
 			return
 		}
 		if !text {
-			c.malformed(l, nil, fmt.Errorf("%w: a binary frame (%d bytes); MCP over WebSocket uses text frames", ErrMalformed, len(data)))
+			c.malformed(l, nil, errf.Errorf("%w: a binary frame (%d bytes); MCP over WebSocket uses text frames", ErrMalformed, len(data)))
 			continue
 		}
 		msgs, err := jsonrpc.DecodeMessages(data)
 		if err != nil {
-			c.malformed(l, data, fmt.Errorf("%w: %w", ErrMalformed, err))
+			c.malformed(l, data, errf.Errorf("%w: %w", ErrMalformed, err))
 			continue
 		}
 		for _, m := range msgs {
@@ -273,7 +274,7 @@ func (c *conn) malformed(l *link, data []byte, err error) {
 			if b, eerr := jsonrpc.EncodeMessage(resp); eerr == nil {
 				_ = l.s.Write(c.ctx, b)
 			}
-			c.push(&jsonrpc.Response{TransportErr: fmt.Errorf("%w (answered with Invalid Request)", err)})
+			c.push(&jsonrpc.Response{TransportErr: errf.Errorf("%w (answered with Invalid Request)", err)})
 			return
 		case len(probe.Result) > 0 || len(probe.Error) > 0:
 			if n, ok := id.Raw().(int64); ok {
@@ -299,7 +300,7 @@ func (c *conn) drop(l *link, err error) {
 		// io.EOF: the session would take it for an orderly end.)
 		err = &CloseError{Code: 1006}
 	default:
-		err = fmt.Errorf("ws: the connection broke: %w", err)
+		err = errf.Errorf("ws: the connection broke: %w", err)
 	}
 	c.mu.Lock()
 	if c.cur != l || c.closed {
@@ -321,7 +322,7 @@ func (c *conn) drop(l *link, err error) {
 		return
 	}
 	for id := range ids {
-		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: fmt.Errorf("%w: %w", ErrConnectionLost, err)})
+		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: errf.Errorf("%w: %w", ErrConnectionLost, err)})
 	}
 }
 
@@ -350,7 +351,7 @@ func (c *conn) pingLoop(l *link) {
 			return // the socket cannot ping (the browser WebSocket API)
 		}
 		if err != nil && c.ctx.Err() == nil {
-			c.drop(l, fmt.Errorf("no pong within %v: %w", d, err))
+			c.drop(l, errf.Errorf("no pong within %v: %w", d, err))
 			return
 		}
 	}

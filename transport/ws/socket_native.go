@@ -3,9 +3,10 @@
 package ws
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 
@@ -47,9 +48,9 @@ func (nativeDialer) Dial(ctx context.Context, u string, o *DialOptions) (Socket,
 			if b := oneline.Cut(string(body), 200); b != "" {
 				detail = ": " + b
 			}
-			return nil, fmt.Errorf("%w: %s answered HTTP %d%s", ErrDial, u, resp.StatusCode, detail)
+			return nil, errf.Errorf("%w: %s answered HTTP %d%s", ErrDial, u, resp.StatusCode, detail)
 		}
-		return nil, fmt.Errorf("%w: %s: %w", ErrDial, u, err)
+		return nil, errf.Errorf("%w: %s: %w", ErrDial, u, err)
 	}
 	c.SetReadLimit(int64(o.MaxMessageSize))
 	return &nativeSocket{c: c}, nil
@@ -64,7 +65,7 @@ func (s *nativeSocket) Read(ctx context.Context) (bool, []byte, error) {
 			return false, nil, &CloseError{Code: int(code), Reason: ce.Reason}
 		}
 		if errors.Is(err, websocket.ErrMessageTooBig) {
-			return false, nil, fmt.Errorf("%w: %w", ErrTooLarge, err)
+			return false, nil, errf.Errorf("%w: %w", ErrTooLarge, err)
 		}
 		return false, nil, err
 	}

@@ -3,8 +3,9 @@
 package ws
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
-	"fmt"
 )
 
 // defaultDialer is Options.Dialer's default under GOOS=js: none. The
@@ -16,7 +17,7 @@ func defaultDialer() Dialer { return noDialer{} }
 type noDialer struct{}
 
 func (noDialer) Dial(context.Context, string, *DialOptions) (Socket, error) {
-	return nil, fmt.Errorf("%w: no Options.Dialer (this build has no WebSocket of its own)", ErrNoWebSocket)
+	return nil, errf.Errorf("%w: no Options.Dialer (this build has no WebSocket of its own)", ErrNoWebSocket)
 }
 
 func (noDialer) SendsHeaders() bool { return true }

@@ -1,9 +1,10 @@
 package ws
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"runtime"
 	"time"
@@ -54,7 +55,7 @@ type CloseError struct {
 }
 
 func (e *CloseError) Error() string {
-	msg := fmt.Sprintf("ws: the server closed the connection (status %d", e.Code)
+	msg := errf.Sprintf("ws: the server closed the connection (status %d", e.Code)
 	if name := closeCodeName(e.Code); name != "" {
 		msg += " " + name
 	}
@@ -168,7 +169,7 @@ type Transport struct {
 func New(rawURL string, opts *Options) (*Transport, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("ws: invalid URL: %w", err)
+		return nil, errf.Errorf("ws: invalid URL: %w", err)
 	}
 	switch u.Scheme {
 	case "ws", "wss":
@@ -177,13 +178,13 @@ func New(rawURL string, opts *Options) (*Transport, error) {
 	case "https":
 		u.Scheme = "wss"
 	default:
-		return nil, fmt.Errorf("ws: URL must be ws or wss, got %q", u.Scheme)
+		return nil, errf.Errorf("ws: URL must be ws or wss, got %q", u.Scheme)
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("ws: URL %q has no host", rawURL)
+		return nil, errf.Errorf("ws: URL %q has no host", rawURL)
 	}
 	if u.Fragment != "" {
-		return nil, fmt.Errorf("ws: URL %q has a fragment, which WebSocket URLs cannot have", rawURL)
+		return nil, errf.Errorf("ws: URL %q has a fragment, which WebSocket URLs cannot have", rawURL)
 	}
 	t := &Transport{url: u.String(), origin: u.Scheme + "://" + u.Host}
 	if opts != nil {
@@ -191,7 +192,7 @@ func New(rawURL string, opts *Options) (*Transport, error) {
 	}
 	for name, v := range t.opts.Header {
 		if !wire.ValidHeader(name, v) {
-			return nil, fmt.Errorf("ws: invalid header %q", name)
+			return nil, errf.Errorf("ws: invalid header %q", name)
 		}
 	}
 	if t.opts.Dialer == nil {
@@ -243,9 +244,9 @@ func (t *Transport) open(ctx context.Context) (Socket, error) {
 	if p := s.Subprotocol(); p != Subprotocol {
 		_ = s.Close(1002, "the mcp subprotocol is required")
 		if p == "" {
-			return nil, fmt.Errorf("%w (it selected none) at %s", ErrSubprotocol, t.url)
+			return nil, errf.Errorf("%w (it selected none) at %s", ErrSubprotocol, t.url)
 		}
-		return nil, fmt.Errorf("%w (it selected %q) at %s", ErrSubprotocol, p, t.url)
+		return nil, errf.Errorf("%w (it selected %q) at %s", ErrSubprotocol, p, t.url)
 	}
 	return s, nil
 }

@@ -1,8 +1,9 @@
 package abi
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcpwasm/mcpwasm/internal/bridge"
 )
@@ -109,7 +110,7 @@ func StatusText(code int32) string {
 	if code > 0 {
 		return "ok"
 	}
-	return fmt.Sprintf("status %d", code)
+	return errf.Sprintf("status %d", code)
 }
 
 // Debug trap kinds of mcpwasm_debug_trap (debug builds only).

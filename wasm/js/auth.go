@@ -3,10 +3,11 @@
 package main
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 	"syscall/js"
@@ -51,7 +52,7 @@ func authDoer(inner fetch.Doer, cfg *schema.AuthConfig, hooks js.Value) (fetch.D
 	if f := fn("log"); f.Type() == js.TypeFunction {
 		h.Logf = func(format string, args ...any) {
 			defer func() { _ = recover() }()
-			f.Invoke(fmt.Sprintf(format, args...))
+			f.Invoke(errf.Sprintf(format, args...))
 		}
 	}
 	if f := fn("subjectToken"); f.Type() == js.TypeFunction {
@@ -82,10 +83,10 @@ func callString(ctx context.Context, f js.Value, name string, args ...any) (s st
 	defer jsbridge.Recover(&err)
 	v, err := await(ctx, func() js.Value { return f.Invoke(args...) })
 	if err != nil {
-		return "", fmt.Errorf("mcpwasm: auth: %s: %w", name, err)
+		return "", errf.Errorf("mcpwasm: auth: %s: %w", name, err)
 	}
 	if v.Type() != js.TypeString || v.String() == "" {
-		return "", fmt.Errorf("mcpwasm: auth: %s must return a non-empty string, got %s", name, v.Type())
+		return "", errf.Errorf("mcpwasm: auth: %s must return a non-empty string, got %s", name, v.Type())
 	}
 	return v.String(), nil
 }
@@ -132,15 +133,15 @@ func (a *jsUserAgent) Authorize(ctx context.Context, authURL string) (cb string,
 	info.Set("signal", signal)
 	v, err := await(ctx, func() js.Value { return a.fn.Invoke(authURL, info) })
 	if err != nil {
-		return "", fmt.Errorf("auth: onAuthorizationUrl: %w", err)
+		return "", errf.Errorf("auth: onAuthorizationUrl: %w", err)
 	}
 	switch v.Type() {
 	case js.TypeString:
 		return v.String(), nil
 	case js.TypeNull:
-		return "", fmt.Errorf("auth: onAuthorizationUrl resolved with null: %w", auth.ErrRedirected)
+		return "", errf.Errorf("auth: onAuthorizationUrl resolved with null: %w", auth.ErrRedirected)
 	}
-	return "", fmt.Errorf("auth: onAuthorizationUrl must resolve with the callback URL (a string), or null after sending the page to the authorization server; got %s", v.Type())
+	return "", errf.Errorf("auth: onAuthorizationUrl must resolve with the callback URL (a string), or null after sending the page to the authorization server; got %s", v.Type())
 }
 
 // jsStore is an auth.Store (and auth.PendingStore) on the page's storage
@@ -159,21 +160,21 @@ func (s *jsStore) load(ctx context.Context, key string, v any) (found bool, err 
 	}
 	r, err := await(ctx, func() js.Value { return s.hooks.Call("load", key) })
 	if err != nil {
-		return false, fmt.Errorf("mcpwasm: auth: storage.load: %w", err)
+		return false, errf.Errorf("mcpwasm: auth: storage.load: %w", err)
 	}
 	switch r.Type() {
 	case js.TypeNull, js.TypeUndefined:
 		return false, nil
 	case js.TypeString:
 	default:
-		return false, fmt.Errorf("mcpwasm: auth: storage.load must return a string or null, got %s", r.Type())
+		return false, errf.Errorf("mcpwasm: auth: storage.load must return a string or null, got %s", r.Type())
 	}
 	raw := r.String()
 	if raw == "" || raw == "null" {
 		return false, nil
 	}
 	if err := json.Unmarshal([]byte(raw), v); err != nil {
-		return false, fmt.Errorf("mcpwasm: auth: storage.load(%q) returned invalid JSON: %w", key, err)
+		return false, errf.Errorf("mcpwasm: auth: storage.load(%q) returned invalid JSON: %w", key, err)
 	}
 	return true, nil
 }
@@ -194,7 +195,7 @@ func (s *jsStore) save(ctx context.Context, key string, v any, del bool) (err er
 		args[1] = string(b)
 	}
 	if _, err := await(ctx, func() js.Value { return s.hooks.Call(method, args...) }); err != nil {
-		return fmt.Errorf("mcpwasm: auth: storage.%s: %w", method, err)
+		return errf.Errorf("mcpwasm: auth: storage.%s: %w", method, err)
 	}
 	return nil
 }

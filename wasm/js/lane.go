@@ -21,10 +21,11 @@ package main
 //   - imports never throw into Go (the glue catches everything).
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 	"unsafe"
 
@@ -207,7 +208,7 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON json.
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					err = fmt.Errorf("mcpwasm: internal error: %v", r)
+					err = errf.Errorf("mcpwasm: internal error: %v", r)
 				}
 			}()
 			raw, err = c.request(ctx, method, params, o, progress, call)

@@ -17,10 +17,11 @@
 package main
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -102,7 +103,7 @@ func guard(f func(js.Value, []js.Value) any) func(js.Value, []js.Value) any {
 				if jerr, ok := r.(js.Error); ok {
 					err = jsbridge.ErrorFrom(jerr.Value)
 				} else {
-					err = fmt.Errorf("mcpwasm: internal error: %v", r)
+					err = errf.Errorf("mcpwasm: internal error: %v", r)
 				}
 				out = js.Global().Get("Error").New(err.Error())
 			}
@@ -185,7 +186,7 @@ func (c *clientEntry) sess() (*core.Session, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.session == nil {
-		return nil, fmt.Errorf("%w: not connected", core.ErrClosed)
+		return nil, errf.Errorf("%w: not connected", core.ErrClosed)
 	}
 	return c.session, nil
 }
@@ -305,7 +306,7 @@ func (c *clientEntry) ask(ctx context.Context, method string, params json.RawMes
 		return nil, err
 	}
 	if v.Type() != js.TypeString {
-		return nil, fmt.Errorf("mcpwasm: %s handler returned no result", method)
+		return nil, errf.Errorf("mcpwasm: %s handler returned no result", method)
 	}
 	return json.RawMessage(v.String()), nil
 }
@@ -377,7 +378,7 @@ func (b *bridge) connect(_ js.Value, args []js.Value) any {
 		}
 		if !b.live(c) { // state.go: freed (closed) while connecting
 			go s.Close()
-			return nil, fmt.Errorf("%w: the client was closed while connecting", core.ErrClosed)
+			return nil, errf.Errorf("%w: the client was closed while connecting", core.ErrClosed)
 		}
 		return sessionInfo(s), nil
 	})
@@ -448,7 +449,7 @@ func (b *bridge) setRoots(_ js.Value, args []js.Value) any {
 		}
 		var roots []*core.Root
 		if err := json.Unmarshal([]byte(raw), &roots); err != nil {
-			return nil, fmt.Errorf("mcpwasm: roots: %w", err)
+			return nil, errf.Errorf("mcpwasm: roots: %w", err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -486,7 +487,7 @@ func (b *bridge) listen(_ js.Value, args []js.Value) any {
 	b.sessionOp(args, 4, func(ctx context.Context, s *core.Session) (any, error) {
 		var f core.SubscriptionFilter
 		if err := json.Unmarshal([]byte(raw), &f); err != nil {
-			return nil, fmt.Errorf("mcpwasm: subscription filter: %w", err)
+			return nil, errf.Errorf("mcpwasm: subscription filter: %w", err)
 		}
 		sub, err := s.Listen(ctx, &f, &core.ListenOptions{
 			Handler: func(_ context.Context, method string, params json.RawMessage) {

@@ -24,9 +24,10 @@ package main
 // it the connection fails instead of growing without end.
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"syscall/js"
@@ -43,7 +44,7 @@ const (
 
 var (
 	errPortUsed     = errors.New("mcpwasm: this port was connected already (a port carries one connection)")
-	errPortOverflow = fmt.Errorf("mcpwasm: more than %d messages from the port waiting: the connection is given up", maxPortQueue)
+	errPortOverflow = errf.Errorf("mcpwasm: more than %d messages from the port waiting: the connection is given up", maxPortQueue)
 )
 
 // portTransport connects once, over the port.
@@ -60,7 +61,7 @@ func newPortTransport(port js.Value) (core.Transport, error) {
 	}
 	for _, f := range []string{"start", "send", "close"} {
 		if port.Get(f).Type() != js.TypeFunction {
-			return nil, fmt.Errorf("mcpwasm: the port has no %s function", f)
+			return nil, errf.Errorf("mcpwasm: the port has no %s function", f)
 		}
 	}
 	return &portTransport{port: port}, nil
@@ -118,15 +119,15 @@ type portConn struct {
 func (c *portConn) receive(v js.Value) {
 	var msgs []jsonrpc.Message
 	if v.Type() != js.TypeString {
-		msgs = []jsonrpc.Message{&jsonrpc.Response{TransportErr: fmt.Errorf("mcpwasm: the port sent a %s, not a JSON string", v.Type())}}
+		msgs = []jsonrpc.Message{&jsonrpc.Response{TransportErr: errf.Errorf("mcpwasm: the port sent a %s, not a JSON string", v.Type())}}
 	} else if s := v.String(); len(s) > maxPortMessage {
-		msgs = []jsonrpc.Message{&jsonrpc.Response{TransportErr: fmt.Errorf("mcpwasm: a message of %d bytes from the port (the limit is %d)", len(s), maxPortMessage)}}
+		msgs = []jsonrpc.Message{&jsonrpc.Response{TransportErr: errf.Errorf("mcpwasm: a message of %d bytes from the port (the limit is %d)", len(s), maxPortMessage)}}
 	} else if m, err := jsonrpc.DecodeMessages([]byte(s)); err != nil {
 		shown := s
 		if len(shown) > 200 {
 			shown = shown[:200]
 		}
-		msgs = []jsonrpc.Message{&jsonrpc.Response{TransportErr: fmt.Errorf("mcpwasm: malformed message from the port: %w: %q", err, shown)}}
+		msgs = []jsonrpc.Message{&jsonrpc.Response{TransportErr: errf.Errorf("mcpwasm: malformed message from the port: %w: %q", err, shown)}}
 	} else {
 		msgs = m
 	}

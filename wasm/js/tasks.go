@@ -3,10 +3,11 @@
 package main
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 	"syscall/js"
 
@@ -23,7 +24,7 @@ import (
 // maxTaskRefs bounds the task handles one instance keeps.
 const maxTaskRefs = 4096
 
-var errTooManyTasks = fmt.Errorf("mcpwasm: more than %d task handles are open (free the ones you no longer need)", maxTaskRefs)
+var errTooManyTasks = errf.Errorf("mcpwasm: more than %d task handles are open (free the ones you no longer need)", maxTaskRefs)
 
 type taskTable struct {
 	mu   sync.Mutex
@@ -121,7 +122,7 @@ func (b *bridge) callToolAsTask(_ js.Value, args []js.Value) any {
 	b.signalOp(args, 3, func(ctx context.Context, s *core.Session) (any, error) {
 		var p core.CallToolParams
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, fmt.Errorf("mcpwasm: callToolAsTask params: %w", err)
+			return nil, errf.Errorf("mcpwasm: callToolAsTask params: %w", err)
 		}
 		var o struct {
 			TTLMs     *schema.Millis `json:"ttlMs"`
@@ -167,7 +168,7 @@ func (b *bridge) listTasks(_ js.Value, args []js.Value) any {
 		var p core.PaginatedParams
 		if params != nil {
 			if err := json.Unmarshal(params, &p); err != nil {
-				return nil, fmt.Errorf("mcpwasm: listTasks params: %w", err)
+				return nil, errf.Errorf("mcpwasm: listTasks params: %w", err)
 			}
 		}
 		r, err := s.ListTasks(ctx, &p)

@@ -3,7 +3,8 @@
 package main
 
 import (
-	"fmt"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/core"
@@ -35,5 +36,5 @@ func newTransport(url string, o *schema.ConnectConfig, fetchFn, authHooks js.Val
 	case schema.TransportPort: // a transport implemented in JavaScript (port.go); the port comes in fetchFn's place
 		return newPortTransport(fetchFn)
 	}
-	return nil, fmt.Errorf("mcpwasm: unknown transport %q", o.Transport)
+	return nil, errf.Errorf("mcpwasm: unknown transport %q", o.Transport)
 }

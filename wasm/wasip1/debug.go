@@ -7,7 +7,8 @@ package main
 // cannot be made to trap on purpose.
 
 import (
-	"fmt"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"runtime"
 
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
@@ -28,5 +29,5 @@ func debugTrap(kind uint32) int32 {
 	case abi.TrapDeadlock:
 		<-make(chan struct{})
 	}
-	return status(0, &guest.Error{Status: abi.StatusInvalid, Msg: fmt.Sprintf("unknown trap kind %d", kind)})
+	return status(0, &guest.Error{Status: abi.StatusInvalid, Msg: errf.Sprintf("unknown trap kind %d", kind)})
 }

@@ -3,8 +3,9 @@
 package main
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"errors"
-	"fmt"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -70,11 +71,11 @@ func take(ptr, n uint32) ([]byte, error) {
 	defer instance.mu.Unlock()
 	b, ok := instance.buffers[ptr]
 	if !ok {
-		return nil, &guest.Error{Status: abi.StatusInvalid, Msg: fmt.Sprintf("buffer %#x was not allocated with mcpwasm_alloc (or was already passed or freed)", ptr)}
+		return nil, &guest.Error{Status: abi.StatusInvalid, Msg: errf.Sprintf("buffer %#x was not allocated with mcpwasm_alloc (or was already passed or freed)", ptr)}
 	}
 	delete(instance.buffers, ptr)
 	if int(n) > len(b) {
-		return nil, &guest.Error{Status: abi.StatusInvalid, Msg: fmt.Sprintf("length %d exceeds the %d bytes allocated at %#x", n, len(b), ptr)}
+		return nil, &guest.Error{Status: abi.StatusInvalid, Msg: errf.Sprintf("length %d exceeds the %d bytes allocated at %#x", n, len(b), ptr)}
 	}
 	return b[:n:n], nil
 }
@@ -107,7 +108,7 @@ func status(id uint32, err error) int32 {
 // guard turns a panic while serving an export into StatusInternal.
 func guard(code *int32) {
 	if r := recover(); r != nil {
-		*code = status(0, &guest.Error{Status: abi.StatusInternal, Msg: fmt.Sprintf("internal error: %v", r)})
+		*code = status(0, &guest.Error{Status: abi.StatusInternal, Msg: errf.Sprintf("internal error: %v", r)})
 	}
 }
 
@@ -144,7 +145,7 @@ func free(ptr uint32) int32 {
 	delete(instance.buffers, ptr)
 	instance.mu.Unlock()
 	if !ok && ptr != 0 {
-		return status(0, &guest.Error{Status: abi.StatusNotFound, Msg: fmt.Sprintf("buffer %#x is not allocated", ptr)})
+		return status(0, &guest.Error{Status: abi.StatusNotFound, Msg: errf.Sprintf("buffer %#x is not allocated", ptr)})
 	}
 	return abi.StatusOK
 }

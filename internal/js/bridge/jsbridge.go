@@ -3,9 +3,10 @@
 package jsbridge
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"syscall/js"
 )
 
@@ -128,9 +129,9 @@ func Recover(err *error) {
 	case js.Error:
 		*err = ErrorFrom(v.Value)
 	case error:
-		*err = fmt.Errorf("jsbridge: panic: %w", v)
+		*err = errf.Errorf("jsbridge: panic: %w", v)
 	default:
-		*err = fmt.Errorf("jsbridge: panic: %v", v)
+		*err = errf.Errorf("jsbridge: panic: %v", v)
 	}
 }
 
@@ -208,5 +209,5 @@ func abortReason(signal js.Value) error {
 	if r.Type() == js.TypeUndefined {
 		return ErrAborted
 	}
-	return fmt.Errorf("%w: %w", ErrAborted, ErrorFrom(r))
+	return errf.Errorf("%w: %w", ErrAborted, ErrorFrom(r))
 }

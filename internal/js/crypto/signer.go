@@ -9,11 +9,12 @@
 package jscrypto
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"encoding/base64"
 	"encoding/pem"
 	"errors"
-	"fmt"
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/auth"
@@ -58,10 +59,10 @@ func ParseSigner(pemData []byte) (auth.Signer, error) {
 		kind = kindRSA
 		pkcs8 = derSeq([]byte(derInt0), derSeq(derOID([]byte(oidRSAEncryption)), []byte(derNull)), der(tagOctetString, block.Bytes))
 	default:
-		return nil, fmt.Errorf("auth: unsupported PEM block %q", block.Type)
+		return nil, errf.Errorf("auth: unsupported PEM block %q", block.Type)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("auth: parsing the private key: %w", err)
+		return nil, errf.Errorf("auth: parsing the private key: %w", err)
 	}
 	if kind == kindNone {
 		return nil, errors.New("auth: unsupported private key (P-256, P-384 and RSA keys are)")
@@ -83,7 +84,7 @@ func GenerateSigner() (s auth.Signer, err error) {
 	}
 	pair, err := jsbridge.Await(ctx, subtle.Call("generateKey", kindES256.importParams(), false, js.ValueOf([]any{"sign"})))
 	if err != nil {
-		return nil, fmt.Errorf("auth: generating a key: %w", err)
+		return nil, errf.Errorf("auth: generating a key: %w", err)
 	}
 	jwk, err := exportJWK(ctx, subtle, pair.Get("publicKey"))
 	if err != nil {
@@ -151,7 +152,7 @@ func importSigner(ctx context.Context, pkcs8 []byte, kind keyKind) (s auth.Signe
 	usages := js.ValueOf([]any{"sign"})
 	readable, err := jsbridge.Await(ctx, subtle.Call("importKey", "pkcs8", jsbridge.BytesToJS(pkcs8), kind.importParams(), true, usages))
 	if err != nil {
-		return nil, fmt.Errorf("auth: importing the private key: %w", err)
+		return nil, errf.Errorf("auth: importing the private key: %w", err)
 	}
 	jwk, err := exportJWK(ctx, subtle, readable)
 	if err != nil {
@@ -172,7 +173,7 @@ func importSigner(ctx context.Context, pkcs8 []byte, kind keyKind) (s auth.Signe
 	}
 	key, err := jsbridge.Await(ctx, subtle.Call("importKey", "pkcs8", jsbridge.BytesToJS(pkcs8), kind.importParams(), false, usages))
 	if err != nil {
-		return nil, fmt.Errorf("auth: importing the private key: %w", err)
+		return nil, errf.Errorf("auth: importing the private key: %w", err)
 	}
 	return &webCryptoSigner{key: key, kind: kind, jwk: pub}, nil
 }
@@ -189,7 +190,7 @@ func leadingZeros(b byte) int {
 func exportJWK(ctx context.Context, subtle, key js.Value) (map[string]string, error) {
 	v, err := jsbridge.Await(ctx, subtle.Call("exportKey", "jwk", key))
 	if err != nil {
-		return nil, fmt.Errorf("auth: exporting the public key: %w", err)
+		return nil, errf.Errorf("auth: exporting the public key: %w", err)
 	}
 	out := map[string]string{}
 	for _, m := range []string{"kty", "crv", "x", "y", "n", "e"} {
@@ -240,7 +241,7 @@ func (s *webCryptoSigner) Sign(ctx context.Context, input []byte) (sig []byte, e
 	}
 	v, err := jsbridge.Await(ctx, subtle.Call("sign", s.kind.signParams(), s.key, jsbridge.BytesToJS(input)))
 	if err != nil {
-		return nil, fmt.Errorf("auth: WebCrypto sign: %w", err)
+		return nil, errf.Errorf("auth: WebCrypto sign: %w", err)
 	}
 	return jsbridge.BytesFromJS(v), nil
 }
@@ -337,7 +338,7 @@ func derExpect(b []byte, want byte) (content, rest []byte, err error) {
 		return nil, nil, err
 	}
 	if tag != want {
-		return nil, nil, fmt.Errorf("%w: tag 0x%02x, expected 0x%02x", errDER, tag, want)
+		return nil, nil, errf.Errorf("%w: tag 0x%02x, expected 0x%02x", errDER, tag, want)
 	}
 	return content, rest, nil
 }

@@ -1,8 +1,9 @@
 package jsfetch
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"errors"
-	"fmt"
 	"strings"
 )
 
@@ -90,9 +91,9 @@ func CheckInit(credentials, mode, cache, referrerPolicy string) error {
 			}
 		}
 		if field == "mode" && v == "no-cors" {
-			return fmt.Errorf("%w: mode %q gives opaque responses that cannot carry MCP (use \"cors\" and have the server answer CORS)", ErrBadOption, v)
+			return errf.Errorf("%w: mode %q gives opaque responses that cannot carry MCP (use \"cors\" and have the server answer CORS)", ErrBadOption, v)
 		}
-		return fmt.Errorf("%w: %s %q (want one of %s)", ErrBadOption, field, v, strings.Join(allowed, ", "))
+		return errf.Errorf("%w: %s %q (want one of %s)", ErrBadOption, field, v, strings.Join(allowed, ", "))
 	}
 	return errors.Join(
 		check("credentials", credentials, credentialsValues),

@@ -3,9 +3,10 @@
 package jsfetch
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
@@ -42,7 +43,7 @@ func (d *doer) Do(ctx context.Context, r *fetch.Request) (*fetch.Response, error
 		NoRedirect: r.NoRedirect,
 	})
 	if errors.Is(err, ErrNetwork) {
-		return nil, fmt.Errorf("%w: %w", fetch.ErrNetwork, err)
+		return nil, errf.Errorf("%w: %w", fetch.ErrNetwork, err)
 	}
 	if err != nil {
 		return nil, err

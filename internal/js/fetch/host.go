@@ -3,9 +3,10 @@
 package jsfetch
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -310,7 +311,7 @@ type hostBody struct {
 func (b *hostBody) fail(err error) {
 	b.mu.Lock()
 	if b.err == nil {
-		b.err = fmt.Errorf("jsfetch: reading the response body: %w", err)
+		b.err = errf.Errorf("jsfetch: reading the response body: %w", err)
 	}
 	b.mu.Unlock()
 	b.r.push(nil, err)
@@ -350,7 +351,7 @@ func (b *hostBody) Read(p []byte) (int, error) {
 				b.stop()
 				return 0, io.EOF
 			}
-			return 0, fmt.Errorf("jsfetch: reading the response body: %w", end)
+			return 0, errf.Errorf("jsfetch: reading the response body: %w", end)
 		}
 		<-b.r.wake
 	}

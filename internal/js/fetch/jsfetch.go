@@ -3,9 +3,10 @@
 package jsfetch
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -106,14 +107,14 @@ func New(opts *Options) (*Fetcher, error) {
 	case js.TypeFunction:
 		f.fn = opts.Hook.Fetch
 	default:
-		return nil, fmt.Errorf("%w: fetch must be a function, got %s", ErrBadOption, t)
+		return nil, errf.Errorf("%w: fetch must be a function, got %s", ErrBadOption, t)
 	}
 	switch t := opts.Hook.Init.Type(); t {
 	case js.TypeUndefined, js.TypeNull:
 	case js.TypeObject:
 		f.init = opts.Hook.Init
 	default:
-		return nil, fmt.Errorf("%w: requestInit must be an object, got %s", ErrBadOption, t)
+		return nil, errf.Errorf("%w: requestInit must be an object, got %s", ErrBadOption, t)
 	}
 	return f, nil
 }
@@ -262,11 +263,11 @@ func fetchError(err error, req *Request) error {
 	if je.Name == "TypeError" {
 		if !inBrowser() {
 			// Node, Deno, Bun and edge runtimes enforce no CORS.
-			return fmt.Errorf("%w: %w%s", ErrNetwork, err, cause)
+			return errf.Errorf("%w: %w%s", ErrNetwork, err, cause)
 		}
-		return fmt.Errorf("%w (a browser reports a refused CORS request this way too%s): %w%s", ErrNetwork, corsHint(req), err, cause)
+		return errf.Errorf("%w (a browser reports a refused CORS request this way too%s): %w%s", ErrNetwork, corsHint(req), err, cause)
 	}
-	return fmt.Errorf("jsfetch: fetch rejected: %w%s", err, cause)
+	return errf.Errorf("jsfetch: fetch rejected: %w%s", err, cause)
 }
 
 // inBrowser reports whether the module runs in a browser page or Web
@@ -304,7 +305,7 @@ func corsHint(req *Request) string {
 		return ""
 	}
 	slices.Sort(names)
-	return fmt.Sprintf("; a server on another origin must allow this %s with Access-Control-Allow-Origin and the request headers %s with Access-Control-Allow-Headers",
+	return errf.Sprintf("; a server on another origin must allow this %s with Access-Control-Allow-Origin and the request headers %s with Access-Control-Allow-Headers",
 		req.Method, strings.Join(names, ", "))
 }
 
@@ -339,11 +340,11 @@ func causeOf(v js.Value) (s string) {
 func newResponse(v js.Value, ac js.Value, stop func() bool) (r *Response, err error) {
 	defer jsbridge.Recover(&err)
 	if v.Type() != js.TypeObject {
-		return nil, fmt.Errorf("%w (got %s)", ErrNotResponse, v.Type())
+		return nil, errf.Errorf("%w (got %s)", ErrNotResponse, v.Type())
 	}
 	status, headers := v.Get("status"), v.Get("headers")
 	if status.Type() != js.TypeNumber || headers.Type() != js.TypeObject {
-		return nil, fmt.Errorf("%w (got %s)", ErrNotResponse, v.Type())
+		return nil, errf.Errorf("%w (got %s)", ErrNotResponse, v.Type())
 	}
 	r = &Response{Status: status.Int()}
 	if t := v.Get("type"); t.Type() == js.TypeString {
@@ -453,7 +454,7 @@ func (b *body) Read(p []byte) (n int, err error) {
 		if err := jsbridge.Call(func() { b.reader.Call("read").Call("then", b.onOK, b.onErr) }); err != nil {
 			b.mu.Lock()
 			b.inflight = false
-			b.err = fmt.Errorf("jsfetch: reading the response body: %w", err)
+			b.err = errf.Errorf("jsfetch: reading the response body: %w", err)
 			b.releaseLocked()
 			b.mu.Unlock()
 			return 0, err
@@ -481,7 +482,7 @@ func (b *body) Read(p []byte) (n int, err error) {
 			b.mu.Unlock()
 			return 0, ErrBodyClosed
 		case c.err != nil:
-			b.err = fmt.Errorf("jsfetch: reading the response body: %w", c.err)
+			b.err = errf.Errorf("jsfetch: reading the response body: %w", c.err)
 			b.releaseLocked()
 			err = b.err
 			b.mu.Unlock()

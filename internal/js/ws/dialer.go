@@ -3,9 +3,10 @@
 package jsws
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/transport/ws"
@@ -38,7 +39,7 @@ func (Dialer) Dial(ctx context.Context, u string, o *ws.DialOptions) (ws.Socket,
 		if ce, ok := err.(*ws.CloseError); ok {
 			return nil, &openError{url: u, close: ce}
 		}
-		return nil, fmt.Errorf("%w: %s: %w", ws.ErrDial, u, err)
+		return nil, errf.Errorf("%w: %s: %w", ws.ErrDial, u, err)
 	}
 	return &socket{s: s}, nil
 }
@@ -52,11 +53,11 @@ type openError struct {
 }
 
 func (e *openError) Error() string {
-	msg := fmt.Sprintf("%v: %s", ws.ErrDial, e.url)
+	msg := errf.Sprintf("%v: %s", ws.ErrDial, e.url)
 	if e.close.Reason != "" {
 		msg += ": " + e.close.Reason
 	}
-	return msg + fmt.Sprintf(" (status %d; the server may be down, or it refused the handshake or the %q subprotocol, which the runtime requires it to select)", e.close.Code, ws.Subprotocol)
+	return msg + errf.Sprintf(" (status %d; the server may be down, or it refused the handshake or the %q subprotocol, which the runtime requires it to select)", e.close.Code, ws.Subprotocol)
 }
 
 func (e *openError) Unwrap() []error { return []error{ws.ErrDial, e.close} }
@@ -67,7 +68,7 @@ func mapErr(err error) error {
 		return &ws.CloseError{Code: ce.Code, Reason: ce.Reason}
 	}
 	if errors.Is(err, ErrTooLarge) {
-		return fmt.Errorf("%w: %w", ws.ErrTooLarge, err)
+		return errf.Errorf("%w: %w", ws.ErrTooLarge, err)
 	}
 	return err
 }

@@ -3,9 +3,10 @@
 package jsws
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"syscall/js"
 	"time"
@@ -37,7 +38,7 @@ type CloseError struct {
 }
 
 func (e *CloseError) Error() string {
-	return fmt.Sprintf("jsws: closed with status %d %q", e.Code, e.Reason)
+	return errf.Sprintf("jsws: closed with status %d %q", e.Code, e.Reason)
 }
 
 // Available reports whether the runtime has a WebSocket class. It is safe
@@ -176,7 +177,7 @@ func (s *Socket) onMessage(data js.Value) {
 		return
 	}
 	if s.max > 0 && len(m.Data) > s.max {
-		err := fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(m.Data), s.max)
+		err := errf.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(m.Data), s.max)
 		_ = jsbridge.Call(func() { s.ws.Call("close", closeCode(1009), "message too big") })
 		s.finish(err)
 		return
@@ -277,7 +278,7 @@ func (s *Socket) SendText(data []byte) (err error) {
 	ended := s.err
 	s.mu.Unlock()
 	if ended != nil {
-		return fmt.Errorf("%w: %w", ErrNotOpen, ended)
+		return errf.Errorf("%w: %w", ErrNotOpen, ended)
 	}
 	if readyState(s.ws) != 1 {
 		return ErrNotOpen

@@ -1,11 +1,12 @@
 package guest
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -55,7 +56,7 @@ func (g *Guest) authDoer(cfg *abi.AuthConfig, c *conn) (fetch.Doer, error) {
 		UserAgent: &hostAgent{g: g, c: c, redirect: cfg.RedirectURI},
 		Store:     store,
 		Logf: func(format string, args ...any) {
-			g.emit(&abi.Event{Type: abi.EventLog, Client: c.client, Session: c.session(), Message: fmt.Sprintf(format, args...)})
+			g.emit(&abi.Event{Type: abi.EventLog, Client: c.client, Session: c.session(), Message: errf.Sprintf(format, args...)})
 		},
 	}
 	return bridge.AuthDoer(g.doer, cfg, hooks)
@@ -82,16 +83,16 @@ func (a *hostAgent) Authorize(ctx context.Context, authURL string) (string, erro
 	ans, err := a.g.ask(ctx, &abi.Event{Type: abi.EventAuthorize, Client: a.c.client, Session: a.c.session(), URL: authURL})
 	if err != nil {
 		if a.c.life.Err() != nil {
-			return "", fmt.Errorf("%w: the session ended", errAuthorize)
+			return "", errf.Errorf("%w: the session ended", errAuthorize)
 		}
 		return "", err
 	}
 	if ans.Error != nil {
-		return "", fmt.Errorf("%w: %s", errAuthorize, ans.Error.Message)
+		return "", errf.Errorf("%w: %s", errAuthorize, ans.Error.Message)
 	}
 	var r abi.AuthorizeResult
 	if err := json.Unmarshal(ans.Result, &r); err != nil || r.CallbackURL == "" {
-		return "", fmt.Errorf("%w: the answer to an authorize event needs a callbackUrl", errAuthorize)
+		return "", errf.Errorf("%w: the answer to an authorize event needs a callbackUrl", errAuthorize)
 	}
 	return r.CallbackURL, nil
 }
@@ -132,7 +133,7 @@ func newAuthStore(state json.RawMessage) (*authStore, error) {
 		return nil, err
 	}
 	if st.V != storeVersion {
-		return nil, fmt.Errorf("version %d, this guest reads version %d", st.V, storeVersion)
+		return nil, errf.Errorf("version %d, this guest reads version %d", st.V, storeVersion)
 	}
 	for iss, r := range st.Registrations {
 		if r != nil {

@@ -1,11 +1,12 @@
 package guest
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -43,7 +44,7 @@ type Error struct {
 func (e *Error) Error() string { return "mcpwasm: " + e.Msg }
 
 func errorf(status int32, format string, args ...any) *Error {
-	return &Error{Status: status, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Status: status, Msg: errf.Sprintf(format, args...)}
 }
 
 // errCancelled is the cancellation cause of an operation cancelled by the
@@ -138,7 +139,7 @@ func (g *Guest) queue(ev *abi.Event, deferred bool) {
 	if err != nil {
 		// Only a malformed raw member can fail; report the event without it.
 		b, _ = json.Marshal(&abi.Event{Type: abi.EventWarning, Client: ev.Client, Session: ev.Session,
-			Message: fmt.Sprintf("mcpwasm: dropped a %s event that could not be encoded: %v", ev.Type, err)})
+			Message: errf.Sprintf("mcpwasm: dropped a %s event that could not be encoded: %v", ev.Type, err)})
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -195,7 +196,7 @@ func (g *Guest) Poll() []byte {
 		g.queued += len(e)
 	}
 	if g.dropped > 0 {
-		w, _ := json.Marshal(&abi.Event{Type: abi.EventWarning, Message: fmt.Sprintf(
+		w, _ := json.Marshal(&abi.Event{Type: abi.EventWarning, Message: errf.Sprintf(
 			"mcpwasm: dropped %d notification, progress, log or warning events: more than %d events or %d MiB were waiting for mcpwasm_poll (poll more often)",
 			g.dropped, maxQueuedEvents, maxQueuedBytes>>20)})
 		events = append(events, w)
@@ -264,7 +265,7 @@ func (g *Guest) run(op uint32, ctx context.Context, f func(ctx context.Context) 
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					err = &Error{Status: abi.StatusInternal, Msg: fmt.Sprintf("internal error: %v", r)}
+					err = &Error{Status: abi.StatusInternal, Msg: errf.Sprintf("internal error: %v", r)}
 				}
 			}()
 			res, err = f(ctx)

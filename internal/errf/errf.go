@@ -1,0 +1,427 @@
+// Package errf formats error messages without package fmt.
+//
+// fmt and the reflection behind it are a large part of a WebAssembly
+// module (docs/size.md), and the library only ever formats a handful of
+// kinds of values into its error messages: strings, byte slices, errors,
+// Stringers, integers, floats and booleans. Errorf, Sprintf and Appendf
+// format those with fmt's verbs and produce the same text fmt would;
+// Errorf wraps its %w operands the way fmt.Errorf does, so errors.Is and
+// errors.As see through it. A value of any other type prints as
+// "%!v(unsupported)" — a programmer error the package's tests keep out of
+// the library.
+//
+// Supported: %v %s %q %d %x %X %w %t %c and %%, on those types and on
+// []string and []any of them, the flags '#' (0x prefix)
+// and '0' (zero padding), a width, and a precision for strings (%.20s).
+//
+// All functions are safe for concurrent use.
+package errf
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// stringer is fmt.Stringer, declared here so that fmt is not imported.
+type stringer interface{ String() string }
+
+// Errorf formats like fmt.Errorf: the message, and the %w operands wrapped
+// (one: Unwrap() error; several: Unwrap() []error). Safe for concurrent use.
+func Errorf(format string, a ...any) error {
+	var wrapped []error
+	msg := string(appendf(nil, format, a, &wrapped))
+	switch len(wrapped) {
+	case 0:
+		return &plainError{msg}
+	case 1:
+		return &wrapError{msg, wrapped[0]}
+	}
+	return &wrapErrors{msg, wrapped}
+}
+
+// Sprintf formats like fmt.Sprintf. Safe for concurrent use.
+func Sprintf(format string, a ...any) string { return string(appendf(nil, format, a, nil)) }
+
+// Appendf formats like fmt.Appendf. Safe for concurrent use.
+func Appendf(dst []byte, format string, a ...any) []byte { return appendf(dst, format, a, nil) }
+
+type plainError struct{ msg string }
+
+func (e *plainError) Error() string { return e.msg }
+
+type wrapError struct {
+	msg string
+	err error
+}
+
+func (e *wrapError) Error() string { return e.msg }
+func (e *wrapError) Unwrap() error { return e.err }
+
+type wrapErrors struct {
+	msg  string
+	errs []error
+}
+
+func (e *wrapErrors) Error() string   { return e.msg }
+func (e *wrapErrors) Unwrap() []error { return e.errs }
+
+// spec is one parsed verb.
+type spec struct {
+	verb  byte
+	sharp bool
+	zero  bool
+	minus bool
+	plus  bool
+	width int
+	prec  int // -1: none
+}
+
+func appendf(dst []byte, format string, a []any, wrapped *[]error) []byte {
+	arg := 0
+	for i := 0; i < len(format); {
+		c := format[i]
+		if c != '%' {
+			j := i + 1
+			for j < len(format) && format[j] != '%' {
+				j++
+			}
+			dst = append(dst, format[i:j]...)
+			i = j
+			continue
+		}
+		i++
+		if i >= len(format) {
+			dst = append(dst, "%!(NOVERB)"...)
+			break
+		}
+		s := spec{prec: -1}
+	flags:
+		for ; i < len(format); i++ {
+			switch format[i] {
+			case '#':
+				s.sharp = true
+			case '0':
+				s.zero = true
+			case '-':
+				s.minus = true
+			case '+':
+				s.plus = true
+			default:
+				break flags
+			}
+		}
+		for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+			s.width = s.width*10 + int(format[i]-'0')
+			i++
+		}
+		if i < len(format) && format[i] == '.' {
+			i++
+			s.prec = 0
+			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+				s.prec = s.prec*10 + int(format[i]-'0')
+				i++
+			}
+		}
+		if i >= len(format) {
+			dst = append(dst, "%!(NOVERB)"...)
+			break
+		}
+		s.verb = format[i]
+		i++
+		if s.verb == '%' {
+			dst = append(dst, '%')
+			continue
+		}
+		if arg >= len(a) {
+			dst = append(dst, '%', '!', s.verb)
+			dst = append(dst, "(MISSING)"...)
+			continue
+		}
+		v := a[arg]
+		arg++
+		if s.verb == 'w' {
+			if err, ok := v.(error); ok && wrapped != nil {
+				*wrapped = append(*wrapped, err)
+				s.verb = 'v'
+			} else if wrapped == nil || v == nil {
+				// fmt: %w outside Errorf, or a nil operand, is a bad verb.
+				dst = append(dst, "%!w("...)
+				dst = appendValue(dst, spec{verb: 'v', prec: -1}, v)
+				dst = append(dst, ')')
+				continue
+			} else {
+				s.verb = 'v'
+			}
+		}
+		dst = appendValue(dst, s, v)
+	}
+	if arg < len(a) {
+		dst = append(dst, "%!(EXTRA "...)
+		for k, v := range a[arg:] {
+			if k > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = append(dst, typeName(v)...)
+			dst = append(dst, '=')
+			dst = appendValue(dst, spec{verb: 'v', prec: -1}, v)
+		}
+		dst = append(dst, ')')
+	}
+	return dst
+}
+
+// typeName names the supported types for the EXTRA note.
+func typeName(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case int:
+		return "int"
+	case int64:
+		return "int64"
+	case bool:
+		return "bool"
+	case error:
+		return "error"
+	}
+	return "?"
+}
+
+// appendValue formats one operand.
+func appendValue(dst []byte, s spec, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		if s.verb == 'v' {
+			return pad(dst, s, "<nil>")
+		}
+		return append(append(dst, '%', '!', s.verb), "(<nil>)"...)
+	case string:
+		return appendString(dst, s, x)
+	case []byte:
+		if s.verb == 'v' || s.verb == 'd' {
+			return appendByteList(dst, x)
+		}
+		return appendString(dst, s, string(x))
+	case error:
+		return appendString(dst, s, x.Error())
+	case stringer:
+		return appendString(dst, s, x.String())
+	case bool:
+		if s.verb == 'v' || s.verb == 't' {
+			return pad(dst, s, strconv.FormatBool(x))
+		}
+	case int:
+		return appendInt(dst, s, int64(x), false)
+	case int8:
+		return appendInt(dst, s, int64(x), false)
+	case int16:
+		return appendInt(dst, s, int64(x), false)
+	case int32:
+		return appendInt(dst, s, int64(x), false)
+	case int64:
+		return appendInt(dst, s, x, false)
+	case uint:
+		return appendInt(dst, s, int64(x), true)
+	case uint8:
+		return appendInt(dst, s, int64(x), true)
+	case uint16:
+		return appendInt(dst, s, int64(x), true)
+	case uint32:
+		return appendInt(dst, s, int64(x), true)
+	case uint64:
+		if x > 1<<63-1 && (s.verb == 'd' || s.verb == 'v') {
+			return pad(dst, s, strconv.FormatUint(x, 10))
+		}
+		return appendInt(dst, s, int64(x), true)
+	case []string:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ' ')
+			}
+			dst = appendString(dst, spec{verb: s.verb, prec: -1}, e)
+		}
+		return append(dst, ']')
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ' ')
+			}
+			dst = appendValue(dst, spec{verb: s.verb, prec: -1}, e)
+		}
+		return append(dst, ']')
+	case float64:
+		return appendFloat(dst, s, x, 64)
+	case float32:
+		return appendFloat(dst, s, float64(x), 32)
+	default:
+		return append(append(dst, '%', '!', s.verb), "(unsupported)"...)
+	}
+	return append(append(dst, '%', '!', s.verb), "(bad)"...)
+}
+
+func appendString(dst []byte, s spec, x string) []byte {
+	if s.prec >= 0 && (s.verb == 's' || s.verb == 'v' || s.verb == 'q') {
+		n := 0
+		for i := range x {
+			if n == s.prec {
+				x = x[:i]
+				break
+			}
+			n++
+		}
+	}
+	switch s.verb {
+	case 'v', 's':
+		return pad(dst, s, x)
+	case 'q':
+		if s.sharp && strconv.CanBackquote(x) {
+			return pad(dst, s, "`"+x+"`")
+		}
+		return pad(dst, s, strconv.Quote(x))
+	case 'x', 'X':
+		const lower, upper = "0123456789abcdef", "0123456789ABCDEF"
+		digits := lower
+		if s.verb == 'X' {
+			digits = upper
+		}
+		out := make([]byte, 0, 2*len(x)+2)
+		if s.sharp {
+			out = append(out, '0', s.verb)
+		}
+		for i := 0; i < len(x); i++ {
+			out = append(out, digits[x[i]>>4], digits[x[i]&15])
+		}
+		return pad(dst, s, string(out))
+	}
+	return append(append(append(dst, '%', '!', s.verb), '('), append([]byte(x), ')')...)
+}
+
+func appendByteList(dst []byte, b []byte) []byte {
+	dst = append(dst, '[')
+	for i, c := range b {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = strconv.AppendUint(dst, uint64(c), 10)
+	}
+	return append(dst, ']')
+}
+
+func appendInt(dst []byte, s spec, n int64, unsigned bool) []byte {
+	var body string
+	switch s.verb {
+	case 'v', 'd':
+		if unsigned {
+			body = strconv.FormatUint(uint64(n), 10)
+		} else {
+			body = strconv.FormatInt(n, 10)
+		}
+		if s.plus && n >= 0 {
+			body = "+" + body
+		}
+	case 'x', 'X':
+		neg := !unsigned && n < 0
+		u := uint64(n)
+		if neg {
+			u = uint64(-n)
+		}
+		body = strconv.FormatUint(u, 16)
+		if s.verb == 'X' {
+			body = upperHex(body)
+		}
+		if s.zero && !s.minus && len(body) < s.width-prefixLen(s, neg) {
+			body = zeros(s.width-prefixLen(s, neg)-len(body)) + body
+		}
+		if s.sharp {
+			body = "0" + string(s.verb) + body
+		}
+		if neg {
+			body = "-" + body
+		}
+		return pad(dst, spec{width: s.width, minus: s.minus, prec: -1}, body)
+	case 'c':
+		return pad(dst, s, string(rune(n)))
+	case 'q':
+		return pad(dst, s, strconv.QuoteRune(rune(n)))
+	default:
+		return append(append(append(dst, '%', '!', s.verb), '('), append([]byte(strconv.FormatInt(n, 10)), ')')...)
+	}
+	if s.zero && !s.minus && len(body) < s.width {
+		neg := body[0] == '-' || body[0] == '+'
+		if neg {
+			dst = append(dst, body[0])
+			return append(dst, zeros(s.width-len(body))+body[1:]...)
+		}
+		return append(dst, zeros(s.width-len(body))+body...)
+	}
+	return pad(dst, s, body)
+}
+
+func prefixLen(s spec, neg bool) int {
+	n := 0
+	if s.sharp {
+		n += 2
+	}
+	if neg {
+		n++
+	}
+	return n
+}
+
+func upperHex(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'f' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+func zeros(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = '0'
+	}
+	return string(b)
+}
+
+func appendFloat(dst []byte, s spec, f float64, bits int) []byte {
+	switch s.verb {
+	case 'v', 'g':
+		prec := s.prec
+		return pad(dst, s, strconv.FormatFloat(f, 'g', prec, bits))
+	case 'f', 'e':
+		prec := s.prec
+		if prec < 0 {
+			prec = 6
+		}
+		return pad(dst, s, strconv.FormatFloat(f, s.verb, prec, bits))
+	}
+	return append(append(append(dst, '%', '!', s.verb), '('), append([]byte(strconv.FormatFloat(f, 'g', -1, bits)), ')')...)
+}
+
+// pad appends x padded with spaces to the width (left unless '-').
+func pad(dst []byte, s spec, x string) []byte {
+	n := utf8.RuneCountInString(x)
+	if n >= s.width {
+		return append(dst, x...)
+	}
+	if s.minus {
+		dst = append(dst, x...)
+		for ; n < s.width; n++ {
+			dst = append(dst, ' ')
+		}
+		return dst
+	}
+	fill := byte(' ')
+	if s.zero && (s.verb == 's' || s.verb == 'v' || s.verb == 'q') {
+		fill = '0'
+	}
+	for ; n < s.width; n++ {
+		dst = append(dst, fill)
+	}
+	return append(dst, x...)
+}
