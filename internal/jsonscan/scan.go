@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 )
 
 // Member is one top-level member of a JSON object: as read, or to add or
@@ -18,8 +19,10 @@ func SyntaxError(data []byte) error {
 	if Valid(data) {
 		return nil
 	}
-	var v json.RawMessage
-	return json.Unmarshal(data, &v)
+	if _, err := Decode(data); err != nil {
+		return err
+	}
+	return &Error{Offset: 0, Msg: "invalid JSON"} // Valid and Decode disagree: cannot happen
 }
 
 // SplitMembers splits obj, which must be a valid JSON object (checked by
@@ -56,11 +59,7 @@ func SplitMembers(obj []byte) ([]Member, error) {
 
 // unquote decodes a JSON string with escapes or non-ASCII bytes (kept
 // apart so that its result does not escape in SplitMembers' loop).
-func unquote(key []byte) (string, error) {
-	var k string
-	err := json.Unmarshal(key, &k)
-	return k, err
-}
+func unquote(key []byte) (string, error) { return Unquote(key) }
 
 // memberName returns the Member name b as a string, without allocating for
 // the names of the messages and results every call reads.
@@ -173,17 +172,71 @@ func ValueEnd(b []byte, i int) int {
 	return j
 }
 
-// AppendString appends s as a JSON string. Method names are plain ASCII
-// in practice; anything unusual goes through encoding/json.
+// AppendString appends s as a JSON string, escaped as encoding/json
+// escapes it: quotes, backslashes and control characters; '<', '>' and '&'
+// as \u003c, \u003e and \u0026; U+2028 and U+2029; invalid UTF-8 as
+// U+FFFD.
 func AppendString(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s)
-			return append(dst, b...)
+			return appendEscaped(dst, s)
 		}
 	}
 	dst = append(dst, '"')
 	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+func appendEscaped(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\\ufffd"...)
+			i += n
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&15])
+			i += n
+			start = i
+			continue
+		}
+		i += n
+	}
+	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
 
@@ -195,7 +248,6 @@ func RawString(raw json.RawMessage) string {
 	if bytes.IndexByte(raw, '\\') < 0 && IsASCII(raw) {
 		return string(raw[1 : len(raw)-1])
 	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
+	s, _ := Unquote(raw)
 	return s
 }
