@@ -2,8 +2,8 @@ package auth
 
 import (
 	"context"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"io"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -110,7 +110,7 @@ func FuzzDiscoveryDocuments(f *testing.F) {
 			"https://as.example.com/register":                                  reg,
 		}}
 		d := NewDoer(inner, nil)
-		tu, _ := url.Parse(target)
+		tu, _ := urlx.Parse(target)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		disc, err := d.discover(ctx, tu, oauthChallenge{}, false)
@@ -134,7 +134,7 @@ func FuzzDiscoveryDocuments(f *testing.F) {
 		inner.mu.Lock()
 		defer inner.mu.Unlock()
 		for _, a := range inner.asked {
-			u, err := url.Parse(a)
+			u, err := urlx.Parse(a)
 			require.NoError(t, err)
 			assert.NoError(t, d.checkURL("requested", u, tu), a)
 		}

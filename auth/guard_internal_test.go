@@ -1,7 +1,7 @@
 package auth
 
 import (
-	"net/url"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,7 +45,7 @@ func TestHostClass(t *testing.T) {
 		{"http://256.0.0.1", classForbidden},
 		{"http://host.123abc", classPublic},
 	} {
-		u, err := url.Parse(tc.url)
+		u, err := urlx.Parse(tc.url)
 		require.NoError(t, err)
 		assert.Equal(t, tc.want.String(), hostClass(u).String(), tc.url)
 	}

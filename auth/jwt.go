@@ -5,9 +5,9 @@ import (
 
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
-	"net/url"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"time"
 )
 
@@ -34,11 +34,11 @@ var b64 = base64.RawURLEncoding
 // signJWT builds a compact JWS of claims with header (alg is added).
 func signJWT(ctx context.Context, s Signer, header, claims map[string]any) (string, error) {
 	header["alg"] = s.Algorithm()
-	h, err := json.Marshal(header)
+	h, err := jsonscan.Marshal(header)
 	if err != nil {
 		return "", err
 	}
-	c, err := json.Marshal(claims)
+	c, err := jsonscan.Marshal(claims)
 	if err != nil {
 		return "", err
 	}
@@ -99,11 +99,9 @@ func (c *config) thumbprint(jwk map[string]string) string {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		k, _ := json.Marshal(m)
-		v, _ := json.Marshal(jwk[m])
-		buf = append(buf, k...)
+		buf = jsonscan.AppendString(buf, m)
 		buf = append(buf, ':')
-		buf = append(buf, v...)
+		buf = jsonscan.AppendString(buf, jwk[m])
 	}
 	buf = append(buf, '}')
 	sum := c.SHA256(buf)
@@ -113,7 +111,7 @@ func (c *config) thumbprint(jwk map[string]string) string {
 // dpopProof builds a DPoP proof (RFC 9449 §4) for a request; accessToken
 // and nonce are optional.
 func (c *config) dpopProof(ctx context.Context, s Signer, method, target, accessToken, nonce string, now time.Time) (string, error) {
-	u, err := url.Parse(target)
+	u, err := urlx.Parse(target)
 	if err != nil {
 		return "", err
 	}
