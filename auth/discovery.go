@@ -5,10 +5,10 @@ import (
 
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"net/netip"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

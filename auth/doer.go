@@ -5,12 +5,12 @@ import (
 
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"io"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

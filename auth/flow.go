@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"io"
 	"math"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -172,21 +172,15 @@ func (d *Doer) applicationType(redirect string) string {
 
 // registerClient performs dynamic client registration (RFC 7591).
 func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect string, resource *urlx.URL) (*Registration, error) {
-	body := map[string]any{
-		"client_name":      d.cfg.ClientName,
-		"redirect_uris":    []string{redirect},
-		"grant_types":      []string{GrantAuthorizationCode, refreshGrantType},
-		"response_types":   []string{"code"},
-		"application_type": d.applicationType(redirect),
-	}
 	// Ask for a method the server supports, preferring a public client.
+	method := ""
 	for _, m := range []string{AuthMethodNone, AuthMethodBasic, AuthMethodPost} {
 		if slices.Contains(meta.TokenEndpointAuthMethodsSupported, m) {
-			body["token_endpoint_auth_method"] = m
+			method = m
 			break
 		}
 	}
-	b, _ := jsonscan.Marshal(body)
+	b := registrationRequest(d.applicationType(redirect), d.cfg.ClientName, redirect, method)
 	d.cfg.logf("auth: registering the client at %s", meta.RegistrationEndpoint)
 	resp, err := d.guardedDo(ctx, "registration_endpoint", &fetch.Request{Method: "POST", URL: meta.RegistrationEndpoint, Header: fetch.Header{
 		"content-type": {"application/json"},
@@ -214,6 +208,20 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 		reg.SecretExpiresAt = time.Unix(r.ClientSecretExpiresAt, 0)
 	}
 	return reg, nil
+}
+
+// registrationRequest is the client metadata of a dynamic registration
+// request, members sorted (the bytes encoding/json wrote for the map it
+// was built from before); method is omitted when empty.
+func registrationRequest(appType, name, redirect, method string) []byte {
+	w := jsonscan.NewObjectWriter(nil)
+	w.String("application_type", appType)
+	w.String("client_name", name)
+	w.Raw("grant_types", []byte(`["`+GrantAuthorizationCode+`","`+refreshGrantType+`"]`))
+	w.Raw("redirect_uris", append(jsonscan.AppendString([]byte{'['}, redirect), ']'))
+	w.Raw("response_types", []byte(`["code"]`))
+	w.StringOmit("token_endpoint_auth_method", method)
+	return w.Bytes()
 }
 
 // authorizationCode runs the authorization code grant with PKCE, state

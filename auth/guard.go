@@ -4,11 +4,11 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"context"
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"net/netip"
 	"strconv"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

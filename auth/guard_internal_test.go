@@ -1,11 +1,12 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 )
 
 func TestHostClass(t *testing.T) {

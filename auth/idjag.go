@@ -5,9 +5,9 @@ import (
 
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

@@ -15,20 +15,7 @@ var prNames = []string{"resource", "authorization_servers", "scopes_supported"}
 
 // decodePRM decodes protected resource metadata.
 func decodePRM(b []byte, m *prMetadata) error {
-	return jsonscan.Fields(b, prNames, func(i int, v []byte) (err error) {
-		if jsonscan.IsNull(v) {
-			return nil // left alone, as encoding/json does
-		}
-		switch i {
-		case 0:
-			m.Resource, err = jsonscan.String(v)
-		case 1:
-			m.AuthorizationServers, err = jsonscan.StringSlice(v)
-		case 2:
-			m.ScopesSupported, err = jsonscan.StringSlice(v)
-		}
-		return err
-	})
+	return jsonscan.FieldsInto(b, prNames, []any{&m.Resource, &m.AuthorizationServers, &m.ScopesSupported})
 }
 
 var asNames = []string{
@@ -40,33 +27,11 @@ var asNames = []string{
 
 // decodeAS decodes authorization server metadata.
 func decodeAS(b []byte, m *asMetadata) error {
-	return jsonscan.Fields(b, asNames, func(i int, v []byte) (err error) {
-		if jsonscan.IsNull(v) {
-			return nil // left alone, as encoding/json does
-		}
-		switch i {
-		case 0:
-			m.Issuer, err = jsonscan.String(v)
-		case 1:
-			m.AuthorizationEndpoint, err = jsonscan.String(v)
-		case 2:
-			m.TokenEndpoint, err = jsonscan.String(v)
-		case 3:
-			m.RegistrationEndpoint, err = jsonscan.String(v)
-		case 4:
-			m.ScopesSupported, err = jsonscan.StringSlice(v)
-		case 5:
-			m.TokenEndpointAuthMethodsSupported, err = jsonscan.StringSlice(v)
-		case 6:
-			m.CodeChallengeMethodsSupported, err = jsonscan.StringSlice(v)
-		case 7:
-			m.ClientIDMetadataDocumentSupported, err = jsonscan.Bool(v)
-		case 8:
-			m.IssParameterSupported, err = jsonscan.Bool(v)
-		case 9:
-			m.DPoPSigningAlgValuesSupported, err = jsonscan.StringSlice(v)
-		}
-		return err
+	return jsonscan.FieldsInto(b, asNames, []any{
+		&m.Issuer, &m.AuthorizationEndpoint, &m.TokenEndpoint, &m.RegistrationEndpoint,
+		&m.ScopesSupported, &m.TokenEndpointAuthMethodsSupported, &m.CodeChallengeMethodsSupported,
+		&m.ClientIDMetadataDocumentSupported, &m.IssParameterSupported,
+		&m.DPoPSigningAlgValuesSupported,
 	})
 }
 
@@ -83,24 +48,7 @@ type registrationResponse struct {
 var regNames = []string{"client_id", "client_secret", "client_secret_expires_at", "token_endpoint_auth_method", "redirect_uris"}
 
 func decodeRegistration(b []byte, r *registrationResponse) error {
-	return jsonscan.Fields(b, regNames, func(i int, v []byte) (err error) {
-		if jsonscan.IsNull(v) {
-			return nil // left alone, as encoding/json does
-		}
-		switch i {
-		case 0:
-			r.ClientID, err = jsonscan.String(v)
-		case 1:
-			r.ClientSecret, err = jsonscan.String(v)
-		case 2:
-			r.ClientSecretExpiresAt, err = jsonscan.Int64(v)
-		case 3:
-			r.AuthMethod, err = jsonscan.String(v)
-		case 4:
-			r.RedirectURIs, err = jsonscan.StringSlice(v)
-		}
-		return err
-	})
+	return jsonscan.FieldsInto(b, regNames, []any{&r.ClientID, &r.ClientSecret, &r.ClientSecretExpiresAt, &r.AuthMethod, &r.RedirectURIs})
 }
 
 // tokenResponse is a successful token response (RFC 6749 §5.1); ExpiresIn
@@ -116,26 +64,7 @@ type tokenResponse struct {
 var tokenNames = []string{"access_token", "token_type", "expires_in", "refresh_token", "scope"}
 
 func decodeTokenResponse(b []byte, r *tokenResponse) error {
-	return jsonscan.Fields(b, tokenNames, func(i int, v []byte) (err error) {
-		if i == 2 {
-			r.ExpiresIn = v // raw, null included (as json.RawMessage)
-			return nil
-		}
-		if jsonscan.IsNull(v) {
-			return nil // left alone, as encoding/json does
-		}
-		switch i {
-		case 0:
-			r.AccessToken, err = jsonscan.String(v)
-		case 1:
-			r.TokenType, err = jsonscan.String(v)
-		case 3:
-			r.RefreshToken, err = jsonscan.String(v)
-		case 4:
-			r.Scope, err = jsonscan.String(v)
-		}
-		return err
-	})
+	return jsonscan.FieldsInto(b, tokenNames, []any{&r.AccessToken, &r.TokenType, &r.ExpiresIn, &r.RefreshToken, &r.Scope})
 }
 
 // errorResponse is an OAuth error response (RFC 6749 §5.2).
@@ -146,20 +75,7 @@ type errorResponse struct {
 var errorNames = []string{"error", "error_description", "error_uri"}
 
 func decodeErrorResponse(b []byte, e *errorResponse) error {
-	return jsonscan.Fields(b, errorNames, func(i int, v []byte) (err error) {
-		if jsonscan.IsNull(v) {
-			return nil // left alone, as encoding/json does
-		}
-		switch i {
-		case 0:
-			e.Error, err = jsonscan.String(v)
-		case 1:
-			e.Description, err = jsonscan.String(v)
-		case 2:
-			e.URI, err = jsonscan.String(v)
-		}
-		return err
-	})
+	return jsonscan.FieldsInto(b, errorNames, []any{&e.Error, &e.Description, &e.URI})
 }
 
 // exchangeResponse is a token exchange response (RFC 8693 §2.2.1).
@@ -170,16 +86,5 @@ type exchangeResponse struct {
 var exchangeNames = []string{"access_token", "issued_token_type"}
 
 func decodeExchangeResponse(b []byte, r *exchangeResponse) error {
-	return jsonscan.Fields(b, exchangeNames, func(i int, v []byte) (err error) {
-		if jsonscan.IsNull(v) {
-			return nil // left alone, as encoding/json does
-		}
-		switch i {
-		case 0:
-			r.AccessToken, err = jsonscan.String(v)
-		case 1:
-			r.IssuedTokenType, err = jsonscan.String(v)
-		}
-		return err
-	})
+	return jsonscan.FieldsInto(b, exchangeNames, []any{&r.AccessToken, &r.IssuedTokenType})
 }

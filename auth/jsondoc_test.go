@@ -1,11 +1,10 @@
 package auth
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -167,26 +166,52 @@ func TestDecodeExchangeResponseLikeEncodingJSON(t *testing.T) {
 	), decodeExchangeResponse, func(r exchangeResponse) jsonExchange { return jsonExchange(r) })
 }
 
-// TestEncodedLikeEncodingJSON checks that the registration request, the
-// JWT header and claims and the JWK thumbprint input are the bytes
-// encoding/json wrote before.
+// fixedSigner is a Signer with a fixed key for the encoding tests.
+type fixedSigner struct{ alg string }
+
+func (f fixedSigner) Algorithm() string { return f.alg }
+func (f fixedSigner) PublicJWK() map[string]string {
+	return map[string]string{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}
+}
+func (f fixedSigner) Sign(context.Context, []byte) ([]byte, error) { return nil, nil }
+
+// TestEncodedLikeEncodingJSON checks that the registration request and
+// the JWT headers and claims are the bytes encoding/json wrote for the
+// maps they were built from before.
 func TestEncodedLikeEncodingJSON(t *testing.T) {
-	for name, v := range map[string]map[string]any{
-		"registration": {
+	s := fixedSigner{"ES256"}
+	jwk := map[string]any{}
+	for k, v := range s.PublicJWK() {
+		jwk[k] = v
+	}
+	for _, tc := range []struct {
+		name string
+		got  []byte
+		want map[string]any
+	}{
+		{"registration", registrationRequest("native", "My <App> & \"Co\"", "http://127.0.0.1:8080/callback?x=1&y=2", "none"), map[string]any{
 			"client_name": "My <App> & \"Co\"", "redirect_uris": []string{"http://127.0.0.1:8080/callback?x=1&y=2"},
 			"grant_types": []string{GrantAuthorizationCode, refreshGrantType}, "response_types": []string{"code"},
 			"application_type": "native", "token_endpoint_auth_method": "none",
-		},
-		"dpop header": {"typ": "dpop+jwt", "alg": "ES256", "jwk": map[string]any{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}},
-		"dpop claims": {"jti": "-BwC3ESc6acc2lTc", "htm": "POST", "htu": "https://server.example.com/token", "iat": int64(1562262616), "ath": "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo", "nonce": "eyJ7S_zG.eyJH0-Z.HX4w-7v"},
-		"assertion":   {"iss": "client\u2028id", "sub": "client\u2028id", "aud": "https://as.example/", "iat": int64(0), "exp": int64(-1), "jti": "x"},
+		}},
+		{"registration without a method", registrationRequest("web", "", "https://app.example/cb\u2028", ""), map[string]any{
+			"client_name": "", "redirect_uris": []string{"https://app.example/cb\u2028"},
+			"grant_types": []string{GrantAuthorizationCode, refreshGrantType}, "response_types": []string{"code"},
+			"application_type": "web",
+		}},
+		{"dpop header", jwtHeader(s, "dpop+jwt", true), map[string]any{"typ": "dpop+jwt", "alg": "ES256", "jwk": jwk}},
+		{"assertion header", jwtHeader(s, "JWT", false), map[string]any{"typ": "JWT", "alg": "ES256"}},
+		{"dpop claims", dpopClaims("fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo", "POST", "https://server.example.com/token", 1562262616, "-BwC3ESc6acc2lTc", "eyJ7S_zG.eyJH0-Z.HX4w-7v"),
+			map[string]any{"jti": "-BwC3ESc6acc2lTc", "htm": "POST", "htu": "https://server.example.com/token", "iat": int64(1562262616), "ath": "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo", "nonce": "eyJ7S_zG.eyJH0-Z.HX4w-7v"}},
+		{"dpop claims without ath and nonce", dpopClaims("", "GET", "https://rs.example/mcp", 0, "x", ""),
+			map[string]any{"jti": "x", "htm": "GET", "htu": "https://rs.example/mcp", "iat": int64(0)}},
+		{"assertion", assertionClaims("https://as.example/", -1, 0, "client\u2028<id>", "x"),
+			map[string]any{"iss": "client\u2028<id>", "sub": "client\u2028<id>", "aud": "https://as.example/", "iat": int64(0), "exp": int64(-1), "jti": "x"}},
 	} {
-		t.Run(name, func(t *testing.T) {
-			want, err := json.Marshal(v)
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := json.Marshal(tc.want)
 			require.NoError(t, err)
-			got, err := jsonscan.Marshal(v)
-			require.NoError(t, err)
-			assert.Equal(t, string(want), string(got))
+			assert.Equal(t, string(want), string(tc.got))
 		})
 	}
 }

@@ -4,10 +4,10 @@ package auth
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"net"
 	"net/http"
 	"strconv"

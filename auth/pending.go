@@ -2,9 +2,9 @@ package auth
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
 	"context"
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"time"
 )
 

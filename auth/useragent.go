@@ -4,10 +4,10 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"context"
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"io"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

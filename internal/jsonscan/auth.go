@@ -70,3 +70,39 @@ func StringSlice(raw []byte) ([]string, error) {
 	}
 	return out, nil
 }
+
+// FieldsInto is [Fields] with a target per name, filled as encoding/json
+// fills a struct field of that type: *string, *bool, *int64, *[]string
+// (see [StringSlice]) or *[]byte, which gets the raw value (null included,
+// as a json.RawMessage does); null leaves the other kinds alone. One
+// table-driven function keeps each decoder a slice literal.
+func FieldsInto(data []byte, names []string, targets []any) error {
+	return Fields(data, names, fieldTargets(targets).set)
+}
+
+// fieldTargets are FieldsInto's targets; its set method is the one
+// function every decoder shares (a closure would be copied into each).
+type fieldTargets []any
+
+func (t fieldTargets) set(i int, v []byte) (err error) {
+	if p, ok := t[i].(*[]byte); ok {
+		*p = v
+		return nil
+	}
+	if IsNull(v) {
+		return nil
+	}
+	switch p := t[i].(type) {
+	case *string:
+		*p, err = String(v)
+	case *bool:
+		*p, err = Bool(v)
+	case *int64:
+		*p, err = Int64(v)
+	case *[]string:
+		*p, err = StringSlice(v)
+	default:
+		panic("jsonscan: FieldsInto: unsupported target type")
+	}
+	return err
+}

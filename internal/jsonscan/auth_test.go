@@ -37,6 +37,11 @@ func TestFieldsLikeEncodingJSON(t *testing.T) {
 		})
 		return d, err
 	}
+	decodeInto := func(data []byte) (doc, error) {
+		var d doc
+		err := FieldsInto(data, []string{"name", "flag", "n", "items"}, []any{&d.Name, &d.Flag, &d.N, &d.Items})
+		return d, err
+	}
 	for _, in := range []string{
 		`{"name":"a","flag":true,"n":3,"items":["x","y"],"other":{"deep":[1,2]}}`,
 		`{"NAME":"a","Name":"b"}`,
@@ -66,6 +71,11 @@ func TestFieldsLikeEncodingJSON(t *testing.T) {
 			werr := json.Unmarshal([]byte(in), &want)
 			got, err := decode([]byte(in))
 			require.Equal(t, werr == nil, err == nil, "errors: %v, encoding/json %v", err, werr)
+			if err == nil {
+				assert.Equal(t, want, got)
+			}
+			got, err = decodeInto([]byte(in))
+			require.Equal(t, werr == nil, err == nil, "FieldsInto errors: %v, encoding/json %v", err, werr)
 			if err == nil {
 				assert.Equal(t, want, got)
 			}
