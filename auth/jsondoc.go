@@ -9,7 +9,11 @@ import (
 // as json.Unmarshal into the struct would, members match their names
 // case-insensitively, the last of repeated members wins, null leaves a
 // field alone (a raw member keeps it), unknown members are ignored, and a member of the wrong
-// kind is an error.
+// kind is an error. One deliberate difference: when a member is repeated
+// and a later array holds null, encoding/json keeps the earlier array's
+// element in that place (it reuses the slice), these decoders give ""
+// (FuzzOAuthDecoders skips such documents; no real document repeats a
+// member).
 
 var prNames = []string{"resource", "authorization_servers", "scopes_supported"}
 

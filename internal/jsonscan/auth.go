@@ -74,7 +74,10 @@ func StringSlice(raw []byte) ([]string, error) {
 // FieldsInto is [Fields] with a target per name, filled as encoding/json
 // fills a struct field of that type: *string, *bool, *int64, *[]string
 // (see [StringSlice]) or *[]byte, which gets the raw value (null included,
-// as a json.RawMessage does); null leaves the other kinds alone. One
+// as a json.RawMessage does); null leaves the other kinds alone. (One
+// difference: a repeated member whose later array holds null gets "" in
+// that place, where encoding/json, reusing the slice, keeps the earlier
+// array's element.) One
 // table-driven function keeps each decoder a slice literal.
 func FieldsInto(data []byte, names []string, targets []any) error {
 	return Fields(data, names, fieldTargets(targets).set)
