@@ -1,6 +1,9 @@
 package jsonscan
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // FieldError is a member of the wrong kind met by [Fields].
 type FieldError struct {
@@ -73,8 +76,8 @@ func StringSlice(raw []byte) ([]string, error) {
 
 // FieldsInto is [Fields] with a target per name, filled as encoding/json
 // fills a struct field of that type: *string, *bool, *int64, *[]string
-// (see [StringSlice]) or *[]byte, which gets the raw value (null included,
-// as a json.RawMessage does); null leaves the other kinds alone. (One
+// (see [StringSlice]), *time.Time (its UnmarshalJSON) or *[]byte, which
+// gets the raw value (null included, as a json.RawMessage does); null leaves the other kinds alone. (One
 // difference: a repeated member whose later array holds null gets "" in
 // that place, where encoding/json, reusing the slice, keeps the earlier
 // array's element.) One
@@ -104,6 +107,8 @@ func (t fieldTargets) set(i int, v []byte) (err error) {
 		*p, err = Int64(v)
 	case *[]string:
 		*p, err = StringSlice(v)
+	case *time.Time:
+		err = p.UnmarshalJSON(v)
 	default:
 		panic("jsonscan: FieldsInto: unsupported target type")
 	}
