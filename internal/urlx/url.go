@@ -342,49 +342,46 @@ func (u *URL) EscapedFragment() string {
 
 // String reassembles the URL (the same string net/url.URL.String gives).
 func (u *URL) String() string {
-	var b strings.Builder
-	b.Grow(len(u.Scheme) + len(u.Opaque) + len(u.Host) + len(u.Path) + len(u.RawQuery) + len(u.Fragment) + 16)
+	b := make([]byte, 0, len(u.Scheme)+len(u.Opaque)+len(u.Host)+len(u.Path)+len(u.RawQuery)+len(u.Fragment)+16)
 	if u.Scheme != "" {
-		b.WriteString(u.Scheme)
-		b.WriteByte(':')
+		b = append(b, u.Scheme...)
+		b = append(b, ':')
 	}
 	if u.Opaque != "" {
-		b.WriteString(u.Opaque)
+		b = append(b, u.Opaque...)
 	} else {
 		if (u.Scheme != "" || u.Host != "" || u.User != nil) && !(u.OmitHost && u.Host == "" && u.User == nil) {
 			if u.Host != "" || u.Path != "" || u.User != nil {
-				b.WriteString("//")
+				b = append(b, "//"...)
 			}
 			if u.User != nil {
-				b.WriteString(u.User.String())
-				b.WriteByte('@')
+				b = append(b, u.User.String()...)
+				b = append(b, '@')
 			}
-			if u.Host != "" {
-				b.WriteString(escape(u.Host, modeHost))
-			}
+			b = append(b, escape(u.Host, modeHost)...)
 		}
 		path := u.EscapedPath()
 		if path != "" && path[0] != '/' && u.Host != "" {
-			b.WriteByte('/')
+			b = append(b, '/')
 		}
-		if b.Len() == 0 {
+		if len(b) == 0 {
 			// RFC 3986 §4.2: "./" keeps a first segment with a colon from
 			// reading as a scheme.
 			if seg, _, _ := strings.Cut(path, "/"); strings.Contains(seg, ":") {
-				b.WriteString("./")
+				b = append(b, "./"...)
 			}
 		}
-		b.WriteString(path)
+		b = append(b, path...)
 	}
 	if u.ForceQuery || u.RawQuery != "" {
-		b.WriteByte('?')
-		b.WriteString(u.RawQuery)
+		b = append(b, '?')
+		b = append(b, u.RawQuery...)
 	}
 	if u.Fragment != "" {
-		b.WriteByte('#')
-		b.WriteString(u.EscapedFragment())
+		b = append(b, '#')
+		b = append(b, u.EscapedFragment()...)
 	}
-	return b.String()
+	return string(b)
 }
 
 // IsAbs reports whether the URL has a scheme.
@@ -549,19 +546,19 @@ func (v Values) Encode() string {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	var b strings.Builder
+	var b []byte
 	for _, k := range keys {
 		ek := QueryEscape(k)
 		for _, x := range v[k] {
-			if b.Len() > 0 {
-				b.WriteByte('&')
+			if len(b) > 0 {
+				b = append(b, '&')
 			}
-			b.WriteString(ek)
-			b.WriteByte('=')
-			b.WriteString(QueryEscape(x))
+			b = append(b, ek...)
+			b = append(b, '=')
+			b = append(b, QueryEscape(x)...)
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // ParseQuery parses a URL-encoded query. It always returns the fields it
