@@ -114,9 +114,9 @@ func sameDecode(t *testing.T, b []byte) {
 	check("pending", DecodePending(b, &p), json.Unmarshal(b, &wp), p, wp)
 }
 
-// FuzzDecode compares the decoders with encoding/json on arbitrary
+// FuzzStoredValues compares the decoders with encoding/json on arbitrary
 // documents.
-func FuzzDecode(f *testing.F) {
+func FuzzStoredValues(f *testing.F) {
 	for _, d := range docs {
 		f.Add([]byte(d))
 	}

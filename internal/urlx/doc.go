@@ -9,7 +9,7 @@
 // alike, Opaque for "scheme:rest" without a slash, ForceQuery and
 // OmitHost), Parse accepts and refuses the same inputs and yields the same
 // components, String, EscapedPath, Hostname, Port, Query, ResolveReference
-// and Values.Encode give the same strings. FuzzParse checks this natively
+// and Values.Encode give the same strings. FuzzURLParse checks this natively
 // against net/url. The differences, all deliberate:
 //
 //   - error messages do not start with "net/url: " (the rest of the text is

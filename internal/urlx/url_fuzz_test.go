@@ -51,14 +51,14 @@ var seeds = []string{
 	"g;x?y#s",
 }
 
-// refs are references resolved against each base in FuzzParse.
+// refs are references resolved against each base in FuzzURLParse.
 var refs = []string{"", ".", "..", "../..", "/a", "b/c", "?q", "#f", "//other/x", "https://x/./y", "g/../../h/.", "%2e%2e/x"}
 
-// FuzzParse checks Parse, String, EscapedPath, Hostname, Port, Query,
+// FuzzURLParse checks Parse, String, EscapedPath, Hostname, Port, Query,
 // ResolveReference and Values.Encode against net/url: the same inputs
 // accepted (with the same error text, less net/url's prefix), the same
 // components and strings.
-func FuzzParse(f *testing.F) {
+func FuzzURLParse(f *testing.F) {
 	for _, s := range seeds {
 		f.Add(s, "../x")
 	}
