@@ -138,7 +138,7 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 		return nil, false, errf.Errorf("auth: removing the pending authorization: %w", err)
 	}
 	if !d.cfg.Now().Before(p.Created.Add(d.cfg.AuthorizationTimeout)) {
-		return nil, false, errf.Errorf("%w: the authorization for %s started at %s has expired", ErrNoPendingAuthorization, disc.resource, p.Created.Format(time.RFC3339))
+		return nil, false, errf.Errorf("%w: the authorization for %s started at %s has expired", ErrNoPendingAuthorization, disc.resource, createdText(p.Created))
 	}
 	ru, err := urlx.Parse(p.RedirectURI)
 	if err != nil || ru.Scheme == "" || p.State == "" || p.Verifier == "" {
@@ -160,4 +160,15 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 		return nil, false, err
 	}
 	return tok, true, nil
+}
+
+// createdText writes when a pending authorization started, in RFC 3339 to
+// the second. time's MarshalText writes RFC 3339 without the general
+// layout engine that Format would link into the WebAssembly modules.
+func createdText(t time.Time) string {
+	b, err := t.Truncate(time.Second).MarshalText()
+	if err != nil {
+		return "an unknown time"
+	}
+	return string(b)
 }

@@ -46,7 +46,7 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 			return maxRetryAfter
 		}
 		d = time.Duration(n) * time.Second
-	} else if t, err := time.Parse(time.RFC1123, v); err == nil {
+	} else if t, ok := parseHTTPDate(v); ok {
 		d = t.Sub(now)
 	} else {
 		return 0
@@ -55,3 +55,46 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 }
 
 var _ core.TransientError = (*StatusError)(nil)
+
+var httpMonths = [12]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+
+// parseHTTPDate reads an HTTP date in its IMF-fixdate form, "Sun, 06 Nov
+// 1994 08:49:37 GMT" (RFC 9110 §5.6.7; "UTC" accepted for "GMT"), by
+// hand: time.Parse would link time's whole layout engine into the
+// WebAssembly modules for this one format (docs/size.md).
+func parseHTTPDate(s string) (time.Time, bool) {
+	if len(s) != len("Sun, 06 Nov 1994 08:49:37 GMT") || s[3] != ',' || s[4] != ' ' || s[7] != ' ' || s[11] != ' ' || s[16] != ' ' || s[19] != ':' || s[22] != ':' || s[25] != ' ' {
+		return time.Time{}, false
+	}
+	if zone := s[26:]; zone != "GMT" && zone != "UTC" {
+		return time.Time{}, false
+	}
+	if !strings.Contains("Sun Mon Tue Wed Thu Fri Sat", s[:3]) || strings.Contains(s[:3], " ") {
+		return time.Time{}, false
+	}
+	month := 0
+	for i, m := range httpMonths {
+		if s[8:11] == m {
+			month = i + 1
+		}
+	}
+	num := func(d string) int {
+		n := 0
+		for i := 0; i < len(d); i++ {
+			if d[i] < '0' || d[i] > '9' {
+				return -1
+			}
+			n = n*10 + int(d[i]-'0')
+		}
+		return n
+	}
+	day, year, hour, minute, sec := num(s[5:7]), num(s[12:16]), num(s[17:19]), num(s[20:22]), num(s[23:25])
+	if month == 0 || day < 1 || year < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC)
+	if t.Day() != day { // 31 Nov and the like
+		return time.Time{}, false
+	}
+	return t, true
+}
