@@ -109,11 +109,11 @@ func (e *RPCError) Supported() []string {
 	if e.Code != CodeUnsupportedProtocolVersion || len(e.Data) == 0 {
 		return nil
 	}
-	var d struct {
-		Supported []string `json:"supported"`
-	}
-	_ = json.Unmarshal(e.Data, &d)
-	return d.Supported
+	var supported []string
+	_ = decodeInto(e.Data, func(d *dec, v []byte) {
+		d.object(v, "struct", "", supportedField, func(_ string, v []byte) { d.strs(&supported, v) })
+	})
+	return supported
 }
 
 // IsModernError reports whether code is one of the errors only a modern
@@ -219,3 +219,5 @@ type HeaderError struct {
 func (e *HeaderError) Error() string {
 	return errf.Sprintf("core: tool %q has an invalid x-mcp-header annotation: %s", e.Tool, e.Reason)
 }
+
+var supportedField = []string{"supported"}

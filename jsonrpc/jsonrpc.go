@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
@@ -80,9 +81,9 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 		*id = ID{}
 		return nil
 	case b[0] == '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
+		s, err := jsonscan.Unquote(b)
+		if err != nil {
+			return errf.Errorf("core: invalid JSON-RPC id %s", string(b))
 		}
 		*id = StringID(s)
 		return nil
@@ -169,12 +170,18 @@ func AppendMessage(dst []byte, m Message) ([]byte, error) {
 		dst = append(dst, `,"id":`...)
 		dst = m.ID.AppendJSON(dst)
 		if m.Error != nil {
-			b, err := json.Marshal(m.Error)
-			if err != nil {
-				return nil, err
+			dst = append(dst, `,"error":{"code":`...)
+			dst = strconv.AppendInt(dst, m.Error.Code, 10)
+			dst = append(dst, `,"message":`...)
+			dst = jsonscan.AppendString(dst, m.Error.Message)
+			if len(m.Error.Data) > 0 {
+				dst = append(dst, `,"data":`...)
+				var err error
+				if dst, err = jsonscan.AppendCompact(dst, m.Error.Data, true); err != nil {
+					return nil, errors.New("json: error calling MarshalJSON for type json.RawMessage: " + err.Error())
+				}
 			}
-			dst = append(dst, `,"error":`...)
-			dst = append(dst, b...)
+			dst = append(dst, '}')
 		} else {
 			dst = append(dst, `,"result":`...)
 			if len(m.Result) == 0 {
@@ -213,11 +220,20 @@ func DecodeMessage(data []byte) (Message, error) {
 	if data[0] != '{' {
 		return nil, errf.Errorf("%w: not a JSON object", ErrInvalidMessage)
 	}
+	w, err := splitMessage(data)
+	if err != nil {
+		return nil, err
+	}
+	return w.toMessage()
+}
+
+// splitMessage reads the members of one message, a valid JSON object.
+func splitMessage(data []byte) (*wireMessage, error) {
 	ms, err := jsonscan.SplitMembers(data)
 	if err != nil {
 		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
-	var w wireMessage
+	w := &wireMessage{}
 	for _, m := range ms {
 		switch m.Key {
 		case "jsonrpc":
@@ -237,13 +253,93 @@ func DecodeMessage(data []byte) (Message, error) {
 			if string(m.Val) == "null" {
 				continue
 			}
-			w.Error = &Error{}
-			if err := json.Unmarshal(m.Val, w.Error); err != nil {
+			if w.Error, err = decodeError(m.Val); err != nil {
 				return nil, errf.Errorf("%w: error member: %v", ErrInvalidMessage, err)
 			}
 		}
 	}
-	return w.toMessage()
+	return w, nil
+}
+
+// decodeError decodes the error object of a response as json.Unmarshal
+// into an Error does (names matched exactly or else case-insensitively,
+// the last repeated member wins, null leaves a member alone), without
+// reflection.
+func decodeError(v []byte) (*Error, error) {
+	if v[0] != '{' {
+		return nil, errors.New("json: cannot unmarshal " + kindName(v) + " into Go value of type jsonrpc.Error")
+	}
+	ms, err := jsonscan.SplitMembers(v)
+	if err != nil {
+		return nil, err
+	}
+	e := &Error{}
+	var first error
+	fieldErr := func(field, value, typ string) {
+		if first == nil {
+			first = errors.New("json: cannot unmarshal " + value + " into Go struct field Error." + field + " of type " + typ)
+		}
+	}
+	for _, m := range ms {
+		name := m.Key
+		switch {
+		case name == "code" || name == "message" || name == "data":
+		case strings.EqualFold(name, "code"):
+			name = "code"
+		case strings.EqualFold(name, "message"):
+			name = "message"
+		case strings.EqualFold(name, "data"):
+			name = "data"
+		default:
+			continue
+		}
+		val := m.Val
+		switch name {
+		case "code":
+			if string(val) == "null" {
+				continue
+			}
+			if k := kindName(val); k != "number" {
+				fieldErr("code", k, "int64")
+				continue
+			}
+			n, err := strconv.ParseInt(string(val), 10, 64)
+			if err != nil {
+				fieldErr("code", "number "+string(val), "int64")
+				continue
+			}
+			e.Code = n
+		case "message":
+			if string(val) == "null" {
+				continue
+			}
+			if val[0] != '"' {
+				fieldErr("message", kindName(val), "string")
+				continue
+			}
+			e.Message = jsonscan.RawString(val)
+		case "data":
+			e.Data = val
+		}
+	}
+	return e, first
+}
+
+// kindName names the kind of a JSON value as encoding/json's errors do.
+func kindName(v []byte) string {
+	switch v[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }
 
 // DecodeMessages decodes a message or a JSON-RPC batch (an array of
@@ -257,9 +353,25 @@ func DecodeMessages(data []byte) ([]Message, error) {
 		}
 		return []Message{m}, nil
 	}
-	var ws []wireMessage
-	if err := json.Unmarshal(data, &ws); err != nil {
+	if err := jsonscan.SyntaxError(data); err != nil {
 		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
+	}
+	elems, err := jsonscan.Elements(data)
+	if err != nil {
+		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
+	}
+	ws := make([]*wireMessage, len(elems))
+	for i, e := range elems {
+		switch e[0] {
+		case 'n': // null: an empty message, refused below
+			ws[i] = &wireMessage{}
+		case '{':
+			if ws[i], err = splitMessage(e); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, errf.Errorf("%w: json: cannot unmarshal %s into Go value of type jsonrpc.wireMessage", ErrInvalidMessage, kindName(e))
+		}
 	}
 	out := make([]Message, 0, len(ws))
 	for i := range ws {
