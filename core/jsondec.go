@@ -85,16 +85,8 @@ func (d *dec) fail(err error) {
 }
 
 // failSelf records the error of a value that decodes itself (an
-// UnmarshalJSON method): encoding/json stops there and returns it, a type
-// error given the context of the member it was decoding.
+// UnmarshalJSON method): encoding/json stops there and returns it as is.
 func (d *dec) failSelf(err error) {
-	if te, ok := err.(*typeError); ok && (d.strct != "" || len(d.path) > 0) {
-		field := strings.Join(d.path, ".")
-		if te.field != "" {
-			field += "." + te.field
-		}
-		err = &typeError{value: te.value, strct: d.strct, field: field, typ: te.typ}
-	}
 	d.err = err
 	d.fatal = true
 }
@@ -307,13 +299,45 @@ func (d *dec) anyMap(p *map[string]any, v []byte, typ string) {
 		*p = make(map[string]any, len(ms))
 	}
 	for _, m := range ms {
-		x, err := jsonscan.Decode(m.Val)
+		(*p)[m.Key] = d.anyOf(m.Val)
+	}
+}
+
+// anyOf decodes the valid JSON value v as json.Unmarshal into an interface
+// does: a number out of the float64 range is a type error (in the context
+// of the member being decoded) and nil.
+func (d *dec) anyOf(v []byte) any {
+	switch v[0] {
+	case '{':
+		ms, err := jsonscan.SplitMembers(v)
 		if err != nil {
 			d.fail(err)
-			continue
+			return nil
 		}
-		(*p)[m.Key] = x
+		m := make(map[string]any, len(ms))
+		for _, mb := range ms {
+			m[mb.Key] = d.anyOf(mb.Val)
+		}
+		return m
+	case '[':
+		out := []any{}
+		d.array(v, "", func(e []byte) { out = append(out, d.anyOf(e)) })
+		return out
+	case '"':
+		return jsonscan.RawString(v)
+	case 't':
+		return true
+	case 'f':
+		return false
+	case 'n':
+		return nil
 	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil {
+		d.typeErr("number "+string(v), "float64")
+		return nil
+	}
+	return f
 }
 
 func (d *dec) meta(p *Meta, v []byte) {
@@ -343,12 +367,7 @@ func (d *dec) strs(p *[]string, v []byte) {
 
 // anyValue decodes any JSON value as json.Unmarshal into an interface does.
 func (d *dec) anyValue(p *any, v []byte) {
-	x, err := jsonscan.Decode(v)
-	if err != nil {
-		d.fail(err)
-		return
-	}
-	*p = x
+	*p = d.anyOf(v)
 }
 
 // topLevel validates data and reports a syntax error as json.Unmarshal

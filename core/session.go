@@ -603,10 +603,7 @@ func (s *Session) cancelRequest(id int64, reason string) {
 	// the handshake the session has none yet, and on modern HTTP the
 	// transport closes the request's stream instead of sending it.
 	version := p.version
-	params := append(strconv.AppendInt([]byte(`{"requestId":`), id, 10), '}')
-	if reason != "" {
-		params = append(jsonscan.AppendString(append(params[:len(params)-1], `,"reason":`...), reason), '}')
-	}
+	params := cancelledParams(id, reason)
 	note := &jsonrpc.Request{Method: NotificationCancelled, Params: params}
 	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
 	defer cancel()
@@ -671,4 +668,14 @@ func nativeOpts(opts *CallOptions) *CallOptions {
 	o := *opts
 	o.encode = json.Marshal
 	return &o
+}
+
+// cancelledParams encodes &CancelledParams{RequestID: jsonrpc.Int64ID(id),
+// Reason: reason}.
+func cancelledParams(id int64, reason string) json.RawMessage {
+	b := strconv.AppendInt([]byte(`{"requestId":`), id, 10)
+	if reason != "" {
+		b = jsonscan.AppendString(append(b, `,"reason":`...), reason)
+	}
+	return append(b, '}')
 }

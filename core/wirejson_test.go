@@ -1,0 +1,384 @@
+package core
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
+)
+
+// The hand-written decoders and encoders must give what encoding/json
+// gives. Each realistic input is also mutated: every member, at every
+// depth, replaced by values of each kind (the wrong ones included), and
+// the decoders must agree with json.Unmarshal on the result and the error
+// text of each variant.
+
+var oddValues = []string{`null`, `0`, `-7`, `1.5`, `1e400`, `""`, `"x<&>\u2028"`, `true`, `[]`, `{}`, `[1,"a",null,{}]`, `{"A":1,"name":"n","type":"t"}`}
+
+// mutations returns input with each member (at any depth) replaced by
+// each of oddValues, and removed.
+func mutations(t *testing.T, input string) []string {
+	t.Helper()
+	var root any
+	require.NoError(t, json.Unmarshal([]byte(input), &root))
+	out := []string{input}
+	var walk func(node any, set func(any))
+	walk = func(node any, set func(any)) {
+		switch x := node.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				orig := x[k]
+				for _, odd := range oddValues {
+					var v any
+					if odd == `1e400` {
+						v = json.RawMessage(odd)
+					} else {
+						require.NoError(t, json.Unmarshal([]byte(odd), &v))
+					}
+					x[k] = v
+					out = append(out, string(mustMarshal(root)))
+				}
+				delete(x, k)
+				out = append(out, string(mustMarshal(root)))
+				x[k] = orig
+				walk(orig, func(v any) { x[k] = v })
+			}
+		case []any:
+			for i := range x {
+				walk(x[i], func(v any) { x[i] = v })
+			}
+		}
+	}
+	walk(root, func(any) {})
+	return out
+}
+
+// compareDecode checks that dec and json.Unmarshal agree on input.
+func compareDecode[T any](t *testing.T, input string, dec func([]byte, *T) error) {
+	t.Helper()
+	var want, got T
+	werr := json.Unmarshal([]byte(input), &want)
+	gerr := dec([]byte(input), &got)
+	if werr != nil {
+		require.Error(t, gerr, "input %s: encoding/json: %v", input, werr)
+		assert.Equal(t, werr.Error(), gerr.Error(), "input %s", input)
+		return
+	}
+	require.NoError(t, gerr, "input %s", input)
+	assert.Equal(t, want, got, "input %s", input)
+}
+
+func TestDecodersMatchEncodingJSON(t *testing.T) {
+	initialize := `{"protocolVersion":"2025-06-18","capabilities":{"logging":{},"completions":{},"prompts":{"listChanged":true},"resources":{"subscribe":true,"listChanged":false},"tools":{"listChanged":true},"experimental":{"x":{"y":[1,2]}},"tasks":{"list":{},"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"everything","title":"Everything","version":"2.0.0","icons":[{"src":"data:x","mimeType":"image/png","sizes":["48x48"],"theme":"dark"}]},"instructions":"Be nice.","_meta":{"k":"v"},"resultType":"complete"}`
+	discover := `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"},"ttlMs":60000,"cacheScope":"public","instructions":"i","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"m","version":"2"}}}`
+	tools := `{"tools":[{"name":"echo","title":"Echo","description":"Echoes","inputSchema":{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]},"outputSchema":{"type":"object"},"annotations":{"title":"E","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"optional"},"icons":[{"src":"a"}],"_meta":{"ui":{"resourceUri":"ui://x"}}},{"name":"add","inputSchema":{"type":"object"}}],"nextCursor":"c2","ttlMs":10,"_meta":{}}`
+	callResult := `{"content":[{"type":"text","text":"hi <b>","annotations":{"audience":["user"],"priority":0.5,"lastModified":"2025-01-01"}},{"type":"image","data":"AAAA","mimeType":"image/png"},{"type":"resource","resource":{"uri":"file:///a","mimeType":"text/plain","text":"t","_meta":{"a":1}}},{"type":"resource_link","uri":"file:///b","name":"b","size":12,"icons":[{"src":"s"}]},{"type":"tool_use","id":"u1","name":"n","input":{"a":[1]}},{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"r"}],"structuredContent":{"v":1},"isError":true}],"structuredContent":{"result":42},"isError":false,"_meta":{"progressToken":1}}`
+	task := `{"taskId":"t1","status":"input_required","statusMessage":"waiting","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:01Z","ttl":60000,"ttlMs":30000,"pollInterval":500,"pollIntervalMs":250,"inputRequests":{"k1":{"method":"elicitation/create","params":{"message":"m"}},"k2":null},"result":{"content":[]},"error":{"code":-32000,"message":"boom","data":{"x":1}}}`
+	inputRequired := `{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"},"b":{"method":"sampling/createMessage","params":{"maxTokens":5}}},"requestState":"opaque"}`
+
+	t.Run("InitializeResult", func(t *testing.T) {
+		for _, in := range mutations(t, initialize) {
+			compareDecode(t, in, decodeInitializeResult)
+		}
+	})
+	t.Run("DiscoverResult", func(t *testing.T) {
+		for _, in := range mutations(t, discover) {
+			compareDecode(t, in, decodeDiscoverResult)
+		}
+	})
+	t.Run("ListToolsResult", func(t *testing.T) {
+		for _, in := range mutations(t, tools) {
+			compareDecode(t, in, decodeListToolsResult)
+		}
+	})
+	t.Run("CallToolResult", func(t *testing.T) {
+		for _, in := range mutations(t, callResult) {
+			compareDecode(t, in, decodeCallToolResult)
+		}
+	})
+	t.Run("wireTask", func(t *testing.T) {
+		for _, in := range mutations(t, task) {
+			compareDecode(t, in, decodeWireTaskJSON)
+		}
+	})
+	t.Run("inputRequiredResult", func(t *testing.T) {
+		for _, in := range mutations(t, inputRequired) {
+			compareDecode(t, in, decodeInputRequired)
+		}
+	})
+	t.Run("odd documents", func(t *testing.T) {
+		odd := []string{
+			`null`, `[]`, `"s"`, `1`, `{}`, ` { } `,
+			// repeated members: the last scalar wins, objects merge
+			`{"protocolVersion":"a","protocolVersion":"b","capabilities":{"tools":{}},"capabilities":{"logging":{}}}`,
+			`{"protocolVersion":"a","protocolVersion":null}`,
+			`{"serverInfo":{"name":"a","version":"1"},"serverInfo":{"title":"t"}}`,
+			`{"serverInfo":{"name":"a"},"serverInfo":null}`,
+			// names match case-insensitively, the exact one preferred when last
+			`{"PROTOCOLVERSION":"x","protocolVersion":"y"}`, `{"protocolVersion":"y","ProtocolVersion":"x"}`,
+			`{"Capabilities":{"Tools":{"ListChanged":true}}}`, `{"proto\u0063olVersion":"esc"}`,
+			// wrong kinds deep down
+			`{"capabilities":{"tools":{"listChanged":"yes"}},"serverInfo":{"icons":[{"sizes":[1]}]}}`,
+			`{"serverInfo":{"icons":{}}}`, `{"capabilities":{"experimental":[]}}`,
+			`{"_meta":[],"resultType":5}`,
+		}
+		for _, in := range odd {
+			compareDecode(t, in, decodeInitializeResult)
+		}
+		for _, in := range []string{`{"content":null}`, `{"content":[null]}`, `{"content":{}}`, `{"content":[{"size":1.5}]}`, `{"content":[{"size":"1"}]}`, `{"content":[{"annotations":{"priority":"high"}}]}`, `{"content":[{"resource":{"text":1}}]}`, `{"isError":"true","content":[]}`, `{"structuredContent":null}`} {
+			compareDecode(t, in, decodeCallToolResult)
+		}
+		for _, in := range []string{`{"ttl":1.5}`, `{"ttl":"1"}`, `{"ttl":99999999999999999999}`, `{"error":{"code":1.0}}`, `{"error":"x"}`, `{"inputRequests":[]}`, `{"inputRequests":{"a":"b"}}`, `{"error":{"Code":7,"MESSAGE":"m"}}`} {
+			compareDecode(t, in, decodeWireTaskJSON)
+		}
+	})
+}
+
+func TestParamsDecodersMatchEncodingJSON(t *testing.T) {
+	elicit := `{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t"}},"mode":"form","message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"Ann"}}},"url":"https://x","elicitationId":"e1"}`
+	sampling := `{"messages":[{"role":"user","content":{"type":"text","text":"hi"}},{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"tool_use","id":"1","name":"n","input":{}}],"_meta":{"m":1}}],"modelPreferences":{"hints":[{"name":"claude"},null],"costPriority":0.3,"speedPriority":0.5,"intelligencePriority":0.9},"systemPrompt":"s","includeContext":"none","temperature":0.7,"maxTokens":100,"stopSequences":["\n"],"metadata":{"k":"v"},"tools":[{"name":"t","inputSchema":{"type":"object"}}],"toolChoice":{"mode":"auto"}}`
+	progress := `{"progressToken":"tok","progress":0.5,"total":10,"message":"half","_meta":{"x":1}}`
+	cancelled := `{"requestId":7,"reason":"user","_meta":{}}`
+	ack := `{"notifications":{"toolsListChanged":true,"promptsListChanged":false,"resourcesListChanged":true,"resourceSubscriptions":["a"],"taskIds":["t"]},"_meta":{"io.modelcontextprotocol/subscriptionId":3}}`
+	logging := `{"level":"info","logger":"l","data":{"a":[1,2]},"_meta":{}}`
+	env := `{"_meta":{"io.modelcontextprotocol/subscriptionId":"s1"}}`
+
+	t.Run("ElicitParams", func(t *testing.T) {
+		for _, in := range mutations(t, elicit) {
+			compareDecode(t, in, func(b []byte, p *ElicitParams) error { return decodeParamsOf(b, p) })
+		}
+	})
+	t.Run("CreateMessageParams", func(t *testing.T) {
+		for _, in := range mutations(t, sampling) {
+			compareDecode(t, in, func(b []byte, p *CreateMessageParams) error { return decodeParamsOf(b, p) })
+		}
+	})
+	t.Run("ProgressParams", func(t *testing.T) {
+		for _, in := range mutations(t, progress) {
+			compareDecode(t, in, func(b []byte, p *ProgressParams) error { return decodeParamsOf(b, p) })
+		}
+	})
+	t.Run("CancelledParams", func(t *testing.T) {
+		for _, in := range append(mutations(t, cancelled), `{"requestId":"s"}`, `{"requestId":1.0}`, `{"requestId":1.5}`) {
+			compareDecode(t, in, func(b []byte, p *CancelledParams) error { return decodeParamsOf(b, p) })
+		}
+	})
+	t.Run("AcknowledgedParams", func(t *testing.T) {
+		for _, in := range mutations(t, ack) {
+			compareDecode(t, in, func(b []byte, p *AcknowledgedParams) error { return decodeParamsOf(b, p) })
+		}
+	})
+	t.Run("LoggingMessageParams", func(t *testing.T) {
+		for _, in := range mutations(t, logging) {
+			compareDecode(t, in, func(b []byte, p *LoggingMessageParams) error { return decodeParamsOf(b, p) })
+		}
+	})
+	t.Run("notificationEnvelope", func(t *testing.T) {
+		for _, in := range append(mutations(t, env), `{"_meta":{"io.modelcontextprotocol/subscriptionId":null}}`, `{"_meta":null}`) {
+			compareDecode(t, in, func(b []byte, p *notificationEnvelope) error { return decodeParamsOf(b, p) })
+		}
+	})
+	t.Run("small params", func(t *testing.T) {
+		for _, in := range mutations(t, `{"uri":"file:///a","_meta":{"a":1}}`) {
+			compareDecode(t, in, func(b []byte, p *ResourceUpdatedParams) error { return decodeParamsOf(b, p) })
+		}
+		for _, in := range mutations(t, `{"elicitationId":"e","_meta":{"a":1}}`) {
+			compareDecode(t, in, func(b []byte, p *ElicitationCompleteParams) error { return decodeParamsOf(b, p) })
+		}
+		for _, in := range mutations(t, `{"_meta":{"a":1}}`) {
+			compareDecode(t, in, func(b []byte, p *ListRootsParams) error { return decodeParamsOf(b, p) })
+		}
+	})
+	t.Run("ContentList", func(t *testing.T) {
+		for _, in := range []string{`null`, `{"type":"text","text":"x"}`, `[{"type":"text"},null]`, `[]`, `"s"`, `{"text":1}`, `[{"text":1}]`, `{"content":[{"text":2}]}`} {
+			compareDecode(t, in, func(b []byte, p *ContentList) error { return p.UnmarshalJSON(b) })
+		}
+	})
+}
+
+func TestOtherReadersMatchEncodingJSON(t *testing.T) {
+	t.Run("RPCError.Supported", func(t *testing.T) {
+		for _, data := range []string{`{"supported":["a","b"]}`, `{"supported":["a",1,"b"]}`, `{"supported":"a"}`, `{"Supported":["x"]}`, `[]`, `{"supported":null}`, `{}`} {
+			var want struct {
+				Supported []string `json:"supported"`
+			}
+			_ = json.Unmarshal([]byte(data), &want)
+			e := &RPCError{Code: CodeUnsupportedProtocolVersion, Data: json.RawMessage(data)}
+			assert.Equal(t, want.Supported, e.Supported(), data)
+		}
+	})
+	t.Run("schemaDefaults", func(t *testing.T) {
+		for _, in := range mutations(t, `{"type":"object","properties":{"a":{"type":"string","default":"x"},"b":{"default":{"n":1.50}},"c":{}}}`) {
+			var want struct {
+				Properties map[string]struct {
+					Default json.RawMessage `json:"default"`
+				} `json:"properties"`
+			}
+			werr := json.Unmarshal([]byte(in), &want)
+			got, gerr := schemaDefaults([]byte(in))
+			require.Equal(t, werr == nil, gerr == nil, in)
+			if werr != nil {
+				continue
+			}
+			require.Equal(t, len(want.Properties), len(got), in)
+			for k, p := range want.Properties {
+				assert.Equal(t, string(p.Default), string(got[k]), in)
+			}
+		}
+	})
+	t.Run("tool entries", func(t *testing.T) {
+		for _, in := range mutations(t, `{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"idempotentHint":false},"execution":{"taskSupport":"required"}}`) {
+			var want struct {
+				Name         string          `json:"name"`
+				InputSchema  json.RawMessage `json:"inputSchema"`
+				OutputSchema json.RawMessage `json:"outputSchema"`
+				Annotations  *struct {
+					ReadOnlyHint   bool `json:"readOnlyHint"`
+					IdempotentHint bool `json:"idempotentHint"`
+				} `json:"annotations"`
+				Execution json.RawMessage `json:"execution"`
+			}
+			werr := json.Unmarshal([]byte(in), &want)
+			got, gerr := decodeToolEntry([]byte(in))
+			require.Equal(t, werr == nil, gerr == nil, "%s: %v", in, werr)
+			if werr != nil {
+				assert.Equal(t, werr.Error(), gerr.Error())
+				continue
+			}
+			assert.Equal(t, want.Name, got.Name)
+			assert.Equal(t, string(want.InputSchema), string(got.InputSchema))
+			assert.Equal(t, string(want.OutputSchema), string(got.OutputSchema))
+			assert.Equal(t, string(want.Execution), string(got.Execution))
+			assert.Equal(t, want.Annotations == nil, got.Annotations == nil)
+			if want.Annotations != nil {
+				assert.Equal(t, want.Annotations.ReadOnlyHint, got.Annotations.ReadOnlyHint)
+				assert.Equal(t, want.Annotations.IdempotentHint, got.Annotations.IdempotentHint)
+			}
+			var e struct {
+				TaskSupport string `json:"taskSupport"`
+			}
+			wantReq := len(want.Execution) > 0 && json.Unmarshal(want.Execution, &e) == nil && e.TaskSupport == "required"
+			assert.Equal(t, wantReq, taskSupportRequired(got.Execution), in)
+		}
+	})
+	t.Run("capsPath", func(t *testing.T) {
+		for _, in := range mutations(t, `{"list":{},"requests":{"tools":{"call":{}}}}`) {
+			var w struct {
+				Requests struct {
+					Tools struct {
+						Call json.RawMessage `json:"call"`
+					} `json:"tools"`
+				} `json:"requests"`
+			}
+			werr := json.Unmarshal([]byte(in), &w)
+			call, ok := capsPath(json.RawMessage(in), "requests", "tools", "call")
+			assert.Equal(t, werr == nil, ok, in)
+			assert.Equal(t, string(w.Requests.Tools.Call), string(call), in)
+			var l struct {
+				List json.RawMessage `json:"list"`
+			}
+			werr = json.Unmarshal([]byte(in), &l)
+			list, ok := capsPath(json.RawMessage(in), "list")
+			assert.Equal(t, werr == nil, ok, in)
+			assert.Equal(t, string(l.List), string(list), in)
+		}
+	})
+}
+
+func TestEncodersMatchEncodingJSON(t *testing.T) {
+	size, prio, temp := int64(12), 0.25, 1e-7
+	yes := &struct{}{}
+	content := []*Content{
+		{Type: "text", Text: "a <b> & \u2028", Annotations: &Annotations{Audience: []string{"user"}, Priority: &prio, LastModified: "x"}, Meta: Meta{"z": 1, "a": []any{"x", 2.5, nil, true}}},
+		{Type: "image", Data: "AAA=", MimeType: "image/png"},
+		{Type: "resource", Resource: &ResourceContents{URI: "file:///a", Text: ""}},
+		{Type: "resource", Resource: &ResourceContents{URI: "file:///b", MimeType: "application/octet-stream", Blob: "AQID", Text: "ignored", Meta: Meta{"m": "v"}}},
+		{Type: "resource_link", URI: "file:///c", Name: "c", Title: "C", Description: "d", Size: &size, Icons: []Icon{{Src: "s", Sizes: []string{"1x1"}}}},
+		{Type: "tool_use", ID: "u", Name: "n", Input: json.RawMessage(" { \"a\" : [1, 2] } ")},
+		{Type: "tool_result", ToolUseID: "u", Content: []*Content{{Type: "text", Text: "r"}}, StructuredContent: json.RawMessage(`{"x":"<y>"}`), IsError: true},
+		nil,
+	}
+	cases := []struct {
+		name string
+		v    any
+		got  func() ([]byte, error)
+	}{
+		{"Implementation", &Implementation{Name: "mcpwasm", Title: "T", Version: "1.0", Description: "d", WebsiteURL: "https://x/?a=1&b=<2>", Icons: []Icon{{Src: "s", MimeType: "m", Sizes: []string{"a", "b"}, Theme: "light"}}}, func() ([]byte, error) {
+			return marshalImplementation(&Implementation{Name: "mcpwasm", Title: "T", Version: "1.0", Description: "d", WebsiteURL: "https://x/?a=1&b=<2>", Icons: []Icon{{Src: "s", MimeType: "m", Sizes: []string{"a", "b"}, Theme: "light"}}})
+		}},
+		{"minimal Implementation", &Implementation{}, func() ([]byte, error) { return marshalImplementation(&Implementation{}) }},
+		{"ClientCapabilities", &ClientCapabilities{Experimental: map[string]any{"b": 1, "a": map[string]any{"x": []any{}}}, Extensions: map[string]any{ExtensionTasks: struct{}{}, "e": json.RawMessage(` {"k" : 1} `)}, Roots: &RootsCapability{ListChanged: true}, Sampling: &SamplingCapability{Context: yes, Tools: yes}, Elicitation: &ElicitationCapability{Form: &FormElicitationCapability{ApplyDefaults: true}, URL: yes}, Tasks: json.RawMessage(`{"list":{}}`)}, func() ([]byte, error) {
+			return marshalClientCaps(&ClientCapabilities{Experimental: map[string]any{"b": 1, "a": map[string]any{"x": []any{}}}, Extensions: map[string]any{ExtensionTasks: struct{}{}, "e": json.RawMessage(` {"k" : 1} `)}, Roots: &RootsCapability{ListChanged: true}, Sampling: &SamplingCapability{Context: yes, Tools: yes}, Elicitation: &ElicitationCapability{Form: &FormElicitationCapability{ApplyDefaults: true}, URL: yes}, Tasks: json.RawMessage(`{"list":{}}`)})
+		}},
+		{"empty ClientCapabilities", &ClientCapabilities{Roots: &RootsCapability{}, Sampling: &SamplingCapability{}, Elicitation: &ElicitationCapability{Form: &FormElicitationCapability{}}}, func() ([]byte, error) {
+			return marshalClientCaps(&ClientCapabilities{Roots: &RootsCapability{}, Sampling: &SamplingCapability{}, Elicitation: &ElicitationCapability{Form: &FormElicitationCapability{}}})
+		}},
+		{"ElicitResult", &ElicitResult{Action: ActionAccept, Content: map[string]any{"name": "Ann", "age": json.Number("42"), "n": 3, "tags": []any{"a"}}, Meta: Meta{"m": 1.5}, Completed: true}, func() ([]byte, error) {
+			return marshalElicitResult(&ElicitResult{Action: ActionAccept, Content: map[string]any{"name": "Ann", "age": json.Number("42"), "n": 3, "tags": []any{"a"}}, Meta: Meta{"m": 1.5}, Completed: true})
+		}},
+		{"declined ElicitResult", &ElicitResult{Action: ActionDecline}, func() ([]byte, error) { return marshalElicitResult(&ElicitResult{Action: ActionDecline}) }},
+		{"CreateMessageResult one block", &CreateMessageResult{Role: "assistant", Content: ContentList{content[0]}, Model: "m", StopReason: "endTurn", Meta: Meta{"a": nil}}, func() ([]byte, error) {
+			return marshalCreateMessageResult(&CreateMessageResult{Role: "assistant", Content: ContentList{content[0]}, Model: "m", StopReason: "endTurn", Meta: Meta{"a": nil}})
+		}},
+		{"CreateMessageResult blocks", &CreateMessageResult{Role: "assistant", Content: ContentList(content), Model: "m"}, func() ([]byte, error) {
+			return marshalCreateMessageResult(&CreateMessageResult{Role: "assistant", Content: ContentList(content), Model: "m"})
+		}},
+		{"CreateMessageResult no content", &CreateMessageResult{Role: "assistant"}, func() ([]byte, error) { return marshalCreateMessageResult(&CreateMessageResult{Role: "assistant"}) }},
+		{"ListRootsResult", &ListRootsResult{Roots: []*Root{{URI: "file:///a", Name: "a", Meta: Meta{"k": "v"}}, {URI: "file:///b"}, nil}}, func() ([]byte, error) {
+			return marshalListRootsResult(&ListRootsResult{Roots: []*Root{{URI: "file:///a", Name: "a", Meta: Meta{"k": "v"}}, {URI: "file:///b"}, nil}})
+		}},
+		{"empty ListRootsResult", &ListRootsResult{Roots: []*Root{}}, func() ([]byte, error) { return marshalListRootsResult(&ListRootsResult{Roots: []*Root{}}) }},
+		{"ListenParams", &ListenParams{Notifications: &SubscriptionFilter{ToolsListChanged: true, ResourcesListChanged: true, ResourceSubscriptions: []string{"file:///a"}, TaskIDs: []string{"t"}}}, func() ([]byte, error) {
+			return marshalListenParams(&SubscriptionFilter{ToolsListChanged: true, ResourcesListChanged: true, ResourceSubscriptions: []string{"file:///a"}, TaskIDs: []string{"t"}}), nil
+		}},
+		{"PaginatedParams", &PaginatedParams{Cursor: "c<1>", Meta: Meta{"progressToken": 3}}, func() ([]byte, error) {
+			return marshalPaginated(&PaginatedParams{Cursor: "c<1>", Meta: Meta{"progressToken": 3}})
+		}},
+		{"SetLevelParams", &SetLevelParams{Level: "warning"}, func() ([]byte, error) { return stringParams("level", "warning"), nil }},
+		{"SubscribeParams", &SubscribeParams{URI: "file:///a&b"}, func() ([]byte, error) { return stringParams("uri", "file:///a&b"), nil }},
+		{"CancelledParams", &CancelledParams{RequestID: jsonrpc.Int64ID(42), Reason: "user <cancel> \u2028"}, func() ([]byte, error) { return cancelledParams(42, "user <cancel> \u2028"), nil }},
+		{"CancelledParams without reason", &CancelledParams{RequestID: jsonrpc.Int64ID(-1)}, func() ([]byte, error) { return cancelledParams(-1, ""), nil }},
+		{"ResourceContents", &ResourceContents{URI: "u", Blob: "b"}, func() ([]byte, error) { return (&ResourceContents{URI: "u", Blob: "b"}).MarshalJSON() }},
+		{"ContentList", ContentList(content), func() ([]byte, error) { return ContentList(content).MarshalJSON() }},
+		{"appendAny", map[string]any{"f": temp, "big": 1e21, "i": int64(-3), "u": uint8(7), "s": []string{"a"}, "m": map[string]string{"b": "c"}, "raw": json.RawMessage("[1, 2]"), "num": json.Number("1.50"), "meta": Meta{"x": true}, "e": struct{}{}}, func() ([]byte, error) {
+			return appendAny(nil, map[string]any{"f": temp, "big": 1e21, "i": int64(-3), "u": uint8(7), "s": []string{"a"}, "m": map[string]string{"b": "c"}, "raw": json.RawMessage("[1, 2]"), "num": json.Number("1.50"), "meta": Meta{"x": true}, "e": struct{}{}})
+		}},
+		{"inputResponses", map[string]json.RawMessage{"b": json.RawMessage(`{"action":"accept"}`), "a": json.RawMessage(`{"roots":[]}`)}, func() ([]byte, error) {
+			return appendAny(nil, map[string]json.RawMessage{"b": json.RawMessage(`{"action":"accept"}`), "a": json.RawMessage(`{"roots":[]}`)})
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want, err := json.Marshal(c.v)
+			require.NoError(t, err)
+			if c.got == nil {
+				return
+			}
+			got, err := c.got()
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got))
+		})
+	}
+	t.Run("errors", func(t *testing.T) {
+		_, err := appendAny(nil, map[string]any{"f": struct{ A int }{1}})
+		require.ErrorIs(t, err, errUnsupportedValue)
+		_, err = appendAny(nil, []any{json.RawMessage(`{"a":`)})
+		require.Error(t, err)
+		assert.True(t, strings.HasPrefix(err.Error(), "json: error calling MarshalJSON for type json.RawMessage: "), err.Error())
+		nan := 0.0
+		_, jerr := json.Marshal(map[string]any{"x": nan / nan})
+		_, err = appendAny(nil, map[string]any{"x": nan / nan})
+		require.Error(t, err)
+		assert.Equal(t, jerr.Error(), err.Error())
+	})
+}
