@@ -220,20 +220,19 @@ func DecodeMessage(data []byte) (Message, error) {
 	if data[0] != '{' {
 		return nil, errf.Errorf("%w: not a JSON object", ErrInvalidMessage)
 	}
-	w, err := splitMessage(data)
-	if err != nil {
+	var w wireMessage
+	if err := w.split(data); err != nil {
 		return nil, err
 	}
 	return w.toMessage()
 }
 
-// splitMessage reads the members of one message, a valid JSON object.
-func splitMessage(data []byte) (*wireMessage, error) {
+// split reads the members of one message, a valid JSON object.
+func (w *wireMessage) split(data []byte) error {
 	ms, err := jsonscan.SplitMembers(data)
 	if err != nil {
-		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
+		return errf.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
-	w := &wireMessage{}
 	for _, m := range ms {
 		switch m.Key {
 		case "jsonrpc":
@@ -243,7 +242,7 @@ func splitMessage(data []byte) (*wireMessage, error) {
 		case "method":
 			w.Method = jsonscan.RawString(m.Val)
 			if w.Method == "" && string(m.Val) != `""` {
-				return nil, errf.Errorf("%w: method is not a string", ErrInvalidMessage)
+				return errf.Errorf("%w: method is not a string", ErrInvalidMessage)
 			}
 		case "params":
 			w.Params = m.Val
@@ -254,11 +253,11 @@ func splitMessage(data []byte) (*wireMessage, error) {
 				continue
 			}
 			if w.Error, err = decodeError(m.Val); err != nil {
-				return nil, errf.Errorf("%w: error member: %v", ErrInvalidMessage, err)
+				return errf.Errorf("%w: error member: %v", ErrInvalidMessage, err)
 			}
 		}
 	}
-	return w, nil
+	return nil
 }
 
 // decodeError decodes the error object of a response as json.Unmarshal
@@ -360,13 +359,12 @@ func DecodeMessages(data []byte) ([]Message, error) {
 	if err != nil {
 		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
-	ws := make([]*wireMessage, len(elems))
+	ws := make([]wireMessage, len(elems))
 	for i, e := range elems {
 		switch e[0] {
 		case 'n': // null: an empty message, refused below
-			ws[i] = &wireMessage{}
 		case '{':
-			if ws[i], err = splitMessage(e); err != nil {
+			if err := ws[i].split(e); err != nil {
 				return nil, err
 			}
 		default:
