@@ -326,9 +326,10 @@ func (s *Session) postProcess(method string, user []jsonscan.Member, result json
 	return result, nil
 }
 
-// decodeResult decodes a raw result into v.
+// decodeResult decodes a raw result into v (a result type of the typed
+// methods).
 func decodeResult(method string, raw json.RawMessage, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
+	if err := decodeTypedResult(raw, v); err != nil {
 		return errf.Errorf("%w: %s: %v", ErrInvalidResult, method, err)
 	}
 	return nil

@@ -203,26 +203,7 @@ func decodeInitializeResult(data []byte, r *InitializeResult) error {
 }
 
 // decodeDiscoverResult is json.Unmarshal into a DiscoverResult.
-func decodeDiscoverResult(data []byte, r *DiscoverResult) error {
-	return decodeInto(data, func(d *dec, v []byte) {
-		d.object(v, "core.DiscoverResult", "DiscoverResult", discoverFields, func(name string, v []byte) {
-			switch name {
-			case "_meta", "resultType":
-				d.resultInfo(name, v, &r.ResultInfo)
-			case "ttlMs", "cacheScope":
-				d.cacheHints(name, v, &r.CacheHints)
-			case "supportedVersions":
-				d.strs(&r.SupportedVersions, v)
-			case "capabilities":
-				decodeServerCaps(d, v, &r.Capabilities)
-			case "serverInfo":
-				decodeImplementationPtr(d, v, &r.ServerInfo)
-			case "instructions":
-				d.str(&r.Instructions, v)
-			}
-		})
-	})
-}
+func decodeDiscoverResult(data []byte, r *DiscoverResult) error { return decodeTypedResult(data, r) }
 
 func decodeTool(d *dec, v []byte, t *Tool) {
 	d.object(v, "core.Tool", "Tool", toolFields, func(name string, v []byte) {
@@ -875,6 +856,249 @@ func decodeFilter(d *dec, v []byte, p **SubscriptionFilter) {
 			d.strs(&f.ResourceSubscriptions, v)
 		case "taskIds":
 			d.strs(&f.TaskIDs, v)
+		}
+	})
+}
+
+var (
+	resourceFields    = []string{"uri", "name", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"}
+	templateFields    = []string{"uriTemplate", "name", "title", "description", "mimeType", "annotations", "icons", "_meta"}
+	listResFields     = []string{"_meta", "resultType", "ttlMs", "cacheScope", "resources", "nextCursor"}
+	listTmplFields    = []string{"_meta", "resultType", "ttlMs", "cacheScope", "resourceTemplates", "nextCursor"}
+	readResFields     = []string{"_meta", "resultType", "ttlMs", "cacheScope", "contents"}
+	promptFields      = []string{"name", "title", "description", "arguments", "icons", "_meta"}
+	promptArgFields   = []string{"name", "title", "description", "required"}
+	listPromptsFields = []string{"_meta", "resultType", "ttlMs", "cacheScope", "prompts", "nextCursor"}
+	getPromptFields   = []string{"_meta", "resultType", "description", "messages"}
+	promptMsgFields   = []string{"role", "content"}
+	completeFields    = []string{"_meta", "resultType", "completion"}
+	completionFields  = []string{"values", "total", "hasMore"}
+)
+
+// ptrList decodes a JSON array of objects into a []*T with each (non-null)
+// element decoded by f (typ names the slice type for errors).
+func ptrList[T any](d *dec, v []byte, p *[]*T, typ string, f func(d *dec, v []byte, x *T)) {
+	if isNullRaw(v) {
+		*p = nil
+		return
+	}
+	out := (*p)[:0]
+	if out == nil {
+		out = []*T{}
+	}
+	if d.array(v, typ, func(e []byte) {
+		var x *T
+		if !isNullRaw(e) {
+			x = new(T)
+			f(d, e, x)
+		}
+		out = append(out, x)
+	}) {
+		*p = out
+	}
+}
+
+func decodeResource(d *dec, v []byte, r *Resource) {
+	d.object(v, "core.Resource", "Resource", resourceFields, func(name string, v []byte) {
+		switch name {
+		case "uri":
+			d.str(&r.URI, v)
+		case "name":
+			d.str(&r.Name, v)
+		case "title":
+			d.str(&r.Title, v)
+		case "description":
+			d.str(&r.Description, v)
+		case "mimeType":
+			d.str(&r.MimeType, v)
+		case "size":
+			d.int64p(&r.Size, v)
+		case "annotations":
+			decodeAnnotations(d, v, &r.Annotations)
+		case "icons":
+			decodeIcons(d, v, &r.Icons)
+		case "_meta":
+			d.meta(&r.Meta, v)
+		}
+	})
+}
+
+func decodeTemplate(d *dec, v []byte, r *ResourceTemplate) {
+	d.object(v, "core.ResourceTemplate", "ResourceTemplate", templateFields, func(name string, v []byte) {
+		switch name {
+		case "uriTemplate":
+			d.str(&r.URITemplate, v)
+		case "name":
+			d.str(&r.Name, v)
+		case "title":
+			d.str(&r.Title, v)
+		case "description":
+			d.str(&r.Description, v)
+		case "mimeType":
+			d.str(&r.MimeType, v)
+		case "annotations":
+			decodeAnnotations(d, v, &r.Annotations)
+		case "icons":
+			decodeIcons(d, v, &r.Icons)
+		case "_meta":
+			d.meta(&r.Meta, v)
+		}
+	})
+}
+
+func decodePrompt(d *dec, v []byte, p *Prompt) {
+	d.object(v, "core.Prompt", "Prompt", promptFields, func(name string, v []byte) {
+		switch name {
+		case "name":
+			d.str(&p.Name, v)
+		case "title":
+			d.str(&p.Title, v)
+		case "description":
+			d.str(&p.Description, v)
+		case "arguments":
+			ptrList(d, v, &p.Arguments, "[]*core.PromptArgument", func(d *dec, v []byte, a *PromptArgument) {
+				d.object(v, "core.PromptArgument", "PromptArgument", promptArgFields, func(name string, v []byte) {
+					switch name {
+					case "name":
+						d.str(&a.Name, v)
+					case "title":
+						d.str(&a.Title, v)
+					case "description":
+						d.str(&a.Description, v)
+					case "required":
+						d.boolean(&a.Required, v)
+					}
+				})
+			})
+		case "icons":
+			decodeIcons(d, v, &p.Icons)
+		case "_meta":
+			d.meta(&p.Meta, v)
+		}
+	})
+}
+
+// decodeTypedResult is json.Unmarshal of the result of one of the typed
+// request methods into *v.
+func decodeTypedResult(data []byte, v any) error {
+	return decodeInto(data, func(d *dec, obj []byte) {
+		switch r := v.(type) {
+		case *DiscoverResult:
+			d.object(obj, "core.DiscoverResult", "DiscoverResult", discoverFields, func(name string, v []byte) {
+				switch name {
+				case "_meta", "resultType":
+					d.resultInfo(name, v, &r.ResultInfo)
+				case "ttlMs", "cacheScope":
+					d.cacheHints(name, v, &r.CacheHints)
+				case "supportedVersions":
+					d.strs(&r.SupportedVersions, v)
+				case "capabilities":
+					decodeServerCaps(d, v, &r.Capabilities)
+				case "serverInfo":
+					decodeImplementationPtr(d, v, &r.ServerInfo)
+				case "instructions":
+					d.str(&r.Instructions, v)
+				}
+			})
+		case *ListResourcesResult:
+			d.object(obj, "core.ListResourcesResult", "ListResourcesResult", listResFields, func(name string, v []byte) {
+				switch name {
+				case "_meta", "resultType":
+					d.resultInfo(name, v, &r.ResultInfo)
+				case "ttlMs", "cacheScope":
+					d.cacheHints(name, v, &r.CacheHints)
+				case "resources":
+					ptrList(d, v, &r.Resources, "[]*core.Resource", decodeResource)
+				case "nextCursor":
+					d.str(&r.NextCursor, v)
+				}
+			})
+		case *ListResourceTemplatesResult:
+			d.object(obj, "core.ListResourceTemplatesResult", "ListResourceTemplatesResult", listTmplFields, func(name string, v []byte) {
+				switch name {
+				case "_meta", "resultType":
+					d.resultInfo(name, v, &r.ResultInfo)
+				case "ttlMs", "cacheScope":
+					d.cacheHints(name, v, &r.CacheHints)
+				case "resourceTemplates":
+					ptrList(d, v, &r.ResourceTemplates, "[]*core.ResourceTemplate", decodeTemplate)
+				case "nextCursor":
+					d.str(&r.NextCursor, v)
+				}
+			})
+		case *ReadResourceResult:
+			d.object(obj, "core.ReadResourceResult", "ReadResourceResult", readResFields, func(name string, v []byte) {
+				switch name {
+				case "_meta", "resultType":
+					d.resultInfo(name, v, &r.ResultInfo)
+				case "ttlMs", "cacheScope":
+					d.cacheHints(name, v, &r.CacheHints)
+				case "contents":
+					ptrList(d, v, &r.Contents, "[]*core.ResourceContents", func(d *dec, v []byte, c *ResourceContents) {
+						decodeResourceContents(d, v, &c)
+					})
+				}
+			})
+		case *ListPromptsResult:
+			d.object(obj, "core.ListPromptsResult", "ListPromptsResult", listPromptsFields, func(name string, v []byte) {
+				switch name {
+				case "_meta", "resultType":
+					d.resultInfo(name, v, &r.ResultInfo)
+				case "ttlMs", "cacheScope":
+					d.cacheHints(name, v, &r.CacheHints)
+				case "prompts":
+					ptrList(d, v, &r.Prompts, "[]*core.Prompt", decodePrompt)
+				case "nextCursor":
+					d.str(&r.NextCursor, v)
+				}
+			})
+		case *GetPromptResult:
+			d.object(obj, "core.GetPromptResult", "GetPromptResult", getPromptFields, func(name string, v []byte) {
+				switch name {
+				case "_meta", "resultType":
+					d.resultInfo(name, v, &r.ResultInfo)
+				case "description":
+					d.str(&r.Description, v)
+				case "messages":
+					ptrList(d, v, &r.Messages, "[]*core.PromptMessage", func(d *dec, v []byte, m *PromptMessage) {
+						d.object(v, "core.PromptMessage", "PromptMessage", promptMsgFields, func(name string, v []byte) {
+							if name == "role" {
+								d.str(&m.Role, v)
+								return
+							}
+							if isNullRaw(v) {
+								m.Content = nil
+								return
+							}
+							if m.Content == nil {
+								m.Content = new(Content)
+							}
+							decodeContent(d, v, m.Content)
+						})
+					})
+				}
+			})
+		case *CompleteResult:
+			d.object(obj, "core.CompleteResult", "CompleteResult", completeFields, func(name string, v []byte) {
+				switch name {
+				case "_meta", "resultType":
+					d.resultInfo(name, v, &r.ResultInfo)
+				case "completion":
+					c := &r.Completion
+					d.object(v, "core.Completion", "Completion", completionFields, func(name string, v []byte) {
+						switch name {
+						case "values":
+							d.strs(&c.Values, v)
+						case "total":
+							d.int64p(&c.Total, v)
+						case "hasMore":
+							d.boolean(&c.HasMore, v)
+						}
+					})
+				}
+			})
+		default:
+			panic("core: decodeTypedResult: unexpected type")
 		}
 	})
 }

@@ -382,3 +382,39 @@ func TestEncodersMatchEncodingJSON(t *testing.T) {
 		assert.Equal(t, jerr.Error(), err.Error())
 	})
 }
+
+func TestTypedResultDecodersMatchEncodingJSON(t *testing.T) {
+	icons := `[{"src":"i","sizes":["1x1"]}]`
+	ann := `{"audience":["assistant"],"priority":1,"lastModified":"2025"}`
+	cases := map[string]string{
+		"resources":  `{"resources":[{"uri":"file:///a","name":"a","title":"A","description":"d","mimeType":"text/plain","size":3,"annotations":` + ann + `,"icons":` + icons + `,"_meta":{"k":1}},null],"nextCursor":"n","ttlMs":5,"cacheScope":"private","_meta":{}}`,
+		"templates":  `{"resourceTemplates":[{"uriTemplate":"file:///{x}","name":"t","title":"T","description":"d","mimeType":"m","annotations":` + ann + `,"icons":` + icons + `,"_meta":{}}],"nextCursor":""}`,
+		"read":       `{"contents":[{"uri":"file:///a","mimeType":"text/plain","text":"hello"},{"uri":"file:///b","blob":"AQID","_meta":{"x":[1]}}],"ttlMs":1000}`,
+		"prompts":    `{"prompts":[{"name":"p","title":"P","description":"d","arguments":[{"name":"a","title":"A","description":"x","required":true},null],"icons":` + icons + `,"_meta":{"m":true}}],"nextCursor":"c"}`,
+		"get prompt": `{"description":"d","messages":[{"role":"user","content":{"type":"text","text":"t"}},{"role":"assistant","content":{"type":"resource","resource":{"uri":"u","text":"x"}}}],"_meta":{}}`,
+		"complete":   `{"completion":{"values":["a","b"],"total":10,"hasMore":true},"resultType":"complete"}`,
+		"discover":   `{"supportedVersions":["2026-07-28"],"capabilities":{"resources":{"subscribe":true}},"ttlMs":1,"cacheScope":"public"}`,
+	}
+	for name, in := range cases {
+		t.Run(name, func(t *testing.T) {
+			for _, m := range mutations(t, in) {
+				switch name {
+				case "resources":
+					compareDecode(t, m, func(b []byte, r *ListResourcesResult) error { return decodeTypedResult(b, r) })
+				case "templates":
+					compareDecode(t, m, func(b []byte, r *ListResourceTemplatesResult) error { return decodeTypedResult(b, r) })
+				case "read":
+					compareDecode(t, m, func(b []byte, r *ReadResourceResult) error { return decodeTypedResult(b, r) })
+				case "prompts":
+					compareDecode(t, m, func(b []byte, r *ListPromptsResult) error { return decodeTypedResult(b, r) })
+				case "get prompt":
+					compareDecode(t, m, func(b []byte, r *GetPromptResult) error { return decodeTypedResult(b, r) })
+				case "complete":
+					compareDecode(t, m, func(b []byte, r *CompleteResult) error { return decodeTypedResult(b, r) })
+				case "discover":
+					compareDecode(t, m, func(b []byte, r *DiscoverResult) error { return decodeTypedResult(b, r) })
+				}
+			}
+		})
+	}
+}
