@@ -635,41 +635,6 @@ func (s *Session) NotifyRaw(ctx context.Context, method string, raw json.RawMess
 	return s.send(ctx, &jsonrpc.Request{Method: method, Params: raw}, &SendOptions{ProtocolVersion: version})
 }
 
-// marshalParams encodes the params of the generic entry points (Request,
-// Notify, CallTool, ...), which take any Go value: the only place besides
-// nativeOpts where the session encodes with encoding/json. The hosts use
-// the Raw variants, so the WebAssembly modules never reach it.
-func marshalParams(params any) (json.RawMessage, error) {
-	switch p := params.(type) {
-	case nil:
-		return nil, nil
-	case json.RawMessage:
-		return p, nil
-	case []byte:
-		return json.RawMessage(p), nil
-	}
-	b, err := json.Marshal(params)
-	if err != nil {
-		return nil, errf.Errorf("core: encoding params: %w", err)
-	}
-	if string(b) == "null" {
-		return nil, nil
-	}
-	return b, nil
-}
-
-// nativeOpts returns opts for a request from a generic entry point: _meta
-// values that are not JSON-shaped (structs, named types) are encoded with
-// encoding/json, as before (see appendAny).
-func nativeOpts(opts *CallOptions) *CallOptions {
-	if opts == nil || len(opts.Meta) == 0 || opts.encode != nil {
-		return opts
-	}
-	o := *opts
-	o.encode = json.Marshal
-	return &o
-}
-
 // cancelledParams encodes &CancelledParams{RequestID: jsonrpc.Int64ID(id),
 // Reason: reason}.
 func cancelledParams(id int64, reason string) json.RawMessage {

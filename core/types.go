@@ -249,14 +249,6 @@ func (r *CallToolResult) Err(tool string) error {
 	return &ToolError{Tool: tool, Result: r}
 }
 
-// DecodeStructured decodes StructuredContent into v.
-func (r *CallToolResult) DecodeStructured(v any) error {
-	if len(r.StructuredContent) == 0 {
-		return ErrInvalidResult
-	}
-	return json.Unmarshal(r.StructuredContent, v)
-}
-
 // Resource is a resource the server offers.
 type Resource struct {
 	URI         string       `json:"uri"`

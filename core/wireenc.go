@@ -501,3 +501,15 @@ func marshalPaginated(p *PaginatedParams) ([]byte, error) {
 		e.strOmit("cursor", p.Cursor)
 	})
 }
+
+// marshalCallTool is json.Marshal of a *CallToolParams whose _meta and
+// arguments are JSON-shaped (appendAny); otherwise an error.
+func marshalCallTool(p *CallToolParams) ([]byte, error) {
+	return marshalObject(func(e *enc) {
+		appendMetaOmit(e, p.Meta)
+		e.str("name", p.Name)
+		if p.Arguments != nil {
+			e.value("arguments", p.Arguments)
+		}
+	})
+}

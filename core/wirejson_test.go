@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"encoding/json"
 	"sort"
 	"strings"
@@ -417,4 +418,93 @@ func TestTypedResultDecodersMatchEncodingJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestMarshalParamsMatchesEncodingJSON(t *testing.T) {
+	type args struct {
+		Text string `json:"text"`
+		N    int    `json:"n,omitempty"`
+	}
+	var nilArgs *args
+	nan := 0.0
+	cases := []any{
+		&CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi <b>", "n": 1.5, "list": []any{1, "x", nil}}},
+		&CallToolParams{Name: "echo"},
+		&CallToolParams{Name: "echo", Arguments: args{Text: "struct"}},
+		&CallToolParams{Name: "echo", Arguments: &args{Text: "ptr", N: 2}},
+		&CallToolParams{Name: "echo", Arguments: nilArgs},
+		&CallToolParams{Name: "echo", Arguments: []byte("base64 me")},
+		&CallToolParams{Name: "echo", Arguments: json.RawMessage(` { "a" : 1 } `)},
+		&CallToolParams{Name: "echo", Arguments: map[string]any{"n": json.Number("12")}, Meta: Meta{"progressToken": 7, "s": args{Text: "x"}}},
+		&CallToolParams{Name: "e", Arguments: map[string]string{"k": "v"}},
+		&PaginatedParams{},
+		&PaginatedParams{Cursor: "c", Meta: Meta{"a": []string{"x"}}},
+		(*PaginatedParams)(nil),
+		(*CallToolParams)(nil),
+		&ReadResourceParams{URI: "file:///a"},
+		map[string]any{"taskId": "t"},
+	}
+	for _, c := range cases {
+		want, werr := json.Marshal(c)
+		require.NoError(t, werr)
+		got, err := marshalParams(c)
+		require.NoError(t, err)
+		if string(want) == "null" {
+			assert.Nil(t, got)
+			continue
+		}
+		assert.Equal(t, string(want), string(got))
+	}
+	_, werr := json.Marshal(&CallToolParams{Name: "x", Arguments: map[string]any{"f": nan / nan}})
+	_, err := marshalParams(&CallToolParams{Name: "x", Arguments: map[string]any{"f": nan / nan}})
+	require.Error(t, err)
+	assert.Equal(t, "core: encoding params: "+werr.Error(), err.Error())
+}
+
+func TestMetaValuesOfTheGenericAndRawPaths(t *testing.T) {
+	type custom struct {
+		A int `json:"a"`
+	}
+	f, tr := newFake(t, EraModern)
+	got := make(chan json.RawMessage, 4)
+	f.handle("x/echo", func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
+		got <- r.Params
+		return map[string]any{}, nil
+	})
+	s, err := NewClient(&Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), tr, nil)
+	require.NoError(t, err)
+	defer s.Close()
+	ctx := context.Background()
+
+	t.Run("Request encodes any _meta value, with encoding/json when needed", func(t *testing.T) {
+		_, err := s.Request(ctx, "x/echo", map[string]any{"k": 1}, &CallOptions{Meta: Meta{"s": custom{A: 2}, "n": 3}})
+		require.NoError(t, err)
+		p := <-got
+		var v struct {
+			K    int `json:"k"`
+			Meta struct {
+				S custom `json:"s"`
+				N int    `json:"n"`
+			} `json:"_meta"`
+		}
+		require.NoError(t, json.Unmarshal(p, &v))
+		assert.Equal(t, 1, v.K)
+		assert.Equal(t, 2, v.Meta.S.A)
+		assert.Equal(t, 3, v.Meta.N)
+	})
+	t.Run("RequestRaw takes JSON-shaped _meta values", func(t *testing.T) {
+		_, err := s.RequestRaw(ctx, "x/echo", json.RawMessage(`{"k":1}`), &CallOptions{Meta: Meta{"n": 3, "m": map[string]any{"x": []any{"y"}}}})
+		require.NoError(t, err)
+		var v struct {
+			Meta map[string]any `json:"_meta"`
+		}
+		require.NoError(t, json.Unmarshal(<-got, &v))
+		assert.Equal(t, map[string]any{"x": []any{"y"}}, v.Meta["m"])
+		assert.Equal(t, 3.0, v.Meta["n"])
+	})
+	t.Run("RequestRaw refuses other Go values clearly", func(t *testing.T) {
+		_, err := s.RequestRaw(ctx, "x/echo", nil, &CallOptions{Meta: Meta{"s": custom{A: 2}}})
+		require.ErrorIs(t, err, errUnsupportedValue)
+		assert.Contains(t, err.Error(), `core: encoding _meta["s"]`)
+	})
 }
