@@ -399,28 +399,11 @@ func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
 	if !mayHaveKey(raw, `"task"`) {
 		return nil, false, nil
 	}
-	var task *wireTask
-	var content []byte
-	err := decodeInto(raw, func(d *dec, v []byte) {
-		d.object(v, "struct { Task *core.wireTask \"json:\\\"task\\\"\"; Content json.RawMessage \"json:\\\"content\\\"\" }", "", taskContentFields, func(name string, v []byte) {
-			if name == "content" {
-				content = v
-				return
-			}
-			if isNullRaw(v) {
-				task = nil
-				return
-			}
-			if task == nil {
-				task = new(wireTask)
-			}
-			decodeWireTask(d, v, task)
-		})
-	})
-	if err != nil || task == nil || len(content) > 0 {
+	var r taskCreatedWire
+	if err := decodeParamsOf(raw, &r); err != nil || r.Task == nil || len(r.Content) > 0 {
 		return nil, false, nil
 	}
-	return task, true, task.validate()
+	return r.Task, true, r.Task.validate()
 }
 
 // modernTaskCreated is taskCreated of a 2026-07-28 result whose top-level
@@ -1053,36 +1036,8 @@ func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*List
 	if err != nil {
 		return nil, err
 	}
-	var r struct {
-		Tasks      []*wireTask
-		NextCursor string
-	}
-	err = decodeInto(raw, func(d *dec, v []byte) {
-		d.object(v, "struct { Tasks []*core.wireTask \"json:\\\"tasks\\\"\"; NextCursor string \"json:\\\"nextCursor\\\"\" }", "", listTasksFields, func(name string, v []byte) {
-			if name == "nextCursor" {
-				d.str(&r.NextCursor, v)
-				return
-			}
-			if isNullRaw(v) {
-				r.Tasks = nil
-				return
-			}
-			out := r.Tasks[:0]
-			if out == nil {
-				out = []*wireTask{}
-			}
-			if d.array(v, "[]*core.wireTask", func(e []byte) {
-				var w *wireTask
-				if !isNullRaw(e) {
-					w = new(wireTask)
-					decodeWireTask(d, e, w)
-				}
-				out = append(out, w)
-			}) {
-				r.Tasks = out
-			}
-		})
-	})
+	var r listTasksWire
+	err = decodeParamsOf(raw, &r)
 	if err != nil {
 		return nil, errf.Errorf("%w: tasks/list: %v", ErrInvalidResult, err)
 	}

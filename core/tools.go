@@ -316,9 +316,6 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 var (
 	outputCheckFields = []string{"isError", "structuredContent"}
 	outputCheckType   = `struct { IsError bool "json:\\"isError\\""; StructuredContent json.RawMessage "json:\\"structuredContent\\"" }`
-	toolEntryFields   = []string{"name", "inputSchema", "outputSchema", "annotations", "execution"}
-	toolEntryType     = "struct { Name string \"json:\\\"name\\\"\"; InputSchema json.RawMessage \"json:\\\"inputSchema\\\"\"; OutputSchema json.RawMessage \"json:\\\"outputSchema\\\"\"; Annotations *struct { ReadOnlyHint bool \"json:\\\"readOnlyHint\\\"\"; IdempotentHint bool \"json:\\\"idempotentHint\\\"\" } \"json:\\\"annotations\\\"\"; Execution json.RawMessage \"json:\\\"execution\\\"\" }"
-	hintFields        = []string{"readOnlyHint", "idempotentHint"}
 )
 
 // toolList splits the tools member of a tools/list result as json.Unmarshal
@@ -334,50 +331,4 @@ func toolList(v []byte) ([][]byte, error) {
 		return nil, errors.New("json: cannot unmarshal " + kindName(v) + " into Go value of type []json.RawMessage")
 	}
 	return jsonscan.Elements(v)
-}
-
-// toolEntry is what registerTools reads of one tool definition.
-type toolEntry struct {
-	Name         string
-	InputSchema  []byte
-	OutputSchema json.RawMessage // copied: the session keeps it
-	Annotations  *struct{ ReadOnlyHint, IdempotentHint bool }
-	Execution    []byte
-}
-
-// decodeToolEntry reads a tool definition as json.Unmarshal into the
-// toolEntry shape would.
-func decodeToolEntry(data []byte) (*toolEntry, error) {
-	t := &toolEntry{}
-	err := decodeInto(data, func(d *dec, v []byte) {
-		d.object(v, toolEntryType, "", toolEntryFields, func(name string, v []byte) {
-			switch name {
-			case "name":
-				d.str(&t.Name, v)
-			case "inputSchema":
-				t.InputSchema = v
-			case "outputSchema":
-				raw(&t.OutputSchema, v)
-			case "execution":
-				t.Execution = v
-			case "annotations":
-				if isNullRaw(v) {
-					t.Annotations = nil
-					return
-				}
-				if t.Annotations == nil {
-					t.Annotations = new(struct{ ReadOnlyHint, IdempotentHint bool })
-				}
-				a := t.Annotations
-				d.object(v, "struct { ReadOnlyHint bool \"json:\\\"readOnlyHint\\\"\"; IdempotentHint bool \"json:\\\"idempotentHint\\\"\" }", "", hintFields, func(name string, v []byte) {
-					if name == "readOnlyHint" {
-						d.boolean(&a.ReadOnlyHint, v)
-					} else {
-						d.boolean(&a.IdempotentHint, v)
-					}
-				})
-			}
-		})
-	})
-	return t, err
 }

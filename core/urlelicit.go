@@ -72,31 +72,8 @@ var ErrDeclined = errors.New("core: the user declined the elicitation")
 // answers with ElicitResult.Completed says the user has finished already:
 // the call is retried without waiting. nil means retry.
 func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, started time.Time, rpc *RPCError) error {
-	var data struct {
-		Elicitations []*ElicitParams
-	}
-	_ = decodeInto(rpc.Data, func(d *dec, v []byte) {
-		d.object(v, "struct", "", elicitationsField, func(_ string, v []byte) {
-			if isNullRaw(v) {
-				data.Elicitations = nil
-				return
-			}
-			out := data.Elicitations[:0]
-			if out == nil {
-				out = []*ElicitParams{}
-			}
-			if d.array(v, "[]*core.ElicitParams", func(e []byte) {
-				var p *ElicitParams
-				if !isNullRaw(e) {
-					p = new(ElicitParams)
-					decodeElicitParams(d, e, p)
-				}
-				out = append(out, p)
-			}) {
-				data.Elicitations = out
-			}
-		})
-	})
+	var data urlElicitationData
+	_ = decodeParamsOf(rpc.Data, &data)
 	fail := func(err error) error {
 		return &URLElicitationError{Method: c.method, Elicitations: data.Elicitations, RPC: rpc, Err: err}
 	}
@@ -190,5 +167,3 @@ func (s *Session) closedErr() error {
 	defer s.mu.Unlock()
 	return s.closedErrLocked()
 }
-
-var elicitationsField = []string{"elicitations"}
