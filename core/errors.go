@@ -109,11 +109,9 @@ func (e *RPCError) Supported() []string {
 	if e.Code != CodeUnsupportedProtocolVersion || len(e.Data) == 0 {
 		return nil
 	}
-	var supported []string
-	_ = decodeInto(e.Data, func(d *dec, v []byte) {
-		d.object(v, "struct", "", supportedField, func(_ string, v []byte) { d.strs(&supported, v) })
-	})
-	return supported
+	var d supportedVersions
+	_ = decodeShape(e.Data, &d)
+	return d.Supported
 }
 
 // IsModernError reports whether code is one of the errors only a modern
@@ -219,5 +217,3 @@ type HeaderError struct {
 func (e *HeaderError) Error() string {
 	return errf.Sprintf("core: tool %q has an invalid x-mcp-header annotation: %s", e.Tool, e.Reason)
 }
-
-var supportedField = []string{"supported"}

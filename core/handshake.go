@@ -165,13 +165,9 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 func (s *Session) commitDiscover(v string, res *DiscoverResult, raw json.RawMessage) {
 	// _meta["io.modelcontextprotocol/serverInfo"], read as encoding/json
 	// would into a struct of that shape (errors leave what was read).
-	var info *Implementation
-	if err := topLevel(raw); err == nil {
-		d := newDec()
-		d.object(trimJSON(raw), "", "", metaFieldNames, func(_ string, v []byte) {
-			d.object(v, "", "", serverInfoFieldNames, func(_ string, v []byte) { decodeImplementationPtr(d, v, &info) })
-		})
-	}
+	var m serverInfoMeta
+	_ = decodeShape(raw, &m)
+	info := m.Meta.ServerInfo
 	if info != nil {
 		res.ServerInfo = info
 	}
@@ -321,8 +317,3 @@ func stringParams(key, val string) json.RawMessage {
 	b := append(jsonscan.AppendString(append(make([]byte, 0, len(key)+len(val)+8), '{'), key), ':')
 	return append(jsonscan.AppendString(b, val), '}')
 }
-
-var (
-	metaFieldNames       = []string{"_meta"}
-	serverInfoFieldNames = []string{"io.modelcontextprotocol/serverInfo"}
-)

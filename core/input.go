@@ -257,37 +257,13 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 	return appendAny(nil, out)
 }
 
-var (
-	propertiesField = []string{"properties"}
-	defaultField    = []string{"default"}
-)
-
 // schemaDefaults reads properties.*.default of a JSON Schema as
 // json.Unmarshal into struct{ Properties map[string]struct{ Default
 // json.RawMessage } } would.
-func schemaDefaults(schema []byte) (map[string][]byte, error) {
-	var defs map[string][]byte
-	err := decodeInto(schema, func(d *dec, v []byte) {
-		d.object(v, "struct", "", propertiesField, func(_ string, v []byte) {
-			if isNullRaw(v) {
-				defs = nil
-				return
-			}
-			if v[0] != '{' {
-				d.typeErr(kindName(v), "map")
-				return
-			}
-			if defs == nil {
-				defs = map[string][]byte{}
-			}
-			eachMember(v, func(key string, e []byte) {
-				var def json.RawMessage
-				d.object(e, "struct", "", defaultField, func(_ string, v []byte) { raw(&def, v) })
-				defs[key] = def
-			})
-		})
-	})
-	return defs, err
+func schemaDefaults(schema []byte) (map[string]json.RawMessage, error) {
+	var w schemaDefaultsWire
+	err := decodeShape(schema, &w)
+	return w.Properties, err
 }
 
 // withJSONNumbers turns the jsonscan.Numbers of a decoded value into

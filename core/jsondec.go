@@ -91,77 +91,6 @@ func (d *dec) failSelf(err error) {
 	d.fatal = true
 }
 
-// matchField returns the field of names the member key selects: an exact
-// match, else a case-insensitive one (as encoding/json), else "".
-func matchField(key []byte, names []string) string {
-	for _, n := range names {
-		if string(key) == n {
-			return n
-		}
-	}
-	k := string(key)
-	for _, n := range names {
-		if strings.EqualFold(k, n) {
-			return n
-		}
-	}
-	return ""
-}
-
-// object decodes the members of the JSON object v (valid JSON) of the Go
-// struct type typ (short name strct) with f, for the members names
-// selects. null does nothing; another kind is an error.
-func (d *dec) object(v []byte, typ, strct string, names []string, f func(name string, v []byte)) {
-	if len(v) == 0 || isNullRaw(v) {
-		return
-	}
-	if v[0] != '{' {
-		d.typeErr(kindName(v), typ)
-		return
-	}
-	i := jsonscan.SkipSpace(v, 1)
-	for i < len(v) && v[i] != '}' && !d.fatal {
-		if v[i] == ',' {
-			i = jsonscan.SkipSpace(v, i+1)
-		}
-		kend := jsonscan.StringEnd(v, i)
-		rawKey := v[i+1 : kend-1]
-		var name string
-		if containsByte(rawKey, '\\') {
-			k, err := jsonscan.Unquote(v[i:kend])
-			if err == nil {
-				name = matchField([]byte(k), names)
-			}
-		} else {
-			name = matchField(rawKey, names)
-		}
-		i = jsonscan.SkipSpace(v, kend)
-		i = jsonscan.SkipSpace(v, i+1) // the colon
-		vend := jsonscan.ValueEnd(v, i)
-		if name != "" {
-			saved := d.strct
-			d.strct = strct
-			d.path = append(d.path, name)
-			f(name, v[i:vend])
-			d.path = d.path[:len(d.path)-1]
-			d.strct = saved
-		}
-		i = jsonscan.SkipSpace(v, vend)
-	}
-}
-
-// embedded runs f with the Go name of an embedded struct inserted before
-// the current field in the error path (encoding/json's context).
-func (d *dec) embedded(goName string, f func()) {
-	n := len(d.path)
-	last := d.path[n-1]
-	d.path[n-1] = goName
-	d.path = append(d.path, last)
-	f()
-	d.path = d.path[:n]
-	d.path[n-1] = last
-}
-
 // array calls f with each element of the JSON array v; it reports whether
 // v was an array (null: false, no error; another kind: an error).
 func (d *dec) array(v []byte, typ string, f func(elem []byte)) bool {
@@ -340,12 +269,6 @@ func (d *dec) anyOf(v []byte) any {
 	return f
 }
 
-func (d *dec) meta(p *Meta, v []byte) {
-	m := map[string]any(*p)
-	d.anyMap(&m, v, "core.Meta")
-	*p = m
-}
-
 // strs decodes an array of strings (null: nil).
 func (d *dec) strs(p *[]string, v []byte) {
 	if isNullRaw(v) {
@@ -365,11 +288,6 @@ func (d *dec) strs(p *[]string, v []byte) {
 	}
 }
 
-// anyValue decodes any JSON value as json.Unmarshal into an interface does.
-func (d *dec) anyValue(p *any, v []byte) {
-	*p = d.anyOf(v)
-}
-
 // topLevel validates data and reports a syntax error as json.Unmarshal
 // would (encoding/json checks the whole input before decoding).
 func topLevel(data []byte) error {
@@ -387,15 +305,4 @@ func trimJSON(b []byte) []byte {
 		j--
 	}
 	return b[i:j]
-}
-
-// decodeInto validates data, then runs f on the trimmed value; the error
-// is the syntax error or the first type error.
-func decodeInto(data []byte, f func(d *dec, v []byte)) error {
-	if err := topLevel(data); err != nil {
-		return err
-	}
-	d := newDec()
-	f(d, trimJSON(data))
-	return d.err
 }

@@ -371,7 +371,9 @@ func (s *Session) legacyTaskTools() bool {
 		return tw.capsTools
 	}
 	tw.caps = caps
-	call, ok := capsPath(caps.Tasks, "requests", "tools", "call")
+	var t tasksToolCall
+	ok := decodeShape(caps.Tasks, &t) == nil
+	call := t.Requests.Tools.Call
 	tw.capsTools = ok && len(call) > 0 && string(call) != "null"
 	return tw.capsTools
 }
@@ -384,8 +386,9 @@ func (s *Session) serverHasTaskList() bool {
 	if caps == nil || len(caps.Tasks) == 0 {
 		return false
 	}
-	list, ok := capsPath(caps.Tasks, "list")
-	return ok && len(list) > 0 && string(list) != "null"
+	var t tasksList
+	ok := decodeShape(caps.Tasks, &t) == nil
+	return ok && len(t.List) > 0 && string(t.List) != "null"
 }
 
 // taskCreated reports whether a raw tools/call result is a task handle and
@@ -660,10 +663,9 @@ func taskSupportRequired(execution json.RawMessage) bool {
 	if len(execution) == 0 || !bytes.Contains(execution, []byte("required")) {
 		return false
 	}
-	var support string
-	err := decodeInto(execution, func(d *dec, v []byte) {
-		d.object(v, "struct { TaskSupport string \"json:\\\"taskSupport\\\"\" }", "", taskSupportFields, func(_ string, v []byte) { d.str(&support, v) })
-	})
+	var e taskSupport
+	err := decodeShape(execution, &e)
+	support := e.TaskSupport
 	return err == nil && support == "required"
 }
 
@@ -1108,28 +1110,5 @@ func (s *Session) deliverTaskStatus(params json.RawMessage) {
 
 var (
 	taskContentFields = []string{"task", "content"}
-	taskSupportFields = []string{"taskSupport"}
 	listTasksFields   = []string{"tasks", "nextCursor"}
 )
-
-// capsPath returns the member at path inside the JSON object caps, read
-// as json.Unmarshal into nested structs of that shape would (json.RawMessage
-// at the end); ok is false when caps is not valid JSON or a step is of the
-// wrong kind (encoding/json's error).
-func capsPath(caps json.RawMessage, path ...string) (json.RawMessage, bool) {
-	var out json.RawMessage
-	err := decodeInto(caps, func(d *dec, v []byte) {
-		var walk func(v []byte, i int)
-		walk = func(v []byte, i int) {
-			d.object(v, "struct", "", path[i:i+1], func(_ string, v []byte) {
-				if i == len(path)-1 {
-					raw(&out, v)
-					return
-				}
-				walk(v, i+1)
-			})
-		}
-		walk(v, 0)
-	})
-	return out, err == nil
-}

@@ -280,19 +280,8 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 	if info == nil || len(info.outputSchema) == 0 || string(info.outputSchema) == "null" {
 		return nil
 	}
-	var r struct {
-		IsError           bool
-		StructuredContent []byte
-	}
-	err := decodeInto(result, func(d *dec, v []byte) {
-		d.object(v, outputCheckType, "", outputCheckFields, func(name string, v []byte) {
-			if name == "isError" {
-				d.boolean(&r.IsError, v)
-			} else {
-				r.StructuredContent = v
-			}
-		})
-	})
+	var r outputCheck
+	err := decodeShape(result, &r)
 	if err != nil {
 		return errf.Errorf("%w: tools/call: %v", ErrInvalidResult, err)
 	}
@@ -312,11 +301,6 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 	}
 	return nil
 }
-
-var (
-	outputCheckFields = []string{"isError", "structuredContent"}
-	outputCheckType   = `struct { IsError bool "json:\\"isError\\""; StructuredContent json.RawMessage "json:\\"structuredContent\\"" }`
-)
 
 // toolList splits the tools member of a tools/list result as json.Unmarshal
 // into a []json.RawMessage would: absent is an error, null no tools.

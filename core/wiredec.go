@@ -42,6 +42,8 @@ const (
 	kInputRequests             // map[string]*InputRequest
 	kContents                  // []*Content
 	kIDPtr                     // *jsonrpc.ID
+	kRawAlias                  // []byte aliasing the input
+	kDefaults                  // map[string]json.RawMessage of properties.*.default
 )
 
 // field is one member of a struct type.
@@ -225,6 +227,10 @@ func (d *dec) setField(f *field, q unsafe.Pointer, v []byte) {
 			*p = new(jsonrpc.ID)
 		}
 		d.id(*p, v)
+	case kRawAlias:
+		*(*[]byte)(q) = v
+	case kDefaults:
+		d.defaults((*map[string]json.RawMessage)(q), v)
 	case kIcons:
 		decodeIcons(d, v, (*[]Icon)(q))
 	case kID:
@@ -455,18 +461,51 @@ func decodeTypedResult(data []byte, v any) error {
 	return decodeAs(data, st, p)
 }
 
-// member returns the raw value of the member name of the JSON object v as
-// encoding/json picks a struct field (exact name, else case-insensitive;
-// the last one wins), or nil. v must be valid JSON.
-func member(v []byte, name string) []byte {
-	v = trimJSON(v)
-	if len(v) == 0 || v[0] != '{' {
-		return nil
+// defaults decodes properties (a map of objects) into their default
+// members, as encoding/json into a map[string]struct{ Default
+// json.RawMessage } would.
+func (d *dec) defaults(p *map[string]json.RawMessage, v []byte) {
+	if isNullRaw(v) {
+		*p = nil
+		return
 	}
-	names := [1]string{name}
-	var out []byte
-	d := dec{}
-	d.path = d.buf[:0]
-	d.object(v, "", "", names[:], func(_ string, val []byte) { out = val })
-	return out
+	if v[0] != '{' {
+		d.typeErr(kindName(v), `map[string]struct { Default json.RawMessage "json:\"default\"" }`)
+		return
+	}
+	if *p == nil {
+		*p = map[string]json.RawMessage{}
+	}
+	m := *p
+	eachMember(v, func(key string, e []byte) {
+		var def json.RawMessage
+		d.decodeStruct(e, &propertyT, unsafe.Pointer(&def))
+		m[key] = def
+	})
+}
+
+// decodeShape is json.Unmarshal of data into one of the small shapes of
+// wiretables.go.
+func decodeShape(data []byte, v any) error {
+	var st *structType
+	var p unsafe.Pointer
+	switch x := v.(type) {
+	case *serverInfoMeta:
+		st, p = &serverInfoMetaT, unsafe.Pointer(x)
+	case *outputCheck:
+		st, p = &outputCheckT, unsafe.Pointer(x)
+	case *taskSupport:
+		st, p = &taskSupportT, unsafe.Pointer(x)
+	case *tasksList:
+		st, p = &tasksListT, unsafe.Pointer(x)
+	case *tasksToolCall:
+		st, p = &tasksToolCallT, unsafe.Pointer(x)
+	case *supportedVersions:
+		st, p = &supportedT, unsafe.Pointer(x)
+	case *schemaDefaultsWire:
+		st, p = &schemaDefaultsT, unsafe.Pointer(x)
+	default:
+		panic("core: decodeShape: unexpected type")
+	}
+	return decodeAs(data, st, p)
 }

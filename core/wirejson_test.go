@@ -272,7 +272,7 @@ func TestOtherReadersMatchEncodingJSON(t *testing.T) {
 			assert.Equal(t, wantReq, taskSupportRequired(got.Execution), in)
 		}
 	})
-	t.Run("capsPath", func(t *testing.T) {
+	t.Run("tasks capabilities", func(t *testing.T) {
 		for _, in := range mutations(t, `{"list":{},"requests":{"tools":{"call":{}}}}`) {
 			var w struct {
 				Requests struct {
@@ -282,16 +282,18 @@ func TestOtherReadersMatchEncodingJSON(t *testing.T) {
 				} `json:"requests"`
 			}
 			werr := json.Unmarshal([]byte(in), &w)
-			call, ok := capsPath(json.RawMessage(in), "requests", "tools", "call")
+			var c tasksToolCall
+			ok := decodeShape([]byte(in), &c) == nil
 			assert.Equal(t, werr == nil, ok, in)
-			assert.Equal(t, string(w.Requests.Tools.Call), string(call), in)
+			assert.Equal(t, string(w.Requests.Tools.Call), string(c.Requests.Tools.Call), in)
 			var l struct {
 				List json.RawMessage `json:"list"`
 			}
 			werr = json.Unmarshal([]byte(in), &l)
-			list, ok := capsPath(json.RawMessage(in), "list")
+			var tl tasksList
+			ok = decodeShape([]byte(in), &tl) == nil
 			assert.Equal(t, werr == nil, ok, in)
-			assert.Equal(t, string(l.List), string(list), in)
+			assert.Equal(t, string(l.List), string(tl.List), in)
 		}
 	})
 }

@@ -5,6 +5,7 @@
 package core
 
 import (
+	"encoding/json"
 	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
@@ -521,3 +522,89 @@ var envMetaT = structType{typ: `struct { SubscriptionID *jsonrpc.ID "json:\"io.m
 		{name: MetaSubscriptionID, kind: kIDPtr, off: unsafe.Offsetof(notificationEnvelope{}.Meta.SubscriptionID) - unsafe.Offsetof(notificationEnvelope{}.Meta)},
 	},
 }
+
+// Small shapes read by the session, each as json.Unmarshal into a struct
+// of that shape would.
+
+// serverInfoMeta is _meta["io.modelcontextprotocol/serverInfo"] of a
+// server/discover result.
+type serverInfoMeta struct {
+	Meta struct {
+		ServerInfo *Implementation
+	}
+}
+
+var serverInfoMetaInnerT = structType{typ: "struct", fields: []field{
+	{name: MetaServerInfo, kind: kPtr, off: unsafe.Offsetof(serverInfoMeta{}.Meta.ServerInfo) - unsafe.Offsetof(serverInfoMeta{}.Meta), sub: &implT},
+}}
+
+var serverInfoMetaT = structType{typ: "struct", fields: []field{
+	{name: "_meta", kind: kStruct, off: unsafe.Offsetof(serverInfoMeta{}.Meta), sub: &serverInfoMetaInnerT},
+}}
+
+// outputCheck is what validateOutput reads of a tools/call result.
+type outputCheck struct {
+	IsError           bool
+	StructuredContent []byte // aliases the result
+}
+
+var outputCheckT = structType{typ: `struct { IsError bool "json:\"isError\""; StructuredContent json.RawMessage "json:\"structuredContent\"" }`, fields: []field{
+	{name: "isError", kind: kBool, off: unsafe.Offsetof(outputCheck{}.IsError)},
+	{name: "structuredContent", kind: kRawAlias, off: unsafe.Offsetof(outputCheck{}.StructuredContent)},
+}}
+
+// taskSupport is a tool's execution member (2025-11-25).
+type taskSupport struct{ TaskSupport string }
+
+var taskSupportT = structType{typ: "struct", fields: []field{
+	{name: "taskSupport", kind: kString, off: unsafe.Offsetof(taskSupport{}.TaskSupport)},
+}}
+
+// tasksList is capabilities.tasks.list; tasksToolCall is
+// capabilities.tasks.requests.tools.call (2025-11-25).
+type tasksList struct{ List json.RawMessage }
+
+type tasksToolCall struct {
+	Requests struct {
+		Tools struct {
+			Call json.RawMessage
+		}
+	}
+}
+
+var tasksListT = structType{typ: "struct", fields: []field{
+	{name: "list", kind: kRaw, off: unsafe.Offsetof(tasksList{}.List)},
+}}
+
+var tasksCallT = structType{typ: "struct", fields: []field{
+	{name: "call", kind: kRaw, off: 0},
+}}
+
+var tasksToolsT = structType{typ: "struct", fields: []field{
+	{name: "tools", kind: kStruct, off: 0, sub: &tasksCallT},
+}}
+
+var tasksToolCallT = structType{typ: "struct", fields: []field{
+	{name: "requests", kind: kStruct, off: unsafe.Offsetof(tasksToolCall{}.Requests), sub: &tasksToolsT},
+}}
+
+// supportedVersions is the data of an UnsupportedProtocolVersionError.
+type supportedVersions struct{ Supported []string }
+
+var supportedT = structType{typ: "struct", fields: []field{
+	{name: "supported", kind: kStrings, off: unsafe.Offsetof(supportedVersions{}.Supported)},
+}}
+
+// schemaDefaults is properties.*.default of a JSON Schema.
+type schemaDefaultsWire struct {
+	Properties map[string]json.RawMessage
+}
+
+var schemaDefaultsT = structType{typ: "struct", fields: []field{
+	{name: "properties", kind: kDefaults, off: unsafe.Offsetof(schemaDefaultsWire{}.Properties)},
+}}
+
+// propertyT is one property of schemaDefaultsWire, a fresh value per key.
+var propertyT = structType{typ: `struct { Default json.RawMessage "json:\"default\"" }`, fields: []field{
+	{name: "default", kind: kRaw, off: 0},
+}}
