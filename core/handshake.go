@@ -214,13 +214,7 @@ func (s *Session) modernMeta(version, logLevel string) []jsonscan.Member {
 // initialize runs the legacy handshake.
 func (s *Session) initialize(ctx context.Context, v string) error {
 	caps := s.client.Capabilities()
-	params, err := marshalObject(func(e *enc) {
-		e.str("protocolVersion", v)
-		e.key("capabilities")
-		appendClientCaps(e, caps)
-		e.key("clientInfo")
-		appendImplementation(e, &s.client.impl)
-	})
+	params, err := marshalInitializeParams(&InitializeParams{ProtocolVersion: v, Capabilities: caps, ClientInfo: &s.client.impl})
 	if err != nil {
 		return err
 	}

@@ -254,7 +254,16 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	return appendAny(nil, out)
+	return marshalResponses(out)
+}
+
+// marshalResponses is json.Marshal of the inputResponses object.
+func marshalResponses(out map[string]json.RawMessage) (json.RawMessage, error) {
+	m := make(map[string]any, len(out))
+	for k, v := range out {
+		m[k] = v
+	}
+	return appendAny(nil, m)
 }
 
 // schemaDefaults reads properties.*.default of a JSON Schema as

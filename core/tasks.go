@@ -968,10 +968,9 @@ func (t *Task) answerInputs(ctx context.Context, reqs map[string]*InputRequest) 
 	if err != nil {
 		return err
 	}
-	params, err := marshalObject(func(e *enc) {
-		e.rawv("inputResponses", responses) // the members in encoding/json's map order
-		e.str("taskId", t.ID())
-	})
+	// The members in encoding/json's order of map keys.
+	params, err := appendRawJSON([]byte(`{"inputResponses":`), responses)
+	params = append(jsonscan.AppendString(append(params, `,"taskId":`...), t.ID()), '}')
 	if err != nil {
 		return errf.Errorf("core: encoding params: %w", err)
 	}

@@ -166,7 +166,7 @@ func (c *ContentList) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes one block as an object, otherwise an array.
 func (c ContentList) MarshalJSON() ([]byte, error) {
 	e := &enc{}
-	appendContentList(e, c)
+	e.contentList(c)
 	return e.b, e.err
 }
 
@@ -182,8 +182,11 @@ type ResourceContents struct {
 
 // MarshalJSON omits text for blob contents.
 func (r *ResourceContents) MarshalJSON() ([]byte, error) {
+	if r == nil {
+		return []byte("null"), nil
+	}
 	e := &enc{}
-	appendResourceContents(e, r)
+	e.resource(r)
 	return e.b, e.err
 }
 

@@ -44,6 +44,7 @@ const (
 	kIDPtr                     // *jsonrpc.ID
 	kRawAlias                  // []byte aliasing the input
 	kDefaults                  // map[string]json.RawMessage of properties.*.default
+	kResource                  // *ResourceContents, encoded by its MarshalJSON rules
 )
 
 // field is one member of a struct type.
@@ -54,6 +55,7 @@ type field struct {
 	sub  *structType
 	via  string // the Go name of the embedded struct holding the field, for error paths
 	styp string // kPtrs: the slice type in errors
+	omit bool   // encoding: omitempty
 }
 
 // structType describes a struct type for the decoder.

@@ -6,20 +6,22 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
-// Hand-written encoders of the wire types the client sends: the same bytes
-// as json.Marshal (members in field order, omitempty, HTML-safe strings,
-// raw JSON compacted), without reflection (see jsondec.go).
+// The wire types the client sends are encoded by one table-driven encoder
+// (the encoding tables are at the end of this file): the same bytes as
+// json.Marshal (members in field order, omitempty, HTML-safe strings, raw
+// JSON compacted), without reflection and without code per field.
 
 var errUnsupportedValue = errors.New("core: cannot encode a value of this Go type without encoding/json (use JSON-shaped values: maps, slices, strings, numbers, booleans, json.RawMessage)")
 
 // appendAny appends v as JSON: the values encoding/json decodes into an
-// interface (and json.Number, jsonscan.Number), json.RawMessage, Meta,
-// maps and slices of those, and any jsonscan.JSONAppender. Other Go types
-// are an error.
+// interface (and json.Number), json.RawMessage, Meta, and maps and slices
+// of those, and what jsonscan.AppendValue encodes. Other Go types are an
+// error (errUnsupportedValue).
 func appendAny(dst []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case json.RawMessage:
@@ -28,9 +30,21 @@ func appendAny(dst []byte, v any) ([]byte, error) {
 		}
 		return appendRawJSON(dst, x)
 	case json.Number:
-		return jsonscan.AppendValue(dst, jsonscan.Number(x))
+		v = jsonscan.Number(x)
 	case Meta:
-		return appendAny(dst, map[string]any(x))
+		v = map[string]any(x)
+	case struct{}:
+		return append(dst, "{}"...), nil
+	case int8:
+		v = int64(x)
+	case int16:
+		v = int64(x)
+	case uint8:
+		v = uint64(x)
+	case uint16:
+		v = uint64(x)
+	}
+	switch x := v.(type) {
 	case map[string]any:
 		if x == nil {
 			return append(dst, "null"...), nil
@@ -45,30 +59,7 @@ func appendAny(dst []byte, v any) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = jsonscan.AppendString(dst, k)
-			dst = append(dst, ':')
-			var err error
-			if dst, err = appendAny(dst, x[k]); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
-	case map[string]json.RawMessage:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = jsonscan.AppendString(dst, k)
-			dst = append(dst, ':')
+			dst = append(jsonscan.AppendString(dst, k), ':')
 			var err error
 			if dst, err = appendAny(dst, x[k]); err != nil {
 				return dst, err
@@ -90,36 +81,6 @@ func appendAny(dst []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(dst, ']'), nil
-	case []map[string]any:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendAny(dst, e); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, ']'), nil
-	case struct{}:
-		return append(dst, "{}"...), nil
-	case *struct{}:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		return append(dst, "{}"...), nil
-	case int8:
-		return strconv.AppendInt(dst, int64(x), 10), nil
-	case int16:
-		return strconv.AppendInt(dst, int64(x), 10), nil
-	case uint8:
-		return strconv.AppendUint(dst, uint64(x), 10), nil
-	case uint16:
-		return strconv.AppendUint(dst, uint64(x), 10), nil
 	}
 	b, err := jsonscan.AppendValue(dst, v)
 	if err != nil {
@@ -141,375 +102,399 @@ func appendRawJSON(dst, raw []byte) ([]byte, error) {
 	return out, nil
 }
 
-// enc builds one object; the first error sticks.
+// enc is the state of one encoding; the first error sticks.
 type enc struct {
 	b   []byte
-	n   int // members written
 	err error
 }
 
-func (e *enc) key(k string) {
-	if e.n > 0 {
-		e.b = append(e.b, ',')
-	}
-	e.n++
-	e.b = jsonscan.AppendString(e.b, k)
-	e.b = append(e.b, ':')
-}
-
-func (e *enc) str(k, v string) { e.key(k); e.b = jsonscan.AppendString(e.b, v) }
-
-func (e *enc) strOmit(k, v string) {
-	if v != "" {
-		e.str(k, v)
+func (e *enc) fail(err error) {
+	if e.err == nil {
+		e.err = err
 	}
 }
 
-func (e *enc) boolOmit(k string, v bool) {
-	if v {
-		e.key(k)
-		e.b = append(e.b, "true"...)
+func (e *enc) null() { e.b = append(e.b, "null"...) }
+
+// encodeStruct appends the struct of type st at p as a JSON object.
+func (e *enc) encodeStruct(st *structType, p unsafe.Pointer) {
+	e.b = append(e.b, '{')
+	n := 0
+	for i := range st.fields {
+		f := &st.fields[i]
+		q := unsafe.Add(p, f.off)
+		if f.omit && isEmpty(f.kind, q) {
+			continue
+		}
+		if n > 0 {
+			e.b = append(e.b, ',')
+		}
+		n++
+		e.b = append(jsonscan.AppendString(e.b, f.name), ':')
+		e.value(f, q)
+	}
+	e.b = append(e.b, '}')
+}
+
+// isEmpty is encoding/json's test for omitempty, for the field kinds.
+func isEmpty(k kind, q unsafe.Pointer) bool {
+	switch k {
+	case kString:
+		return *(*string)(q) == ""
+	case kBool:
+		return !*(*bool)(q)
+	case kInt64:
+		return *(*int64)(q) == 0
+	case kRaw, kStrings, kPtrs, kContents, kIcons, kContentList:
+		return len(*(*[]byte)(q)) == 0 // the length of any slice
+	case kMeta, kMap:
+		return len(*(*map[string]any)(q)) == 0
+	case kAny:
+		return *(*any)(q) == nil
+	}
+	return *(*unsafe.Pointer)(q) == nil // the pointer kinds
+}
+
+// value appends the field f at q.
+func (e *enc) value(f *field, q unsafe.Pointer) {
+	switch f.kind {
+	case kString:
+		e.b = jsonscan.AppendString(e.b, *(*string)(q))
+	case kBool:
+		if *(*bool)(q) {
+			e.b = append(e.b, "true"...)
+		} else {
+			e.b = append(e.b, "false"...)
+		}
+	case kInt64:
+		e.b = strconv.AppendInt(e.b, *(*int64)(q), 10)
+	case kInt64Ptr:
+		if p := *(**int64)(q); p != nil {
+			e.b = strconv.AppendInt(e.b, *p, 10)
+		} else {
+			e.null()
+		}
+	case kFloatPtr:
+		if p := *(**float64)(q); p != nil {
+			e.any(*p)
+		} else {
+			e.null()
+		}
+	case kRaw:
+		if r := *(*json.RawMessage)(q); r != nil {
+			var err error
+			if e.b, err = appendRawJSON(e.b, r); err != nil {
+				e.fail(err)
+			}
+		} else {
+			e.null()
+		}
+	case kMeta, kMap:
+		e.any(*(*map[string]any)(q))
+	case kAny:
+		e.any(*(*any)(q))
+	case kStrings:
+		e.b, _ = jsonscan.AppendValue(e.b, *(*[]string)(q))
+	case kEmpty:
+		if *(**struct{})(q) != nil {
+			e.b = append(e.b, "{}"...)
+		} else {
+			e.null()
+		}
+	case kStruct:
+		e.encodeStruct(f.sub, q)
+	case kPtr:
+		if p := *(*unsafe.Pointer)(q); p != nil {
+			e.encodeStruct(f.sub, p)
+		} else {
+			e.null()
+		}
+	case kResource:
+		if r := *(**ResourceContents)(q); r != nil {
+			e.resource(r)
+		} else {
+			e.null()
+		}
+	case kPtrs:
+		e.ptrs(*(*[]unsafe.Pointer)(q), f.sub)
+	case kContents:
+		e.ptrs(*(*[]unsafe.Pointer)(q), &contentEncT)
+	case kContentList:
+		e.contentList(*(*ContentList)(q))
+	case kIcons:
+		icons := *(*[]Icon)(q)
+		if icons == nil {
+			e.null()
+			return
+		}
+		e.b = append(e.b, '[')
+		for i := range icons {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.encodeStruct(&iconEncT, unsafe.Pointer(&icons[i]))
+		}
+		e.b = append(e.b, ']')
 	}
 }
 
-func (e *enc) intv(k string, v int64) { e.key(k); e.b = strconv.AppendInt(e.b, v, 10) }
+func (e *enc) any(v any) {
+	var err error
+	if e.b, err = appendAny(e.b, v); err != nil {
+		e.fail(err)
+	}
+}
 
-func (e *enc) rawv(k string, v json.RawMessage) {
-	e.key(k)
-	if v == nil {
-		e.b = append(e.b, "null"...)
+// ptrs appends a []*T (as []unsafe.Pointer, the same layout) of the
+// struct type st.
+func (e *enc) ptrs(list []unsafe.Pointer, st *structType) {
+	if list == nil {
+		e.null()
 		return
 	}
-	var err error
-	if e.b, err = appendRawJSON(e.b, v); err != nil && e.err == nil {
-		e.err = err
-	}
-}
-
-func (e *enc) rawOmit(k string, v json.RawMessage) {
-	if len(v) > 0 {
-		e.rawv(k, v)
-	}
-}
-
-func (e *enc) value(k string, v any) {
-	e.key(k)
-	var err error
-	if e.b, err = appendAny(e.b, v); err != nil && e.err == nil {
-		e.err = err
-	}
-}
-
-func (e *enc) mapOmit(k string, m map[string]any) {
-	if len(m) > 0 {
-		e.value(k, m)
-	}
-}
-
-func (e *enc) emptyOmit(k string, p *struct{}) {
-	if p != nil {
-		e.key(k)
-		e.b = append(e.b, "{}"...)
-	}
-}
-
-func (e *enc) strsOmit(k string, v []string) {
-	if len(v) > 0 {
-		e.key(k)
-		e.b, _ = jsonscan.AppendValue(e.b, v)
-	}
-}
-
-// object runs f to write the members of an object appended to e.b.
-func (e *enc) object(f func(e *enc)) {
-	outer := e.n
-	e.n = 0
-	e.b = append(e.b, '{')
-	f(e)
-	e.b = append(e.b, '}')
-	e.n = outer
-}
-
-func appendIcons(e *enc, icons []Icon) {
 	e.b = append(e.b, '[')
-	for i := range icons {
+	for i, p := range list {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		ic := &icons[i]
-		e.object(func(e *enc) {
-			e.str("src", ic.Src)
-			e.strOmit("mimeType", ic.MimeType)
-			e.strsOmit("sizes", ic.Sizes)
-			e.strOmit("theme", ic.Theme)
-		})
+		if p == nil {
+			e.null()
+		} else {
+			e.encodeStruct(st, p)
+		}
 	}
 	e.b = append(e.b, ']')
 }
 
-func appendImplementation(e *enc, p *Implementation) {
-	if p == nil {
-		e.b = append(e.b, "null"...)
-		return
+// resource is ResourceContents.MarshalJSON: text, or blob without text.
+func (e *enc) resource(r *ResourceContents) {
+	if r.Blob != "" {
+		e.encodeStruct(&resBlobEncT, unsafe.Pointer(r))
+	} else {
+		e.encodeStruct(&resTextEncT, unsafe.Pointer(r))
 	}
-	e.object(func(e *enc) {
-		e.str("name", p.Name)
-		e.strOmit("title", p.Title)
-		e.str("version", p.Version)
-		e.strOmit("description", p.Description)
-		e.strOmit("websiteUrl", p.WebsiteURL)
-		if len(p.Icons) > 0 {
-			e.key("icons")
-			appendIcons(e, p.Icons)
-		}
-	})
 }
 
-func appendClientCaps(e *enc, c *ClientCapabilities) {
-	if c == nil {
-		e.b = append(e.b, "null"...)
+// contentList is ContentList.MarshalJSON: one block as an object,
+// otherwise an array.
+func (e *enc) contentList(c ContentList) {
+	if len(c) == 1 {
+		if c[0] == nil {
+			e.null()
+		} else {
+			e.encodeStruct(&contentEncT, unsafe.Pointer(c[0]))
+		}
 		return
 	}
-	e.object(func(e *enc) {
-		e.mapOmit("experimental", c.Experimental)
-		e.mapOmit("extensions", c.Extensions)
-		if c.Roots != nil {
-			e.key("roots")
-			e.object(func(e *enc) { e.boolOmit("listChanged", c.Roots.ListChanged) })
-		}
-		if c.Sampling != nil {
-			e.key("sampling")
-			e.object(func(e *enc) {
-				e.emptyOmit("context", c.Sampling.Context)
-				e.emptyOmit("tools", c.Sampling.Tools)
-			})
-		}
-		if c.Elicitation != nil {
-			e.key("elicitation")
-			e.object(func(e *enc) {
-				if f := c.Elicitation.Form; f != nil {
-					e.key("form")
-					e.object(func(e *enc) { e.boolOmit("applyDefaults", f.ApplyDefaults) })
-				}
-				e.emptyOmit("url", c.Elicitation.URL)
-			})
-		}
-		e.rawOmit("tasks", c.Tasks)
-	})
+	e.ptrs(*(*[]unsafe.Pointer)(unsafe.Pointer(&c)), &contentEncT)
+}
+
+// marshalStruct is json.Marshal of the struct of type st at p.
+func marshalStruct(st *structType, p unsafe.Pointer) ([]byte, error) {
+	e := &enc{}
+	e.encodeStruct(st, p)
+	return e.b, e.err
 }
 
 // marshalImplementation is json.Marshal of an *Implementation.
 func marshalImplementation(p *Implementation) ([]byte, error) {
-	e := &enc{}
-	appendImplementation(e, p)
-	return e.b, e.err
+	return marshalStruct(&implEncT, unsafe.Pointer(p))
 }
 
 // marshalClientCaps is json.Marshal of a *ClientCapabilities.
 func marshalClientCaps(c *ClientCapabilities) ([]byte, error) {
-	e := &enc{}
-	appendClientCaps(e, c)
-	return e.b, e.err
+	return marshalStruct(&clientCapsEncT, unsafe.Pointer(c))
 }
 
-// marshalObject builds one JSON object with f.
-func marshalObject(f func(e *enc)) ([]byte, error) {
-	e := &enc{}
-	e.object(f)
-	return e.b, e.err
-}
-
-func appendMetaOmit(e *enc, m Meta) {
-	if len(m) > 0 {
-		e.value("_meta", map[string]any(m))
-	}
-}
-
-func appendAnnotations(e *enc, a *Annotations) {
-	e.object(func(e *enc) {
-		e.strsOmit("audience", a.Audience)
-		if a.Priority != nil {
-			e.value("priority", *a.Priority)
-		}
-		e.strOmit("lastModified", a.LastModified)
-	})
-}
-
-// appendResourceContents is ResourceContents.MarshalJSON.
-func appendResourceContents(e *enc, r *ResourceContents) {
-	if r == nil {
-		e.b = append(e.b, "null"...)
-		return
-	}
-	e.object(func(e *enc) {
-		e.str("uri", r.URI)
-		e.strOmit("mimeType", r.MimeType)
-		if r.Blob != "" {
-			e.str("blob", r.Blob)
-		} else {
-			e.str("text", r.Text)
-		}
-		appendMetaOmit(e, r.Meta)
-	})
-}
-
-// appendContent is json.Marshal of a *Content.
-func appendContent(e *enc, c *Content) {
-	if c == nil {
-		e.b = append(e.b, "null"...)
-		return
-	}
-	e.object(func(e *enc) {
-		e.str("type", c.Type)
-		e.strOmit("text", c.Text)
-		e.strOmit("data", c.Data)
-		e.strOmit("mimeType", c.MimeType)
-		if c.Resource != nil {
-			e.key("resource")
-			appendResourceContents(e, c.Resource)
-		}
-		e.strOmit("uri", c.URI)
-		e.strOmit("name", c.Name)
-		e.strOmit("title", c.Title)
-		e.strOmit("description", c.Description)
-		if c.Size != nil {
-			e.intv("size", *c.Size)
-		}
-		if len(c.Icons) > 0 {
-			e.key("icons")
-			appendIcons(e, c.Icons)
-		}
-		e.strOmit("id", c.ID)
-		e.rawOmit("input", c.Input)
-		e.strOmit("toolUseId", c.ToolUseID)
-		if len(c.Content) > 0 {
-			e.key("content")
-			appendContents(e, c.Content)
-		}
-		e.rawOmit("structuredContent", c.StructuredContent)
-		e.boolOmit("isError", c.IsError)
-		if c.Annotations != nil {
-			e.key("annotations")
-			appendAnnotations(e, c.Annotations)
-		}
-		appendMetaOmit(e, c.Meta)
-	})
-}
-
-func appendContents(e *enc, cs []*Content) {
-	if cs == nil {
-		e.b = append(e.b, "null"...)
-		return
-	}
-	e.b = append(e.b, '[')
-	for i, c := range cs {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		appendContent(e, c)
-	}
-	e.b = append(e.b, ']')
-}
-
-// appendContentList is ContentList.MarshalJSON.
-func appendContentList(e *enc, c ContentList) {
-	if len(c) == 1 {
-		appendContent(e, c[0])
-		return
-	}
-	appendContents(e, c)
+// marshalInitializeParams is json.Marshal of an *InitializeParams.
+func marshalInitializeParams(p *InitializeParams) ([]byte, error) {
+	return marshalStruct(&initParamsEncT, unsafe.Pointer(p))
 }
 
 // marshalElicitResult is json.Marshal of an *ElicitResult.
 func marshalElicitResult(r *ElicitResult) ([]byte, error) {
-	return marshalObject(func(e *enc) {
-		appendMetaOmit(e, r.Meta)
-		e.str("action", r.Action)
-		e.mapOmit("content", r.Content)
-	})
+	return marshalStruct(&elicitResultEncT, unsafe.Pointer(r))
 }
 
 // marshalCreateMessageResult is json.Marshal of a *CreateMessageResult.
 func marshalCreateMessageResult(r *CreateMessageResult) ([]byte, error) {
-	return marshalObject(func(e *enc) {
-		appendMetaOmit(e, r.Meta)
-		e.str("role", r.Role)
-		e.key("content")
-		appendContentList(e, r.Content)
-		e.str("model", r.Model)
-		e.strOmit("stopReason", r.StopReason)
-	})
+	return marshalStruct(&createResultEncT, unsafe.Pointer(r))
 }
 
 // marshalListRootsResult is json.Marshal of a *ListRootsResult.
 func marshalListRootsResult(r *ListRootsResult) ([]byte, error) {
-	return marshalObject(func(e *enc) {
-		appendMetaOmit(e, r.Meta)
-		e.key("roots")
-		if r.Roots == nil {
-			e.b = append(e.b, "null"...)
-			return
-		}
-		e.b = append(e.b, '[')
-		for i, root := range r.Roots {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			if root == nil {
-				e.b = append(e.b, "null"...)
-				continue
-			}
-			e.object(func(e *enc) {
-				e.str("uri", root.URI)
-				e.strOmit("name", root.Name)
-				appendMetaOmit(e, root.Meta)
-			})
-		}
-		e.b = append(e.b, ']')
-	})
-}
-
-// appendFilter is json.Marshal of a *SubscriptionFilter.
-func appendFilter(e *enc, f *SubscriptionFilter) {
-	if f == nil {
-		e.b = append(e.b, "null"...)
-		return
-	}
-	e.object(func(e *enc) {
-		e.boolOmit("toolsListChanged", f.ToolsListChanged)
-		e.boolOmit("promptsListChanged", f.PromptsListChanged)
-		e.boolOmit("resourcesListChanged", f.ResourcesListChanged)
-		e.strsOmit("resourceSubscriptions", f.ResourceSubscriptions)
-		e.strsOmit("taskIds", f.TaskIDs)
-	})
+	return marshalStruct(&listRootsResultEncT, unsafe.Pointer(r))
 }
 
 // marshalListenParams encodes the params of subscriptions/listen.
 func marshalListenParams(f *SubscriptionFilter) json.RawMessage {
-	b, _ := marshalObject(func(e *enc) {
-		e.key("notifications")
-		appendFilter(e, f)
-	})
+	b, _ := marshalStruct(&listenEncT, unsafe.Pointer(&ListenParams{Notifications: f}))
 	return b
 }
 
 // marshalPaginated is json.Marshal of a *PaginatedParams (its _meta values
 // JSON-shaped, see appendAny).
 func marshalPaginated(p *PaginatedParams) ([]byte, error) {
-	return marshalObject(func(e *enc) {
-		appendMetaOmit(e, p.Meta)
-		e.strOmit("cursor", p.Cursor)
-	})
+	return marshalStruct(&paginatedEncT, unsafe.Pointer(p))
 }
 
 // marshalCallTool is json.Marshal of a *CallToolParams whose _meta and
 // arguments are JSON-shaped (appendAny); otherwise an error.
 func marshalCallTool(p *CallToolParams) ([]byte, error) {
-	return marshalObject(func(e *enc) {
-		appendMetaOmit(e, p.Meta)
-		e.str("name", p.Name)
-		if p.Arguments != nil {
-			e.value("arguments", p.Arguments)
-		}
-	})
+	return marshalStruct(&callToolEncT, unsafe.Pointer(p))
 }
+
+// appendContent is json.Marshal of a *Content (null for nil).
+func appendContent(dst []byte, c *Content) ([]byte, error) {
+	e := &enc{b: dst}
+	if c == nil {
+		e.null()
+	} else {
+		e.encodeStruct(&contentEncT, unsafe.Pointer(c))
+	}
+	return e.b, e.err
+}
+
+// The encoding tables: each struct's fields in declaration order, with
+// omit for the omitempty ones.
+
+var iconEncT = structType{fields: []field{
+	{name: "src", kind: kString, off: unsafe.Offsetof(Icon{}.Src)},
+	{name: "mimeType", kind: kString, off: unsafe.Offsetof(Icon{}.MimeType), omit: true},
+	{name: "sizes", kind: kStrings, off: unsafe.Offsetof(Icon{}.Sizes), omit: true},
+	{name: "theme", kind: kString, off: unsafe.Offsetof(Icon{}.Theme), omit: true},
+}}
+
+var implEncT = structType{fields: []field{
+	{name: "name", kind: kString, off: unsafe.Offsetof(Implementation{}.Name)},
+	{name: "title", kind: kString, off: unsafe.Offsetof(Implementation{}.Title), omit: true},
+	{name: "version", kind: kString, off: unsafe.Offsetof(Implementation{}.Version)},
+	{name: "description", kind: kString, off: unsafe.Offsetof(Implementation{}.Description), omit: true},
+	{name: "websiteUrl", kind: kString, off: unsafe.Offsetof(Implementation{}.WebsiteURL), omit: true},
+	{name: "icons", kind: kIcons, off: unsafe.Offsetof(Implementation{}.Icons), omit: true},
+}}
+
+var rootsCapEncT = structType{fields: []field{
+	{name: "listChanged", kind: kBool, off: unsafe.Offsetof(RootsCapability{}.ListChanged), omit: true},
+}}
+
+var samplingCapEncT = structType{fields: []field{
+	{name: "context", kind: kEmpty, off: unsafe.Offsetof(SamplingCapability{}.Context), omit: true},
+	{name: "tools", kind: kEmpty, off: unsafe.Offsetof(SamplingCapability{}.Tools), omit: true},
+}}
+
+var formCapEncT = structType{fields: []field{
+	{name: "applyDefaults", kind: kBool, off: unsafe.Offsetof(FormElicitationCapability{}.ApplyDefaults), omit: true},
+}}
+
+var elicitCapEncT = structType{fields: []field{
+	{name: "form", kind: kPtr, off: unsafe.Offsetof(ElicitationCapability{}.Form), sub: &formCapEncT, omit: true},
+	{name: "url", kind: kEmpty, off: unsafe.Offsetof(ElicitationCapability{}.URL), omit: true},
+}}
+
+var clientCapsEncT = structType{fields: []field{
+	{name: "experimental", kind: kMap, off: unsafe.Offsetof(ClientCapabilities{}.Experimental), omit: true},
+	{name: "extensions", kind: kMap, off: unsafe.Offsetof(ClientCapabilities{}.Extensions), omit: true},
+	{name: "roots", kind: kPtr, off: unsafe.Offsetof(ClientCapabilities{}.Roots), sub: &rootsCapEncT, omit: true},
+	{name: "sampling", kind: kPtr, off: unsafe.Offsetof(ClientCapabilities{}.Sampling), sub: &samplingCapEncT, omit: true},
+	{name: "elicitation", kind: kPtr, off: unsafe.Offsetof(ClientCapabilities{}.Elicitation), sub: &elicitCapEncT, omit: true},
+	{name: "tasks", kind: kRaw, off: unsafe.Offsetof(ClientCapabilities{}.Tasks), omit: true},
+}}
+
+var initParamsEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(InitializeParams{}.Meta), omit: true},
+	{name: "protocolVersion", kind: kString, off: unsafe.Offsetof(InitializeParams{}.ProtocolVersion)},
+	{name: "capabilities", kind: kPtr, off: unsafe.Offsetof(InitializeParams{}.Capabilities), sub: &clientCapsEncT},
+	{name: "clientInfo", kind: kPtr, off: unsafe.Offsetof(InitializeParams{}.ClientInfo), sub: &implEncT},
+}}
+
+var annotationsEncT = structType{fields: []field{
+	{name: "audience", kind: kStrings, off: unsafe.Offsetof(Annotations{}.Audience), omit: true},
+	{name: "priority", kind: kFloatPtr, off: unsafe.Offsetof(Annotations{}.Priority), omit: true},
+	{name: "lastModified", kind: kString, off: unsafe.Offsetof(Annotations{}.LastModified), omit: true},
+}}
+
+var resTextEncT = structType{fields: []field{
+	{name: "uri", kind: kString, off: unsafe.Offsetof(ResourceContents{}.URI)},
+	{name: "mimeType", kind: kString, off: unsafe.Offsetof(ResourceContents{}.MimeType), omit: true},
+	{name: "text", kind: kString, off: unsafe.Offsetof(ResourceContents{}.Text)},
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ResourceContents{}.Meta), omit: true},
+}}
+
+var resBlobEncT = structType{fields: []field{
+	{name: "uri", kind: kString, off: unsafe.Offsetof(ResourceContents{}.URI)},
+	{name: "mimeType", kind: kString, off: unsafe.Offsetof(ResourceContents{}.MimeType), omit: true},
+	{name: "blob", kind: kString, off: unsafe.Offsetof(ResourceContents{}.Blob)},
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ResourceContents{}.Meta), omit: true},
+}}
+
+var contentEncT = structType{fields: []field{
+	{name: "type", kind: kString, off: unsafe.Offsetof(Content{}.Type)},
+	{name: "text", kind: kString, off: unsafe.Offsetof(Content{}.Text), omit: true},
+	{name: "data", kind: kString, off: unsafe.Offsetof(Content{}.Data), omit: true},
+	{name: "mimeType", kind: kString, off: unsafe.Offsetof(Content{}.MimeType), omit: true},
+	{name: "resource", kind: kResource, off: unsafe.Offsetof(Content{}.Resource), omit: true},
+	{name: "uri", kind: kString, off: unsafe.Offsetof(Content{}.URI), omit: true},
+	{name: "name", kind: kString, off: unsafe.Offsetof(Content{}.Name), omit: true},
+	{name: "title", kind: kString, off: unsafe.Offsetof(Content{}.Title), omit: true},
+	{name: "description", kind: kString, off: unsafe.Offsetof(Content{}.Description), omit: true},
+	{name: "size", kind: kInt64Ptr, off: unsafe.Offsetof(Content{}.Size), omit: true},
+	{name: "icons", kind: kIcons, off: unsafe.Offsetof(Content{}.Icons), omit: true},
+	{name: "id", kind: kString, off: unsafe.Offsetof(Content{}.ID), omit: true},
+	{name: "input", kind: kRaw, off: unsafe.Offsetof(Content{}.Input), omit: true},
+	{name: "toolUseId", kind: kString, off: unsafe.Offsetof(Content{}.ToolUseID), omit: true},
+	{name: "content", kind: kContents, off: unsafe.Offsetof(Content{}.Content), omit: true},
+	{name: "structuredContent", kind: kRaw, off: unsafe.Offsetof(Content{}.StructuredContent), omit: true},
+	{name: "isError", kind: kBool, off: unsafe.Offsetof(Content{}.IsError), omit: true},
+	{name: "annotations", kind: kPtr, off: unsafe.Offsetof(Content{}.Annotations), sub: &annotationsEncT, omit: true},
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(Content{}.Meta), omit: true},
+}}
+
+var elicitResultEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ElicitResult{}.Meta), omit: true},
+	{name: "action", kind: kString, off: unsafe.Offsetof(ElicitResult{}.Action)},
+	{name: "content", kind: kMap, off: unsafe.Offsetof(ElicitResult{}.Content), omit: true},
+}}
+
+var createResultEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(CreateMessageResult{}.Meta), omit: true},
+	{name: "role", kind: kString, off: unsafe.Offsetof(CreateMessageResult{}.Role)},
+	{name: "content", kind: kContentList, off: unsafe.Offsetof(CreateMessageResult{}.Content)},
+	{name: "model", kind: kString, off: unsafe.Offsetof(CreateMessageResult{}.Model)},
+	{name: "stopReason", kind: kString, off: unsafe.Offsetof(CreateMessageResult{}.StopReason), omit: true},
+}}
+
+var rootEncT = structType{fields: []field{
+	{name: "uri", kind: kString, off: unsafe.Offsetof(Root{}.URI)},
+	{name: "name", kind: kString, off: unsafe.Offsetof(Root{}.Name), omit: true},
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(Root{}.Meta), omit: true},
+}}
+
+var listRootsResultEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ListRootsResult{}.Meta), omit: true},
+	{name: "roots", kind: kPtrs, off: unsafe.Offsetof(ListRootsResult{}.Roots), sub: &rootEncT},
+}}
+
+var filterEncT = structType{fields: []field{
+	{name: "toolsListChanged", kind: kBool, off: unsafe.Offsetof(SubscriptionFilter{}.ToolsListChanged), omit: true},
+	{name: "promptsListChanged", kind: kBool, off: unsafe.Offsetof(SubscriptionFilter{}.PromptsListChanged), omit: true},
+	{name: "resourcesListChanged", kind: kBool, off: unsafe.Offsetof(SubscriptionFilter{}.ResourcesListChanged), omit: true},
+	{name: "resourceSubscriptions", kind: kStrings, off: unsafe.Offsetof(SubscriptionFilter{}.ResourceSubscriptions), omit: true},
+	{name: "taskIds", kind: kStrings, off: unsafe.Offsetof(SubscriptionFilter{}.TaskIDs), omit: true},
+}}
+
+var listenEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ListenParams{}.Meta), omit: true},
+	{name: "notifications", kind: kPtr, off: unsafe.Offsetof(ListenParams{}.Notifications), sub: &filterEncT},
+}}
+
+var paginatedEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(PaginatedParams{}.Meta), omit: true},
+	{name: "cursor", kind: kString, off: unsafe.Offsetof(PaginatedParams{}.Cursor), omit: true},
+}}
+
+var callToolEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(CallToolParams{}.Meta), omit: true},
+	{name: "name", kind: kString, off: unsafe.Offsetof(CallToolParams{}.Name)},
+	{name: "arguments", kind: kAny, off: unsafe.Offsetof(CallToolParams{}.Arguments), omit: true},
+}}

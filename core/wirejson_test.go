@@ -357,7 +357,7 @@ func TestEncodersMatchEncodingJSON(t *testing.T) {
 			return appendAny(nil, map[string]any{"f": temp, "big": 1e21, "i": int64(-3), "u": uint8(7), "s": []string{"a"}, "m": map[string]string{"b": "c"}, "raw": json.RawMessage("[1, 2]"), "num": json.Number("1.50"), "meta": Meta{"x": true}, "e": struct{}{}})
 		}},
 		{"inputResponses", map[string]json.RawMessage{"b": json.RawMessage(`{"action":"accept"}`), "a": json.RawMessage(`{"roots":[]}`)}, func() ([]byte, error) {
-			return appendAny(nil, map[string]json.RawMessage{"b": json.RawMessage(`{"action":"accept"}`), "a": json.RawMessage(`{"roots":[]}`)})
+			return marshalResponses(map[string]json.RawMessage{"b": json.RawMessage(`{"action":"accept"}`), "a": json.RawMessage(`{"roots":[]}`)})
 		}},
 	}
 	for _, c := range cases {
