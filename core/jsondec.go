@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -294,8 +295,14 @@ func topLevel(data []byte) error {
 	if jsonscan.Valid(data) {
 		return nil
 	}
+	if len(trimJSON(data)) == 0 {
+		return errEmptyJSON
+	}
 	return jsonscan.SyntaxError(data)
 }
+
+// errEmptyJSON is encoding/json's error for empty input.
+var errEmptyJSON = errors.New("unexpected end of JSON input")
 
 // trimJSON trims the whitespace around a JSON value.
 func trimJSON(b []byte) []byte {

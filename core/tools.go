@@ -308,7 +308,7 @@ func toolList(v []byte) ([][]byte, error) {
 	v = trimJSON(v)
 	switch {
 	case len(v) == 0:
-		return nil, errors.New("unexpected end of JSON input")
+		return nil, errEmptyJSON
 	case isNullRaw(v):
 		return nil, nil
 	case v[0] != '[':
