@@ -262,8 +262,8 @@ func (w *wireMessage) split(data []byte) error {
 
 // decodeError decodes the error object of a response as json.Unmarshal
 // into an Error does (names matched exactly or else case-insensitively,
-// the last repeated member wins, null leaves a member alone), without
-// reflection.
+// the last repeated member wins, null leaves a member alone, the first
+// member of the wrong kind reported), without reflection.
 func decodeError(v []byte) (*Error, error) {
 	if v[0] != '{' {
 		return nil, errors.New("json: cannot unmarshal " + kindName(v) + " into Go value of type jsonrpc.Error")
@@ -274,59 +274,54 @@ func decodeError(v []byte) (*Error, error) {
 	}
 	e := &Error{}
 	var first error
-	fieldErr := func(field, value, typ string) {
-		if first == nil {
-			first = errors.New("json: cannot unmarshal " + value + " into Go struct field Error." + field + " of type " + typ)
-		}
-	}
 	for _, m := range ms {
-		name := m.Key
-		switch {
-		case name == "code" || name == "message" || name == "data":
-		case strings.EqualFold(name, "code"):
-			name = "code"
-		case strings.EqualFold(name, "message"):
-			name = "message"
-		case strings.EqualFold(name, "data"):
-			name = "data"
+		field, val := errorField(m.Key), m.Val
+		if field == "" || (field != "data" && string(val) == "null") {
+			continue // null leaves a code or message alone; data keeps it
+		}
+		value, typ := kindName(val), "int64"
+		switch field {
+		case "code":
+			if value == "number" {
+				n, err := strconv.ParseInt(string(val), 10, 64)
+				if err == nil {
+					e.Code = n
+					continue
+				}
+				value = "number " + string(val)
+			}
+		case "message":
+			if value == "string" {
+				e.Message = jsonscan.RawString(val)
+				continue
+			}
+			typ = "string"
 		default:
+			e.Data = val
 			continue
 		}
-		val := m.Val
-		switch name {
-		case "code":
-			if string(val) == "null" {
-				continue
-			}
-			if k := kindName(val); k != "number" {
-				fieldErr("code", k, "int64")
-				continue
-			}
-			n, err := strconv.ParseInt(string(val), 10, 64)
-			if err != nil {
-				fieldErr("code", "number "+string(val), "int64")
-				continue
-			}
-			e.Code = n
-		case "message":
-			if string(val) == "null" {
-				continue
-			}
-			if val[0] != '"' {
-				fieldErr("message", kindName(val), "string")
-				continue
-			}
-			e.Message = jsonscan.RawString(val)
-		case "data":
-			e.Data = val
+		if first == nil {
+			first = errors.New("json: cannot unmarshal " + value + " into Go struct field Error." + field + " of type " + typ)
 		}
 	}
 	return e, first
 }
 
+// errorField returns the field of Error the member key selects, or "".
+func errorField(key string) string {
+	for _, f := range [...]string{"code", "message", "data"} {
+		if key == f || strings.EqualFold(key, f) {
+			return f
+		}
+	}
+	return ""
+}
+
 // kindName names the kind of a JSON value as encoding/json's errors do.
 func kindName(v []byte) string {
 	switch v[0] {
+	case 'n':
+		return "null"
 	case '{':
 		return "object"
 	case '[':
@@ -335,8 +330,6 @@ func kindName(v []byte) string {
 		return "string"
 	case 't', 'f':
 		return "bool"
-	case 'n':
-		return "null"
 	}
 	return "number"
 }
