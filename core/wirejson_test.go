@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -509,4 +510,106 @@ func TestMetaValuesOfTheGenericAndRawPaths(t *testing.T) {
 		require.ErrorIs(t, err, errUnsupportedValue)
 		assert.Contains(t, err.Error(), `core: encoding _meta["s"]`)
 	})
+}
+
+// TestTablesAreConsistent guards the hand-made tables: every field lies
+// inside its struct, nested types that are allocated can be, slices of
+// pointers name their type for errors, and names are unique.
+func TestTablesAreConsistent(t *testing.T) {
+	all := []*structType{&iconT, &implT, &listChangedT, &resourcesCapT, &serverCapsT, &initResultT, &discoverT, &toolAnnT, &toolT, &listToolsT, &annotationsT, &resContentsT, &contentT, &callResultT, &rpcErrorT, &inputReqT, &wireTaskT, &inputRequiredT, &elicitParamsT, &samplingMsgT, &modelHintT, &modelPrefsT, &toolChoiceT, &createMsgT, &listRootsT, &progressT, &cancelledT, &filterT, &ackT, &resUpdatedT, &loggingT, &elicitCompleteT, &envT, &resourceT, &templateT, &listResT, &listTmplT, &readResT, &promptArgT, &promptT, &listPromptsT, &promptMsgT, &getPromptT, &completionT, &completeT, &toolHintsT, &toolEntryT, &taskCreatedT, &listTasksT, &urlElicitT, &envMetaT, &serverInfoMetaInnerT, &serverInfoMetaT, &outputCheckT, &taskSupportT, &tasksListT, &tasksCallT, &tasksToolsT, &tasksToolCallT, &supportedT, &schemaDefaultsT, &propertyT, &iconEncT, &implEncT, &rootsCapEncT, &samplingCapEncT, &formCapEncT, &elicitCapEncT, &clientCapsEncT, &initParamsEncT, &annotationsEncT, &resTextEncT, &resBlobEncT, &contentEncT, &elicitResultEncT, &createResultEncT, &rootEncT, &listRootsResultEncT, &filterEncT, &listenEncT, &paginatedEncT, &callToolEncT}
+	for _, st := range all {
+		seen := map[string]bool{}
+		for _, f := range st.fields {
+			assert.False(t, seen[f.name], "%s: %s twice", st.typ, f.name)
+			seen[f.name] = true
+			switch f.kind {
+			case kPtr, kPtrs, kStruct:
+				require.NotNil(t, f.sub, "%s.%s", st.typ, f.name)
+			}
+			if f.kind == kPtrs && st.typ != "" {
+				assert.Equal(t, "[]*"+f.sub.typ, f.styp, "%s.%s", st.typ, f.name)
+			}
+		}
+	}
+	// Decoding: every kPtr and kPtrs target of a decoding table allocates.
+	for _, st := range all {
+		if st.typ == "" {
+			continue // an encoding table
+		}
+		for _, f := range st.fields {
+			if (f.kind == kPtr || f.kind == kPtrs) && f.sub != nil {
+				assert.NotNil(t, f.sub.alloc, "%s.%s: %s cannot be allocated", st.typ, f.name, f.sub.typ)
+			}
+		}
+	}
+}
+
+// jsonFields lists the JSON members of a struct type as encoding/json sees
+// them (embedded structs flattened), with their omitempty flags.
+func jsonFields(t reflect.Type) (names []string, omit []bool) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if f.Anonymous && tag == "" {
+			n, o := jsonFields(f.Type)
+			names, omit = append(names, n...), append(omit, o...)
+			continue
+		}
+		if tag == "-" || !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = f.Name
+		}
+		names = append(names, name)
+		omit = append(omit, strings.Contains(opts, "omitempty"))
+	}
+	return names, omit
+}
+
+// TestTablesCoverTheTypes: each table of a public wire type lists exactly
+// the type's JSON members (a field added to a type must be added to its
+// tables); encoding tables in order and with the same omitempty.
+func TestTablesCoverTheTypes(t *testing.T) {
+	decoding := map[*structType]any{
+		&iconT: Icon{}, &implT: Implementation{}, &listChangedT: ListChangedCapability{}, &resourcesCapT: ResourcesCapability{},
+		&serverCapsT: ServerCapabilities{}, &initResultT: InitializeResult{}, &discoverT: DiscoverResult{}, &toolAnnT: ToolAnnotations{},
+		&toolT: Tool{}, &listToolsT: ListToolsResult{}, &annotationsT: Annotations{}, &resContentsT: ResourceContents{}, &contentT: Content{},
+		&callResultT: CallToolResult{}, &rpcErrorT: jsonrpc.Error{}, &inputReqT: InputRequest{}, &wireTaskT: wireTask{},
+		&inputRequiredT: inputRequiredResult{}, &elicitParamsT: ElicitParams{}, &samplingMsgT: SamplingMessage{}, &modelHintT: ModelHint{},
+		&modelPrefsT: ModelPreferences{}, &toolChoiceT: ToolChoice{}, &createMsgT: CreateMessageParams{}, &listRootsT: ListRootsParams{},
+		&progressT: ProgressParams{}, &cancelledT: CancelledParams{}, &filterT: SubscriptionFilter{}, &ackT: AcknowledgedParams{},
+		&resUpdatedT: ResourceUpdatedParams{}, &loggingT: LoggingMessageParams{}, &elicitCompleteT: ElicitationCompleteParams{},
+		&envT: notificationEnvelope{}, &resourceT: Resource{}, &templateT: ResourceTemplate{}, &listResT: ListResourcesResult{},
+		&listTmplT: ListResourceTemplatesResult{}, &readResT: ReadResourceResult{}, &promptArgT: PromptArgument{}, &promptT: Prompt{},
+		&listPromptsT: ListPromptsResult{}, &promptMsgT: PromptMessage{}, &getPromptT: GetPromptResult{}, &completionT: Completion{},
+		&completeT: CompleteResult{},
+	}
+	for st, v := range decoding {
+		want, _ := jsonFields(reflect.TypeOf(v))
+		var got []string
+		for _, f := range st.fields {
+			got = append(got, f.name)
+		}
+		assert.ElementsMatch(t, want, got, st.typ)
+		assert.Equal(t, "core."+reflect.TypeOf(v).Name(), strings.Replace(st.typ, "jsonrpc.", "core.", 1), "type name in errors")
+	}
+	encoding := map[*structType]any{
+		&iconEncT: Icon{}, &implEncT: Implementation{}, &rootsCapEncT: RootsCapability{}, &samplingCapEncT: SamplingCapability{},
+		&formCapEncT: FormElicitationCapability{}, &elicitCapEncT: ElicitationCapability{}, &clientCapsEncT: ClientCapabilities{},
+		&initParamsEncT: InitializeParams{}, &annotationsEncT: Annotations{}, &contentEncT: Content{}, &elicitResultEncT: ElicitResult{},
+		&createResultEncT: CreateMessageResult{}, &rootEncT: Root{}, &listRootsResultEncT: ListRootsResult{}, &filterEncT: SubscriptionFilter{},
+		&listenEncT: ListenParams{}, &paginatedEncT: PaginatedParams{}, &callToolEncT: CallToolParams{},
+	}
+	for st, v := range encoding {
+		names, omit := jsonFields(reflect.TypeOf(v))
+		var got []string
+		var gotOmit []bool
+		for _, f := range st.fields {
+			got, gotOmit = append(got, f.name), append(gotOmit, f.omit)
+		}
+		assert.Equal(t, names, got, reflect.TypeOf(v).Name())
+		assert.Equal(t, omit, gotOmit, reflect.TypeOf(v).Name())
+	}
 }
