@@ -145,6 +145,8 @@ func isEmpty(k kind, q unsafe.Pointer) bool {
 		return !*(*bool)(q)
 	case kInt64:
 		return *(*int64)(q) == 0
+	case kFloat:
+		return *(*float64)(q) == 0
 	case kRaw, kStrings, kPtrs, kContents, kIcons, kContentList:
 		return len(*(*[]byte)(q)) == 0 // the length of any slice
 	case kMeta, kMap:
@@ -168,6 +170,14 @@ func (e *enc) value(f *field, q unsafe.Pointer) {
 		}
 	case kInt64:
 		e.b = strconv.AppendInt(e.b, *(*int64)(q), 10)
+	case kFloat:
+		e.any(*(*float64)(q))
+	case kBoolPtr:
+		if p := *(**bool)(q); p != nil {
+			e.b = strconv.AppendBool(e.b, *p)
+		} else {
+			e.null()
+		}
 	case kInt64Ptr:
 		if p := *(**int64)(q); p != nil {
 			e.b = strconv.AppendInt(e.b, *p, 10)

@@ -516,7 +516,7 @@ func TestMetaValuesOfTheGenericAndRawPaths(t *testing.T) {
 // inside its struct, nested types that are allocated can be, slices of
 // pointers name their type for errors, and names are unique.
 func TestTablesAreConsistent(t *testing.T) {
-	all := []*structType{&iconT, &implT, &listChangedT, &resourcesCapT, &serverCapsT, &initResultT, &discoverT, &toolAnnT, &toolT, &listToolsT, &annotationsT, &resContentsT, &contentT, &callResultT, &rpcErrorT, &inputReqT, &wireTaskT, &inputRequiredT, &elicitParamsT, &samplingMsgT, &modelHintT, &modelPrefsT, &toolChoiceT, &createMsgT, &listRootsT, &progressT, &cancelledT, &filterT, &ackT, &resUpdatedT, &loggingT, &elicitCompleteT, &envT, &resourceT, &templateT, &listResT, &listTmplT, &readResT, &promptArgT, &promptT, &listPromptsT, &promptMsgT, &getPromptT, &completionT, &completeT, &toolHintsT, &toolEntryT, &taskCreatedT, &listTasksT, &urlElicitT, &envMetaT, &serverInfoMetaInnerT, &serverInfoMetaT, &outputCheckT, &taskSupportT, &tasksListT, &tasksCallT, &tasksToolsT, &tasksToolCallT, &supportedT, &schemaDefaultsT, &propertyT, &iconEncT, &implEncT, &rootsCapEncT, &samplingCapEncT, &formCapEncT, &elicitCapEncT, &clientCapsEncT, &initParamsEncT, &annotationsEncT, &resTextEncT, &resBlobEncT, &contentEncT, &elicitResultEncT, &createResultEncT, &rootEncT, &listRootsResultEncT, &filterEncT, &listenEncT, &paginatedEncT, &callToolEncT}
+	all := []*structType{&iconT, &implT, &listChangedT, &resourcesCapT, &serverCapsT, &initResultT, &discoverT, &toolAnnT, &toolT, &listToolsT, &annotationsT, &resContentsT, &contentT, &callResultT, &rpcErrorT, &inputReqT, &wireTaskT, &inputRequiredT, &elicitParamsT, &samplingMsgT, &modelHintT, &modelPrefsT, &toolChoiceT, &createMsgT, &listRootsT, &progressT, &cancelledT, &filterT, &ackT, &resUpdatedT, &loggingT, &elicitCompleteT, &envT, &resourceT, &templateT, &listResT, &listTmplT, &readResT, &promptArgT, &promptT, &listPromptsT, &promptMsgT, &getPromptT, &completionT, &completeT, &toolHintsT, &toolEntryT, &taskCreatedT, &listTasksT, &urlElicitT, &envMetaT, &serverInfoMetaInnerT, &serverInfoMetaT, &outputCheckT, &taskSupportT, &tasksListT, &tasksCallT, &tasksToolsT, &tasksToolCallT, &supportedT, &schemaDefaultsT, &propertyT, &iconEncT, &implEncT, &rootsCapEncT, &samplingCapEncT, &formCapEncT, &elicitCapEncT, &clientCapsEncT, &initParamsEncT, &annotationsEncT, &resTextEncT, &resBlobEncT, &contentEncT, &elicitResultEncT, &createResultEncT, &rootEncT, &listRootsResultEncT, &filterEncT, &listenEncT, &paginatedEncT, &callToolEncT, &serverCapsEncT, &listChangedEncT, &resourcesCapEncT, &loggingEncT, &progressEncT, &resUpdatedEncT, &elicitCompleteEncT, &toolAnnEncT, &toolEncT, &samplingMsgEncT, &modelHintEncT, &modelPrefsEncT, &toolChoiceEncT, &createParamsEncT, &elicitParamsEncT, &listRootsParamsEncT, &callResultEncT, &paginatedT, &callToolT, &createResultT, &elicitResultT, &rootT, &listRootsResultT}
 	for _, st := range all {
 		seen := map[string]bool{}
 		for _, f := range st.fields {
@@ -584,7 +584,8 @@ func TestTablesCoverTheTypes(t *testing.T) {
 		&envT: notificationEnvelope{}, &resourceT: Resource{}, &templateT: ResourceTemplate{}, &listResT: ListResourcesResult{},
 		&listTmplT: ListResourceTemplatesResult{}, &readResT: ReadResourceResult{}, &promptArgT: PromptArgument{}, &promptT: Prompt{},
 		&listPromptsT: ListPromptsResult{}, &promptMsgT: PromptMessage{}, &getPromptT: GetPromptResult{}, &completionT: Completion{},
-		&completeT: CompleteResult{},
+		&completeT: CompleteResult{}, &paginatedT: PaginatedParams{}, &callToolT: CallToolParams{}, &createResultT: CreateMessageResult{},
+		&elicitResultT: ElicitResult{}, &rootT: Root{}, &listRootsResultT: ListRootsResult{},
 	}
 	for st, v := range decoding {
 		want, _ := jsonFields(reflect.TypeOf(v))
@@ -601,6 +602,11 @@ func TestTablesCoverTheTypes(t *testing.T) {
 		&initParamsEncT: InitializeParams{}, &annotationsEncT: Annotations{}, &contentEncT: Content{}, &elicitResultEncT: ElicitResult{},
 		&createResultEncT: CreateMessageResult{}, &rootEncT: Root{}, &listRootsResultEncT: ListRootsResult{}, &filterEncT: SubscriptionFilter{},
 		&listenEncT: ListenParams{}, &paginatedEncT: PaginatedParams{}, &callToolEncT: CallToolParams{},
+		&serverCapsEncT: ServerCapabilities{}, &listChangedEncT: ListChangedCapability{}, &resourcesCapEncT: ResourcesCapability{},
+		&loggingEncT: LoggingMessageParams{}, &progressEncT: ProgressParams{}, &resUpdatedEncT: ResourceUpdatedParams{},
+		&elicitCompleteEncT: ElicitationCompleteParams{}, &toolAnnEncT: ToolAnnotations{}, &toolEncT: Tool{}, &samplingMsgEncT: SamplingMessage{},
+		&modelHintEncT: ModelHint{}, &modelPrefsEncT: ModelPreferences{}, &toolChoiceEncT: ToolChoice{}, &createParamsEncT: CreateMessageParams{},
+		&elicitParamsEncT: ElicitParams{}, &listRootsParamsEncT: ListRootsParams{}, &callResultEncT: CallToolResult{},
 	}
 	for st, v := range encoding {
 		names, omit := jsonFields(reflect.TypeOf(v))
@@ -612,4 +618,90 @@ func TestTablesCoverTheTypes(t *testing.T) {
 		assert.Equal(t, names, got, reflect.TypeOf(v).Name())
 		assert.Equal(t, omit, gotOmit, reflect.TypeOf(v).Name())
 	}
+}
+
+func TestWireJSONForHostsMatchesEncodingJSON(t *testing.T) {
+	prio, temp, total := 0.5, 0.7, 10.0
+	yes, no := true, false
+	values := []any{
+		&Implementation{Name: "s", Version: "1", Icons: []Icon{{Src: "i"}}},
+		&ServerCapabilities{Experimental: map[string]any{"x": 1.0}, Logging: &struct{}{}, Prompts: &ListChangedCapability{ListChanged: true}, Resources: &ResourcesCapability{Subscribe: true}, Tools: &ListChangedCapability{}, Tasks: json.RawMessage(`{"list":{}}`)},
+		&ServerCapabilities{}, (*ServerCapabilities)(nil),
+		&SubscriptionFilter{ToolsListChanged: true, TaskIDs: []string{"t"}},
+		&LoggingMessageParams{Level: "info", Logger: "l", Data: json.RawMessage(`{"a": [1, "<b>"]}`), Meta: Meta{"k": "v"}},
+		&LoggingMessageParams{Level: "info"},
+		&ProgressParams{ProgressToken: 7.0, Progress: 0.5, Total: &total, Message: "half"},
+		&ProgressParams{ProgressToken: "tok"},
+		&ResourceUpdatedParams{URI: "file:///a"},
+		&ElicitationCompleteParams{ElicitationID: "e"},
+		&CreateMessageParams{Messages: []*SamplingMessage{{Role: "user", Content: ContentList{TextContent("hi")}}, {Role: "assistant", Content: ContentList{TextContent("a"), {Type: "tool_use", ID: "1", Name: "n", Input: json.RawMessage(`{}`)}}, Meta: Meta{"m": 1.0}}},
+			ModelPreferences: &ModelPreferences{Hints: []*ModelHint{{Name: "claude"}, {}}, CostPriority: &prio}, SystemPrompt: "s", IncludeContext: "none", Temperature: &temp, MaxTokens: 100,
+			StopSequences: []string{"\n"}, Metadata: json.RawMessage(`{"k":"v"}`), Tools: []*Tool{{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &ToolAnnotations{ReadOnlyHint: &yes, OpenWorldHint: &no}}, {Name: "u"}}, ToolChoice: &ToolChoice{Mode: "auto"}},
+		&CreateMessageParams{},
+		&ElicitParams{Message: "m", RequestedSchema: json.RawMessage(`{"type":"object"}`)},
+		&ElicitParams{Mode: ElicitModeURL, Message: "m", URL: "https://x/?a&b", ElicitationID: "e"},
+		&ListRootsParams{}, &ListRootsParams{Meta: Meta{"a": []any{}}},
+		&CreateMessageResult{Role: "assistant", Content: ContentList{TextContent("x")}, Model: "m"},
+		&ElicitResult{Action: ActionAccept, Content: map[string]any{"a": "b"}},
+		&ListRootsResult{Roots: []*Root{{URI: "file:///"}}},
+		&CallToolResult{Content: []*Content{TextContent("t")}, StructuredContent: json.RawMessage(`{"x":1}`), IsError: true, ResultInfo: ResultInfo{ResultType: "complete", Meta: Meta{"a": 1.0}}},
+		&CallToolResult{},
+	}
+	for _, v := range values {
+		want, err := json.Marshal(v)
+		require.NoError(t, err)
+		got, err := AppendWireJSON([]byte("x"), v)
+		require.NoError(t, err)
+		assert.Equal(t, "x"+string(want), string(got), "%T", v)
+	}
+	_, err := AppendWireJSON(nil, &Tool{})
+	assert.ErrorIs(t, err, ErrNotWireType)
+
+	decodes := map[string]func(string){
+		"Implementation": func(in string) {
+			compareDecode(t, in, func(b []byte, p *Implementation) error { return DecodeWireJSON(b, p) })
+		},
+		"SubscriptionFilter": func(in string) {
+			compareDecode(t, in, func(b []byte, p *SubscriptionFilter) error { return DecodeWireJSON(b, p) })
+		},
+		"PaginatedParams": func(in string) {
+			compareDecode(t, in, func(b []byte, p *PaginatedParams) error { return DecodeWireJSON(b, p) })
+		},
+		"CallToolParams": func(in string) {
+			compareDecode(t, in, func(b []byte, p *CallToolParams) error { return DecodeWireJSON(b, p) })
+		},
+		"CreateMessageResult": func(in string) {
+			compareDecode(t, in, func(b []byte, p *CreateMessageResult) error { return DecodeWireJSON(b, p) })
+		},
+		"ElicitResult": func(in string) {
+			compareDecode(t, in, func(b []byte, p *ElicitResult) error { return DecodeWireJSON(b, p) })
+		},
+		"ListRootsResult": func(in string) {
+			compareDecode(t, in, func(b []byte, p *ListRootsResult) error { return DecodeWireJSON(b, p) })
+		},
+		"Root": func(in string) { compareDecode(t, in, func(b []byte, p *Root) error { return DecodeWireJSON(b, p) }) },
+	}
+	inputs := map[string]string{
+		"Implementation":      `{"name":"n","title":"t","version":"1","description":"d","websiteUrl":"w","icons":[{"src":"s"}]}`,
+		"SubscriptionFilter":  `{"toolsListChanged":true,"resourceSubscriptions":["a"],"taskIds":["t"]}`,
+		"PaginatedParams":     `{"cursor":"c","_meta":{"progressToken":1}}`,
+		"CallToolParams":      `{"name":"echo","arguments":{"text":"hi","n":[1,2]},"_meta":{"a":1}}`,
+		"CreateMessageResult": `{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m","stopReason":"endTurn","_meta":{}}`,
+		"ElicitResult":        `{"action":"accept","content":{"name":"Ann","n":1},"_meta":{"a":1},"completed":true}`,
+		"ListRootsResult":     `{"roots":[{"uri":"file:///a","name":"a","_meta":{}},null]}`,
+		"Root":                `{"uri":"file:///a","name":"a"}`,
+	}
+	for name, in := range inputs {
+		t.Run(name, func(t *testing.T) {
+			for _, m := range mutations(t, in) {
+				decodes[name](m)
+			}
+		})
+	}
+	t.Run("[]*Root", func(t *testing.T) {
+		for _, in := range []string{`[{"uri":"a"},null]`, `[]`, `null`, `{}`, `[1]`, `[{"uri":1}]`} {
+			compareDecode(t, in, func(b []byte, p *[]*Root) error { return DecodeWireJSON(b, p) })
+		}
+	})
+	assert.ErrorIs(t, DecodeWireJSON([]byte(`{}`), &Tool{}), ErrNotWireType)
 }
