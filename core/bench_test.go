@@ -56,3 +56,37 @@ func BenchmarkBuildParams(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCallToolRaw is BenchmarkCallTool through the hosts' path: raw
+// params in, raw result out (with the output-schema check of a tool that
+// declares one).
+func BenchmarkCallToolRaw(b *testing.B) {
+	t := &testing.T{}
+	f, tr := newFake(t, EraModern)
+	f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
+		return json.RawMessage(`{"tools":[{"name":"echo","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]}`), nil
+	})
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
+		return json.RawMessage(`{"content":[{"type":"text","text":"ok"}],"structuredContent":{"text":"ok"}}`), nil
+	})
+	c := NewClient(&Implementation{Name: "bench", Version: "1"}, nil)
+	s, err := c.Connect(context.Background(), tr, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.ListTools(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	params := json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.CallToolRaw(ctx, params, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	f.conn.Close()
+}

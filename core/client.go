@@ -401,6 +401,9 @@ func (c *Client) marshalCapabilities() json.RawMessage {
 		ext[ExtensionTasks] = struct{}{}
 		caps.Extensions = ext
 	}
-	b, _ := json.Marshal(caps)
+	b, err := marshalClientCaps(caps)
+	if err != nil {
+		return nil
+	}
 	return b
 }

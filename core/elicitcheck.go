@@ -3,7 +3,6 @@ package core
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
-	"encoding/json"
 	"errors"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonschema"
@@ -44,7 +43,7 @@ func (s *Session) checkElicitation(p *ElicitParams, r *ElicitResult) error {
 	if content == nil {
 		content = map[string]any{}
 	}
-	b, err := json.Marshal(content)
+	b, err := appendAny(nil, content)
 	if err != nil {
 		return errf.Errorf("core: encoding the elicitation answer: %w", err)
 	}

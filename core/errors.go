@@ -109,10 +109,8 @@ func (e *RPCError) Supported() []string {
 	if e.Code != CodeUnsupportedProtocolVersion || len(e.Data) == 0 {
 		return nil
 	}
-	var d struct {
-		Supported []string `json:"supported"`
-	}
-	_ = json.Unmarshal(e.Data, &d)
+	var d supportedVersions
+	_ = decodeShape(e.Data, &d)
 	return d.Supported
 }
 

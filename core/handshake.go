@@ -143,7 +143,7 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 			return err
 		}
 		var res DiscoverResult
-		if err := json.Unmarshal(raw, &res); err != nil || res.SupportedVersions == nil {
+		if err := decodeDiscoverResult(raw, &res); err != nil || res.SupportedVersions == nil {
 			return &legacyFallback{cause: errf.Errorf("%w: server/discover answered without supportedVersions", ErrInvalidResult)}
 		}
 		if !slices.Contains(res.SupportedVersions, v) {
@@ -163,14 +163,13 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 }
 
 func (s *Session) commitDiscover(v string, res *DiscoverResult, raw json.RawMessage) {
-	var m struct {
-		Meta struct {
-			ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo"`
-		} `json:"_meta"`
-	}
-	_ = json.Unmarshal(raw, &m)
-	if m.Meta.ServerInfo != nil {
-		res.ServerInfo = m.Meta.ServerInfo
+	// _meta["io.modelcontextprotocol/serverInfo"], read as encoding/json
+	// would into a struct of that shape (errors leave what was read).
+	var m serverInfoMeta
+	_ = decodeShape(raw, &m)
+	info := m.Meta.ServerInfo
+	if info != nil {
+		res.ServerInfo = info
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -203,10 +202,10 @@ func (s *Session) rebuildMetaLocked() {
 // modernMeta returns the _meta members of a modern request: the protocol
 // version, the client's capabilities and identity, and the log level if set.
 func (s *Session) modernMeta(version, logLevel string) []jsonscan.Member {
-	ver, _ := json.Marshal(version)
+	ver := jsonscan.AppendString(nil, version)
 	ms := []jsonscan.Member{{Key: MetaProtocolVersion, Val: ver}, {Key: MetaClientCapabilities, Val: s.capsJSON}, {Key: MetaClientInfo, Val: s.infoJSON}}
 	if logLevel != "" {
-		lvl, _ := json.Marshal(logLevel)
+		lvl := jsonscan.AppendString(nil, logLevel)
 		ms = append(ms, jsonscan.Member{Key: MetaLogLevel, Val: lvl})
 	}
 	return ms
@@ -214,11 +213,8 @@ func (s *Session) modernMeta(version, logLevel string) []jsonscan.Member {
 
 // initialize runs the legacy handshake.
 func (s *Session) initialize(ctx context.Context, v string) error {
-	params, err := json.Marshal(&InitializeParams{
-		ProtocolVersion: v,
-		Capabilities:    s.client.Capabilities(),
-		ClientInfo:      &s.client.impl,
-	})
+	caps := s.client.Capabilities()
+	params, err := marshalInitializeParams(&InitializeParams{ProtocolVersion: v, Capabilities: caps, ClientInfo: &s.client.impl})
 	if err != nil {
 		return err
 	}
@@ -227,7 +223,7 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 		return err
 	}
 	var res InitializeResult
-	if err := json.Unmarshal(raw, &res); err != nil {
+	if err := decodeInitializeResult(raw, &res); err != nil {
 		return errf.Errorf("%w: initialize: %v", ErrInvalidResult, err)
 	}
 	_, legacy := splitVersions(s.versions)
@@ -298,21 +294,20 @@ func (s *Session) restoreLegacyState(ctx context.Context) {
 	pin := &callEra{era: EraLegacy, version: s.version}
 	s.mu.Unlock()
 	if lvl != "" {
-		if _, err := s.call(ctx, MethodSetLevel, mustMarshal(&SetLevelParams{Level: lvl}), nil, pin); err != nil {
+		if _, err := s.call(ctx, MethodSetLevel, stringParams("level", lvl), nil, pin); err != nil {
 			s.warn(errf.Errorf("core: restoring log level: %w", err))
 		}
 	}
 	for _, uri := range s.managed.uris() {
-		if _, err := s.call(ctx, MethodSubscribe, mustMarshal(&SubscribeParams{URI: uri}), nil, pin); err != nil {
+		if _, err := s.call(ctx, MethodSubscribe, stringParams("uri", uri), nil, pin); err != nil {
 			s.warn(errf.Errorf("core: restoring subscription to %s: %w", uri, err))
 		}
 	}
 }
 
-func mustMarshal(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
+// stringParams encodes params with one string member (the encoding of
+// SetLevelParams, SubscribeParams and the like without _meta).
+func stringParams(key, val string) json.RawMessage {
+	b := append(jsonscan.AppendString(append(make([]byte, 0, len(key)+len(val)+8), '{'), key), ':')
+	return append(jsonscan.AppendString(b, val), '}')
 }

@@ -2,8 +2,8 @@ package core
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -143,7 +143,15 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 	default:
 		return nil, errf.Errorf("%w: %s", errUnknownMethod, method)
 	}
-	b, err := json.Marshal(out)
+	var b []byte
+	switch r := out.(type) {
+	case *ElicitResult:
+		b, err = marshalElicitResult(r)
+	case *CreateMessageResult:
+		b, err = marshalCreateMessageResult(r)
+	case *ListRootsResult:
+		b, err = marshalListRootsResult(r)
+	}
 	if err != nil {
 		return nil, errf.Errorf("core: encoding %s result: %w", method, err)
 	}
@@ -161,7 +169,7 @@ func unmarshalParams(params json.RawMessage, v any) error {
 	if len(params) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(params, v); err != nil {
+	if err := decodeParamsOf(params, v); err != nil {
 		return errf.Errorf("%w: %v", errBadParams, err)
 	}
 	return nil
@@ -173,31 +181,25 @@ func applyElicitationDefaults(r *ElicitResult, schema json.RawMessage) {
 	if len(schema) == 0 {
 		return
 	}
-	var sc struct {
-		Properties map[string]struct {
-			Default json.RawMessage `json:"default"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(schema, &sc) != nil {
+	defaults, err := schemaDefaults(schema)
+	if err != nil {
 		return
 	}
-	for name, prop := range sc.Properties {
-		if len(prop.Default) == 0 || string(prop.Default) == "null" {
+	for name, def := range defaults {
+		if len(def) == 0 || string(def) == "null" {
 			continue
 		}
 		if _, ok := r.Content[name]; ok {
 			continue
 		}
-		var v any
-		d := json.NewDecoder(bytes.NewReader(prop.Default))
-		d.UseNumber()
-		if d.Decode(&v) != nil {
+		v, err := jsonscan.DecodeWith(def, &jsonscan.DecodeOptions{UseNumber: true})
+		if err != nil {
 			continue
 		}
 		if r.Content == nil {
 			r.Content = map[string]any{}
 		}
-		r.Content[name] = v
+		r.Content[name] = withJSONNumbers(v)
 	}
 }
 
@@ -252,5 +254,42 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	return json.Marshal(out)
+	return marshalResponses(out)
+}
+
+// marshalResponses is json.Marshal of the inputResponses object.
+func marshalResponses(out map[string]json.RawMessage) (json.RawMessage, error) {
+	m := make(map[string]any, len(out))
+	for k, v := range out {
+		m[k] = v
+	}
+	return appendAny(nil, m)
+}
+
+// schemaDefaults reads properties.*.default of a JSON Schema as
+// json.Unmarshal into struct{ Properties map[string]struct{ Default
+// json.RawMessage } } would.
+func schemaDefaults(schema []byte) (map[string]json.RawMessage, error) {
+	var w schemaDefaultsWire
+	err := decodeShape(schema, &w)
+	return w.Properties, err
+}
+
+// withJSONNumbers turns the jsonscan.Numbers of a decoded value into
+// json.Numbers, what a json.Decoder with UseNumber gives (the type
+// applications see in ElicitResult.Content).
+func withJSONNumbers(v any) any {
+	switch x := v.(type) {
+	case jsonscan.Number:
+		return json.Number(x)
+	case map[string]any:
+		for k, e := range x {
+			x[k] = withJSONNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = withJSONNumbers(e)
+		}
+	}
+	return v
 }

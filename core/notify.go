@@ -3,7 +3,6 @@ package core
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
-	"encoding/json"
 	"sync"
 
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
@@ -175,7 +174,7 @@ func (s *Session) onNotification(m *jsonrpc.Request) {
 			return
 		}
 		var tok jsonrpc.ID
-		if b, err := json.Marshal(p.ProgressToken); err == nil {
+		if b, err := appendAny(nil, p.ProgressToken); err == nil {
 			_ = tok.UnmarshalJSON(b)
 		}
 		s.mu.Lock()
@@ -316,7 +315,7 @@ func (s *Session) notificationSub(m *jsonrpc.Request) (sub *Subscription, ok boo
 }
 
 func (s *Session) decodeNote(m *jsonrpc.Request, v any) bool {
-	if err := json.Unmarshal(m.Params, v); err != nil {
+	if err := decodeParamsOf(m.Params, v); err != nil {
 		s.warn(errf.Errorf("%w: %s params: %v", ErrInvalidResult, m.Method, err))
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"context"
+	"encoding/json"
 	"iter"
 )
 
@@ -62,7 +63,7 @@ func collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
 // Tools iterates over every tool of every page.
 func (s *Session) Tools(ctx context.Context) iter.Seq2[*Tool, error] {
 	return paginate(ctx, func(ctx context.Context, cursor string) ([]*Tool, string, error) {
-		r, err := s.ListTools(ctx, &PaginatedParams{Cursor: cursor})
+		r, err := s.listTools(ctx, cursorParams(cursor))
 		if err != nil {
 			return nil, "", err
 		}
@@ -121,4 +122,12 @@ func (s *Session) Prompts(ctx context.Context) iter.Seq2[*Prompt, error] {
 // AllPrompts returns every prompt of every page.
 func (s *Session) AllPrompts(ctx context.Context) ([]*Prompt, error) {
 	return collect(s.Prompts(ctx))
+}
+
+// cursorParams encodes &PaginatedParams{Cursor: cursor}.
+func cursorParams(cursor string) json.RawMessage {
+	if cursor == "" {
+		return json.RawMessage("{}")
+	}
+	return stringParams("cursor", cursor)
 }

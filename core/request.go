@@ -39,6 +39,9 @@ type CallOptions struct {
 	NoTaskWait bool
 
 	sub *Subscription // set by Listen: a long-lived subscriptions/listen
+	// encode, when set, encodes the Meta values appendAny cannot (set by
+	// the generic entry points, see nativeOpts).
+	encode func(any) ([]byte, error)
 }
 
 // callEra pins the era and version of a request made during the handshake.
@@ -57,7 +60,15 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 	if err != nil {
 		return nil, err
 	}
-	return s.call(ctx, method, raw, opts, nil)
+	return s.call(ctx, method, raw, nativeOpts(opts), nil)
+}
+
+// RequestRaw is Request with the params encoded already (a JSON object, or
+// nil for none): the path of the JavaScript and WASI hosts. Values in
+// opts.Meta must be JSON-shaped (maps, slices, strings, numbers, booleans,
+// nil, json.RawMessage), as the hosts' decoded JSON is.
+func (s *Session) RequestRaw(ctx context.Context, method string, params json.RawMessage, opts *CallOptions) (json.RawMessage, error) {
+	return s.call(ctx, method, params, opts, nil)
 }
 
 // call is the request pipeline. pin is non-nil during the handshake and
@@ -245,7 +256,10 @@ func (s *Session) wireParams(era Era, version string, user []jsonscan.Member, op
 		meta = append(meta, jsonscan.Member{Key: MetaProgressToken, Val: token.AppendJSON(nil)})
 	}
 	for k, v := range opts.Meta {
-		b, err := json.Marshal(v)
+		b, err := appendAny(nil, v)
+		if err != nil && opts.encode != nil {
+			b, err = opts.encode(v)
+		}
 		if err != nil {
 			return nil, errf.Errorf("core: encoding _meta[%q]: %w", k, err)
 		}
@@ -276,7 +290,7 @@ func (s *Session) renegotiate(current string, supported []string) bool {
 // members to add to the retry.
 func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessage) ([]jsonscan.Member, error) {
 	var ir inputRequiredResult
-	if err := json.Unmarshal(result, &ir); err != nil {
+	if err := decodeInputRequired(result, &ir); err != nil {
 		return nil, errf.Errorf("%w: input_required: %v", ErrInvalidResult, err)
 	}
 	if len(ir.InputRequests) == 0 && len(ir.RequestState) == 0 {
@@ -312,9 +326,10 @@ func (s *Session) postProcess(method string, user []jsonscan.Member, result json
 	return result, nil
 }
 
-// decodeResult decodes a raw result into v.
+// decodeResult decodes a raw result into v (a result type of the typed
+// methods).
 func decodeResult(method string, raw json.RawMessage, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
+	if err := decodeTypedResult(raw, v); err != nil {
 		return errf.Errorf("%w: %s: %v", ErrInvalidResult, method, err)
 	}
 	return nil
@@ -357,7 +372,24 @@ func (s *Session) Discover(ctx context.Context, opts *CallOptions) (*DiscoverRes
 // transports, tools with invalid x-mcp-header annotations are left out and
 // reported to ClientOptions.OnWarning.
 func (s *Session) ListTools(ctx context.Context, params *PaginatedParams) (*ListToolsResult, error) {
-	return typed[ListToolsResult](ctx, s, MethodListTools, params, nil)
+	raw, err := marshalParams(params)
+	if err != nil {
+		return nil, err
+	}
+	return s.listTools(ctx, raw)
+}
+
+// listTools is ListTools with the params encoded.
+func (s *Session) listTools(ctx context.Context, params json.RawMessage) (*ListToolsResult, error) {
+	raw, err := s.call(ctx, MethodListTools, params, nil, nil)
+	if err != nil && raw == nil {
+		return nil, err
+	}
+	var r ListToolsResult
+	if derr := decodeListToolsResult(raw, &r); derr != nil {
+		return nil, errf.Errorf("%w: %s: %v", ErrInvalidResult, MethodListTools, derr)
+	}
+	return &r, err
 }
 
 // CallTool calls a tool. A result with isError set is returned without an
@@ -416,7 +448,7 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 		s.mu.Unlock()
 		return nil
 	}
-	if _, err := s.call(ctx, MethodSetLevel, mustMarshal(&SetLevelParams{Level: level}), nil, nil); err != nil {
+	if _, err := s.call(ctx, MethodSetLevel, stringParams("level", level), nil, nil); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -432,5 +464,5 @@ func (s *Session) NotifyRootsChanged(ctx context.Context) error {
 	if s.Era() != EraLegacy || s.client.Capabilities().Roots == nil {
 		return nil
 	}
-	return s.Notify(ctx, NotificationRootsChanged, nil)
+	return s.NotifyRaw(ctx, NotificationRootsChanged, nil)
 }

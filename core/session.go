@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -123,7 +124,7 @@ func newSession(c *Client, t Transport, versions []string, key string) *Session 
 		sends:     gopool.New(maxIdleSenders),
 		capsJSON:  c.marshalCapabilities(),
 	}
-	s.infoJSON, _ = json.Marshal(&c.impl)
+	s.infoJSON, _ = marshalImplementation(&c.impl)
 	s.cache.clock = c.clock
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.notes.init(c.opts.MaxQueuedNotifications, s.notesDropped)
@@ -602,7 +603,7 @@ func (s *Session) cancelRequest(id int64, reason string) {
 	// the handshake the session has none yet, and on modern HTTP the
 	// transport closes the request's stream instead of sending it.
 	version := p.version
-	params, _ := json.Marshal(&CancelledParams{RequestID: jsonrpc.Int64ID(id), Reason: reason})
+	params := cancelledParams(id, reason)
 	note := &jsonrpc.Request{Method: NotificationCancelled, Params: params}
 	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
 	defer cancel()
@@ -618,6 +619,13 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	if err != nil {
 		return err
 	}
+	return s.NotifyRaw(ctx, method, raw)
+}
+
+// NotifyRaw is Notify with the params encoded already (a JSON object, or
+// nil for none): the path of the JavaScript and WASI hosts, which never
+// encode a Go value with encoding/json.
+func (s *Session) NotifyRaw(ctx context.Context, method string, raw json.RawMessage) error {
 	s.mu.Lock()
 	closed, version := s.closed, s.version
 	s.mu.Unlock()
@@ -627,21 +635,12 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	return s.send(ctx, &jsonrpc.Request{Method: method, Params: raw}, &SendOptions{ProtocolVersion: version})
 }
 
-func marshalParams(params any) (json.RawMessage, error) {
-	switch p := params.(type) {
-	case nil:
-		return nil, nil
-	case json.RawMessage:
-		return p, nil
-	case []byte:
-		return json.RawMessage(p), nil
+// cancelledParams encodes &CancelledParams{RequestID: jsonrpc.Int64ID(id),
+// Reason: reason}.
+func cancelledParams(id int64, reason string) json.RawMessage {
+	b := strconv.AppendInt([]byte(`{"requestId":`), id, 10)
+	if reason != "" {
+		b = jsonscan.AppendString(append(b, `,"reason":`...), reason)
 	}
-	b, err := json.Marshal(params)
-	if err != nil {
-		return nil, errf.Errorf("core: encoding params: %w", err)
-	}
-	if string(b) == "null" {
-		return nil, nil
-	}
-	return b, nil
+	return append(b, '}')
 }

@@ -135,7 +135,7 @@ func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *
 	}
 	lctx, cancel := context.WithCancel(s.ctx)
 	sub.cancel = cancel
-	params := mustMarshal(&ListenParams{Notifications: filter})
+	params := marshalListenParams(filter)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -308,7 +308,7 @@ func (m *managedListen) watch(sub *Subscription) {
 // ClientOptions.ResourceUpdatedHandler.
 func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	if s.Era() == EraLegacy {
-		if _, err := s.call(ctx, MethodSubscribe, mustMarshal(&SubscribeParams{URI: uri}), nil, nil); err != nil {
+		if _, err := s.call(ctx, MethodSubscribe, stringParams("uri", uri), nil, nil); err != nil {
 			return err
 		}
 		s.managed.setURI(uri, true)
@@ -332,7 +332,7 @@ func (s *Session) Subscribe(ctx context.Context, uri string) error {
 func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
 	s.managed.setURI(uri, false)
 	if s.Era() == EraLegacy {
-		_, err := s.call(ctx, MethodUnsubscribe, mustMarshal(&SubscribeParams{URI: uri}), nil, nil)
+		_, err := s.call(ctx, MethodUnsubscribe, stringParams("uri", uri), nil, nil)
 		return err
 	}
 	_, err := s.managed.refresh(ctx)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -329,22 +330,25 @@ func (s *Session) tasksMeta(opts *CallOptions) *CallOptions {
 	if s.Era() != EraModern || s.client.opts.Tasks {
 		return &o
 	}
-	var caps map[string]any
-	_ = json.Unmarshal(s.capsJSON, &caps)
+	caps, _ := jsonscan.Decode(s.capsJSON) // ours: an object, or null if it failed
 	if caps == nil {
 		caps = map[string]any{}
 	}
-	ext, _ := caps["extensions"].(map[string]any)
+	capsMap, _ := caps.(map[string]any)
+	if capsMap == nil {
+		capsMap = map[string]any{}
+	}
+	ext, _ := capsMap["extensions"].(map[string]any)
 	if ext == nil {
 		ext = map[string]any{}
 	}
 	ext[ExtensionTasks] = map[string]any{}
-	caps["extensions"] = ext
+	capsMap["extensions"] = ext
 	meta := Meta{}
 	for k, v := range o.Meta {
 		meta[k] = v
 	}
-	meta[MetaClientCapabilities] = caps
+	meta[MetaClientCapabilities] = capsMap
 	o.Meta = meta
 	return &o
 }
@@ -366,15 +370,11 @@ func (s *Session) legacyTaskTools() bool {
 	if tw.caps == caps {
 		return tw.capsTools
 	}
-	var t struct {
-		Requests struct {
-			Tools struct {
-				Call json.RawMessage `json:"call"`
-			} `json:"tools"`
-		} `json:"requests"`
-	}
 	tw.caps = caps
-	tw.capsTools = json.Unmarshal(caps.Tasks, &t) == nil && len(t.Requests.Tools.Call) > 0 && string(t.Requests.Tools.Call) != "null"
+	var t tasksToolCall
+	ok := decodeShape(caps.Tasks, &t) == nil
+	call := t.Requests.Tools.Call
+	tw.capsTools = ok && len(call) > 0 && string(call) != "null"
 	return tw.capsTools
 }
 
@@ -386,10 +386,9 @@ func (s *Session) serverHasTaskList() bool {
 	if caps == nil || len(caps.Tasks) == 0 {
 		return false
 	}
-	var t struct {
-		List json.RawMessage `json:"list"`
-	}
-	return json.Unmarshal(caps.Tasks, &t) == nil && len(t.List) > 0 && string(t.List) != "null"
+	var t tasksList
+	ok := decodeShape(caps.Tasks, &t) == nil
+	return ok && len(t.List) > 0 && string(t.List) != "null"
 }
 
 // taskCreated reports whether a raw tools/call result is a task handle and
@@ -403,11 +402,8 @@ func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
 	if !mayHaveKey(raw, `"task"`) {
 		return nil, false, nil
 	}
-	var r struct {
-		Task    *wireTask       `json:"task"`
-		Content json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || r.Task == nil || len(r.Content) > 0 {
+	var r taskCreatedWire
+	if err := decodeParamsOf(raw, &r); err != nil || r.Task == nil || len(r.Content) > 0 {
 		return nil, false, nil
 	}
 	return r.Task, true, r.Task.validate()
@@ -420,7 +416,7 @@ func modernTaskCreated(raw, resultType json.RawMessage) (*wireTask, bool, error)
 		return nil, false, nil
 	}
 	var w wireTask
-	if err := json.Unmarshal(raw, &w); err != nil {
+	if err := decodeWireTaskJSON(raw, &w); err != nil {
 		return nil, true, errf.Errorf("%w: task result: %v", ErrInvalidResult, err)
 	}
 	return &w, true, w.validate()
@@ -451,26 +447,56 @@ func (s *Session) CallToolAsTask(ctx context.Context, params *CallToolParams, op
 	if params == nil || params.Name == "" {
 		return nil, errf.Errorf("%w: CallToolAsTask needs a tool name", errBadParams)
 	}
+	raw, err := marshalParams(params)
+	if err != nil {
+		return nil, err
+	}
+	if opts != nil && opts.Call != nil {
+		o := *opts
+		o.Call = nativeOpts(opts.Call)
+		opts = &o
+	}
+	return s.callToolAsTask(ctx, params.Name, raw, opts)
+}
+
+// CallToolAsTaskRaw is CallToolAsTask with the tools/call params encoded
+// already (a JSON object with a name): the path of the JavaScript and WASI
+// hosts, which never encode a Go value with encoding/json.
+func (s *Session) CallToolAsTaskRaw(ctx context.Context, params json.RawMessage, opts *TaskOptions) (*Task, error) {
+	ms, err := objectMembers(params)
+	if err != nil {
+		return nil, errf.Errorf("%w: tools/call params: %v", errBadParams, err)
+	}
+	name := stringMember(ms, "name")
+	if name == "" {
+		return nil, errf.Errorf("%w: CallToolAsTask needs a tool name", errBadParams)
+	}
+	return s.callToolAsTask(ctx, name, params, opts)
+}
+
+// callToolAsTask is CallToolAsTask of encoded params.
+func (s *Session) callToolAsTask(ctx context.Context, name string, params json.RawMessage, opts *TaskOptions) (*Task, error) {
 	if opts == nil {
 		opts = &TaskOptions{}
 	}
-	var req any = params
+	req := params
 	if s.Era() == EraLegacy && s.legacyTaskTools() {
-		meta := map[string]any{}
+		task := json.RawMessage("{}")
 		if opts.TTL > 0 {
-			meta["ttl"] = opts.TTL.Milliseconds()
+			task = append(strconv.AppendInt([]byte(`{"ttl":`), opts.TTL.Milliseconds(), 10), '}')
 		}
-		req = &struct {
-			*CallToolParams
-			Task map[string]any `json:"task"`
-		}{params, meta}
+		ms, err := objectMembers(params)
+		if err != nil {
+			return nil, errf.Errorf("%w: tools/call params: %v", errBadParams, err)
+		}
+		req = appendObject(nil, setMembers(ms, jsonscan.Member{Key: "task", Val: task}))
 	}
-	return s.startTask(ctx, params.Name, req, s.tasksMeta(opts.Call))
+	return s.startTask(ctx, name, req, s.tasksMeta(opts.Call))
 }
 
 // startTask sends tools/call and wraps the answer in a Task.
-func (s *Session) startTask(ctx context.Context, tool string, params any, opts *CallOptions) (*Task, error) {
-	raw, err := s.Request(ctx, MethodCallTool, params, opts)
+func (s *Session) startTask(ctx context.Context, tool string, params json.RawMessage, opts *CallOptions) (*Task, error) {
+	raw, err := s.call(ctx, MethodCallTool, params, opts, nil)
 	if err != nil && raw == nil {
 		return nil, err
 	}
@@ -496,8 +522,8 @@ func (s *Session) startTask(ctx context.Context, tool string, params any, opts *
 // comes with the decoding error.
 func toolResult(raw json.RawMessage, err error) (*CallToolResult, error) {
 	var r CallToolResult
-	if derr := decodeResult(MethodCallTool, raw, &r); derr != nil {
-		return nil, derr
+	if derr := decodeCallToolResult(raw, &r); derr != nil {
+		return nil, errf.Errorf("%w: %s: %v", ErrInvalidResult, MethodCallTool, derr)
 	}
 	var ose *OutputSchemaError
 	if errors.As(err, &ose) {
@@ -573,10 +599,10 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 			}
 		}
 	}
-	raw, err := s.Request(ctx, MethodCallTool, send, opts)
+	raw, err := s.call(ctx, MethodCallTool, send, opts, nil)
 	var rpc *RPCError
 	if errors.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
-		raw, err = s.Request(ctx, MethodCallTool, send, s.tasksMeta(opts))
+		raw, err = s.call(ctx, MethodCallTool, send, s.tasksMeta(opts), nil)
 	}
 	if err != nil {
 		return raw, err
@@ -637,10 +663,10 @@ func taskSupportRequired(execution json.RawMessage) bool {
 	if len(execution) == 0 || !bytes.Contains(execution, []byte("required")) {
 		return false
 	}
-	var e struct {
-		TaskSupport string `json:"taskSupport"`
-	}
-	return json.Unmarshal(execution, &e) == nil && e.TaskSupport == "required"
+	var e taskSupport
+	err := decodeShape(execution, &e)
+	support := e.TaskSupport
+	return err == nil && support == "required"
 }
 
 func requiresTasksExtension(rpc *RPCError) bool {
@@ -671,12 +697,12 @@ func (t *Task) Refresh(ctx context.Context) (TaskState, error) {
 // refresh runs tasks/get and records the state; it returns the wire task.
 func (t *Task) refresh(ctx context.Context, opts *TaskWaitOptions) (*wireTask, error) {
 	id := t.ID()
-	raw, err := t.s.Request(ctx, MethodGetTask, map[string]string{"taskId": id}, t.s.tasksMeta(&CallOptions{NoCache: true}))
+	raw, err := t.s.RequestRaw(ctx, MethodGetTask, stringParams("taskId", id), t.s.tasksMeta(&CallOptions{NoCache: true}))
 	if err != nil {
 		return nil, err
 	}
 	var w wireTask
-	if err := json.Unmarshal(raw, &w); err != nil {
+	if err := decodeWireTaskJSON(raw, &w); err != nil {
 		return nil, errf.Errorf("%w: tasks/get: %v", ErrInvalidResult, err)
 	}
 	if w.TaskID == "" {
@@ -700,13 +726,13 @@ func (t *Task) Cancel(ctx context.Context) error {
 	if t.ID() == "" {
 		return nil
 	}
-	raw, err := t.s.Request(ctx, MethodCancelTask, map[string]string{"taskId": t.ID()}, t.s.tasksMeta(nil))
+	raw, err := t.s.RequestRaw(ctx, MethodCancelTask, stringParams("taskId", t.ID()), t.s.tasksMeta(nil))
 	if err != nil {
 		return err
 	}
 	// A 2025-11-25 server answers with the task; the extension acks.
 	var w wireTask
-	if json.Unmarshal(raw, &w) == nil && w.TaskID != "" && w.validate() == nil {
+	if decodeWireTaskJSON(raw, &w) == nil && w.TaskID != "" && w.validate() == nil {
 		_ = t.observe(&w, nil)
 	}
 	return nil
@@ -872,7 +898,7 @@ func (t *Task) step(ctx context.Context, w *wireTask, opts *TaskWaitOptions) (r 
 		// tasks/result blocks until the task ends; the server delivers the
 		// task's own requests (elicitation, sampling) on its stream, which
 		// the session answers with the client's handlers.
-		raw, err := t.s.Request(ctx, MethodTaskResult, map[string]string{"taskId": w.TaskID}, &CallOptions{Timeout: -1, NoCache: true})
+		raw, err := t.s.RequestRaw(ctx, MethodTaskResult, stringParams("taskId", w.TaskID), &CallOptions{Timeout: -1, NoCache: true})
 		if err != nil {
 			var rpc *RPCError
 			if ctx.Err() == nil && errors.As(err, &rpc) {
@@ -908,8 +934,8 @@ func (t *Task) decodeResult(raw json.RawMessage) (*CallToolResult, error) {
 	}
 	t.mu.Unlock()
 	var r CallToolResult
-	if err := decodeResult(MethodCallTool, raw, &r); err != nil {
-		return nil, err
+	if err := decodeCallToolResult(raw, &r); err != nil {
+		return nil, errf.Errorf("%w: %s: %v", ErrInvalidResult, MethodCallTool, err)
 	}
 	if t.tool != "" && !t.s.client.opts.DisableOutputValidation {
 		if err := t.s.validateOutput(t.tool, raw); err != nil {
@@ -942,8 +968,13 @@ func (t *Task) answerInputs(ctx context.Context, reqs map[string]*InputRequest) 
 	if err != nil {
 		return err
 	}
-	params := map[string]any{"taskId": t.ID(), "inputResponses": responses}
-	if _, err := t.s.Request(ctx, MethodUpdateTask, params, t.s.tasksMeta(nil)); err != nil {
+	// The members in encoding/json's order of map keys.
+	params, err := appendRawJSON([]byte(`{"inputResponses":`), responses)
+	params = append(jsonscan.AppendString(append(params, `,"taskId":`...), t.ID()), '}')
+	if err != nil {
+		return errf.Errorf("core: encoding params: %w", err)
+	}
+	if _, err := t.s.RequestRaw(ctx, MethodUpdateTask, params, t.s.tasksMeta(nil)); err != nil {
 		return err
 	}
 	t.mu.Lock()
@@ -995,15 +1026,20 @@ func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*List
 	if !s.serverHasTaskList() {
 		return nil, errf.Errorf("%w: the server does not advertise tasks/list", ErrNotSupported)
 	}
-	raw, err := s.Request(ctx, MethodListTasks, params, &CallOptions{NoCache: true})
+	var praw json.RawMessage
+	if params != nil {
+		var err error
+		if praw, err = marshalPaginated(params); err != nil {
+			return nil, errf.Errorf("core: encoding params: %w", err)
+		}
+	}
+	raw, err := s.RequestRaw(ctx, MethodListTasks, praw, &CallOptions{NoCache: true})
 	if err != nil {
 		return nil, err
 	}
-	var r struct {
-		Tasks      []*wireTask `json:"tasks"`
-		NextCursor string      `json:"nextCursor"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
+	var r listTasksWire
+	err = decodeParamsOf(raw, &r)
+	if err != nil {
 		return nil, errf.Errorf("%w: tasks/list: %v", ErrInvalidResult, err)
 	}
 	out := &ListTasksResult{NextCursor: r.NextCursor, Tasks: make([]TaskState, 0, len(r.Tasks))}
@@ -1057,7 +1093,7 @@ func (tw *taskWatchers) add(t *Task) (remove func()) {
 // a waiter's buffer is full (the next poll catches up).
 func (s *Session) deliverTaskStatus(params json.RawMessage) {
 	var w wireTask
-	if err := json.Unmarshal(params, &w); err != nil || w.validate() != nil {
+	if err := decodeWireTaskJSON(params, &w); err != nil || w.validate() != nil {
 		s.warn(errf.Errorf("%w: malformed task status notification", ErrInvalidResult))
 		return
 	}
@@ -1070,3 +1106,8 @@ func (s *Session) deliverTaskStatus(params json.RawMessage) {
 		}
 	}
 }
+
+var (
+	taskContentFields = []string{"task", "content"}
+	listTasksFields   = []string{"tasks", "nextCursor"}
+)

@@ -54,24 +54,15 @@ func (s *Session) registerTools(result json.RawMessage) (json.RawMessage, error)
 	if err != nil {
 		return nil, errf.Errorf("%w: tools/list: %v", ErrInvalidResult, err)
 	}
-	var list []json.RawMessage
-	if err := json.Unmarshal(getMember(ms, "tools"), &list); err != nil {
+	list, err := toolList(getMember(ms, "tools"))
+	if err != nil {
 		return nil, errf.Errorf("%w: tools/list: tools is not an array: %v", ErrInvalidResult, err)
 	}
-	kept := make([]json.RawMessage, 0, len(list))
+	kept := make([][]byte, 0, len(list))
 	infos := make(map[string]*toolInfo, len(list))
 	for _, raw := range list {
-		var t struct {
-			Name         string          `json:"name"`
-			InputSchema  json.RawMessage `json:"inputSchema"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
-			Annotations  *struct {
-				ReadOnlyHint   bool `json:"readOnlyHint"`
-				IdempotentHint bool `json:"idempotentHint"`
-			} `json:"annotations"`
-			Execution json.RawMessage `json:"execution"`
-		}
-		if err := json.Unmarshal(raw, &t); err != nil || t.Name == "" {
+		t, err := decodeToolEntry(raw)
+		if err != nil || t.Name == "" {
 			s.warn(errf.Errorf("%w: tools/list: dropping a malformed tool definition %.60s", ErrInvalidResult, string(raw)))
 			continue
 		}
@@ -124,8 +115,8 @@ func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
 	if len(schema) == 0 || !bytes.Contains(schema, []byte("x-mcp-header")) {
 		return nil, nil
 	}
-	var root any
-	if err := json.Unmarshal(schema, &root); err != nil {
+	root, err := jsonscan.Decode(schema)
+	if err != nil {
 		return nil, errf.Errorf("inputSchema is not JSON: %v", err)
 	}
 	var specs []headerSpec
@@ -229,10 +220,8 @@ func (s *Session) mirroredHeaders(method string, user []jsonscan.Member) ([]Head
 	if len(args) == 0 {
 		return hs, nil
 	}
-	var root any
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	if err := dec.Decode(&root); err != nil {
+	root, err := jsonscan.DecodeWith(args, &jsonscan.DecodeOptions{UseNumber: true})
+	if err != nil {
 		return nil, errf.Errorf("%w: tools/call arguments: %v", errBadParams, err)
 	}
 	for _, sp := range info.headers {
@@ -269,7 +258,7 @@ func headerText(v any) (string, bool) {
 		return v, true
 	case bool:
 		return strconv.FormatBool(v), true
-	case json.Number:
+	case jsonscan.Number:
 		if i, err := v.Int64(); err == nil {
 			return strconv.FormatInt(i, 10), true
 		}
@@ -291,11 +280,9 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 	if info == nil || len(info.outputSchema) == 0 || string(info.outputSchema) == "null" {
 		return nil
 	}
-	var r struct {
-		IsError           bool            `json:"isError"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
-	}
-	if err := json.Unmarshal(result, &r); err != nil {
+	var r outputCheck
+	err := decodeShape(result, &r)
+	if err != nil {
 		return errf.Errorf("%w: tools/call: %v", ErrInvalidResult, err)
 	}
 	if r.IsError {
@@ -313,4 +300,19 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 		return &OutputSchemaError{Tool: tool, Err: err}
 	}
 	return nil
+}
+
+// toolList splits the tools member of a tools/list result as json.Unmarshal
+// into a []json.RawMessage would: absent is an error, null no tools.
+func toolList(v []byte) ([][]byte, error) {
+	v = trimJSON(v)
+	switch {
+	case len(v) == 0:
+		return nil, errEmptyJSON
+	case isNullRaw(v):
+		return nil, nil
+	case v[0] != '[':
+		return nil, errors.New("json: cannot unmarshal " + kindName(v) + " into Go value of type []json.RawMessage")
+	}
+	return jsonscan.Elements(v)
 }

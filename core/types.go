@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
@@ -156,29 +155,19 @@ type ContentList []*Content
 
 // UnmarshalJSON accepts an object or an array.
 func (c *ContentList) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '[' {
-		var list []*Content
-		if err := json.Unmarshal(b, &list); err != nil {
-			return err
-		}
-		*c = list
-		return nil
-	}
-	var one Content
-	if err := json.Unmarshal(b, &one); err != nil {
+	if err := topLevel(b); err != nil {
 		return err
 	}
-	*c = ContentList{&one}
-	return nil
+	d := newDec()
+	decodeContentList(d, trimJSON(b), c)
+	return d.err
 }
 
 // MarshalJSON encodes one block as an object, otherwise an array.
 func (c ContentList) MarshalJSON() ([]byte, error) {
-	if len(c) == 1 {
-		return json.Marshal(c[0])
-	}
-	return json.Marshal([]*Content(c))
+	e := &enc{}
+	e.contentList(c)
+	return e.b, e.err
 }
 
 // ResourceContents is the content of a resource: Text for text resources,
@@ -193,16 +182,12 @@ type ResourceContents struct {
 
 // MarshalJSON omits text for blob contents.
 func (r *ResourceContents) MarshalJSON() ([]byte, error) {
-	type plain ResourceContents
-	if r.Blob != "" {
-		return json.Marshal(struct {
-			URI      string `json:"uri"`
-			MimeType string `json:"mimeType,omitempty"`
-			Blob     string `json:"blob"`
-			Meta     Meta   `json:"_meta,omitempty"`
-		}{r.URI, r.MimeType, r.Blob, r.Meta})
+	if r == nil {
+		return []byte("null"), nil
 	}
-	return json.Marshal((*plain)(r))
+	e := &enc{}
+	e.resource(r)
+	return e.b, e.err
 }
 
 // Tool is a tool definition.
@@ -265,14 +250,6 @@ func (r *CallToolResult) Err(tool string) error {
 		return nil
 	}
 	return &ToolError{Tool: tool, Result: r}
-}
-
-// DecodeStructured decodes StructuredContent into v.
-func (r *CallToolResult) DecodeStructured(v any) error {
-	if len(r.StructuredContent) == 0 {
-		return ErrInvalidResult
-	}
-	return json.Unmarshal(r.StructuredContent, v)
 }
 
 // Resource is a resource the server offers.

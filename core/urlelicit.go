@@ -4,7 +4,6 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -73,10 +72,8 @@ var ErrDeclined = errors.New("core: the user declined the elicitation")
 // answers with ElicitResult.Completed says the user has finished already:
 // the call is retried without waiting. nil means retry.
 func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, started time.Time, rpc *RPCError) error {
-	var data struct {
-		Elicitations []*ElicitParams `json:"elicitations"`
-	}
-	_ = json.Unmarshal(rpc.Data, &data)
+	var data urlElicitationData
+	_ = decodeParamsOf(rpc.Data, &data)
 	fail := func(err error) error {
 		return &URLElicitationError{Method: c.method, Elicitations: data.Elicitations, RPC: rpc, Err: err}
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
@@ -80,9 +81,9 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 		*id = ID{}
 		return nil
 	case b[0] == '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
+		s, err := jsonscan.Unquote(b)
+		if err != nil {
+			return errf.Errorf("core: invalid JSON-RPC id %s", string(b))
 		}
 		*id = StringID(s)
 		return nil
@@ -169,12 +170,18 @@ func AppendMessage(dst []byte, m Message) ([]byte, error) {
 		dst = append(dst, `,"id":`...)
 		dst = m.ID.AppendJSON(dst)
 		if m.Error != nil {
-			b, err := json.Marshal(m.Error)
-			if err != nil {
-				return nil, err
+			dst = append(dst, `,"error":{"code":`...)
+			dst = strconv.AppendInt(dst, m.Error.Code, 10)
+			dst = append(dst, `,"message":`...)
+			dst = jsonscan.AppendString(dst, m.Error.Message)
+			if len(m.Error.Data) > 0 {
+				dst = append(dst, `,"data":`...)
+				var err error
+				if dst, err = jsonscan.AppendCompact(dst, m.Error.Data, true); err != nil {
+					return nil, errors.New("json: error calling MarshalJSON for type json.RawMessage: " + err.Error())
+				}
 			}
-			dst = append(dst, `,"error":`...)
-			dst = append(dst, b...)
+			dst = append(dst, '}')
 		} else {
 			dst = append(dst, `,"result":`...)
 			if len(m.Result) == 0 {
@@ -213,11 +220,19 @@ func DecodeMessage(data []byte) (Message, error) {
 	if data[0] != '{' {
 		return nil, errf.Errorf("%w: not a JSON object", ErrInvalidMessage)
 	}
+	var w wireMessage
+	if err := w.split(data); err != nil {
+		return nil, err
+	}
+	return w.toMessage()
+}
+
+// split reads the members of one message, a valid JSON object.
+func (w *wireMessage) split(data []byte) error {
 	ms, err := jsonscan.SplitMembers(data)
 	if err != nil {
-		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
+		return errf.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
-	var w wireMessage
 	for _, m := range ms {
 		switch m.Key {
 		case "jsonrpc":
@@ -227,7 +242,7 @@ func DecodeMessage(data []byte) (Message, error) {
 		case "method":
 			w.Method = jsonscan.RawString(m.Val)
 			if w.Method == "" && string(m.Val) != `""` {
-				return nil, errf.Errorf("%w: method is not a string", ErrInvalidMessage)
+				return errf.Errorf("%w: method is not a string", ErrInvalidMessage)
 			}
 		case "params":
 			w.Params = m.Val
@@ -237,13 +252,86 @@ func DecodeMessage(data []byte) (Message, error) {
 			if string(m.Val) == "null" {
 				continue
 			}
-			w.Error = &Error{}
-			if err := json.Unmarshal(m.Val, w.Error); err != nil {
-				return nil, errf.Errorf("%w: error member: %v", ErrInvalidMessage, err)
+			if w.Error, err = decodeError(m.Val); err != nil {
+				return errf.Errorf("%w: error member: %v", ErrInvalidMessage, err)
 			}
 		}
 	}
-	return w.toMessage()
+	return nil
+}
+
+// decodeError decodes the error object of a response as json.Unmarshal
+// into an Error does (names matched exactly or else case-insensitively,
+// the last repeated member wins, null leaves a member alone, the first
+// member of the wrong kind reported), without reflection.
+func decodeError(v []byte) (*Error, error) {
+	if v[0] != '{' {
+		return nil, errors.New("json: cannot unmarshal " + kindName(v) + " into Go value of type jsonrpc.Error")
+	}
+	ms, err := jsonscan.SplitMembers(v)
+	if err != nil {
+		return nil, err
+	}
+	e := &Error{}
+	var first error
+	for _, m := range ms {
+		field, val := errorField(m.Key), m.Val
+		if field == "" || (field != "data" && string(val) == "null") {
+			continue // null leaves a code or message alone; data keeps it
+		}
+		value, typ := kindName(val), "int64"
+		switch field {
+		case "code":
+			if value == "number" {
+				n, err := strconv.ParseInt(string(val), 10, 64)
+				if err == nil {
+					e.Code = n
+					continue
+				}
+				value = "number " + string(val)
+			}
+		case "message":
+			if value == "string" {
+				e.Message = jsonscan.RawString(val)
+				continue
+			}
+			typ = "string"
+		default:
+			e.Data = val
+			continue
+		}
+		if first == nil {
+			first = errors.New("json: cannot unmarshal " + value + " into Go struct field Error." + field + " of type " + typ)
+		}
+	}
+	return e, first
+}
+
+// errorField returns the field of Error the member key selects, or "".
+func errorField(key string) string {
+	for _, f := range [...]string{"code", "message", "data"} {
+		if key == f || strings.EqualFold(key, f) {
+			return f
+		}
+	}
+	return ""
+}
+
+// kindName names the kind of a JSON value as encoding/json's errors do.
+func kindName(v []byte) string {
+	switch v[0] {
+	case 'n':
+		return "null"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	}
+	return "number"
 }
 
 // DecodeMessages decodes a message or a JSON-RPC batch (an array of
@@ -257,9 +345,24 @@ func DecodeMessages(data []byte) ([]Message, error) {
 		}
 		return []Message{m}, nil
 	}
-	var ws []wireMessage
-	if err := json.Unmarshal(data, &ws); err != nil {
+	if err := jsonscan.SyntaxError(data); err != nil {
 		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
+	}
+	elems, err := jsonscan.Elements(data)
+	if err != nil {
+		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
+	}
+	ws := make([]wireMessage, len(elems))
+	for i, e := range elems {
+		switch e[0] {
+		case 'n': // null: an empty message, refused below
+		case '{':
+			if err := ws[i].split(e); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, errf.Errorf("%w: json: cannot unmarshal %s into Go value of type jsonrpc.wireMessage", ErrInvalidMessage, kindName(e))
+		}
 	}
 	out := make([]Message, 0, len(ws))
 	for i := range ws {

@@ -8,9 +8,9 @@ package wire
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
@@ -67,12 +67,21 @@ func CancelledRequestID(m *jsonrpc.Request) (int64, bool) {
 	if m.Method != "notifications/cancelled" {
 		return 0, false
 	}
-	var p struct {
-		RequestID jsonrpc.ID `json:"requestId"`
-	}
-	if json.Unmarshal(m.Params, &p) != nil {
+	o, err := jsonscan.ParseObject(m.Params)
+	if err != nil {
 		return 0, false
 	}
-	id, ok := p.RequestID.Raw().(int64)
-	return id, ok
+	// The member as encoding/json matches a field: exact name, else
+	// case-insensitive; the last one wins.
+	var raw []byte
+	for _, mb := range o {
+		if mb.Key == "requestId" || strings.EqualFold(mb.Key, "requestId") {
+			raw = mb.Val
+		}
+	}
+	var id jsonrpc.ID
+	if len(raw) > 0 && id.UnmarshalJSON(raw) != nil {
+		return 0, false
+	}
+	return id.Int64()
 }

@@ -21,6 +21,15 @@ func TestCancelledRequestID(t *testing.T) {
 		{"string id is not ours", "notifications/cancelled", `{"requestId":"7"}`, 0, false},
 		{"malformed params", "notifications/cancelled", `{"requestId":`, 0, false},
 		{"other notification", "notifications/progress", `{"requestId":7}`, 0, false},
+		{"integral float", "notifications/cancelled", `{"requestId":7.0}`, 7, true},
+		{"names match case-insensitively", "notifications/cancelled", `{"REQUESTID":9}`, 9, true},
+		{"the last repeated member wins", "notifications/cancelled", `{"requestId":1,"requestid":2}`, 2, true},
+		{"null id", "notifications/cancelled", `{"requestId":null}`, 0, false},
+		{"object id", "notifications/cancelled", `{"requestId":{}}`, 0, false},
+		{"fractional id", "notifications/cancelled", `{"requestId":1.5}`, 0, false},
+		{"params not an object", "notifications/cancelled", `[7]`, 0, false},
+		{"no params", "notifications/cancelled", ``, 0, false},
+		{"no id", "notifications/cancelled", `{}`, 0, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,513 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+	"unsafe"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
+)
+
+// The wire types are decoded by one table-driven decoder (see jsondec.go
+// for encoding/json's rules it follows): each struct type is described
+// once by its members' names, kinds and field offsets. Code per field and
+// per type cost far more bytes in the WebAssembly module than the tables
+// (docs/size.md); the offsets come from unsafe.Offsetof of the very
+// fields, and each kind writes only the Go type the field has.
+
+// kind says how a member is decoded and what Go type its field has.
+type kind uint8
+
+const (
+	kString        kind = iota // string
+	kBool                      // bool
+	kInt64                     // int64
+	kInt64Ptr                  // *int64
+	kFloat                     // float64
+	kFloatPtr                  // *float64
+	kBoolPtr                   // *bool
+	kRaw                       // json.RawMessage (copied; null kept as null)
+	kMeta                      // Meta
+	kMap                       // map[string]any
+	kAny                       // any
+	kStrings                   // []string
+	kEmpty                     // *struct{}
+	kStruct                    // a struct value (sub)
+	kPtr                       // *T (sub)
+	kPtrs                      // []*T (sub)
+	kIcons                     // []Icon
+	kID                        // jsonrpc.ID
+	kContentList               // ContentList
+	kInputRequests             // map[string]*InputRequest
+	kContents                  // []*Content
+	kIDPtr                     // *jsonrpc.ID
+	kRawAlias                  // []byte aliasing the input
+	kDefaults                  // map[string]json.RawMessage of properties.*.default
+	kResource                  // *ResourceContents, encoded by its MarshalJSON rules
+)
+
+// field is one member of a struct type.
+type field struct {
+	name string
+	kind kind
+	off  uintptr
+	sub  *structType
+	via  string // the Go name of the embedded struct holding the field, for error paths
+	styp string // kPtrs: the slice type in errors
+	omit bool   // encoding: omitempty
+}
+
+// structType describes a struct type for the decoder.
+type structType struct {
+	typ    string // Go type in errors: "core.Tool"
+	short  string // struct name in errors: "Tool" ("" for anonymous structs)
+	fields []field
+	alloc  func() unsafe.Pointer // new(T), for kPtr and kPtrs
+}
+
+// toolHints is what registerTools reads of a tool's annotations.
+type toolHints struct{ ReadOnlyHint, IdempotentHint bool }
+
+// toolEntry is what registerTools reads of one tool definition.
+type toolEntry struct {
+	Name         string
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	Annotations  *toolHints
+	Execution    json.RawMessage
+}
+
+// taskCreatedWire is a legacy task-augmented tools/call result.
+type taskCreatedWire struct {
+	Task    *wireTask
+	Content json.RawMessage
+}
+
+// listTasksWire is a tasks/list result.
+type listTasksWire struct {
+	Tasks      []*wireTask
+	NextCursor string
+}
+
+// urlElicitationData is the data of a URLElicitationRequiredError.
+type urlElicitationData struct {
+	Elicitations []*ElicitParams
+}
+
+// fieldIndex returns the field of st the member key selects: an exact
+// match, else a case-insensitive one (as encoding/json), else -1.
+func fieldIndex(key []byte, st *structType) int {
+	for i := range st.fields {
+		if string(key) == st.fields[i].name {
+			return i
+		}
+	}
+	k := string(key)
+	for i := range st.fields {
+		if strings.EqualFold(k, st.fields[i].name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// decodeStruct decodes the JSON object v into the struct of type st at p.
+// null does nothing; another kind is a type error.
+func (d *dec) decodeStruct(v []byte, st *structType, p unsafe.Pointer) {
+	if len(v) == 0 || isNullRaw(v) {
+		return
+	}
+	if v[0] != '{' {
+		d.typeErr(kindName(v), st.typ)
+		return
+	}
+	i := jsonscan.SkipSpace(v, 1)
+	for i < len(v) && v[i] != '}' && !d.fatal {
+		if v[i] == ',' {
+			i = jsonscan.SkipSpace(v, i+1)
+		}
+		kend := jsonscan.StringEnd(v, i)
+		key := v[i+1 : kend-1]
+		if containsByte(key, '\\') {
+			k, err := jsonscan.Unquote(v[i:kend])
+			if err != nil {
+				d.fail(err)
+				return
+			}
+			key = []byte(k)
+		}
+		fi := fieldIndex(key, st)
+		i = jsonscan.SkipSpace(v, kend)
+		i = jsonscan.SkipSpace(v, i+1) // the colon
+		vend := jsonscan.ValueEnd(v, i)
+		if fi >= 0 {
+			f := &st.fields[fi]
+			saved := d.strct
+			d.strct = st.short
+			n := len(d.path)
+			if f.via != "" {
+				d.path = append(d.path, f.via)
+			}
+			d.path = append(d.path, f.name)
+			d.setField(f, unsafe.Add(p, f.off), v[i:vend])
+			d.path = d.path[:n]
+			d.strct = saved
+		}
+		i = jsonscan.SkipSpace(v, vend)
+	}
+}
+
+// setField decodes the member value v into the field f at q.
+func (d *dec) setField(f *field, q unsafe.Pointer, v []byte) {
+	switch f.kind {
+	case kString:
+		d.str((*string)(q), v)
+	case kBool:
+		d.boolean((*bool)(q), v)
+	case kInt64:
+		d.int64v((*int64)(q), v)
+	case kInt64Ptr:
+		d.int64p((**int64)(q), v)
+	case kFloat:
+		d.float((*float64)(q), v)
+	case kFloatPtr:
+		d.floatp((**float64)(q), v)
+	case kBoolPtr:
+		p := (**bool)(q)
+		if isNullRaw(v) {
+			*p = nil
+			return
+		}
+		if *p == nil {
+			*p = new(bool)
+		}
+		d.boolean(*p, v)
+	case kRaw:
+		raw((*json.RawMessage)(q), v)
+	case kMeta:
+		d.anyMap((*map[string]any)(q), v, "core.Meta")
+	case kMap:
+		d.anyMap((*map[string]any)(q), v, "map[string]interface {}")
+	case kAny:
+		*(*any)(q) = d.anyOf(v)
+	case kStrings:
+		d.strs((*[]string)(q), v)
+	case kEmpty:
+		p := (**struct{})(q)
+		if isNullRaw(v) {
+			*p = nil
+			return
+		}
+		if *p == nil {
+			*p = &struct{}{}
+		}
+		d.decodeStruct(v, emptyT, nil)
+	case kStruct:
+		d.decodeStruct(v, f.sub, q)
+	case kPtr:
+		p := (*unsafe.Pointer)(q)
+		if isNullRaw(v) {
+			*p = nil
+			return
+		}
+		if *p == nil {
+			*p = f.sub.alloc()
+		}
+		d.decodeStruct(v, f.sub, *p)
+	case kPtrs:
+		d.ptrs((*[]unsafe.Pointer)(q), v, f.sub, f.styp)
+	case kContents:
+		d.ptrs((*[]unsafe.Pointer)(q), v, &contentT, f.styp)
+	case kIDPtr:
+		p := (**jsonrpc.ID)(q)
+		if isNullRaw(v) {
+			*p = nil
+			return
+		}
+		if *p == nil {
+			*p = new(jsonrpc.ID)
+		}
+		d.id(*p, v)
+	case kRawAlias:
+		*(*[]byte)(q) = v
+	case kDefaults:
+		d.defaults((*map[string]json.RawMessage)(q), v)
+	case kIcons:
+		decodeIcons(d, v, (*[]Icon)(q))
+	case kID:
+		d.id((*jsonrpc.ID)(q), v)
+	case kContentList:
+		decodeContentList(d, v, (*ContentList)(q))
+	case kInputRequests:
+		decodeInputRequests(d, v, (*map[string]*InputRequest)(q))
+	}
+}
+
+// ptrs decodes a JSON array into a []*T (as []unsafe.Pointer, the same
+// layout) of the struct type st; styp names the slice type in errors.
+func (d *dec) ptrs(p *[]unsafe.Pointer, v []byte, st *structType, styp string) {
+	if isNullRaw(v) {
+		*p = nil
+		return
+	}
+	out := (*p)[:0]
+	if out == nil {
+		out = make([]unsafe.Pointer, 0, 1)
+	}
+	if d.array(v, styp, func(e []byte) {
+		var x unsafe.Pointer
+		if !isNullRaw(e) {
+			x = st.alloc()
+			d.decodeStruct(e, st, x)
+		}
+		out = append(out, x)
+	}) {
+		*p = out
+	}
+}
+
+// emptyT is struct{}: members are skipped, another kind is an error.
+var emptyT = &structType{typ: "struct {}"}
+
+func decodeIcons(d *dec, v []byte, p *[]Icon) {
+	if isNullRaw(v) {
+		*p = nil
+		return
+	}
+	out := (*p)[:0]
+	if out == nil {
+		out = []Icon{}
+	}
+	if d.array(v, "[]core.Icon", func(e []byte) {
+		var ic Icon
+		d.decodeStruct(e, &iconT, unsafe.Pointer(&ic))
+		out = append(out, ic)
+	}) {
+		*p = out
+	}
+}
+
+// decodeContentList is ContentList.UnmarshalJSON: an array of blocks, or
+// one block (null: one empty block); its errors stop the decoding.
+func decodeContentList(d *dec, v []byte, p *ContentList) {
+	sub := newDec()
+	if len(v) > 0 && v[0] == '[' {
+		var list []*Content
+		sub.ptrs((*[]unsafe.Pointer)(unsafe.Pointer(&list)), v, &contentT, "[]*core.Content")
+		if sub.err != nil {
+			d.failSelf(sub.err)
+			return
+		}
+		*p = list
+		return
+	}
+	one := new(Content)
+	sub.decodeStruct(v, &contentT, unsafe.Pointer(one))
+	if sub.err != nil {
+		d.failSelf(sub.err)
+		return
+	}
+	*p = ContentList{one}
+}
+
+// decodeInputRequests decodes a map[string]*InputRequest member.
+func decodeInputRequests(d *dec, v []byte, p *map[string]*InputRequest) {
+	if isNullRaw(v) {
+		*p = nil
+		return
+	}
+	if len(v) == 0 || v[0] != '{' {
+		d.typeErr(kindName(v), "map[string]*core.InputRequest")
+		return
+	}
+	if *p == nil {
+		*p = map[string]*InputRequest{}
+	}
+	m := *p
+	eachMember(v, func(key string, e []byte) {
+		if isNullRaw(e) {
+			m[key] = nil
+			return
+		}
+		r := new(InputRequest) // a map element is decoded fresh
+		d.decodeStruct(e, &inputReqT, unsafe.Pointer(r))
+		m[key] = r
+	})
+}
+
+// eachMember calls f with each member of the valid JSON object v.
+func eachMember(v []byte, f func(key string, val []byte)) {
+	ms, err := jsonscan.SplitMembers(v)
+	if err != nil {
+		return
+	}
+	for _, m := range ms {
+		f(m.Key, m.Val)
+	}
+}
+
+// id decodes a jsonrpc.ID member (its UnmarshalJSON).
+func (d *dec) id(p *jsonrpc.ID, v []byte) {
+	if err := p.UnmarshalJSON(v); err != nil {
+		d.failSelf(err)
+	}
+}
+
+// decodeAs is json.Unmarshal of data into the struct of type st at p.
+func decodeAs(data []byte, st *structType, p unsafe.Pointer) error {
+	if err := topLevel(data); err != nil {
+		return err
+	}
+	d := newDec()
+	d.decodeStruct(trimJSON(data), st, p)
+	return d.err
+}
+
+func decodeInitializeResult(data []byte, r *InitializeResult) error {
+	return decodeAs(data, &initResultT, unsafe.Pointer(r))
+}
+
+func decodeDiscoverResult(data []byte, r *DiscoverResult) error {
+	return decodeAs(data, &discoverT, unsafe.Pointer(r))
+}
+
+func decodeListToolsResult(data []byte, r *ListToolsResult) error {
+	return decodeAs(data, &listToolsT, unsafe.Pointer(r))
+}
+
+func decodeCallToolResult(data []byte, r *CallToolResult) error {
+	return decodeAs(data, &callResultT, unsafe.Pointer(r))
+}
+
+func decodeWireTaskJSON(data []byte, w *wireTask) error {
+	return decodeAs(data, &wireTaskT, unsafe.Pointer(w))
+}
+
+func decodeInputRequired(data []byte, r *inputRequiredResult) error {
+	return decodeAs(data, &inputRequiredT, unsafe.Pointer(r))
+}
+
+func decodeToolEntry(data []byte) (*toolEntry, error) {
+	t := &toolEntry{}
+	return t, decodeAs(data, &toolEntryT, unsafe.Pointer(t))
+}
+
+// decodeImplementationPtr decodes an *Implementation member.
+func decodeImplementationPtr(d *dec, v []byte, p **Implementation) {
+	f := field{kind: kPtr, sub: &implT}
+	d.setField(&f, unsafe.Pointer(p), v)
+}
+
+// decodeParamsOf is json.Unmarshal of a server request's or a
+// notification's params into one of the params types the session reads.
+func decodeParamsOf(data []byte, v any) error {
+	var st *structType
+	var p unsafe.Pointer
+	switch x := v.(type) {
+	case *ElicitParams:
+		st, p = &elicitParamsT, unsafe.Pointer(x)
+	case *CreateMessageParams:
+		st, p = &createMsgT, unsafe.Pointer(x)
+	case *ListRootsParams:
+		st, p = &listRootsT, unsafe.Pointer(x)
+	case *ProgressParams:
+		st, p = &progressT, unsafe.Pointer(x)
+	case *CancelledParams:
+		st, p = &cancelledT, unsafe.Pointer(x)
+	case *AcknowledgedParams:
+		st, p = &ackT, unsafe.Pointer(x)
+	case *ResourceUpdatedParams:
+		st, p = &resUpdatedT, unsafe.Pointer(x)
+	case *LoggingMessageParams:
+		st, p = &loggingT, unsafe.Pointer(x)
+	case *ElicitationCompleteParams:
+		st, p = &elicitCompleteT, unsafe.Pointer(x)
+	case *notificationEnvelope:
+		st, p = &envT, unsafe.Pointer(x)
+	case *taskCreatedWire:
+		st, p = &taskCreatedT, unsafe.Pointer(x)
+	case *listTasksWire:
+		st, p = &listTasksT, unsafe.Pointer(x)
+	case *urlElicitationData:
+		st, p = &urlElicitT, unsafe.Pointer(x)
+	default:
+		panic("core: decodeParamsOf: unexpected type")
+	}
+	return decodeAs(data, st, p)
+}
+
+// decodeTypedResult is json.Unmarshal of the result of one of the typed
+// request methods into *v.
+func decodeTypedResult(data []byte, v any) error {
+	var st *structType
+	var p unsafe.Pointer
+	switch x := v.(type) {
+	case *DiscoverResult:
+		st, p = &discoverT, unsafe.Pointer(x)
+	case *ListResourcesResult:
+		st, p = &listResT, unsafe.Pointer(x)
+	case *ListResourceTemplatesResult:
+		st, p = &listTmplT, unsafe.Pointer(x)
+	case *ReadResourceResult:
+		st, p = &readResT, unsafe.Pointer(x)
+	case *ListPromptsResult:
+		st, p = &listPromptsT, unsafe.Pointer(x)
+	case *GetPromptResult:
+		st, p = &getPromptT, unsafe.Pointer(x)
+	case *CompleteResult:
+		st, p = &completeT, unsafe.Pointer(x)
+	default:
+		panic("core: decodeTypedResult: unexpected type")
+	}
+	return decodeAs(data, st, p)
+}
+
+// defaults decodes properties (a map of objects) into their default
+// members, as encoding/json into a map[string]struct{ Default
+// json.RawMessage } would.
+func (d *dec) defaults(p *map[string]json.RawMessage, v []byte) {
+	if isNullRaw(v) {
+		*p = nil
+		return
+	}
+	if v[0] != '{' {
+		d.typeErr(kindName(v), `map[string]struct { Default json.RawMessage "json:\"default\"" }`)
+		return
+	}
+	if *p == nil {
+		*p = map[string]json.RawMessage{}
+	}
+	m := *p
+	eachMember(v, func(key string, e []byte) {
+		var def json.RawMessage
+		d.decodeStruct(e, &propertyT, unsafe.Pointer(&def))
+		m[key] = def
+	})
+}
+
+// decodeShape is json.Unmarshal of data into one of the small shapes of
+// wiretables.go.
+func decodeShape(data []byte, v any) error {
+	var st *structType
+	var p unsafe.Pointer
+	switch x := v.(type) {
+	case *serverInfoMeta:
+		st, p = &serverInfoMetaT, unsafe.Pointer(x)
+	case *outputCheck:
+		st, p = &outputCheckT, unsafe.Pointer(x)
+	case *taskSupport:
+		st, p = &taskSupportT, unsafe.Pointer(x)
+	case *tasksList:
+		st, p = &tasksListT, unsafe.Pointer(x)
+	case *tasksToolCall:
+		st, p = &tasksToolCallT, unsafe.Pointer(x)
+	case *supportedVersions:
+		st, p = &supportedT, unsafe.Pointer(x)
+	case *schemaDefaultsWire:
+		st, p = &schemaDefaultsT, unsafe.Pointer(x)
+	default:
+		panic("core: decodeShape: unexpected type")
+	}
+	return decodeAs(data, st, p)
+}

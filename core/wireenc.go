@@ -1,0 +1,510 @@
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+)
+
+// The wire types the client sends are encoded by one table-driven encoder
+// (the encoding tables are at the end of this file): the same bytes as
+// json.Marshal (members in field order, omitempty, HTML-safe strings, raw
+// JSON compacted), without reflection and without code per field.
+
+var errUnsupportedValue = errors.New("core: cannot encode a value of this Go type without encoding/json (use JSON-shaped values: maps, slices, strings, numbers, booleans, json.RawMessage)")
+
+// appendAny appends v as JSON: the values encoding/json decodes into an
+// interface (and json.Number), json.RawMessage, Meta, and maps and slices
+// of those, and what jsonscan.AppendValue encodes. Other Go types are an
+// error (errUnsupportedValue).
+func appendAny(dst []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case json.RawMessage:
+		if x == nil {
+			return append(dst, "null"...), nil
+		}
+		return appendRawJSON(dst, x)
+	case json.Number:
+		v = jsonscan.Number(x)
+	case Meta:
+		v = map[string]any(x)
+	case struct{}:
+		return append(dst, "{}"...), nil
+	case int8:
+		v = int64(x)
+	case int16:
+		v = int64(x)
+	case uint8:
+		v = uint64(x)
+	case uint16:
+		v = uint64(x)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return append(dst, "null"...), nil
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(jsonscan.AppendString(dst, k), ':')
+			var err error
+			if dst, err = appendAny(dst, x[k]); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	case []any:
+		if x == nil {
+			return append(dst, "null"...), nil
+		}
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendAny(dst, e); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	}
+	b, err := jsonscan.AppendValue(dst, v)
+	if err != nil {
+		if msg := err.Error(); strings.HasPrefix(msg, "jsonscan: unsupported value: ") {
+			return dst, errors.New("json: " + strings.TrimPrefix(msg, "jsonscan: "))
+		}
+		return dst, errUnsupportedValue
+	}
+	return b, nil
+}
+
+// appendRawJSON appends raw JSON as json.Marshal writes a json.RawMessage:
+// compacted, HTML-safe, and an error when it is not valid JSON.
+func appendRawJSON(dst, raw []byte) ([]byte, error) {
+	out, err := jsonscan.AppendCompact(dst, raw, true)
+	if err != nil {
+		return dst, errors.New("json: error calling MarshalJSON for type json.RawMessage: " + err.Error())
+	}
+	return out, nil
+}
+
+// enc is the state of one encoding; the first error sticks.
+type enc struct {
+	b   []byte
+	err error
+}
+
+func (e *enc) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+func (e *enc) null() { e.b = append(e.b, "null"...) }
+
+// encodeStruct appends the struct of type st at p as a JSON object.
+func (e *enc) encodeStruct(st *structType, p unsafe.Pointer) {
+	e.b = append(e.b, '{')
+	n := 0
+	for i := range st.fields {
+		f := &st.fields[i]
+		q := unsafe.Add(p, f.off)
+		if f.omit && isEmpty(f.kind, q) {
+			continue
+		}
+		if n > 0 {
+			e.b = append(e.b, ',')
+		}
+		n++
+		e.b = append(jsonscan.AppendString(e.b, f.name), ':')
+		e.value(f, q)
+	}
+	e.b = append(e.b, '}')
+}
+
+// isEmpty is encoding/json's test for omitempty, for the field kinds.
+func isEmpty(k kind, q unsafe.Pointer) bool {
+	switch k {
+	case kString:
+		return *(*string)(q) == ""
+	case kBool:
+		return !*(*bool)(q)
+	case kInt64:
+		return *(*int64)(q) == 0
+	case kFloat:
+		return *(*float64)(q) == 0
+	case kRaw, kStrings, kPtrs, kContents, kIcons, kContentList:
+		return len(*(*[]byte)(q)) == 0 // the length of any slice
+	case kMeta, kMap:
+		return len(*(*map[string]any)(q)) == 0
+	case kAny:
+		return *(*any)(q) == nil
+	}
+	return *(*unsafe.Pointer)(q) == nil // the pointer kinds
+}
+
+// value appends the field f at q.
+func (e *enc) value(f *field, q unsafe.Pointer) {
+	switch f.kind {
+	case kString:
+		e.b = jsonscan.AppendString(e.b, *(*string)(q))
+	case kBool:
+		if *(*bool)(q) {
+			e.b = append(e.b, "true"...)
+		} else {
+			e.b = append(e.b, "false"...)
+		}
+	case kInt64:
+		e.b = strconv.AppendInt(e.b, *(*int64)(q), 10)
+	case kFloat:
+		e.any(*(*float64)(q))
+	case kBoolPtr:
+		if p := *(**bool)(q); p != nil {
+			e.b = strconv.AppendBool(e.b, *p)
+		} else {
+			e.null()
+		}
+	case kInt64Ptr:
+		if p := *(**int64)(q); p != nil {
+			e.b = strconv.AppendInt(e.b, *p, 10)
+		} else {
+			e.null()
+		}
+	case kFloatPtr:
+		if p := *(**float64)(q); p != nil {
+			e.any(*p)
+		} else {
+			e.null()
+		}
+	case kRaw:
+		if r := *(*json.RawMessage)(q); r != nil {
+			var err error
+			if e.b, err = appendRawJSON(e.b, r); err != nil {
+				e.fail(err)
+			}
+		} else {
+			e.null()
+		}
+	case kMeta, kMap:
+		e.any(*(*map[string]any)(q))
+	case kAny:
+		e.any(*(*any)(q))
+	case kStrings:
+		e.b, _ = jsonscan.AppendValue(e.b, *(*[]string)(q))
+	case kEmpty:
+		if *(**struct{})(q) != nil {
+			e.b = append(e.b, "{}"...)
+		} else {
+			e.null()
+		}
+	case kStruct:
+		e.encodeStruct(f.sub, q)
+	case kPtr:
+		if p := *(*unsafe.Pointer)(q); p != nil {
+			e.encodeStruct(f.sub, p)
+		} else {
+			e.null()
+		}
+	case kResource:
+		if r := *(**ResourceContents)(q); r != nil {
+			e.resource(r)
+		} else {
+			e.null()
+		}
+	case kPtrs:
+		e.ptrs(*(*[]unsafe.Pointer)(q), f.sub)
+	case kContents:
+		e.ptrs(*(*[]unsafe.Pointer)(q), &contentEncT)
+	case kContentList:
+		e.contentList(*(*ContentList)(q))
+	case kIcons:
+		icons := *(*[]Icon)(q)
+		if icons == nil {
+			e.null()
+			return
+		}
+		e.b = append(e.b, '[')
+		for i := range icons {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.encodeStruct(&iconEncT, unsafe.Pointer(&icons[i]))
+		}
+		e.b = append(e.b, ']')
+	}
+}
+
+func (e *enc) any(v any) {
+	var err error
+	if e.b, err = appendAny(e.b, v); err != nil {
+		e.fail(err)
+	}
+}
+
+// ptrs appends a []*T (as []unsafe.Pointer, the same layout) of the
+// struct type st.
+func (e *enc) ptrs(list []unsafe.Pointer, st *structType) {
+	if list == nil {
+		e.null()
+		return
+	}
+	e.b = append(e.b, '[')
+	for i, p := range list {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		if p == nil {
+			e.null()
+		} else {
+			e.encodeStruct(st, p)
+		}
+	}
+	e.b = append(e.b, ']')
+}
+
+// resource is ResourceContents.MarshalJSON: text, or blob without text.
+func (e *enc) resource(r *ResourceContents) {
+	if r.Blob != "" {
+		e.encodeStruct(&resBlobEncT, unsafe.Pointer(r))
+	} else {
+		e.encodeStruct(&resTextEncT, unsafe.Pointer(r))
+	}
+}
+
+// contentList is ContentList.MarshalJSON: one block as an object,
+// otherwise an array.
+func (e *enc) contentList(c ContentList) {
+	if len(c) == 1 {
+		if c[0] == nil {
+			e.null()
+		} else {
+			e.encodeStruct(&contentEncT, unsafe.Pointer(c[0]))
+		}
+		return
+	}
+	e.ptrs(*(*[]unsafe.Pointer)(unsafe.Pointer(&c)), &contentEncT)
+}
+
+// marshalStruct is json.Marshal of the struct of type st at p.
+func marshalStruct(st *structType, p unsafe.Pointer) ([]byte, error) {
+	e := &enc{}
+	e.encodeStruct(st, p)
+	return e.b, e.err
+}
+
+// marshalImplementation is json.Marshal of an *Implementation.
+func marshalImplementation(p *Implementation) ([]byte, error) {
+	return marshalStruct(&implEncT, unsafe.Pointer(p))
+}
+
+// marshalClientCaps is json.Marshal of a *ClientCapabilities.
+func marshalClientCaps(c *ClientCapabilities) ([]byte, error) {
+	return marshalStruct(&clientCapsEncT, unsafe.Pointer(c))
+}
+
+// marshalInitializeParams is json.Marshal of an *InitializeParams.
+func marshalInitializeParams(p *InitializeParams) ([]byte, error) {
+	return marshalStruct(&initParamsEncT, unsafe.Pointer(p))
+}
+
+// marshalElicitResult is json.Marshal of an *ElicitResult.
+func marshalElicitResult(r *ElicitResult) ([]byte, error) {
+	return marshalStruct(&elicitResultEncT, unsafe.Pointer(r))
+}
+
+// marshalCreateMessageResult is json.Marshal of a *CreateMessageResult.
+func marshalCreateMessageResult(r *CreateMessageResult) ([]byte, error) {
+	return marshalStruct(&createResultEncT, unsafe.Pointer(r))
+}
+
+// marshalListRootsResult is json.Marshal of a *ListRootsResult.
+func marshalListRootsResult(r *ListRootsResult) ([]byte, error) {
+	return marshalStruct(&listRootsResultEncT, unsafe.Pointer(r))
+}
+
+// marshalListenParams encodes the params of subscriptions/listen.
+func marshalListenParams(f *SubscriptionFilter) json.RawMessage {
+	b, _ := marshalStruct(&listenEncT, unsafe.Pointer(&ListenParams{Notifications: f}))
+	return b
+}
+
+// marshalPaginated is json.Marshal of a *PaginatedParams (its _meta values
+// JSON-shaped, see appendAny).
+func marshalPaginated(p *PaginatedParams) ([]byte, error) {
+	return marshalStruct(&paginatedEncT, unsafe.Pointer(p))
+}
+
+// marshalCallTool is json.Marshal of a *CallToolParams whose _meta and
+// arguments are JSON-shaped (appendAny); otherwise an error.
+func marshalCallTool(p *CallToolParams) ([]byte, error) {
+	return marshalStruct(&callToolEncT, unsafe.Pointer(p))
+}
+
+// appendContent is json.Marshal of a *Content (null for nil).
+func appendContent(dst []byte, c *Content) ([]byte, error) {
+	e := &enc{b: dst}
+	if c == nil {
+		e.null()
+	} else {
+		e.encodeStruct(&contentEncT, unsafe.Pointer(c))
+	}
+	return e.b, e.err
+}
+
+// The encoding tables: each struct's fields in declaration order, with
+// omit for the omitempty ones.
+
+var iconEncT = structType{fields: []field{
+	{name: "src", kind: kString, off: unsafe.Offsetof(Icon{}.Src)},
+	{name: "mimeType", kind: kString, off: unsafe.Offsetof(Icon{}.MimeType), omit: true},
+	{name: "sizes", kind: kStrings, off: unsafe.Offsetof(Icon{}.Sizes), omit: true},
+	{name: "theme", kind: kString, off: unsafe.Offsetof(Icon{}.Theme), omit: true},
+}}
+
+var implEncT = structType{fields: []field{
+	{name: "name", kind: kString, off: unsafe.Offsetof(Implementation{}.Name)},
+	{name: "title", kind: kString, off: unsafe.Offsetof(Implementation{}.Title), omit: true},
+	{name: "version", kind: kString, off: unsafe.Offsetof(Implementation{}.Version)},
+	{name: "description", kind: kString, off: unsafe.Offsetof(Implementation{}.Description), omit: true},
+	{name: "websiteUrl", kind: kString, off: unsafe.Offsetof(Implementation{}.WebsiteURL), omit: true},
+	{name: "icons", kind: kIcons, off: unsafe.Offsetof(Implementation{}.Icons), omit: true},
+}}
+
+var rootsCapEncT = structType{fields: []field{
+	{name: "listChanged", kind: kBool, off: unsafe.Offsetof(RootsCapability{}.ListChanged), omit: true},
+}}
+
+var samplingCapEncT = structType{fields: []field{
+	{name: "context", kind: kEmpty, off: unsafe.Offsetof(SamplingCapability{}.Context), omit: true},
+	{name: "tools", kind: kEmpty, off: unsafe.Offsetof(SamplingCapability{}.Tools), omit: true},
+}}
+
+var formCapEncT = structType{fields: []field{
+	{name: "applyDefaults", kind: kBool, off: unsafe.Offsetof(FormElicitationCapability{}.ApplyDefaults), omit: true},
+}}
+
+var elicitCapEncT = structType{fields: []field{
+	{name: "form", kind: kPtr, off: unsafe.Offsetof(ElicitationCapability{}.Form), sub: &formCapEncT, omit: true},
+	{name: "url", kind: kEmpty, off: unsafe.Offsetof(ElicitationCapability{}.URL), omit: true},
+}}
+
+var clientCapsEncT = structType{fields: []field{
+	{name: "experimental", kind: kMap, off: unsafe.Offsetof(ClientCapabilities{}.Experimental), omit: true},
+	{name: "extensions", kind: kMap, off: unsafe.Offsetof(ClientCapabilities{}.Extensions), omit: true},
+	{name: "roots", kind: kPtr, off: unsafe.Offsetof(ClientCapabilities{}.Roots), sub: &rootsCapEncT, omit: true},
+	{name: "sampling", kind: kPtr, off: unsafe.Offsetof(ClientCapabilities{}.Sampling), sub: &samplingCapEncT, omit: true},
+	{name: "elicitation", kind: kPtr, off: unsafe.Offsetof(ClientCapabilities{}.Elicitation), sub: &elicitCapEncT, omit: true},
+	{name: "tasks", kind: kRaw, off: unsafe.Offsetof(ClientCapabilities{}.Tasks), omit: true},
+}}
+
+var initParamsEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(InitializeParams{}.Meta), omit: true},
+	{name: "protocolVersion", kind: kString, off: unsafe.Offsetof(InitializeParams{}.ProtocolVersion)},
+	{name: "capabilities", kind: kPtr, off: unsafe.Offsetof(InitializeParams{}.Capabilities), sub: &clientCapsEncT},
+	{name: "clientInfo", kind: kPtr, off: unsafe.Offsetof(InitializeParams{}.ClientInfo), sub: &implEncT},
+}}
+
+var annotationsEncT = structType{fields: []field{
+	{name: "audience", kind: kStrings, off: unsafe.Offsetof(Annotations{}.Audience), omit: true},
+	{name: "priority", kind: kFloatPtr, off: unsafe.Offsetof(Annotations{}.Priority), omit: true},
+	{name: "lastModified", kind: kString, off: unsafe.Offsetof(Annotations{}.LastModified), omit: true},
+}}
+
+var resTextEncT = structType{fields: []field{
+	{name: "uri", kind: kString, off: unsafe.Offsetof(ResourceContents{}.URI)},
+	{name: "mimeType", kind: kString, off: unsafe.Offsetof(ResourceContents{}.MimeType), omit: true},
+	{name: "text", kind: kString, off: unsafe.Offsetof(ResourceContents{}.Text)},
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ResourceContents{}.Meta), omit: true},
+}}
+
+var resBlobEncT = structType{fields: []field{
+	{name: "uri", kind: kString, off: unsafe.Offsetof(ResourceContents{}.URI)},
+	{name: "mimeType", kind: kString, off: unsafe.Offsetof(ResourceContents{}.MimeType), omit: true},
+	{name: "blob", kind: kString, off: unsafe.Offsetof(ResourceContents{}.Blob)},
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ResourceContents{}.Meta), omit: true},
+}}
+
+var contentEncT = structType{fields: []field{
+	{name: "type", kind: kString, off: unsafe.Offsetof(Content{}.Type)},
+	{name: "text", kind: kString, off: unsafe.Offsetof(Content{}.Text), omit: true},
+	{name: "data", kind: kString, off: unsafe.Offsetof(Content{}.Data), omit: true},
+	{name: "mimeType", kind: kString, off: unsafe.Offsetof(Content{}.MimeType), omit: true},
+	{name: "resource", kind: kResource, off: unsafe.Offsetof(Content{}.Resource), omit: true},
+	{name: "uri", kind: kString, off: unsafe.Offsetof(Content{}.URI), omit: true},
+	{name: "name", kind: kString, off: unsafe.Offsetof(Content{}.Name), omit: true},
+	{name: "title", kind: kString, off: unsafe.Offsetof(Content{}.Title), omit: true},
+	{name: "description", kind: kString, off: unsafe.Offsetof(Content{}.Description), omit: true},
+	{name: "size", kind: kInt64Ptr, off: unsafe.Offsetof(Content{}.Size), omit: true},
+	{name: "icons", kind: kIcons, off: unsafe.Offsetof(Content{}.Icons), omit: true},
+	{name: "id", kind: kString, off: unsafe.Offsetof(Content{}.ID), omit: true},
+	{name: "input", kind: kRaw, off: unsafe.Offsetof(Content{}.Input), omit: true},
+	{name: "toolUseId", kind: kString, off: unsafe.Offsetof(Content{}.ToolUseID), omit: true},
+	{name: "content", kind: kContents, off: unsafe.Offsetof(Content{}.Content), omit: true},
+	{name: "structuredContent", kind: kRaw, off: unsafe.Offsetof(Content{}.StructuredContent), omit: true},
+	{name: "isError", kind: kBool, off: unsafe.Offsetof(Content{}.IsError), omit: true},
+	{name: "annotations", kind: kPtr, off: unsafe.Offsetof(Content{}.Annotations), sub: &annotationsEncT, omit: true},
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(Content{}.Meta), omit: true},
+}}
+
+var elicitResultEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ElicitResult{}.Meta), omit: true},
+	{name: "action", kind: kString, off: unsafe.Offsetof(ElicitResult{}.Action)},
+	{name: "content", kind: kMap, off: unsafe.Offsetof(ElicitResult{}.Content), omit: true},
+}}
+
+var createResultEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(CreateMessageResult{}.Meta), omit: true},
+	{name: "role", kind: kString, off: unsafe.Offsetof(CreateMessageResult{}.Role)},
+	{name: "content", kind: kContentList, off: unsafe.Offsetof(CreateMessageResult{}.Content)},
+	{name: "model", kind: kString, off: unsafe.Offsetof(CreateMessageResult{}.Model)},
+	{name: "stopReason", kind: kString, off: unsafe.Offsetof(CreateMessageResult{}.StopReason), omit: true},
+}}
+
+var rootEncT = structType{fields: []field{
+	{name: "uri", kind: kString, off: unsafe.Offsetof(Root{}.URI)},
+	{name: "name", kind: kString, off: unsafe.Offsetof(Root{}.Name), omit: true},
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(Root{}.Meta), omit: true},
+}}
+
+var listRootsResultEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ListRootsResult{}.Meta), omit: true},
+	{name: "roots", kind: kPtrs, off: unsafe.Offsetof(ListRootsResult{}.Roots), sub: &rootEncT},
+}}
+
+var filterEncT = structType{fields: []field{
+	{name: "toolsListChanged", kind: kBool, off: unsafe.Offsetof(SubscriptionFilter{}.ToolsListChanged), omit: true},
+	{name: "promptsListChanged", kind: kBool, off: unsafe.Offsetof(SubscriptionFilter{}.PromptsListChanged), omit: true},
+	{name: "resourcesListChanged", kind: kBool, off: unsafe.Offsetof(SubscriptionFilter{}.ResourcesListChanged), omit: true},
+	{name: "resourceSubscriptions", kind: kStrings, off: unsafe.Offsetof(SubscriptionFilter{}.ResourceSubscriptions), omit: true},
+	{name: "taskIds", kind: kStrings, off: unsafe.Offsetof(SubscriptionFilter{}.TaskIDs), omit: true},
+}}
+
+var listenEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ListenParams{}.Meta), omit: true},
+	{name: "notifications", kind: kPtr, off: unsafe.Offsetof(ListenParams{}.Notifications), sub: &filterEncT},
+}}
+
+var paginatedEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(PaginatedParams{}.Meta), omit: true},
+	{name: "cursor", kind: kString, off: unsafe.Offsetof(PaginatedParams{}.Cursor), omit: true},
+}}
+
+var callToolEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(CallToolParams{}.Meta), omit: true},
+	{name: "name", kind: kString, off: unsafe.Offsetof(CallToolParams{}.Name)},
+	{name: "arguments", kind: kAny, off: unsafe.Offsetof(CallToolParams{}.Arguments), omit: true},
+}}
