@@ -35,7 +35,9 @@ type Decoder struct {
 	saved  error    // first unknown member or wrong kind
 	strct  string   // name of the innermost struct type being decoded
 	path   []string // JSON names from the top to the current member
-	member string   // member the current Object call dispatches
+	// Lenient ignores unknown members, as encoding/json's Unmarshal
+	// does without DisallowUnknownFields.
+	Lenient bool
 }
 
 // save remembers err if it is the first deferred error.
@@ -93,6 +95,9 @@ func (d *Decoder) Object(val []byte, strct, typ string, names []string, member f
 	for _, m := range ms {
 		name := canonical(m.Key, names)
 		if name == "" {
+			if d.Lenient {
+				continue
+			}
 			d.save(errors.New("json: unknown field " + strconv.Quote(m.Key)))
 			continue
 		}
@@ -358,6 +363,23 @@ func literalError(data []byte, je *jsonscan.Error) string {
 		}
 	}
 	return je.Msg
+}
+
+// Unmarshal decodes the JSON document b leniently (unknown members
+// ignored), with encoding/json's Unmarshal's messages.
+func Unmarshal(b []byte, v Decodable) error {
+	if serr := jsonscan.SyntaxError(b); serr != nil {
+		var je *jsonscan.Error
+		if errors.As(serr, &je) {
+			return errors.New(literalError(b, je))
+		}
+		return serr
+	}
+	d := &Decoder{Lenient: true}
+	if err := v.DecodeSchema(d, trim(b)); err != nil {
+		return err
+	}
+	return d.saved
 }
 
 // object decodes a pointer-to-struct member: null clears it, otherwise

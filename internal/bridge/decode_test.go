@@ -141,3 +141,28 @@ func TestDecodeParity(t *testing.T) {
 		}
 	})
 }
+
+// TestUnmarshalParity: the params Call reads decode as encoding/json's
+// Unmarshal decoded them, errors included.
+func TestUnmarshalParity(t *testing.T) {
+	for _, in := range []string{
+		`{}`, `{"uri":"file:///a","level":"debug","x":1}`, `{"uri":1}`, `{"level":[]}`, `{"URI":"a"}`, `[]`, `null`, `{"uri":nul}`, `{"uri":"a"} x`, `{"uri":"a"`,
+	} {
+		var want struct {
+			URI   string `json:"uri"`
+			Level string `json:"level"`
+		}
+		var got uriLevel
+		werr := json.Unmarshal([]byte(in), &want)
+		gerr := Unmarshal([]byte(in), &got)
+		if werr != nil {
+			if assert.Error(t, gerr, in) {
+				assert.Equal(t, werr.Error(), gerr.Error(), in)
+			}
+			continue
+		}
+		require.NoError(t, gerr, in)
+		assert.Equal(t, want.URI, got.URI, in)
+		assert.Equal(t, want.Level, got.Level, in)
+	}
+}
