@@ -32,9 +32,9 @@ type Decodable interface {
 // Decoder holds the state of one strict decoding: the first deferred
 // error and where in the document the decoder is (for messages).
 type Decoder struct {
-	saved  error    // first unknown member or wrong kind
-	strct  string   // name of the innermost struct type being decoded
-	path   []string // JSON names from the top to the current member
+	saved error    // first unknown member or wrong kind
+	strct string   // name of the innermost struct type being decoded
+	path  []string // JSON names from the top to the current member
 	// Lenient ignores unknown members, as encoding/json's Unmarshal
 	// does without DisallowUnknownFields.
 	Lenient bool

@@ -1,0 +1,93 @@
+package bridge
+
+import (
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+)
+
+// AppendJSON appends info as encoding/json encodes it.
+func (info *SessionInfo) AppendJSON(dst []byte) []byte {
+	w := jsonscan.NewObjectWriter(dst)
+	w.IntOmit("session", int64(info.Session))
+	w.String("era", info.Era)
+	w.String("protocolVersion", info.ProtocolVersion)
+	w.StringOmit("sessionId", info.SessionID)
+	w.Raw("serverInfo", AppendImplementation(nil, info.ServerInfo))
+	w.Raw("serverCapabilities", appendServerCapabilities(nil, info.ServerCapabilities))
+	w.StringOmit("instructions", info.Instructions)
+	w.StringOmit("backgroundStreamError", info.BackgroundStreamError)
+	return w.Bytes()
+}
+
+// AppendImplementation appends impl as encoding/json encodes a
+// *core.Implementation (null when nil).
+func AppendImplementation(dst []byte, impl *core.Implementation) []byte {
+	if impl == nil {
+		return append(dst, "null"...)
+	}
+	w := jsonscan.NewObjectWriter(dst)
+	w.String("name", impl.Name)
+	w.StringOmit("title", impl.Title)
+	w.String("version", impl.Version)
+	w.StringOmit("description", impl.Description)
+	w.StringOmit("websiteUrl", impl.WebsiteURL)
+	if len(impl.Icons) > 0 {
+		b := append([]byte(nil), '[')
+		for i, ic := range impl.Icons {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			iw := jsonscan.NewObjectWriter(b)
+			iw.String("src", ic.Src)
+			iw.StringOmit("mimeType", ic.MimeType)
+			if len(ic.Sizes) > 0 {
+				_ = iw.Value("sizes", ic.Sizes)
+			}
+			iw.StringOmit("theme", ic.Theme)
+			b = iw.Bytes()
+		}
+		w.Raw("icons", append(b, ']'))
+	}
+	return w.Bytes()
+}
+
+// appendServerCapabilities appends c as encoding/json encodes a
+// *core.ServerCapabilities (null when nil).
+func appendServerCapabilities(dst []byte, c *core.ServerCapabilities) []byte {
+	if c == nil {
+		return append(dst, "null"...)
+	}
+	w := jsonscan.NewObjectWriter(dst)
+	if len(c.Experimental) > 0 {
+		_ = w.Value("experimental", c.Experimental)
+	}
+	if len(c.Extensions) > 0 {
+		_ = w.Value("extensions", c.Extensions)
+	}
+	if c.Logging != nil {
+		w.Raw("logging", []byte("{}"))
+	}
+	if c.Completions != nil {
+		w.Raw("completions", []byte("{}"))
+	}
+	listChanged := func(k string, lc *core.ListChangedCapability) {
+		if lc == nil {
+			return
+		}
+		o := jsonscan.NewObjectWriter(nil)
+		o.BoolOmit("listChanged", lc.ListChanged)
+		w.Raw(k, o.Bytes())
+	}
+	listChanged("prompts", c.Prompts)
+	if r := c.Resources; r != nil {
+		o := jsonscan.NewObjectWriter(nil)
+		o.BoolOmit("subscribe", r.Subscribe)
+		o.BoolOmit("listChanged", r.ListChanged)
+		w.Raw("resources", o.Bytes())
+	}
+	listChanged("tools", c.Tools)
+	if len(c.Tasks) > 0 {
+		w.Raw("tasks", jsonscan.AppendCompact(nil, c.Tasks))
+	}
+	return w.Bytes()
+}

@@ -1,0 +1,51 @@
+package bridge
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/core"
+)
+
+// TestSessionInfoJSON: SessionInfo is written as encoding/json wrote it,
+// from an empty one to one with every member.
+func TestSessionInfoJSON(t *testing.T) {
+	full := &SessionInfo{
+		Session: 7, Era: "legacy", ProtocolVersion: "2025-06-18", SessionID: "s<1>",
+		ServerInfo: &core.Implementation{Name: "srv", Title: "S", Version: "1", Description: "d & e", WebsiteURL: "https://x.example",
+			Icons: []core.Icon{{Src: "a.png", MimeType: "image/png", Sizes: []string{"48x48", "any"}, Theme: "dark"}, {Src: "b"}}},
+		ServerCapabilities: &core.ServerCapabilities{
+			Experimental: map[string]any{"z": 1.5, "a": []any{"x", nil, true, map[string]any{}}},
+			Extensions:   map[string]any{"io.x/y": map[string]any{"k": "v"}},
+			Logging:      &struct{}{}, Completions: &struct{}{},
+			Prompts: &core.ListChangedCapability{ListChanged: true}, Resources: &core.ResourcesCapability{Subscribe: true},
+			Tools: &core.ListChangedCapability{}, Tasks: json.RawMessage(` { "list" : {} } `),
+		},
+		Instructions: "use <b>", BackgroundStreamError: "gone",
+	}
+	for name, info := range map[string]*SessionInfo{
+		"empty": {}, "full": full,
+		"bare capabilities": {Era: "modern", ServerInfo: &core.Implementation{Name: "n", Version: "v"}, ServerCapabilities: &core.ServerCapabilities{Experimental: map[string]any{}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			want, err := json.Marshal(info)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(info.AppendJSON(nil)))
+		})
+	}
+}
+
+// TestErrorJSON: Error is written as encoding/json wrote it.
+func TestErrorJSON(t *testing.T) {
+	for _, e := range []*Error{
+		{}, {Kind: KindRPC, Code: -32602, Message: "bad <x>", Data: json.RawMessage(` {"a": [1, "&"]} `), Status: 401},
+		{Kind: KindTimeout, Code: CodeRequestTimeout, Message: "t"},
+	} {
+		want, err := json.Marshal(e)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(e.AppendJSON(nil)))
+	}
+}
