@@ -317,7 +317,7 @@ func decodeTop(b []byte, v Decodable) error {
 			if je.Msg == "unexpected end of JSON input" {
 				return io.ErrUnexpectedEOF
 			}
-			return errors.New(literalError(b[i:], je))
+			return errors.New(literalError(b[i:], je, false))
 		}
 		trailing = true
 		end = i + je.Offset
@@ -338,7 +338,9 @@ func decodeTop(b []byte, v Decodable) error {
 // literalError returns je's message, except that a misspelt literal
 // (jsonscan reports where it starts) is described as encoding/json does:
 // by its first wrong character.
-func literalError(data []byte, je *jsonscan.Error) string {
+// At the end of the data, the Decoder (stream) said "unexpected EOF";
+// Unmarshal (whole) reports the end as a space.
+func literalError(data []byte, je *jsonscan.Error, whole bool) string {
 	k := je.Offset
 	if k >= len(data) || !strings.HasSuffix(je.Msg, " looking for beginning of value") {
 		return je.Msg
@@ -355,10 +357,13 @@ func literalError(data []byte, je *jsonscan.Error) string {
 		return je.Msg
 	}
 	for j := 1; j < len(lit); j++ {
-		if k+j >= len(data) {
+		c := byte(' ')
+		if k+j < len(data) {
+			c = data[k+j]
+		} else if !whole {
 			return io.ErrUnexpectedEOF.Error()
 		}
-		if c := data[k+j]; c != lit[j] {
+		if c != lit[j] {
 			return "invalid character " + strconv.QuoteRune(rune(c)) + " in literal " + lit + " (expecting " + strconv.QuoteRune(rune(lit[j])) + ")"
 		}
 	}
@@ -371,7 +376,7 @@ func Unmarshal(b []byte, v Decodable) error {
 	if serr := jsonscan.SyntaxError(b); serr != nil {
 		var je *jsonscan.Error
 		if errors.As(serr, &je) {
-			return errors.New(literalError(b, je))
+			return errors.New(literalError(b, je, true))
 		}
 		return serr
 	}
