@@ -91,3 +91,22 @@ func appendServerCapabilities(dst []byte, c *core.ServerCapabilities) []byte {
 	}
 	return w.Bytes()
 }
+
+// AppendSubscriptionFilter appends f as encoding/json encodes a
+// *core.SubscriptionFilter (null when nil).
+func AppendSubscriptionFilter(dst []byte, f *core.SubscriptionFilter) []byte {
+	if f == nil {
+		return append(dst, "null"...)
+	}
+	w := jsonscan.NewObjectWriter(dst)
+	w.BoolOmit("toolsListChanged", f.ToolsListChanged)
+	w.BoolOmit("promptsListChanged", f.PromptsListChanged)
+	w.BoolOmit("resourcesListChanged", f.ResourcesListChanged)
+	if len(f.ResourceSubscriptions) > 0 {
+		_ = w.Value("resourceSubscriptions", f.ResourceSubscriptions)
+	}
+	if len(f.TaskIDs) > 0 {
+		_ = w.Value("taskIds", f.TaskIDs)
+	}
+	return w.Bytes()
+}

@@ -49,3 +49,15 @@ func TestErrorJSON(t *testing.T) {
 		assert.Equal(t, string(want), string(e.AppendJSON(nil)))
 	}
 }
+
+// TestSubscriptionFilterJSON: a filter is written as encoding/json wrote it.
+func TestSubscriptionFilterJSON(t *testing.T) {
+	for _, f := range []*core.SubscriptionFilter{
+		nil, {}, {ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true, ResourceSubscriptions: []string{"file:///<a>"}, TaskIDs: []string{"t1", "t2"}},
+		{ResourceSubscriptions: []string{}},
+	} {
+		want, err := json.Marshal(f)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(AppendSubscriptionFilter(nil, f)))
+	}
+}

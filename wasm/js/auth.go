@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/auth"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -66,7 +67,7 @@ func authDoer(inner fetch.Doer, cfg *schema.AuthConfig, hooks js.Value) (fetch.D
 			if scopes == nil {
 				scopes = []string{}
 			}
-			b, _ := json.Marshal(map[string]any{
+			b, _ := jsonscan.Marshal(map[string]any{
 				"issuer":        req.Issuer,
 				"tokenEndpoint": req.TokenEndpoint,
 				"resource":      req.Resource,
