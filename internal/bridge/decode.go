@@ -310,14 +310,8 @@ func decodeTop(b []byte, v Decodable) error {
 	end, trailing := len(b), false
 	if serr := jsonscan.SyntaxError(b[i:]); serr != nil {
 		var je *jsonscan.Error
-		if !errors.As(serr, &je) {
-			return serr
-		}
-		if !strings.HasSuffix(je.Msg, " after top-level value") {
-			if je.Msg == "unexpected end of JSON input" {
-				return io.ErrUnexpectedEOF
-			}
-			return errors.New(literalError(b[i:], je, false))
+		if !errors.As(serr, &je) || !strings.HasSuffix(je.Msg, " after top-level value") {
+			return jsonscan.StdError(b[i:], serr, true)
 		}
 		trailing = true
 		end = i + je.Offset
@@ -335,50 +329,11 @@ func decodeTop(b []byte, v Decodable) error {
 	return nil
 }
 
-// literalError returns je's message, except that a misspelt literal
-// (jsonscan reports where it starts) is described as encoding/json does:
-// by its first wrong character.
-// At the end of the data, the Decoder (stream) said "unexpected EOF";
-// Unmarshal (whole) reports the end as a space.
-func literalError(data []byte, je *jsonscan.Error, whole bool) string {
-	k := je.Offset
-	if k >= len(data) || !strings.HasSuffix(je.Msg, " looking for beginning of value") {
-		return je.Msg
-	}
-	var lit string
-	switch data[k] {
-	case 'n':
-		lit = "null"
-	case 't':
-		lit = "true"
-	case 'f':
-		lit = "false"
-	default:
-		return je.Msg
-	}
-	for j := 1; j < len(lit); j++ {
-		c := byte(' ')
-		if k+j < len(data) {
-			c = data[k+j]
-		} else if !whole {
-			return io.ErrUnexpectedEOF.Error()
-		}
-		if c != lit[j] {
-			return "invalid character " + strconv.QuoteRune(rune(c)) + " in literal " + lit + " (expecting " + strconv.QuoteRune(rune(lit[j])) + ")"
-		}
-	}
-	return je.Msg
-}
-
 // Unmarshal decodes the JSON document b leniently (unknown members
 // ignored), with encoding/json's Unmarshal's messages.
 func Unmarshal(b []byte, v Decodable) error {
 	if serr := jsonscan.SyntaxError(b); serr != nil {
-		var je *jsonscan.Error
-		if errors.As(serr, &je) {
-			return errors.New(literalError(b, je, true))
-		}
-		return serr
+		return jsonscan.StdError(b, serr, false)
 	}
 	d := &Decoder{Lenient: true}
 	if err := v.DecodeSchema(d, trim(b)); err != nil {

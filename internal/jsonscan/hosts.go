@@ -1,5 +1,12 @@
 package jsonscan
 
+import (
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
+
 // AppendCompact appends the valid JSON raw as encoding/json's Marshal
 // writes a json.RawMessage: without insignificant whitespace, with '<',
 // '>', '&', U+2028 and U+2029 inside strings escaped as \u003c, \u003e,
@@ -40,4 +47,164 @@ func AppendCompact(dst, raw []byte) []byte {
 		}
 	}
 	return append(dst, raw[start:]...)
+}
+
+// StdError returns err, an error of [Decode] or [SyntaxError] on data,
+// with the text encoding/json gives for the same data: Unmarshal's, or
+// with stream set a json.Decoder's (which says "unexpected EOF" where the
+// data ends early). Other errors are returned as they are.
+func StdError(data []byte, err error, stream bool) error {
+	if err == ErrDepth {
+		return errors.New("invalid character " + strconv.QuoteRune(rune(tooDeep(data))) + " exceeded max depth")
+	}
+	var je *Error
+	if !errors.As(err, &je) {
+		return err
+	}
+	msg := je.Msg
+	if strings.HasSuffix(msg, " in string literal") && (je.Offset >= len(data) || data[je.Offset] >= 0x20) {
+		// an unterminated string: the data ends inside it
+		msg = "unexpected end of JSON input"
+	}
+	if msg == "unexpected end of JSON input" {
+		if stream {
+			return io.ErrUnexpectedEOF
+		}
+		if n := len(data); n > 0 && isNumberByte(data[n-1]) && !endsInString(data) {
+			return errors.New(numberMessage(data, n-1, msg, false))
+		}
+		return errors.New(msg)
+	}
+	return errors.New(literalMessage(data, je, stream))
+}
+
+// literalMessage returns je's message, except that a misspelt literal
+// (reported where it starts) is described as encoding/json does: by its
+// first wrong character, the end of the data being a space for Unmarshal
+// and "unexpected EOF" for a json.Decoder.
+func literalMessage(data []byte, je *Error, stream bool) string {
+	k := je.Offset
+	if k >= len(data) || !(strings.HasSuffix(je.Msg, " looking for beginning of value") || strings.HasSuffix(je.Msg, "numeric literal")) {
+		return je.Msg
+	}
+	if isNumberByte(data[k]) || (k > 0 && isNumberByte(data[k-1])) {
+		return numberMessage(data, k, je.Msg, stream)
+	}
+	var lit string
+	switch data[k] {
+	case 'n':
+		lit = "null"
+	case 't':
+		lit = "true"
+	case 'f':
+		lit = "false"
+	default:
+		return je.Msg
+	}
+	for j := 1; j < len(lit); j++ {
+		c := byte(' ')
+		if k+j < len(data) {
+			c = data[k+j]
+		} else if stream {
+			return io.ErrUnexpectedEOF.Error()
+		}
+		if c != lit[j] {
+			return "invalid character " + strconv.QuoteRune(rune(c)) + " in literal " + lit + " (expecting " + strconv.QuoteRune(rune(lit[j])) + ")"
+		}
+	}
+	return je.Msg
+}
+
+// numberMessage describes a malformed number around data[k] as
+// encoding/json does, or returns msg if the number is well formed.
+func numberMessage(data []byte, k int, msg string, stream bool) string {
+	i := k
+	for i > 0 && isNumberByte(data[i-1]) {
+		i--
+	}
+	at := func(j int) (byte, bool) {
+		if j < len(data) {
+			return data[j], true
+		}
+		return ' ', false
+	}
+	bad := func(j int, context string) string {
+		c, ok := at(j)
+		if !ok && stream {
+			return io.ErrUnexpectedEOF.Error()
+		}
+		return "invalid character " + strconv.QuoteRune(rune(c)) + " " + context
+	}
+	digit := func(j int) bool { c, _ := at(j); return c >= '0' && c <= '9' }
+	if c := data[i]; c != '-' && (c < '0' || c > '9') {
+		return msg
+	}
+	if c, _ := at(i); c == '-' {
+		i++
+		if !digit(i) {
+			return bad(i, "in numeric literal")
+		}
+	}
+	if c, _ := at(i); c == '0' {
+		i++
+	} else {
+		for digit(i) {
+			i++
+		}
+	}
+	if c, _ := at(i); c == '.' {
+		i++
+		if !digit(i) {
+			return bad(i, "after decimal point in numeric literal")
+		}
+		for digit(i) {
+			i++
+		}
+	}
+	if c, _ := at(i); c == 'e' || c == 'E' {
+		i++
+		if c, _ := at(i); c == '+' || c == '-' {
+			i++
+		}
+		if !digit(i) {
+			return bad(i, "in exponent of numeric literal")
+		}
+	}
+	return msg
+}
+
+// tooDeep returns the bracket that nests data deeper than 10,000 levels.
+func tooDeep(data []byte) byte {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '"':
+			i = StringEnd(data, i) - 1
+		case '{', '[':
+			if depth++; depth > 10000 {
+				return c
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return '['
+}
+
+func isNumberByte(c byte) bool {
+	return c == '-' || c == '.' || c == '+' || c == 'e' || c == 'E' || (c >= '0' && c <= '9')
+}
+
+// endsInString reports whether data ends inside a string.
+func endsInString(data []byte) bool {
+	in := false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		}
+	}
+	return in
 }
