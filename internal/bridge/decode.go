@@ -182,6 +182,23 @@ func (d *Decoder) Int(val []byte, p *int) {
 	*p = int(n)
 }
 
+// Int64 decodes an integer member (a Go int64).
+func (d *Decoder) Int64(val []byte, p *int64) {
+	if isNull(val) {
+		return
+	}
+	if describe(val) != "number" {
+		d.wrong(describe(val), "int64")
+		return
+	}
+	n, err := strconv.ParseInt(string(val), 10, 64)
+	if err != nil {
+		d.wrong("number "+string(val), "int64")
+		return
+	}
+	*p = n
+}
+
 // Millis decodes a duration member: null clears it, anything but a
 // finite number stops the decoding ([Millis.UnmarshalJSON]).
 func (d *Decoder) Millis(val []byte, p **Millis) error {
@@ -265,6 +282,41 @@ func (d *Decoder) AnyMap(val []byte, p *map[string]any, typ string) error {
 	return nil
 }
 
+// StringsMap decodes an object of string arrays (HTTP headers) into a
+// map[string][]string, merging into an existing one; null clears it.
+func (d *Decoder) StringsMap(val []byte, p *map[string][]string) error {
+	if isNull(val) {
+		*p = nil
+		return nil
+	}
+	if val[0] != '{' {
+		d.wrong(describe(val), "map[string][]string")
+		return nil
+	}
+	ms, err := jsonscan.SplitMembers(val)
+	if err != nil {
+		return err
+	}
+	if *p == nil {
+		*p = make(map[string][]string, len(ms))
+	}
+	for _, m := range ms {
+		v := trim(m.Val)
+		if isNull(v) {
+			(*p)[m.Key] = nil
+			continue
+		}
+		if v[0] != '[' {
+			d.wrong(describe(v), "[]string")
+			continue
+		}
+		var ss []string
+		d.Strings(v, &ss)
+		(*p)[m.Key] = ss
+	}
+	return nil
+}
+
 // Raw copies the member's JSON as it is (null included), as a
 // json.RawMessage field keeps it.
 func (d *Decoder) Raw(val []byte, p *[]byte) {
@@ -283,21 +335,25 @@ func (d *Decoder) Empty(val []byte, p **struct{}) error {
 	return d.Object(val, "", "struct {}", nil, func(string, []byte) error { return nil })
 }
 
-// errTrailing is Decode's "trailing data" refusal (with its own message).
-var errTrailing = errors.New("trailing data after the JSON object")
+// ErrTrailing is DecodeStrict's error for data after the JSON object.
+var ErrTrailing = errors.New("trailing data after the JSON object")
 
 // Decode decodes one JSON object of the schema into v strictly: unknown
 // members (a misspelt option) and trailing data are refused with a
 // *ConfigError naming what.
 func Decode(b []byte, v Decodable, what string) error {
 	if err := decodeTop(b, v); err != nil {
-		if err == errTrailing {
+		if err == ErrTrailing {
 			return invalidf("%s: trailing data after the JSON object", what)
 		}
 		return invalidf("%s: %s", what, err.Error())
 	}
 	return nil
 }
+
+// DecodeStrict is Decode without the *ConfigError: the error is
+// encoding/json's text, or ErrTrailing.
+func DecodeStrict(b []byte, v Decodable) error { return decodeTop(b, v) }
 
 // decodeTop reads the document's first value into v and then refuses
 // anything after it, in encoding/json's Decoder's order: a syntax error in
@@ -324,7 +380,7 @@ func decodeTop(b []byte, v Decodable) error {
 		return d.saved
 	}
 	if trailing {
-		return errTrailing
+		return ErrTrailing
 	}
 	return nil
 }
@@ -728,6 +784,16 @@ func (o *CallOptions) DecodeSchema(d *Decoder, val []byte) error {
 	})
 }
 
+// CallOptionsNames are the members of a CallOptions, for hosts' objects
+// that embed one (with [CallOptions.DecodeMember]).
+var CallOptionsNames = callOptionsNames
+
+// DecodeMember decodes the member name (one of CallOptionsNames) of a
+// CallOptions embedded in a host's object.
+func (o *CallOptions) DecodeMember(d *Decoder, name string, v []byte) error {
+	return o.member(d, name, v)
+}
+
 // member decodes one member of a CallOptions (also the members of hosts'
 // objects that embed one).
 func (o *CallOptions) member(d *Decoder, name string, v []byte) error {
@@ -748,4 +814,27 @@ func (o *CallOptions) member(d *Decoder, name string, v []byte) error {
 		d.Bool(v, &o.Progress)
 	}
 	return nil
+}
+
+var errorNames = []string{"kind", "code", "message", "data", "status"}
+
+// DecodeError decodes an *Error member (a host's answer): null clears it.
+func DecodeError(d *Decoder, val []byte, p **Error) error {
+	return object(d, val, p, func(d *Decoder, val []byte, e *Error) error {
+		return d.Object(val, "Error", "bridge.Error", errorNames, func(name string, v []byte) error {
+			switch name {
+			case "kind":
+				d.String(v, &e.Kind)
+			case "code":
+				d.Int64(v, &e.Code)
+			case "message":
+				d.String(v, &e.Message)
+			case "data":
+				d.Raw(v, (*[]byte)(&e.Data))
+			default:
+				d.Int(v, &e.Status)
+			}
+			return nil
+		})
+	})
 }

@@ -1,6 +1,8 @@
 package bridge
 
 import (
+	"errors"
+
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
@@ -110,3 +112,61 @@ func AppendSubscriptionFilter(dst []byte, f *core.SubscriptionFilter) []byte {
 	}
 	return w.Bytes()
 }
+
+// appendNotification appends the params of a notification the client
+// hands the host (ClientConfig.Notifications) as encoding/json encodes
+// them.
+func appendNotification(dst []byte, params any) ([]byte, error) {
+	w := jsonscan.NewObjectWriter(dst)
+	meta := func(m core.Meta) error {
+		if len(m) == 0 {
+			return nil
+		}
+		return w.Value("_meta", map[string]any(m))
+	}
+	switch p := params.(type) {
+	case *core.LoggingMessageParams:
+		if err := meta(p.Meta); err != nil {
+			return dst, err
+		}
+		w.String("level", p.Level)
+		w.StringOmit("logger", p.Logger)
+		if len(p.Data) > 0 && !jsonscan.Valid(p.Data) {
+			return dst, errInvalidRaw
+		}
+		w.Raw("data", jsonscan.AppendCompact(nil, p.Data))
+	case *core.ProgressParams:
+		if err := meta(p.Meta); err != nil {
+			return dst, err
+		}
+		if err := w.Value("progressToken", p.ProgressToken); err != nil {
+			return dst, err
+		}
+		if err := w.Value("progress", p.Progress); err != nil {
+			return dst, err
+		}
+		if p.Total != nil {
+			if err := w.Value("total", *p.Total); err != nil {
+				return dst, err
+			}
+		}
+		w.StringOmit("message", p.Message)
+	case *core.ResourceUpdatedParams:
+		if err := meta(p.Meta); err != nil {
+			return dst, err
+		}
+		w.String("uri", p.URI)
+	case *core.ElicitationCompleteParams:
+		if err := meta(p.Meta); err != nil {
+			return dst, err
+		}
+		w.String("elicitationId", p.ElicitationID)
+	default:
+		return dst, errors.New("mcpwasm: cannot encode this notification")
+	}
+	return w.Bytes(), nil
+}
+
+// errInvalidRaw is a raw JSON member that is not valid JSON (which
+// encoding/json refused to encode).
+var errInvalidRaw = errors.New("mcpwasm: invalid raw JSON")

@@ -61,3 +61,24 @@ func TestSubscriptionFilterJSON(t *testing.T) {
 		assert.Equal(t, string(want), string(AppendSubscriptionFilter(nil, f)))
 	}
 }
+
+// TestNotificationJSON: the notifications handed to the host are written
+// as encoding/json wrote them.
+func TestNotificationJSON(t *testing.T) {
+	total := 10.0
+	for _, p := range []any{
+		&core.LoggingMessageParams{Level: "info", Data: json.RawMessage(` {"a" : "<x>"} `)},
+		&core.LoggingMessageParams{Meta: core.Meta{"k": 1.0}, Level: "error", Logger: "l", Data: json.RawMessage(`"s"`)},
+		&core.ProgressParams{ProgressToken: "tok", Progress: 0.5},
+		&core.ProgressParams{Meta: core.Meta{"a": "b"}, ProgressToken: 3.0, Progress: 1e21, Total: &total, Message: "m&m"},
+		&core.ResourceUpdatedParams{URI: "file:///a"},
+		&core.ResourceUpdatedParams{URI: "file:///a", Meta: core.Meta{}},
+		&core.ElicitationCompleteParams{ElicitationID: "e1", Meta: core.Meta{"x": []any{1.0, nil}}},
+	} {
+		want, err := json.Marshal(p)
+		require.NoError(t, err)
+		got, err := appendNotification(nil, p)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got))
+	}
+}
