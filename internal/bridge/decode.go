@@ -110,6 +110,19 @@ func (d *Decoder) Object(val []byte, strct, typ string, names []string, member f
 	return nil
 }
 
+// Embedded runs f, the decoding of the current member, as a member of the
+// embedded struct field named field (encoding/json's messages name it in
+// the path).
+func (d *Decoder) Embedded(field string, f func() error) error {
+	n := len(d.path)
+	if n == 0 {
+		return f()
+	}
+	last := d.path[n-1]
+	d.path = append(d.path[:n-1], field, last)
+	return f()
+}
+
 // canonical returns the name of names key matches, exactly or else
 // case-insensitively, or "".
 func canonical(key string, names []string) string {

@@ -170,3 +170,9 @@ func appendNotification(dst []byte, params any) ([]byte, error) {
 // errInvalidRaw is a raw JSON member that is not valid JSON (which
 // encoding/json refused to encode).
 var errInvalidRaw = errors.New("mcpwasm: invalid raw JSON")
+
+// AppendProgress appends p as encoding/json encodes a
+// *core.ProgressParams.
+func AppendProgress(dst []byte, p *core.ProgressParams) ([]byte, error) {
+	return appendNotification(dst, p)
+}

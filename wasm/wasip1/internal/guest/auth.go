@@ -3,10 +3,12 @@ package guest
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -91,7 +93,7 @@ func (a *hostAgent) Authorize(ctx context.Context, authURL string) (string, erro
 		return "", errf.Errorf("%w: %s", errAuthorize, ans.Error.Message)
 	}
 	var r abi.AuthorizeResult
-	if err := json.Unmarshal(ans.Result, &r); err != nil || r.CallbackURL == "" {
+	if err := bridge.Unmarshal(ans.Result, (*authorizeResult)(&r)); err != nil || r.CallbackURL == "" {
 		return "", errf.Errorf("%w: the answer to an authorize event needs a callbackUrl", errAuthorize)
 	}
 	return r.CallbackURL, nil
@@ -129,7 +131,7 @@ func newAuthStore(state json.RawMessage) (*authStore, error) {
 		return s, nil
 	}
 	var st storeState
-	if err := bridge.Decode(state, &st, "auth store"); err != nil {
+	if err := decodeStore(state, &st); err != nil {
 		return nil, err
 	}
 	if st.V != storeVersion {
@@ -220,5 +222,20 @@ func (s *authStore) SetToken(_ context.Context, resource, issuer string, t *auth
 		s.tokens[[2]string{resource, issuer}] = cloneToken(t)
 	}
 	s.reportLocked()
+	return nil
+}
+
+// decodeStore decodes an auth store state strictly. It keeps
+// encoding/json: the state holds auth's registration and token types,
+// which have no decoder of their own yet.
+func decodeStore(b []byte, st *storeState) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(st); err != nil {
+		return &bridge.ConfigError{Msg: "auth store: " + err.Error()}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return &bridge.ConfigError{Msg: "auth store: trailing data after the JSON object"}
+	}
 	return nil
 }

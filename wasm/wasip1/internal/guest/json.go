@@ -1,0 +1,243 @@
+package guest
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/wasm/abi"
+)
+
+// The ABI's JSON, written and read without encoding/json (the reactor
+// links neither it nor reflection's heavy parts): the same bytes and the
+// same messages as encoding/json gave (tests compare the two).
+
+// appendRaw adds a raw member as encoding/json writes a json.RawMessage
+// (compacted), refusing invalid JSON as it did.
+func appendRaw(w *jsonscan.ObjectWriter, k string, raw []byte) error {
+	if err := rawError(raw); err != nil {
+		return err
+	}
+	w.Raw(k, jsonscan.AppendCompact(nil, raw))
+	return nil
+}
+
+// rawError is encoding/json's error for encoding the raw JSON raw.
+func rawError(raw []byte) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := jsonscan.SyntaxError(raw); err != nil {
+		return errors.New("json: error calling MarshalJSON for type json.RawMessage: " + jsonscan.StdError(raw, err, false).Error())
+	}
+	return nil
+}
+
+// appendEvent appends ev as encoding/json encodes an abi.Event.
+func appendEvent(dst []byte, ev *abi.Event) ([]byte, error) {
+	w := jsonscan.NewObjectWriter(dst)
+	w.String("type", ev.Type)
+	w.IntOmit("op", int64(ev.Op))
+	w.IntOmit("id", int64(ev.ID))
+	w.IntOmit("client", int64(ev.Client))
+	w.IntOmit("session", int64(ev.Session))
+	w.StringOmit("method", ev.Method)
+	if len(ev.Params) > 0 {
+		if err := appendRaw(&w, "params", ev.Params); err != nil {
+			return dst, err
+		}
+	}
+	if len(ev.Result) > 0 {
+		if err := appendRaw(&w, "result", ev.Result); err != nil {
+			return dst, err
+		}
+	}
+	if ev.Error != nil {
+		if err := rawError(ev.Error.Data); err != nil {
+			return dst, err
+		}
+		w.Raw("error", ev.Error.AppendJSON(nil))
+	}
+	w.StringOmit("message", ev.Message)
+	w.StringOmit("url", ev.URL)
+	if len(ev.Store) > 0 {
+		if err := appendRaw(&w, "store", ev.Store); err != nil {
+			return dst, err
+		}
+	}
+	return w.Bytes(), nil
+}
+
+// callRequest decodes an abi.CallRequest strictly.
+type callRequest abi.CallRequest
+
+var callRequestNames = append([]string{"method", "params"}, bridge.CallOptionsNames...)
+
+// DecodeSchema implements bridge.Decodable.
+func (r *callRequest) DecodeSchema(d *bridge.Decoder, val []byte) error {
+	return d.Object(val, "CallRequest", "abi.CallRequest", callRequestNames, func(name string, v []byte) error {
+		switch name {
+		case "method":
+			d.String(v, &r.Method)
+		case "params":
+			d.Raw(v, (*[]byte)(&r.Params))
+		default:
+			return d.Embedded("CallOptions", func() error { return r.CallOptions.DecodeMember(d, name, v) })
+		}
+		return nil
+	})
+}
+
+// answerJSON decodes an abi.Answer strictly.
+type answerJSON abi.Answer
+
+var answerNames = []string{"result", "error"}
+
+// DecodeSchema implements bridge.Decodable.
+func (a *answerJSON) DecodeSchema(d *bridge.Decoder, val []byte) error {
+	return d.Object(val, "Answer", "abi.Answer", answerNames, func(name string, v []byte) error {
+		if name == "result" {
+			d.Raw(v, (*[]byte)(&a.Result))
+			return nil
+		}
+		return bridge.DecodeError(d, v, &a.Error)
+	})
+}
+
+// authorizeResult decodes an abi.AuthorizeResult leniently.
+type authorizeResult abi.AuthorizeResult
+
+var authorizeResultNames = []string{"callbackUrl"}
+
+// DecodeSchema implements bridge.Decodable.
+func (r *authorizeResult) DecodeSchema(d *bridge.Decoder, val []byte) error {
+	return d.Object(val, "AuthorizeResult", "abi.AuthorizeResult", authorizeResultNames, func(_ string, v []byte) error {
+		d.String(v, &r.CallbackURL)
+		return nil
+	})
+}
+
+// appendHTTPRequestHead appends h as encoding/json encodes it.
+func appendHTTPRequestHead(dst []byte, h *abi.HTTPRequestHead) []byte {
+	w := jsonscan.NewObjectWriter(dst)
+	w.String("method", h.Method)
+	w.String("url", h.URL)
+	if len(h.Headers) > 0 {
+		keys := make([]string, 0, len(h.Headers))
+		for k := range h.Headers {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b := []byte{'{'}
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonscan.AppendString(b, k)
+			b = append(b, ':')
+			b, _ = jsonscan.AppendValue(b, h.Headers[k])
+		}
+		w.Raw("headers", append(b, '}'))
+	}
+	w.BoolOmit("noRedirect", h.NoRedirect)
+	return w.Bytes()
+}
+
+// httpResponseHead decodes an abi.HTTPResponseHead strictly.
+type httpResponseHead abi.HTTPResponseHead
+
+var httpResponseHeadNames = []string{"status", "headers", "hidden"}
+
+// DecodeSchema implements bridge.Decodable.
+func (h *httpResponseHead) DecodeSchema(d *bridge.Decoder, val []byte) error {
+	return d.Object(val, "HTTPResponseHead", "abi.HTTPResponseHead", httpResponseHeadNames, func(name string, v []byte) error {
+		switch name {
+		case "status":
+			d.Int(v, &h.Status)
+		case "headers":
+			return d.StringsMap(v, &h.Headers)
+		default:
+			d.Strings(v, &h.Hidden)
+		}
+		return nil
+	})
+}
+
+// appendTaskState appends st as encoding/json encodes an abi.TaskState.
+func appendTaskState(dst []byte, st *abi.TaskState) []byte {
+	w := jsonscan.NewObjectWriter(dst)
+	w.String("id", st.ID)
+	w.String("status", st.Status)
+	w.StringOmit("statusMessage", st.StatusMessage)
+	w.StringOmit("createdAt", st.CreatedAt)
+	w.StringOmit("lastUpdatedAt", st.LastUpdatedAt)
+	if st.TTLMs != nil {
+		w.Int("ttlMs", *st.TTLMs)
+	} else {
+		w.Raw("ttlMs", nil)
+	}
+	w.Int("pollIntervalMs", st.PollIntervalMs)
+	return w.Bytes()
+}
+
+// stateJSON is an abi.TaskState that encodes itself (ErrorInfo's task
+// data).
+type stateJSON abi.TaskState
+
+// AppendJSON implements jsonscan.JSONAppender.
+func (st stateJSON) AppendJSON(dst []byte) []byte {
+	return appendTaskState(dst, (*abi.TaskState)(&st))
+}
+
+// appendTaskHandle appends h as encoding/json encodes an abi.TaskHandle.
+func appendTaskHandle(dst []byte, h *abi.TaskHandle) ([]byte, error) {
+	w := jsonscan.NewObjectWriter(dst)
+	w.Raw("state", appendTaskState(nil, &h.State))
+	if len(h.Result) > 0 {
+		if err := appendRaw(&w, "result", h.Result); err != nil {
+			return dst, err
+		}
+	}
+	return w.Bytes(), nil
+}
+
+// taskParams are the params of the abi.MethodTask* operations.
+type taskParams struct {
+	core.CallToolParams
+	TTLMs             int64  `json:"ttlMs"`
+	TaskID            string `json:"taskId"`
+	MaxPollIntervalMs int64  `json:"maxPollIntervalMs"`
+	Cursor            string `json:"cursor"`
+}
+
+var taskParamsNames = []string{"_meta", "name", "arguments", "ttlMs", "taskId", "maxPollIntervalMs", "cursor"}
+
+// taskParamsType is the Go type encoding/json named in its messages (the
+// params were an anonymous struct).
+const taskParamsType = "struct { core.CallToolParams; TTLMs int64 \"json:\\\"ttlMs\\\"\"; TaskID string \"json:\\\"taskId\\\"\"; MaxPollIntervalMs int64 \"json:\\\"maxPollIntervalMs\\\"\"; Cursor string \"json:\\\"cursor\\\"\" }"
+
+// DecodeSchema implements bridge.Decodable (leniently, with
+// bridge.Unmarshal).
+func (p *taskParams) DecodeSchema(d *bridge.Decoder, val []byte) error {
+	return d.Object(val, "", taskParamsType, taskParamsNames, func(name string, v []byte) error {
+		switch name {
+		case "_meta":
+			return d.Embedded("CallToolParams", func() error { return d.AnyMap(v, (*map[string]any)(&p.Meta), "core.Meta") })
+		case "name":
+			return d.Embedded("CallToolParams", func() error { d.String(v, &p.Name); return nil })
+		case "arguments":
+			return d.Embedded("CallToolParams", func() error { return d.Any(v, &p.Arguments) })
+		case "ttlMs":
+			d.Int64(v, &p.TTLMs)
+		case "taskId":
+			d.String(v, &p.TaskID)
+		case "maxPollIntervalMs":
+			d.Int64(v, &p.MaxPollIntervalMs)
+		default:
+			d.String(v, &p.Cursor)
+		}
+		return nil
+	})
+}
