@@ -59,14 +59,7 @@ var uriLevelNames = []string{"uri", "level"}
 
 // DecodeSchema decodes p.
 func (p *uriLevel) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Object(val, "", "struct { URI string \"json:\\\"uri\\\"\"; Level string \"json:\\\"level\\\"\" }", uriLevelNames, func(name string, v []byte) error {
-		if name == "uri" {
-			d.String(v, &p.URI)
-		} else {
-			d.String(v, &p.Level)
-		}
-		return nil
-	})
+	return d.Fields(val, "", "struct { URI string \"json:\\\"uri\\\"\"; Level string \"json:\\\"level\\\"\" }", uriLevelNames, &p.URI, &p.Level)
 }
 
 // SessionInfo describes a connected session to the host: the result of

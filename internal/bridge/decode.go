@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"strconv"
@@ -73,13 +74,28 @@ func (d *Decoder) wrong(value, typ string) {
 
 func isNull(val []byte) bool { return len(val) == 4 && string(val) == "null" }
 
-// Object decodes the JSON object val, a struct named strct (Go type typ
-// in messages), calling member with the canonical name (one of names,
-// matched exactly, then case-insensitively) and value of each member.
-// Unknown members are deferred errors; member's own errors stop the
-// decoding. Null is no error and calls nothing (the caller clears a
-// pointer first).
-func (d *Decoder) Object(val []byte, strct, typ string, names []string, member func(name string, val []byte) error) error {
+// Member decodes one member whose Go type [Decoder.Fields] does not
+// know (a nested object, an embedded one).
+type Member func(d *Decoder, val []byte) error
+
+// Embedded is a member of an embedded struct field named Field:
+// encoding/json's messages name that field in the path. Ptr is what
+// Fields takes.
+type Embedded struct {
+	Field string
+	Ptr   any
+}
+
+// Fields decodes the JSON object val, a struct named strct (Go type typ
+// in messages) whose members are names (matched exactly, then
+// case-insensitively) with the matching pointers in ptrs, one per name:
+// *string, *bool, *int, *int64, **Millis, *[]string, *map[string]string,
+// *map[string][]string, *map[string]any, *core.Meta, *any,
+// *json.RawMessage, **struct{}, an [Embedded] or a [Member]. Unknown
+// members are deferred errors (ignored when Lenient); a member's own
+// error stops the decoding. Null is no error and sets nothing (the
+// caller clears a pointer first).
+func (d *Decoder) Fields(val []byte, strct, typ string, names []string, ptrs ...any) error {
 	if isNull(val) {
 		return nil
 	}
@@ -93,16 +109,15 @@ func (d *Decoder) Object(val []byte, strct, typ string, names []string, member f
 	}
 	outer, depth := d.strct, len(d.path)
 	for _, m := range ms {
-		name := canonical(m.Key, names)
-		if name == "" {
-			if d.Lenient {
-				continue
+		k := canonical(m.Key, names)
+		if k < 0 {
+			if !d.Lenient {
+				d.save(errors.New("json: unknown field " + strconv.Quote(m.Key)))
 			}
-			d.save(errors.New("json: unknown field " + strconv.Quote(m.Key)))
 			continue
 		}
-		d.strct, d.path = strct, append(d.path[:depth], name)
-		if err := member(name, trim(m.Val)); err != nil {
+		d.strct, d.path = strct, append(d.path[:depth], names[k])
+		if err := d.field(trim(m.Val), ptrs[k]); err != nil {
 			return err
 		}
 		d.strct, d.path = outer, d.path[:depth]
@@ -110,33 +125,63 @@ func (d *Decoder) Object(val []byte, strct, typ string, names []string, member f
 	return nil
 }
 
-// Embedded runs f, the decoding of the current member, as a member of the
-// embedded struct field named field (encoding/json's messages name it in
-// the path).
-func (d *Decoder) Embedded(field string, f func() error) error {
-	n := len(d.path)
-	if n == 0 {
-		return f()
+// field decodes val into the member pointer p (see Fields).
+func (d *Decoder) field(val []byte, p any) error {
+	switch p := p.(type) {
+	case *string:
+		d.String(val, p)
+	case *bool:
+		d.Bool(val, p)
+	case *int:
+		d.Int(val, p)
+	case *int64:
+		d.Int64(val, p)
+	case **Millis:
+		return d.Millis(val, p)
+	case *[]string:
+		d.Strings(val, p)
+	case *map[string]string:
+		return d.StringMap(val, p)
+	case *map[string][]string:
+		return d.StringsMap(val, p)
+	case *map[string]any:
+		return d.AnyMap(val, p, "map[string]interface {}")
+	case *core.Meta:
+		return d.AnyMap(val, (*map[string]any)(p), "core.Meta")
+	case *any:
+		return d.Any(val, p)
+	case *json.RawMessage:
+		d.Raw(val, (*[]byte)(p))
+	case **struct{}:
+		return d.Empty(val, p)
+	case Embedded:
+		if n := len(d.path); n > 0 {
+			last := d.path[n-1]
+			d.path = append(d.path[:n-1], p.Field, last)
+		}
+		return d.field(val, p.Ptr)
+	case Member:
+		return p(d, val)
+	default:
+		panic("bridge: Fields: unsupported member type")
 	}
-	last := d.path[n-1]
-	d.path = append(d.path[:n-1], field, last)
-	return f()
+	return nil
 }
 
-// canonical returns the name of names key matches, exactly or else
-// case-insensitively, or "".
-func canonical(key string, names []string) string {
-	for _, n := range names {
+// canonical returns the index of the name in names key matches, exactly
+// or else case-insensitively, or -1.
+func canonical(key string, names []string) int {
+	for i, n := range names {
 		if n == key {
-			return n
+			return i
 		}
 	}
-	for _, n := range names {
+	for i, n := range names {
 		if strings.EqualFold(n, key) {
-			return n
+			return i
 		}
 	}
-	return ""
+	return -1
 }
 
 func trim(b []byte) []byte {
@@ -345,7 +390,7 @@ func (d *Decoder) Empty(val []byte, p **struct{}) error {
 	if *p == nil {
 		*p = &struct{}{}
 	}
-	return d.Object(val, "", "struct {}", nil, func(string, []byte) error { return nil })
+	return d.Fields(val, "", "struct {}", nil)
 }
 
 // ErrTrailing is DecodeStrict's error for data after the JSON object.
@@ -434,65 +479,20 @@ var clientConfigNames = []string{
 
 // DecodeSchema decodes c strictly.
 func (c *ClientConfig) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Object(val, "ClientConfig", "bridge.ClientConfig", clientConfigNames, func(name string, v []byte) error {
-		switch name {
-		case "clientInfo":
-			return object(d, v, &c.ClientInfo, decodeImplementation)
-		case "protocolVersions":
-			d.Strings(v, &c.ProtocolVersions)
-		case "capabilities":
-			return object(d, v, &c.Capabilities, decodeClientCapabilities)
-		case "handlers":
-			return d.Object(v, "Handlers", "bridge.Handlers", handlersNames, func(name string, v []byte) error {
-				switch name {
-				case "sampling":
-					d.Bool(v, &c.Handlers.Sampling)
-				case "elicitation":
-					d.Bool(v, &c.Handlers.Elicitation)
-				default:
-					d.Bool(v, &c.Handlers.Roots)
-				}
-				return nil
-			})
-		case "samplingTools":
-			d.Bool(v, &c.SamplingTools)
-		case "elicitationModes":
-			d.Strings(v, &c.ElicitationModes)
-		case "noElicitationDefaults":
-			d.Bool(v, &c.NoElicitationDefaults)
-		case "roots":
-			return decodeRoots(d, v, &c.Roots)
-		case "notifications":
-			d.Strings(v, &c.Notifications)
-		case "messages":
-			d.Bool(v, &c.Messages)
-		case "logLevel":
-			d.String(v, &c.LogLevel)
-		case "requestTimeoutMs":
-			return d.Millis(v, &c.RequestTimeoutMs)
-		case "maxTotalTimeoutMs":
-			return d.Millis(v, &c.MaxTotalTimeoutMs)
-		case "probeTimeoutMs":
-			return d.Millis(v, &c.ProbeTimeoutMs)
-		case "maxInputRounds":
-			d.Int(v, &c.MaxInputRounds)
-		case "disableCache":
-			d.Bool(v, &c.DisableCache)
-		case "disableOutputValidation":
-			d.Bool(v, &c.DisableOutputValidation)
-		case "retry":
-			return object(d, v, &c.Retry, decodeRetry)
-		case "keepAliveMs":
-			return d.Millis(v, &c.KeepAliveMs)
-		case "maxQueuedNotifications":
-			d.Int(v, &c.MaxQueuedNotifications)
-		case "maxServerRequests":
-			d.Int(v, &c.MaxServerRequests)
-		case "tasks":
-			d.Bool(v, &c.Tasks)
-		}
-		return nil
-	})
+	return d.Fields(val, "ClientConfig", "bridge.ClientConfig", clientConfigNames,
+		Member(func(d *Decoder, v []byte) error { return object(d, v, &c.ClientInfo, decodeImplementation) }),
+		&c.ProtocolVersions,
+		Member(func(d *Decoder, v []byte) error { return object(d, v, &c.Capabilities, decodeClientCapabilities) }),
+		Member(func(d *Decoder, v []byte) error {
+			h := &c.Handlers
+			return d.Fields(v, "Handlers", "bridge.Handlers", handlersNames, &h.Sampling, &h.Elicitation, &h.Roots)
+		}),
+		&c.SamplingTools, &c.ElicitationModes, &c.NoElicitationDefaults,
+		Member(func(d *Decoder, v []byte) error { return decodeRoots(d, v, &c.Roots) }),
+		&c.Notifications, &c.Messages, &c.LogLevel, &c.RequestTimeoutMs, &c.MaxTotalTimeoutMs,
+		&c.ProbeTimeoutMs, &c.MaxInputRounds, &c.DisableCache, &c.DisableOutputValidation,
+		Member(func(d *Decoder, v []byte) error { return object(d, v, &c.Retry, decodeRetry) }),
+		&c.KeepAliveMs, &c.MaxQueuedNotifications, &c.MaxServerRequests, &c.Tasks)
 }
 
 var handlersNames = []string{"sampling", "elicitation", "roots"}
@@ -500,39 +500,15 @@ var handlersNames = []string{"sampling", "elicitation", "roots"}
 var retryNames = []string{"attempts", "delayMs", "maxDelayMs"}
 
 func decodeRetry(d *Decoder, val []byte, r *RetryConfig) error {
-	return d.Object(val, "RetryConfig", "bridge.RetryConfig", retryNames, func(name string, v []byte) error {
-		switch name {
-		case "attempts":
-			d.Int(v, &r.Attempts)
-		case "delayMs":
-			return d.Millis(v, &r.DelayMs)
-		default:
-			return d.Millis(v, &r.MaxDelayMs)
-		}
-		return nil
-	})
+	return d.Fields(val, "RetryConfig", "bridge.RetryConfig", retryNames, &r.Attempts, &r.DelayMs, &r.MaxDelayMs)
 }
 
 var implementationNames = []string{"name", "title", "version", "description", "websiteUrl", "icons"}
 
 func decodeImplementation(d *Decoder, val []byte, impl *core.Implementation) error {
-	return d.Object(val, "Implementation", "core.Implementation", implementationNames, func(name string, v []byte) error {
-		switch name {
-		case "name":
-			d.String(v, &impl.Name)
-		case "title":
-			d.String(v, &impl.Title)
-		case "version":
-			d.String(v, &impl.Version)
-		case "description":
-			d.String(v, &impl.Description)
-		case "websiteUrl":
-			d.String(v, &impl.WebsiteURL)
-		default:
-			return decodeIcons(d, v, &impl.Icons)
-		}
-		return nil
-	})
+	return d.Fields(val, "Implementation", "core.Implementation", implementationNames,
+		&impl.Name, &impl.Title, &impl.Version, &impl.Description, &impl.WebsiteURL,
+		Member(func(d *Decoder, v []byte) error { return decodeIcons(d, v, &impl.Icons) }))
 }
 
 var iconNames = []string{"src", "mimeType", "sizes", "theme"}
@@ -550,20 +526,7 @@ func decodeIcons(d *Decoder, val []byte, p *[]core.Icon) error {
 	out := make([]core.Icon, len(items))
 	for i, it := range items {
 		ic := &out[i]
-		err := d.Object(trim(it), "Icon", "core.Icon", iconNames, func(name string, v []byte) error {
-			switch name {
-			case "src":
-				d.String(v, &ic.Src)
-			case "mimeType":
-				d.String(v, &ic.MimeType)
-			case "sizes":
-				d.Strings(v, &ic.Sizes)
-			default:
-				d.String(v, &ic.Theme)
-			}
-			return nil
-		})
-		if err != nil {
+		if err := d.Fields(trim(it), "Icon", "core.Icon", iconNames, &ic.Src, &ic.MimeType, &ic.Sizes, &ic.Theme); err != nil {
 			return err
 		}
 	}
@@ -572,6 +535,10 @@ func decodeIcons(d *Decoder, val []byte, p *[]core.Icon) error {
 }
 
 var rootNames = []string{"uri", "name", "_meta"}
+
+func decodeRoot(d *Decoder, val []byte, r *core.Root) error {
+	return d.Fields(val, "Root", "core.Root", rootNames, &r.URI, &r.Name, &r.Meta)
+}
 
 func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 	if isNull(val) {
@@ -585,20 +552,7 @@ func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 	items, _ := jsonscan.Elements(val)
 	out := make([]*core.Root, len(items))
 	for i, it := range items {
-		err := object(d, trim(it), &out[i], func(d *Decoder, val []byte, r *core.Root) error {
-			return d.Object(val, "Root", "core.Root", rootNames, func(name string, v []byte) error {
-				switch name {
-				case "uri":
-					d.String(v, &r.URI)
-				case "name":
-					d.String(v, &r.Name)
-				default:
-					return d.AnyMap(v, (*map[string]any)(&r.Meta), "core.Meta")
-				}
-				return nil
-			})
-		})
-		if err != nil {
+		if err := object(d, trim(it), &out[i], decodeRoot); err != nil {
 			return err
 		}
 	}
@@ -609,47 +563,30 @@ func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 var clientCapabilitiesNames = []string{"experimental", "extensions", "roots", "sampling", "elicitation", "tasks"}
 
 func decodeClientCapabilities(d *Decoder, val []byte, c *core.ClientCapabilities) error {
-	return d.Object(val, "ClientCapabilities", "core.ClientCapabilities", clientCapabilitiesNames, func(name string, v []byte) error {
-		switch name {
-		case "experimental":
-			return d.AnyMap(v, &c.Experimental, "map[string]interface {}")
-		case "extensions":
-			return d.AnyMap(v, &c.Extensions, "map[string]interface {}")
-		case "roots":
+	return d.Fields(val, "ClientCapabilities", "core.ClientCapabilities", clientCapabilitiesNames,
+		&c.Experimental, &c.Extensions,
+		Member(func(d *Decoder, v []byte) error {
 			return object(d, v, &c.Roots, func(d *Decoder, val []byte, r *core.RootsCapability) error {
-				return d.Object(val, "RootsCapability", "core.RootsCapability", listChangedNames, func(_ string, v []byte) error {
-					d.Bool(v, &r.ListChanged)
-					return nil
-				})
+				return d.Fields(val, "RootsCapability", "core.RootsCapability", listChangedNames, &r.ListChanged)
 			})
-		case "sampling":
+		}),
+		Member(func(d *Decoder, v []byte) error {
 			return object(d, v, &c.Sampling, func(d *Decoder, val []byte, s *core.SamplingCapability) error {
-				return d.Object(val, "SamplingCapability", "core.SamplingCapability", samplingNames, func(name string, v []byte) error {
-					if name == "context" {
-						return d.Empty(v, &s.Context)
-					}
-					return d.Empty(v, &s.Tools)
-				})
+				return d.Fields(val, "SamplingCapability", "core.SamplingCapability", samplingNames, &s.Context, &s.Tools)
 			})
-		case "elicitation":
+		}),
+		Member(func(d *Decoder, v []byte) error {
 			return object(d, v, &c.Elicitation, func(d *Decoder, val []byte, e *core.ElicitationCapability) error {
-				return d.Object(val, "ElicitationCapability", "core.ElicitationCapability", elicitationNames, func(name string, v []byte) error {
-					if name == "url" {
-						return d.Empty(v, &e.URL)
-					}
-					return object(d, v, &e.Form, func(d *Decoder, val []byte, f *core.FormElicitationCapability) error {
-						return d.Object(val, "FormElicitationCapability", "core.FormElicitationCapability", applyDefaultsNames, func(_ string, v []byte) error {
-							d.Bool(v, &f.ApplyDefaults)
-							return nil
+				return d.Fields(val, "ElicitationCapability", "core.ElicitationCapability", elicitationNames,
+					Member(func(d *Decoder, v []byte) error {
+						return object(d, v, &e.Form, func(d *Decoder, val []byte, f *core.FormElicitationCapability) error {
+							return d.Fields(val, "FormElicitationCapability", "core.FormElicitationCapability", applyDefaultsNames, &f.ApplyDefaults)
 						})
-					})
-				})
+					}),
+					&e.URL)
 			})
-		default:
-			d.Raw(v, (*[]byte)(&c.Tasks))
-		}
-		return nil
-	})
+		}),
+		&c.Tasks)
 }
 
 var (
@@ -666,37 +603,10 @@ var connectConfigNames = []string{
 
 // DecodeSchema decodes c strictly.
 func (c *ConnectConfig) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Object(val, "ConnectConfig", "bridge.ConnectConfig", connectConfigNames, func(name string, v []byte) error {
-		return c.member(d, name, v)
-	})
-}
-
-// member decodes one member of a ConnectConfig (also the members of
-// hosts' objects that embed one).
-func (c *ConnectConfig) member(d *Decoder, name string, v []byte) error {
-	switch name {
-	case "url":
-		d.String(v, &c.URL)
-	case "transport":
-		d.String(v, &c.Transport)
-	case "protocolVersions":
-		d.Strings(v, &c.ProtocolVersions)
-	case "headers":
-		return d.StringMap(v, &c.Headers)
-	case "maxMessageSize":
-		d.Int(v, &c.MaxMessageSize)
-	case "retryMs":
-		return d.Millis(v, &c.RetryMs)
-	case "maxReconnects":
-		d.Int(v, &c.MaxReconnects)
-	case "credentials":
-		d.String(v, &c.Credentials)
-	case "fetchMode":
-		d.String(v, &c.FetchMode)
-	case "auth":
-		return object(d, v, &c.Auth, decodeAuth)
-	}
-	return nil
+	return d.Fields(val, "ConnectConfig", "bridge.ConnectConfig", connectConfigNames,
+		&c.URL, &c.Transport, &c.ProtocolVersions, &c.Headers, &c.MaxMessageSize, &c.RetryMs,
+		&c.MaxReconnects, &c.Credentials, &c.FetchMode,
+		Member(func(d *Decoder, v []byte) error { return object(d, v, &c.Auth, decodeAuth) }))
 }
 
 var authConfigNames = []string{
@@ -708,81 +618,20 @@ var authConfigNames = []string{
 }
 
 func decodeAuth(d *Decoder, val []byte, a *AuthConfig) error {
-	return d.Object(val, "AuthConfig", "bridge.AuthConfig", authConfigNames, func(name string, v []byte) error {
-		switch name {
-		case "grant":
-			d.String(v, &a.Grant)
-		case "userAgent":
-			d.String(v, &a.UserAgent)
-		case "redirectUri":
-			d.String(v, &a.RedirectURI)
-		case "callbackUrl":
-			d.String(v, &a.CallbackURL)
-		case "clientId":
-			d.String(v, &a.ClientID)
-		case "clientSecret":
-			d.String(v, &a.ClientSecret)
-		case "authMethod":
-			d.String(v, &a.AuthMethod)
-		case "issuer":
-			d.String(v, &a.Issuer)
-		case "privateKeyPem":
-			d.String(v, &a.PrivateKeyPEM)
-		case "clientMetadataUrl":
-			d.String(v, &a.ClientMetadataURL)
-		case "clientName":
-			d.String(v, &a.ClientName)
-		case "applicationType":
-			d.String(v, &a.ApplicationType)
-		case "scopes":
-			d.Strings(v, &a.Scopes)
-		case "noOfflineAccess":
-			d.Bool(v, &a.NoOfflineAccess)
-		case "dpop":
-			d.Bool(v, &a.DPoP)
-		case "dpopKeyPem":
-			d.String(v, &a.DPoPKeyPEM)
-		case "assertion":
-			d.String(v, &a.Assertion)
-		case "idjag":
-			return object(d, v, &a.IDJAG, decodeIDJAG)
-		case "maxAuthorizations":
-			d.Int(v, &a.MaxAuthorizations)
-		case "authorizationTimeoutMs":
-			return d.Millis(v, &a.AuthorizationTimeoutMs)
-		case "allowInsecureHttp":
-			d.Bool(v, &a.AllowInsecureHTTP)
-		case "allowPrivateAddresses":
-			d.Bool(v, &a.AllowPrivateAddresses)
-		case "store":
-			d.Raw(v, (*[]byte)(&a.Store))
-		case "persist":
-			d.Bool(v, &a.Persist)
-		case "log":
-			d.Bool(v, &a.Log)
-		}
-		return nil
-	})
+	return d.Fields(val, "AuthConfig", "bridge.AuthConfig", authConfigNames,
+		&a.Grant, &a.UserAgent, &a.RedirectURI, &a.CallbackURL, &a.ClientID, &a.ClientSecret,
+		&a.AuthMethod, &a.Issuer, &a.PrivateKeyPEM, &a.ClientMetadataURL, &a.ClientName,
+		&a.ApplicationType, &a.Scopes, &a.NoOfflineAccess, &a.DPoP, &a.DPoPKeyPEM, &a.Assertion,
+		Member(func(d *Decoder, v []byte) error { return object(d, v, &a.IDJAG, decodeIDJAG) }),
+		&a.MaxAuthorizations, &a.AuthorizationTimeoutMs, &a.AllowInsecureHTTP,
+		&a.AllowPrivateAddresses, &a.Store, &a.Persist, &a.Log)
 }
 
 var idjagNames = []string{"tokenEndpoint", "clientId", "clientSecret", "subjectToken", "subjectTokenType"}
 
 func decodeIDJAG(d *Decoder, val []byte, c *IDJAGConfig) error {
-	return d.Object(val, "IDJAGConfig", "bridge.IDJAGConfig", idjagNames, func(name string, v []byte) error {
-		switch name {
-		case "tokenEndpoint":
-			d.String(v, &c.TokenEndpoint)
-		case "clientId":
-			d.String(v, &c.ClientID)
-		case "clientSecret":
-			d.String(v, &c.ClientSecret)
-		case "subjectToken":
-			d.String(v, &c.SubjectToken)
-		default:
-			d.String(v, &c.SubjectTokenType)
-		}
-		return nil
-	})
+	return d.Fields(val, "IDJAGConfig", "bridge.IDJAGConfig", idjagNames,
+		&c.TokenEndpoint, &c.ClientID, &c.ClientSecret, &c.SubjectToken, &c.SubjectTokenType)
 }
 
 var callOptionsNames = []string{
@@ -792,41 +641,17 @@ var callOptionsNames = []string{
 
 // DecodeSchema decodes o strictly.
 func (o *CallOptions) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Object(val, "CallOptions", "bridge.CallOptions", callOptionsNames, func(name string, v []byte) error {
-		return o.member(d, name, v)
-	})
+	return d.Fields(val, "CallOptions", "bridge.CallOptions", callOptionsNames, o.FieldPtrs()...)
 }
 
-// CallOptionsNames are the members of a CallOptions, for hosts' objects
-// that embed one (with [CallOptions.DecodeMember]).
+// CallOptionsNames are the members of a CallOptions, in the order of
+// [CallOptions.FieldPtrs], for hosts' objects that embed one.
 var CallOptionsNames = callOptionsNames
 
-// DecodeMember decodes the member name (one of CallOptionsNames) of a
-// CallOptions embedded in a host's object.
-func (o *CallOptions) DecodeMember(d *Decoder, name string, v []byte) error {
-	return o.member(d, name, v)
-}
-
-// member decodes one member of a CallOptions (also the members of hosts'
-// objects that embed one).
-func (o *CallOptions) member(d *Decoder, name string, v []byte) error {
-	switch name {
-	case "timeoutMs":
-		return d.Millis(v, &o.TimeoutMs)
-	case "maxTotalTimeoutMs":
-		return d.Millis(v, &o.MaxTotalTimeoutMs)
-	case "resetTimeoutOnProgress":
-		d.Bool(v, &o.ResetTimeoutOnProgress)
-	case "noCache":
-		d.Bool(v, &o.NoCache)
-	case "meta":
-		return d.AnyMap(v, (*map[string]any)(&o.Meta), "core.Meta")
-	case "noTaskWait":
-		d.Bool(v, &o.NoTaskWait)
-	case "progress":
-		d.Bool(v, &o.Progress)
-	}
-	return nil
+// FieldPtrs returns pointers to o's members for [Decoder.Fields], in the
+// order of CallOptionsNames.
+func (o *CallOptions) FieldPtrs() []any {
+	return []any{&o.TimeoutMs, &o.MaxTotalTimeoutMs, &o.ResetTimeoutOnProgress, &o.NoCache, &o.Meta, &o.NoTaskWait, &o.Progress}
 }
 
 var errorNames = []string{"kind", "code", "message", "data", "status"}
@@ -834,20 +659,6 @@ var errorNames = []string{"kind", "code", "message", "data", "status"}
 // DecodeError decodes an *Error member (a host's answer): null clears it.
 func DecodeError(d *Decoder, val []byte, p **Error) error {
 	return object(d, val, p, func(d *Decoder, val []byte, e *Error) error {
-		return d.Object(val, "Error", "bridge.Error", errorNames, func(name string, v []byte) error {
-			switch name {
-			case "kind":
-				d.String(v, &e.Kind)
-			case "code":
-				d.Int64(v, &e.Code)
-			case "message":
-				d.String(v, &e.Message)
-			case "data":
-				d.Raw(v, (*[]byte)(&e.Data))
-			default:
-				d.Int(v, &e.Status)
-			}
-			return nil
-		})
+		return d.Fields(val, "Error", "bridge.Error", errorNames, &e.Kind, &e.Code, &e.Message, &e.Data, &e.Status)
 	})
 }

@@ -29,17 +29,7 @@ type callToolParams core.CallToolParams
 var callToolParamsNames = []string{"_meta", "name", "arguments"}
 
 func (p *callToolParams) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Object(val, "CallToolParams", "core.CallToolParams", callToolParamsNames, func(name string, v []byte) error {
-		switch name {
-		case "_meta":
-			return d.AnyMap(v, (*map[string]any)(&p.Meta), "core.Meta")
-		case "name":
-			d.String(v, &p.Name)
-		default:
-			return d.Any(v, &p.Arguments)
-		}
-		return nil
-	})
+	return d.Fields(val, "CallToolParams", "core.CallToolParams", callToolParamsNames, &p.Meta, &p.Name, &p.Arguments)
 }
 
 // UnmarshalCallToolParams decodes tools/call params into p.
@@ -52,13 +42,7 @@ type paginatedParams core.PaginatedParams
 var paginatedNames = []string{"_meta", "cursor"}
 
 func (p *paginatedParams) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Object(val, "PaginatedParams", "core.PaginatedParams", paginatedNames, func(name string, v []byte) error {
-		if name == "cursor" {
-			d.String(v, &p.Cursor)
-			return nil
-		}
-		return d.AnyMap(v, (*map[string]any)(&p.Meta), "core.Meta")
-	})
+	return d.Fields(val, "PaginatedParams", "core.PaginatedParams", paginatedNames, &p.Meta, &p.Cursor)
 }
 
 // UnmarshalPaginatedParams decodes a list request's params into p.
@@ -71,21 +55,8 @@ type subscriptionFilter core.SubscriptionFilter
 var filterNames = []string{"toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions", "taskIds"}
 
 func (f *subscriptionFilter) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Object(val, "SubscriptionFilter", "core.SubscriptionFilter", filterNames, func(name string, v []byte) error {
-		switch name {
-		case "toolsListChanged":
-			d.Bool(v, &f.ToolsListChanged)
-		case "promptsListChanged":
-			d.Bool(v, &f.PromptsListChanged)
-		case "resourcesListChanged":
-			d.Bool(v, &f.ResourcesListChanged)
-		case "resourceSubscriptions":
-			d.Strings(v, &f.ResourceSubscriptions)
-		default:
-			d.Strings(v, &f.TaskIDs)
-		}
-		return nil
-	})
+	return d.Fields(val, "SubscriptionFilter", "core.SubscriptionFilter", filterNames,
+		&f.ToolsListChanged, &f.PromptsListChanged, &f.ResourcesListChanged, &f.ResourceSubscriptions, &f.TaskIDs)
 }
 
 // UnmarshalSubscriptionFilter decodes a subscriptions/listen filter into f.

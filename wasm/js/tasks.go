@@ -27,12 +27,7 @@ var taskOptionsNames = []string{"ttlMs", "timeoutMs"}
 
 // DecodeSchema decodes o strictly.
 func (o *taskOptions) DecodeSchema(d *schema.Decoder, val []byte) error {
-	return d.Object(val, "", "struct { TTLMs *bridge.Millis \"json:\\\"ttlMs\\\"\"; TimeoutMs *bridge.Millis \"json:\\\"timeoutMs\\\"\" }", taskOptionsNames, func(name string, v []byte) error {
-		if name == "ttlMs" {
-			return d.Millis(v, &o.TTLMs)
-		}
-		return d.Millis(v, &o.TimeoutMs)
-	})
+	return d.Fields(val, "", "struct { TTLMs *bridge.Millis \"json:\\\"ttlMs\\\"\"; TimeoutMs *bridge.Millis \"json:\\\"timeoutMs\\\"\" }", taskOptionsNames, &o.TTLMs, &o.TimeoutMs)
 }
 
 // waitOptions are taskWait's options.
@@ -44,9 +39,7 @@ var waitOptionsNames = []string{"maxPollIntervalMs"}
 
 // DecodeSchema decodes o strictly.
 func (o *waitOptions) DecodeSchema(d *schema.Decoder, val []byte) error {
-	return d.Object(val, "", "struct { MaxPollIntervalMs *bridge.Millis \"json:\\\"maxPollIntervalMs\\\"\" }", waitOptionsNames, func(_ string, v []byte) error {
-		return d.Millis(v, &o.MaxPollIntervalMs)
-	})
+	return d.Fields(val, "", "struct { MaxPollIntervalMs *bridge.Millis \"json:\\\"maxPollIntervalMs\\\"\" }", waitOptionsNames, &o.MaxPollIntervalMs)
 }
 
 // The tasks API of the glue (js/src/client.js): task handles live in a

@@ -77,17 +77,11 @@ var callRequestNames = append([]string{"method", "params"}, bridge.CallOptionsNa
 
 // DecodeSchema implements bridge.Decodable.
 func (r *callRequest) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	return d.Object(val, "CallRequest", "abi.CallRequest", callRequestNames, func(name string, v []byte) error {
-		switch name {
-		case "method":
-			d.String(v, &r.Method)
-		case "params":
-			d.Raw(v, (*[]byte)(&r.Params))
-		default:
-			return d.Embedded("CallOptions", func() error { return r.CallOptions.DecodeMember(d, name, v) })
-		}
-		return nil
-	})
+	ptrs := append(make([]any, 0, len(callRequestNames)), &r.Method, &r.Params)
+	for _, p := range r.CallOptions.FieldPtrs() {
+		ptrs = append(ptrs, bridge.Embedded{Field: "CallOptions", Ptr: p})
+	}
+	return d.Fields(val, "CallRequest", "abi.CallRequest", callRequestNames, ptrs...)
 }
 
 // answerJSON decodes an abi.Answer strictly.
@@ -97,13 +91,8 @@ var answerNames = []string{"result", "error"}
 
 // DecodeSchema implements bridge.Decodable.
 func (a *answerJSON) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	return d.Object(val, "Answer", "abi.Answer", answerNames, func(name string, v []byte) error {
-		if name == "result" {
-			d.Raw(v, (*[]byte)(&a.Result))
-			return nil
-		}
-		return bridge.DecodeError(d, v, &a.Error)
-	})
+	return d.Fields(val, "Answer", "abi.Answer", answerNames, &a.Result,
+		bridge.Member(func(d *bridge.Decoder, v []byte) error { return bridge.DecodeError(d, v, &a.Error) }))
 }
 
 // authorizeResult decodes an abi.AuthorizeResult leniently.
@@ -113,10 +102,7 @@ var authorizeResultNames = []string{"callbackUrl"}
 
 // DecodeSchema implements bridge.Decodable.
 func (r *authorizeResult) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	return d.Object(val, "AuthorizeResult", "abi.AuthorizeResult", authorizeResultNames, func(_ string, v []byte) error {
-		d.String(v, &r.CallbackURL)
-		return nil
-	})
+	return d.Fields(val, "AuthorizeResult", "abi.AuthorizeResult", authorizeResultNames, &r.CallbackURL)
 }
 
 // appendHTTPRequestHead appends h as encoding/json encodes it.
@@ -152,17 +138,7 @@ var httpResponseHeadNames = []string{"status", "headers", "hidden"}
 
 // DecodeSchema implements bridge.Decodable.
 func (h *httpResponseHead) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	return d.Object(val, "HTTPResponseHead", "abi.HTTPResponseHead", httpResponseHeadNames, func(name string, v []byte) error {
-		switch name {
-		case "status":
-			d.Int(v, &h.Status)
-		case "headers":
-			return d.StringsMap(v, &h.Headers)
-		default:
-			d.Strings(v, &h.Hidden)
-		}
-		return nil
-	})
+	return d.Fields(val, "HTTPResponseHead", "abi.HTTPResponseHead", httpResponseHeadNames, &h.Status, &h.Headers, &h.Hidden)
 }
 
 // appendTaskState appends st as encoding/json encodes an abi.TaskState.
@@ -221,23 +197,8 @@ const taskParamsType = "struct { core.CallToolParams; TTLMs int64 \"json:\\\"ttl
 // DecodeSchema implements bridge.Decodable (leniently, with
 // bridge.Unmarshal).
 func (p *taskParams) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	return d.Object(val, "", taskParamsType, taskParamsNames, func(name string, v []byte) error {
-		switch name {
-		case "_meta":
-			return d.Embedded("CallToolParams", func() error { return d.AnyMap(v, (*map[string]any)(&p.Meta), "core.Meta") })
-		case "name":
-			return d.Embedded("CallToolParams", func() error { d.String(v, &p.Name); return nil })
-		case "arguments":
-			return d.Embedded("CallToolParams", func() error { return d.Any(v, &p.Arguments) })
-		case "ttlMs":
-			d.Int64(v, &p.TTLMs)
-		case "taskId":
-			d.String(v, &p.TaskID)
-		case "maxPollIntervalMs":
-			d.Int64(v, &p.MaxPollIntervalMs)
-		default:
-			d.String(v, &p.Cursor)
-		}
-		return nil
-	})
+	return d.Fields(val, "", taskParamsType, taskParamsNames,
+		bridge.Embedded{Field: "CallToolParams", Ptr: &p.Meta}, bridge.Embedded{Field: "CallToolParams", Ptr: &p.Name},
+		bridge.Embedded{Field: "CallToolParams", Ptr: &p.Arguments},
+		&p.TTLMs, &p.TaskID, &p.MaxPollIntervalMs, &p.Cursor)
 }
