@@ -89,7 +89,7 @@ func appendServerCapabilities(dst []byte, c *core.ServerCapabilities) []byte {
 	}
 	listChanged("tools", c.Tools)
 	if len(c.Tasks) > 0 {
-		w.Raw("tasks", jsonscan.AppendCompact(nil, c.Tasks))
+		w.Raw("tasks", CompactRaw(c.Tasks))
 	}
 	return w.Bytes()
 }
@@ -134,7 +134,7 @@ func appendNotification(dst []byte, params any) ([]byte, error) {
 		if len(p.Data) > 0 && !jsonscan.Valid(p.Data) {
 			return dst, errInvalidRaw
 		}
-		w.Raw("data", jsonscan.AppendCompact(nil, p.Data))
+		w.Raw("data", CompactRaw(p.Data))
 	case *core.ProgressParams:
 		if err := meta(p.Meta); err != nil {
 			return dst, err
@@ -170,6 +170,20 @@ func appendNotification(dst []byte, params any) ([]byte, error) {
 // errInvalidRaw is a raw JSON member that is not valid JSON (which
 // encoding/json refused to encode).
 var errInvalidRaw = errors.New("mcpwasm: invalid raw JSON")
+
+// CompactRaw returns raw as encoding/json writes a json.RawMessage
+// (compacted, '<', '>' and '&' escaped in strings; null when empty).
+// Invalid JSON, which encoding/json refused to write, is null.
+func CompactRaw(raw []byte) []byte {
+	if len(raw) == 0 {
+		return []byte("null")
+	}
+	b, err := jsonscan.AppendCompact(nil, raw, true)
+	if err != nil {
+		return []byte("null")
+	}
+	return b
+}
 
 // AppendProgress appends p as encoding/json encodes a
 // *core.ProgressParams.

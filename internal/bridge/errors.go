@@ -140,7 +140,7 @@ func ErrorInfo(err error, state TaskStater) *Error {
 	}
 	if errors.As(err, &withRes) && e.Data == nil {
 		w := jsonscan.NewObjectWriter(nil)
-		w.Raw("result", jsonscan.AppendCompact(nil, withRes.Result))
+		w.Raw("result", CompactRaw(withRes.Result))
 		e.Data = w.Bytes()
 	}
 	return e
@@ -217,7 +217,7 @@ func (e *Error) AppendJSON(dst []byte) []byte {
 	w.Int("code", e.Code)
 	w.String("message", e.Message)
 	if len(e.Data) > 0 {
-		w.Raw("data", jsonscan.AppendCompact(nil, e.Data))
+		w.Raw("data", CompactRaw(e.Data))
 	}
 	w.IntOmit("status", int64(e.Status))
 	return w.Bytes()

@@ -7,13 +7,14 @@ import (
 	"strings"
 )
 
-// AppendCompact appends the valid JSON raw as encoding/json's Marshal
-// writes a json.RawMessage: without insignificant whitespace, with '<',
-// '>', '&', U+2028 and U+2029 inside strings escaped as \u003c, \u003e,
-// \u0026, \u2028 and \u2029. Empty raw is null (as [AppendRaw]).
-func AppendCompact(dst, raw []byte) []byte {
-	if len(raw) == 0 {
-		return append(dst, "null"...)
+// AppendCompact appends the valid JSON raw as encoding/json writes a
+// json.RawMessage: without the whitespace between tokens and, with
+// escapeHTML, with '<', '>', '&', U+2028 and U+2029 inside strings escaped
+// as \u003c, \u003e, \u0026, \u2028 and \u2029. Invalid JSON (empty
+// included) is an error and appends nothing.
+func AppendCompact(dst, raw []byte, escapeHTML bool) ([]byte, error) {
+	if err := SyntaxError(raw); err != nil {
+		return dst, err
 	}
 	const hex = "0123456789abcdef"
 	inString := false
@@ -26,11 +27,11 @@ func AppendCompact(dst, raw []byte) []byte {
 				i++
 			case c == '"':
 				inString = false
-			case c == '<' || c == '>' || c == '&':
+			case escapeHTML && (c == '<' || c == '>' || c == '&'):
 				dst = append(dst, raw[start:i]...)
 				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 				start = i + 1
-			case c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
+			case escapeHTML && c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
 				dst = append(dst, raw[start:i]...)
 				dst = append(dst, '\\', 'u', '2', '0', '2', hex[raw[i+2]&0xF])
 				start = i + 3
@@ -46,7 +47,7 @@ func AppendCompact(dst, raw []byte) []byte {
 			start = i + 1
 		}
 	}
-	return append(dst, raw[start:]...)
+	return append(dst, raw[start:]...), nil
 }
 
 // StdError returns err, an error of [Decode] or [SyntaxError] on data,

@@ -134,7 +134,7 @@ func (b *bridge) handleJSON(t *core.Task) (any, error) {
 	w := jsonscan.NewObjectWriter(nil)
 	w.Int("ref", int64(ref))
 	if raw := t.RawResult(); raw != nil {
-		w.Raw("result", jsonscan.AppendCompact(nil, raw))
+		w.Raw("result", schema.CompactRaw(raw))
 	}
 	w.Raw("state", stateJSON(t.State()).AppendJSON(nil))
 	return json.RawMessage(w.Bytes()), nil

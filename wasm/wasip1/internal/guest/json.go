@@ -20,7 +20,8 @@ func appendRaw(w *jsonscan.ObjectWriter, k string, raw []byte) error {
 	if err := rawError(raw); err != nil {
 		return err
 	}
-	w.Raw(k, jsonscan.AppendCompact(nil, raw))
+	c, _ := jsonscan.AppendCompact(nil, raw, true) // validated above
+	w.Raw(k, c)
 	return nil
 }
 
