@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"io"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -110,7 +110,7 @@ func FuzzDiscoveryDocuments(f *testing.F) {
 			"https://as.example.com/register":                                  reg,
 		}}
 		d := NewDoer(inner, nil)
-		tu, _ := url.Parse(target)
+		tu, _ := urlx.Parse(target)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		disc, err := d.discover(ctx, tu, oauthChallenge{}, false)
@@ -134,7 +134,7 @@ func FuzzDiscoveryDocuments(f *testing.F) {
 		inner.mu.Lock()
 		defer inner.mu.Unlock()
 		for _, a := range inner.asked {
-			u, err := url.Parse(a)
+			u, err := urlx.Parse(a)
 			require.NoError(t, err)
 			assert.NoError(t, d.checkURL("requested", u, tu), a)
 		}

@@ -4,12 +4,11 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"context"
-	"encoding/json"
 	"errors"
 	"net/netip"
-	"net/url"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -48,7 +47,7 @@ type discovery struct {
 	// published, or the server's origin for a 2025-03-26 server.
 	resource string
 	// covers is the set of URLs the resource's tokens may be sent to.
-	covers *url.URL
+	covers *urlx.URL
 	// prm is nil for a 2025-03-26 server (no protected resource metadata).
 	prm    *prMetadata
 	meta   *asMetadata
@@ -56,10 +55,10 @@ type discovery struct {
 }
 
 // origin returns scheme://host[:port] of u.
-func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+func origin(u *urlx.URL) string { return u.Scheme + "://" + u.Host }
 
 // canonicalHostPort lower-cases the host and drops a default port.
-func canonicalHostPort(u *url.URL) string {
+func canonicalHostPort(u *urlx.URL) string {
 	host := strings.ToLower(u.Hostname())
 	port := u.Port()
 	if (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
@@ -76,7 +75,7 @@ func canonicalHostPort(u *url.URL) string {
 
 // coversURL reports whether target belongs to the protected resource: the
 // same origin, and a path equal to the resource's or below it.
-func coversURL(resource, target *url.URL) bool {
+func coversURL(resource, target *urlx.URL) bool {
 	if !strings.EqualFold(resource.Scheme, target.Scheme) || canonicalHostPort(resource) != canonicalHostPort(target) {
 		return false
 	}
@@ -86,7 +85,7 @@ func coversURL(resource, target *url.URL) bool {
 }
 
 // isLoopback reports whether the URL's host is a loopback host.
-func isLoopback(u *url.URL) bool {
+func isLoopback(u *urlx.URL) bool {
 	h := strings.ToLower(u.Hostname())
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
@@ -98,8 +97,8 @@ func isLoopback(u *url.URL) bool {
 // checkEndpoint validates an authorization server URL for the protected
 // resource at resource: absolute http(s), no fragment, allowed by the URL
 // guard (checkURL).
-func (d *Doer) checkEndpoint(what, raw string, resource *url.URL) (*url.URL, error) {
-	u, err := url.Parse(raw)
+func (d *Doer) checkEndpoint(what, raw string, resource *urlx.URL) (*urlx.URL, error) {
+	u, err := urlx.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return nil, errf.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, raw)
 	}
@@ -115,7 +114,7 @@ func (d *Doer) checkEndpoint(what, raw string, resource *url.URL) (*url.URL, err
 // getJSON fetches a JSON document through the URL guard. found is false
 // (with a nil error) for a non-2xx answer; the error is a refusal of the
 // guard, a network or a decoding failure (the caller names u).
-func (d *Doer) getJSON(ctx context.Context, what, u string, resource *url.URL, v any) (found bool, status int, err error) {
+func (d *Doer) getJSON(ctx context.Context, what, u string, resource *urlx.URL, decode func([]byte) error) (found bool, status int, err error) {
 	resp, err := d.guardedDo(ctx, what, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}}, resource)
 	if err != nil {
 		return false, 0, err
@@ -128,7 +127,7 @@ func (d *Doer) getJSON(ctx context.Context, what, u string, resource *url.URL, v
 	if err != nil {
 		return false, resp.StatusCode, err
 	}
-	if err := json.Unmarshal(b, v); err != nil {
+	if err := decode(b); err != nil {
 		return false, resp.StatusCode, errf.Errorf("%w: %w", ErrBadResponse, err)
 	}
 	return true, resp.StatusCode, nil
@@ -142,7 +141,7 @@ func guardRefused(err error) bool {
 // wellKnownPRM lists the RFC 9728 well-known URLs for target in the order
 // MCP prescribes: path-aware first (when the endpoint has a path), then the
 // root.
-func wellKnownPRM(target *url.URL) []string {
+func wellKnownPRM(target *urlx.URL) []string {
 	o := origin(target)
 	var out []string
 	if p := strings.TrimSuffix(target.EscapedPath(), "/"); p != "" {
@@ -153,7 +152,7 @@ func wellKnownPRM(target *url.URL) []string {
 
 // wellKnownAS lists the RFC 8414 and OpenID Connect discovery URLs for an
 // issuer in the order MCP prescribes.
-func wellKnownAS(issuer *url.URL) []string {
+func wellKnownAS(issuer *urlx.URL) []string {
 	o := origin(issuer)
 	p := strings.TrimSuffix(issuer.EscapedPath(), "/")
 	if p == "" {
@@ -174,7 +173,7 @@ func issuerMatches(got, want string) bool {
 	if got == want {
 		return true
 	}
-	u, err := url.Parse(want)
+	u, err := urlx.Parse(want)
 	if err != nil || (u.Path != "" && u.Path != "/") {
 		return false
 	}
@@ -183,13 +182,13 @@ func issuerMatches(got, want string) bool {
 
 // discover finds the protected resource and its authorization server for
 // a request to target that was refused with challenge ch.
-func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge, hidden bool) (*discovery, error) {
+func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge, hidden bool) (*discovery, error) {
 	var prm *prMetadata
 	var misses []string
 	var refused error
 	fetchPRM := func(u string) {
 		var doc prMetadata
-		found, status, err := d.getJSON(ctx, "protected resource metadata", u, target, &doc)
+		found, status, err := d.getJSON(ctx, "protected resource metadata", u, target, func(b []byte) error { return decodePRM(b, &doc) })
 		switch {
 		case guardRefused(err):
 			refused = err
@@ -227,9 +226,9 @@ func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge,
 	}
 
 	disc := &discovery{prm: prm}
-	var asURL *url.URL
+	var asURL *urlx.URL
 	if prm != nil {
-		res, err := url.Parse(prm.Resource)
+		res, err := urlx.Parse(prm.Resource)
 		if prm.Resource == "" || err != nil || res.Host == "" || (res.Scheme != "https" && res.Scheme != "http") || res.Fragment != "" {
 			return nil, errf.Errorf("%w: resource %q is not an absolute http(s) URI without fragment", ErrResourceMismatch, prm.Resource)
 		}
@@ -248,7 +247,7 @@ func (d *Doer) discover(ctx context.Context, target *url.URL, ch oauthChallenge,
 		// A 2025-03-26 server: no protected resource metadata; its
 		// authorization server is at its origin.
 		d.cfg.logf("auth: no protected resource metadata (%s): 2025-03-26 discovery at the origin", strings.Join(misses, "; "))
-		o, _ := url.Parse(origin(target))
+		o, _ := urlx.Parse(origin(target))
 		disc.resource, disc.covers = o.String(), o
 		var err error
 		if asURL, err = d.checkEndpoint("authorization server", o.String(), target); err != nil {
@@ -278,12 +277,12 @@ func hiddenError(err error) error {
 
 // discoverAS fetches and validates authorization server metadata; for a
 // 2025-03-26 server without any it returns the default endpoints.
-func (d *Doer) discoverAS(ctx context.Context, issuer, resource *url.URL, legacy bool) (*asMetadata, error) {
+func (d *Doer) discoverAS(ctx context.Context, issuer, resource *urlx.URL, legacy bool) (*asMetadata, error) {
 	want := issuer.String()
 	var misses []string
 	for _, u := range wellKnownAS(issuer) {
 		var meta asMetadata
-		found, status, err := d.getJSON(ctx, "authorization server metadata", u, resource, &meta)
+		found, status, err := d.getJSON(ctx, "authorization server metadata", u, resource, func(b []byte) error { return decodeAS(b, &meta) })
 		if err != nil {
 			if guardRefused(err) {
 				return nil, err

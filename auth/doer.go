@@ -6,11 +6,11 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -58,7 +58,7 @@ type flight struct {
 
 // sent records what a request carried.
 type sent struct {
-	url   *url.URL
+	url   *urlx.URL
 	res   *resource // nil if no token was attached
 	token *Token
 }
@@ -123,7 +123,7 @@ func drain(resp *fetch.Response) {
 
 // lookup returns the known resource covering u (the most specific one).
 // d.mu must be held.
-func (d *Doer) lookup(u *url.URL) *resource {
+func (d *Doer) lookup(u *urlx.URL) *resource {
 	var best *resource
 	for _, r := range d.resources {
 		if coversURL(r.disc.covers, u) && (best == nil || len(r.disc.covers.Path) > len(best.disc.covers.Path)) {
@@ -135,7 +135,7 @@ func (d *Doer) lookup(u *url.URL) *resource {
 
 // credentials returns the token to attach to a request to u, refreshing
 // an expired one first when it can.
-func (d *Doer) credentials(ctx context.Context, u *url.URL) (*resource, *Token) {
+func (d *Doer) credentials(ctx context.Context, u *urlx.URL) (*resource, *Token) {
 	d.mu.Lock()
 	r := d.lookup(u)
 	if r == nil || r.token == nil {
@@ -161,7 +161,7 @@ func (d *Doer) credentials(ctx context.Context, u *url.URL) (*resource, *Token) 
 func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *sent, error) {
 	cur := *req // its Header is the caller's until a redirect changes it
 	for hop := 0; ; hop++ {
-		u, err := url.Parse(cur.URL)
+		u, err := urlx.Parse(cur.URL)
 		if err != nil {
 			return nil, nil, errf.Errorf("auth: invalid URL: %w", err)
 		}
@@ -330,7 +330,7 @@ func (d *Doer) await(ctx context.Context, fn func(context.Context) error) (joine
 // recording the new discovery. It reports whether the authorization
 // server changed, in which case the old token is dropped: tokens and
 // client credentials never cross authorization servers.
-func (d *Doer) resourceFor(disc *discovery, target *url.URL) (r *resource, prev *Token, migrated bool) {
+func (d *Doer) resourceFor(disc *discovery, target *urlx.URL) (r *resource, prev *Token, migrated bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, x := range d.resources {
@@ -505,14 +505,14 @@ func union(a, b []string) []string {
 }
 
 // nonce returns the DPoP nonce last received from u's origin.
-func (d *Doer) nonce(u *url.URL) string {
+func (d *Doer) nonce(u *urlx.URL) string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.nonces[origin(u)]
 }
 
 // noteNonce records a DPoP-Nonce response header (RFC 9449 §8, §9).
-func (d *Doer) noteNonce(u *url.URL, resp *fetch.Response) {
+func (d *Doer) noteNonce(u *urlx.URL, resp *fetch.Response) {
 	if n := resp.Header.Get("DPoP-Nonce"); n != "" {
 		d.mu.Lock()
 		d.nonces[origin(u)] = n
@@ -523,7 +523,7 @@ func (d *Doer) noteNonce(u *url.URL, resp *fetch.Response) {
 // redact returns a URL without user information, query and fragment, for
 // messages (a query may hold an authorization code).
 func redact(raw string) string {
-	u, err := url.Parse(raw)
+	u, err := urlx.Parse(raw)
 	if err != nil {
 		return "(invalid URL)"
 	}

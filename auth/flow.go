@@ -6,16 +6,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"io"
 	"math"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -119,7 +119,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 		return registeredAuth(reg, meta, "registered"), nil
 	}
 	if meta.ClientIDMetadataDocumentSupported && d.cfg.ClientMetadataURL != "" {
-		if u, err := url.Parse(d.cfg.ClientMetadataURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" {
+		if u, err := urlx.Parse(d.cfg.ClientMetadataURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" {
 			d.cfg.logf("auth: ignoring ClientMetadataURL %q: not an https URL with a path", d.cfg.ClientMetadataURL)
 		} else {
 			return &clientAuth{id: d.cfg.ClientMetadataURL, method: AuthMethodNone, how: "client ID metadata document"}, nil
@@ -163,7 +163,7 @@ func (d *Doer) applicationType(redirect string) string {
 	if d.cfg.ApplicationType != "" {
 		return d.cfg.ApplicationType
 	}
-	u, err := url.Parse(redirect)
+	u, err := urlx.Parse(redirect)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || isLoopback(u) {
 		return "native"
 	}
@@ -171,22 +171,16 @@ func (d *Doer) applicationType(redirect string) string {
 }
 
 // registerClient performs dynamic client registration (RFC 7591).
-func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect string, resource *url.URL) (*Registration, error) {
-	body := map[string]any{
-		"client_name":      d.cfg.ClientName,
-		"redirect_uris":    []string{redirect},
-		"grant_types":      []string{GrantAuthorizationCode, refreshGrantType},
-		"response_types":   []string{"code"},
-		"application_type": d.applicationType(redirect),
-	}
+func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect string, resource *urlx.URL) (*Registration, error) {
 	// Ask for a method the server supports, preferring a public client.
+	method := ""
 	for _, m := range []string{AuthMethodNone, AuthMethodBasic, AuthMethodPost} {
 		if slices.Contains(meta.TokenEndpointAuthMethodsSupported, m) {
-			body["token_endpoint_auth_method"] = m
+			method = m
 			break
 		}
 	}
-	b, _ := json.Marshal(body)
+	b := registrationRequest(d.applicationType(redirect), d.cfg.ClientName, redirect, method)
 	d.cfg.logf("auth: registering the client at %s", meta.RegistrationEndpoint)
 	resp, err := d.guardedDo(ctx, "registration_endpoint", &fetch.Request{Method: "POST", URL: meta.RegistrationEndpoint, Header: fetch.Header{
 		"content-type": {"application/json"},
@@ -202,14 +196,8 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, oauthError(rb, resp.StatusCode, "registration")
 	}
-	var r struct {
-		ClientID              string   `json:"client_id"`
-		ClientSecret          string   `json:"client_secret"`
-		ClientSecretExpiresAt int64    `json:"client_secret_expires_at"`
-		AuthMethod            string   `json:"token_endpoint_auth_method"`
-		RedirectURIs          []string `json:"redirect_uris"`
-	}
-	if err := json.Unmarshal(rb, &r); err != nil || r.ClientID == "" {
+	var r registrationResponse
+	if err := decodeRegistration(rb, &r); err != nil || r.ClientID == "" {
 		return nil, errf.Errorf("%w: registration response without client_id", ErrBadResponse)
 	}
 	reg := &Registration{ClientID: r.ClientID, ClientSecret: r.ClientSecret, AuthMethod: r.AuthMethod, RedirectURIs: r.RedirectURIs}
@@ -220,6 +208,20 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 		reg.SecretExpiresAt = time.Unix(r.ClientSecretExpiresAt, 0)
 	}
 	return reg, nil
+}
+
+// registrationRequest is the client metadata of a dynamic registration
+// request, members sorted (the bytes encoding/json wrote for the map it
+// was built from before); method is omitted when empty.
+func registrationRequest(appType, name, redirect, method string) []byte {
+	w := jsonscan.NewObjectWriter(nil)
+	w.String("application_type", appType)
+	w.String("client_name", name)
+	w.Raw("grant_types", []byte(`["`+GrantAuthorizationCode+`","`+refreshGrantType+`"]`))
+	w.Raw("redirect_uris", append(jsonscan.AppendString([]byte{'['}, redirect), ']'))
+	w.Raw("response_types", []byte(`["code"]`))
+	w.StringOmit("token_endpoint_auth_method", method)
+	return w.Bytes()
 }
 
 // authorizationCode runs the authorization code grant with PKCE, state
@@ -242,7 +244,7 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 		return nil, errf.Errorf("%w: no authorization_endpoint", ErrMetadata)
 	}
 	redirect := ua.RedirectURI()
-	ru, err := url.Parse(redirect)
+	ru, err := urlx.Parse(redirect)
 	if err != nil || ru.Scheme == "" {
 		return nil, errf.Errorf("auth: invalid redirect URI %q", redirect)
 	}
@@ -261,7 +263,7 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 		return nil, err
 	}
 	scope := strings.Join(scopes, " ")
-	au, _ := url.Parse(meta.AuthorizationEndpoint)
+	au, _ := urlx.Parse(meta.AuthorizationEndpoint)
 	q := au.Query()
 	q.Set("response_type", "code")
 	q.Set("client_id", ca.id)
@@ -300,7 +302,7 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 // the PKCE verifier, redirect URI and scope of the authorization request
 // p, for the discovered resource.
 func (d *Doer) redeemCode(ctx context.Context, disc *discovery, ca *clientAuth, code string, p *Pending, dpop bool) (*Token, error) {
-	tok, err := d.tokenRequest(ctx, disc, url.Values{
+	tok, err := d.tokenRequest(ctx, disc, urlx.Values{
 		"grant_type":    {GrantAuthorizationCode},
 		"code":          {code},
 		"redirect_uri":  {p.RedirectURI},
@@ -319,8 +321,8 @@ func (d *Doer) redeemCode(ctx context.Context, disc *discovery, ca *clientAuth, 
 // the recorded issuer whenever one is present or the server advertises it
 // (RFC 9207 §2.4; plain string comparison). Errors are reported only
 // after the issuer check (a mix-up attacker's error is not acted on).
-func checkCallback(raw string, redirect *url.URL, state string, meta *asMetadata, issuer string) (string, error) {
-	u, err := url.Parse(raw)
+func checkCallback(raw string, redirect *urlx.URL, state string, meta *asMetadata, issuer string) (string, error) {
+	u, err := urlx.Parse(raw)
 	if err != nil {
 		return "", errf.Errorf("%w: %v", ErrRedirectMismatch, err)
 	}
@@ -356,7 +358,7 @@ func (d *Doer) refresh(ctx context.Context, disc *discovery, old *Token, dpop bo
 		return nil, err
 	}
 	d.cfg.logf("auth: refreshing the token for %s", disc.resource)
-	form := url.Values{
+	form := urlx.Values{
 		"grant_type":    {refreshGrantType},
 		"refresh_token": {old.RefreshToken},
 		"resource":      {disc.resource},
@@ -378,7 +380,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 	if err != nil {
 		return nil, err
 	}
-	form := url.Values{"grant_type": {d.cfg.Grant}, "resource": {disc.resource}}
+	form := urlx.Values{"grant_type": {d.cfg.Grant}, "resource": {disc.resource}}
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
@@ -408,11 +410,11 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 }
 
 // applyClientAuth adds the client's authentication to a token request.
-func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form url.Values, h fetch.Header, audience string) error {
+func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form urlx.Values, h fetch.Header, audience string) error {
 	switch ca.method {
 	case AuthMethodBasic:
 		// RFC 6749 §2.3.1: form-encode both, then Base64.
-		cred := url.QueryEscape(ca.id) + ":" + url.QueryEscape(ca.secret)
+		cred := urlx.QueryEscape(ca.id) + ":" + urlx.QueryEscape(ca.secret)
 		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
 	case AuthMethodPost:
 		form.Set("client_id", ca.id)
@@ -439,14 +441,14 @@ func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form url.Val
 // tokenRequest POSTs to the token endpoint (with a DPoP proof when dpop,
 // retrying once with the server's nonce on use_dpop_nonce) and parses the
 // token response.
-func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base url.Values, ca *clientAuth, dpop bool) (*Token, error) {
+func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base urlx.Values, ca *clientAuth, dpop bool) (*Token, error) {
 	endpoint := disc.meta.TokenEndpoint
-	eu, err := url.Parse(endpoint)
+	eu, err := urlx.Parse(endpoint)
 	if err != nil {
 		return nil, errf.Errorf("%w: token endpoint %q", ErrMetadata, endpoint)
 	}
 	for attempt := 0; ; attempt++ {
-		form := url.Values{}
+		form := urlx.Values{}
 		for k, v := range base {
 			form[k] = slices.Clone(v)
 		}
@@ -490,14 +492,8 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base url.Value
 
 // parseToken parses a successful token response (RFC 6749 §5.1).
 func (d *Doer) parseToken(b []byte, dpop bool) (*Token, error) {
-	var r struct {
-		AccessToken  string          `json:"access_token"`
-		TokenType    string          `json:"token_type"`
-		ExpiresIn    json.RawMessage `json:"expires_in"`
-		RefreshToken string          `json:"refresh_token"`
-		Scope        string          `json:"scope"`
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
+	var r tokenResponse
+	if err := decodeTokenResponse(b, &r); err != nil {
 		return nil, errf.Errorf("%w: token response: %v", ErrBadResponse, err)
 	}
 	if r.AccessToken == "" {
@@ -533,7 +529,7 @@ const maxTokenLifetime = 366 * 24 * time.Hour
 // capped at maxTokenLifetime; a negative, non-finite or non-numeric value
 // is not a lifetime (ok false): expires_in is advice, and a token is never
 // turned into one that is always expired because of it.
-func tokenLifetime(raw json.RawMessage) (life time.Duration, ok bool) {
+func tokenLifetime(raw []byte) (life time.Duration, ok bool) {
 	n, err := strconv.ParseFloat(strings.Trim(string(raw), `"`), 64)
 	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
 		return 0, false
@@ -560,12 +556,8 @@ func readBody(resp *fetch.Response) ([]byte, error) {
 // oauthError turns an error response into *Error (or ErrBadResponse when
 // the body is not an OAuth error).
 func oauthError(b []byte, status int, endpoint string) error {
-	var e struct {
-		Error       string `json:"error"`
-		Description string `json:"error_description"`
-		URI         string `json:"error_uri"`
-	}
-	if json.Unmarshal(b, &e) == nil && e.Error != "" {
+	var e errorResponse
+	if decodeErrorResponse(b, &e) == nil && e.Error != "" {
 		return &Error{Code: e.Error, Description: e.Description, URI: e.URI, StatusCode: status, Endpoint: endpoint}
 	}
 	detail := string(bytes.TrimSpace(b))

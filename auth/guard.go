@@ -5,10 +5,10 @@ import (
 
 	"context"
 	"net/netip"
-	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -60,7 +60,7 @@ func (c addrClass) String() string {
 }
 
 // hostClass classifies the host of u.
-func hostClass(u *url.URL) addrClass {
+func hostClass(u *urlx.URL) addrClass {
 	h := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return classLoopback
@@ -141,7 +141,7 @@ func whatwgIPv4(h string) (netip.Addr, bool) {
 
 // checkURL applies the guard to u, a URL a server named (what says which),
 // for requests on behalf of the protected resource at resource.
-func (d *Doer) checkURL(what string, u, resource *url.URL) error {
+func (d *Doer) checkURL(what string, u, resource *urlx.URL) error {
 	if u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return errf.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, redact(u.String()))
 	}
@@ -164,10 +164,10 @@ const maxGuardedRedirects = 5
 // redirect, which guardedDo follows itself. Where the platform hides
 // redirects (a browser's opaque redirect, status 0) it lets the platform
 // follow them: the browser then applies its own network rules.
-func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, resource *url.URL) (*fetch.Response, error) {
+func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, resource *urlx.URL) (*fetch.Response, error) {
 	cur := *req
 	for hop := 0; ; hop++ {
-		u, err := url.Parse(cur.URL)
+		u, err := urlx.Parse(cur.URL)
 		if err != nil {
 			return nil, errf.Errorf("%w: %s %q: %v", ErrMetadata, what, redact(cur.URL), err)
 		}

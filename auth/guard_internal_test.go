@@ -1,11 +1,12 @@
 package auth
 
 import (
-	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 )
 
 func TestHostClass(t *testing.T) {
@@ -45,7 +46,7 @@ func TestHostClass(t *testing.T) {
 		{"http://256.0.0.1", classForbidden},
 		{"http://host.123abc", classPublic},
 	} {
-		u, err := url.Parse(tc.url)
+		u, err := urlx.Parse(tc.url)
 		require.NoError(t, err)
 		assert.Equal(t, tc.want.String(), hostClass(u).String(), tc.url)
 	}

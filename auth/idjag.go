@@ -4,11 +4,10 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"context"
-	"encoding/json"
 	"errors"
-	"net/url"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -59,7 +58,7 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 		if typ == "" {
 			typ = TokenTypeIDToken
 		}
-		form := url.Values{
+		form := urlx.Values{
 			"grant_type":           {tokenExchange},
 			"requested_token_type": {TokenTypeIDJAG},
 			"audience":             {req.Issuer},
@@ -92,11 +91,8 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			return "", oauthError(b, resp.StatusCode, "token exchange")
 		}
-		var r struct {
-			AccessToken     string `json:"access_token"`
-			IssuedTokenType string `json:"issued_token_type"`
-		}
-		if err := json.Unmarshal(b, &r); err != nil || r.AccessToken == "" {
+		var r exchangeResponse
+		if err := decodeExchangeResponse(b, &r); err != nil || r.AccessToken == "" {
 			return "", errf.Errorf("%w: token exchange response without access_token", ErrBadResponse)
 		}
 		if r.IssuedTokenType != "" && r.IssuedTokenType != TokenTypeIDJAG {

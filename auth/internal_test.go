@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"errors"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -85,7 +85,7 @@ func TestThumbprint(t *testing.T) {
 }
 
 func TestCheckCallback(t *testing.T) {
-	redirect, _ := url.Parse("http://127.0.0.1/callback")
+	redirect, _ := urlx.Parse("http://127.0.0.1/callback")
 	const issuer = "https://as.example/tenant"
 	advertised := &asMetadata{IssParameterSupported: true}
 	silent := &asMetadata{}
@@ -151,27 +151,27 @@ func TestCoversURL(t *testing.T) {
 		{"https://rs.example/mcp", "https://rs.example.evil/mcp", false},
 	}
 	for _, tt := range tests {
-		r, _ := url.Parse(tt.resource)
-		u, _ := url.Parse(tt.target)
+		r, _ := urlx.Parse(tt.resource)
+		u, _ := urlx.Parse(tt.target)
 		assert.Equal(t, tt.want, coversURL(r, u), "%s covers %s", tt.resource, tt.target)
 	}
 }
 
 func TestWellKnownOrder(t *testing.T) {
-	u, _ := url.Parse("https://rs.example/public/mcp")
+	u, _ := urlx.Parse("https://rs.example/public/mcp")
 	assert.Equal(t, []string{
 		"https://rs.example/.well-known/oauth-protected-resource/public/mcp",
 		"https://rs.example/.well-known/oauth-protected-resource",
 	}, wellKnownPRM(u))
-	u, _ = url.Parse("https://rs.example/")
+	u, _ = urlx.Parse("https://rs.example/")
 	assert.Equal(t, []string{"https://rs.example/.well-known/oauth-protected-resource"}, wellKnownPRM(u))
-	u, _ = url.Parse("https://as.example/tenant1")
+	u, _ = urlx.Parse("https://as.example/tenant1")
 	assert.Equal(t, []string{
 		"https://as.example/.well-known/oauth-authorization-server/tenant1",
 		"https://as.example/.well-known/openid-configuration/tenant1",
 		"https://as.example/tenant1/.well-known/openid-configuration",
 	}, wellKnownAS(u))
-	u, _ = url.Parse("https://as.example")
+	u, _ = urlx.Parse("https://as.example")
 	assert.Equal(t, []string{
 		"https://as.example/.well-known/oauth-authorization-server",
 		"https://as.example/.well-known/openid-configuration",

@@ -2,12 +2,13 @@ package auth
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
-	"net/url"
+	"slices"
 	"time"
 )
 
@@ -31,23 +32,68 @@ type Signer interface {
 
 var b64 = base64.RawURLEncoding
 
-// signJWT builds a compact JWS of claims with header (alg is added).
-func signJWT(ctx context.Context, s Signer, header, claims map[string]any) (string, error) {
-	header["alg"] = s.Algorithm()
-	h, err := json.Marshal(header)
-	if err != nil {
-		return "", err
-	}
-	c, err := json.Marshal(claims)
-	if err != nil {
-		return "", err
-	}
-	input := b64.EncodeToString(h) + "." + b64.EncodeToString(c)
+// signJWT builds a compact JWS of the encoded header and claims.
+func signJWT(ctx context.Context, s Signer, header, claims []byte) (string, error) {
+	input := b64.EncodeToString(header) + "." + b64.EncodeToString(claims)
 	sig, err := s.Sign(ctx, []byte(input))
 	if err != nil {
 		return "", errf.Errorf("auth: signing a JWT: %w", err)
 	}
 	return input + "." + b64.EncodeToString(sig), nil
+}
+
+// The JWTs' JSON is written member by member in the order of their names
+// (the bytes encoding/json wrote for the maps they were built from before;
+// jsondoc_test.go compares them).
+
+// jwtHeader is the JOSE header of a JWT of type typ signed by s, with s's
+// public key when withKey (a DPoP proof).
+func jwtHeader(s Signer, typ string, withKey bool) []byte {
+	w := jsonscan.NewObjectWriter(nil)
+	w.String("alg", s.Algorithm())
+	if withKey {
+		w.Raw("jwk", jwkJSON(s.PublicJWK()))
+	}
+	w.String("typ", typ)
+	return w.Bytes()
+}
+
+// jwkJSON encodes a JSON Web Key, members sorted.
+func jwkJSON(jwk map[string]string) []byte {
+	keys := make([]string, 0, len(jwk))
+	for k := range jwk {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	w := jsonscan.NewObjectWriter(nil)
+	for _, k := range keys {
+		w.String(k, jwk[k])
+	}
+	return w.Bytes()
+}
+
+// dpopClaims are a DPoP proof's claims; ath and nonce are optional.
+func dpopClaims(ath, htm, htu string, iat int64, jti, nonce string) []byte {
+	w := jsonscan.NewObjectWriter(nil)
+	w.StringOmit("ath", ath)
+	w.String("htm", htm)
+	w.String("htu", htu)
+	w.Int("iat", iat)
+	w.String("jti", jti)
+	w.StringOmit("nonce", nonce)
+	return w.Bytes()
+}
+
+// assertionClaims are a private_key_jwt client assertion's claims.
+func assertionClaims(aud string, exp, iat int64, clientID, jti string) []byte {
+	w := jsonscan.NewObjectWriter(nil)
+	w.String("aud", aud)
+	w.Int("exp", exp)
+	w.Int("iat", iat)
+	w.String("iss", clientID)
+	w.String("jti", jti)
+	w.String("sub", clientID)
+	return w.Bytes()
 }
 
 // randomString returns n random bytes from Options.Random,
@@ -99,11 +145,9 @@ func (c *config) thumbprint(jwk map[string]string) string {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		k, _ := json.Marshal(m)
-		v, _ := json.Marshal(jwk[m])
-		buf = append(buf, k...)
+		buf = jsonscan.AppendString(buf, m)
 		buf = append(buf, ':')
-		buf = append(buf, v...)
+		buf = jsonscan.AppendString(buf, jwk[m])
 	}
 	buf = append(buf, '}')
 	sum := c.SHA256(buf)
@@ -113,33 +157,21 @@ func (c *config) thumbprint(jwk map[string]string) string {
 // dpopProof builds a DPoP proof (RFC 9449 §4) for a request; accessToken
 // and nonce are optional.
 func (c *config) dpopProof(ctx context.Context, s Signer, method, target, accessToken, nonce string, now time.Time) (string, error) {
-	u, err := url.Parse(target)
+	u, err := urlx.Parse(target)
 	if err != nil {
 		return "", err
 	}
 	u.RawQuery, u.Fragment, u.RawFragment, u.ForceQuery = "", "", "", false
-	jwk := map[string]any{}
-	for k, v := range s.PublicJWK() {
-		jwk[k] = v
-	}
 	jti, err := c.randomString(16)
 	if err != nil {
 		return "", err
 	}
-	claims := map[string]any{
-		"jti": jti,
-		"htm": method,
-		"htu": u.String(),
-		"iat": now.Unix(),
-	}
+	ath := ""
 	if accessToken != "" {
 		sum := c.SHA256([]byte(accessToken))
-		claims["ath"] = b64.EncodeToString(sum[:])
+		ath = b64.EncodeToString(sum[:])
 	}
-	if nonce != "" {
-		claims["nonce"] = nonce
-	}
-	return signJWT(ctx, s, map[string]any{"typ": "dpop+jwt", "jwk": jwk}, claims)
+	return signJWT(ctx, s, jwtHeader(s, "dpop+jwt", true), dpopClaims(ath, method, u.String(), now.Unix(), jti, nonce))
 }
 
 // clientAssertion builds a private_key_jwt client assertion (RFC 7523
@@ -149,12 +181,5 @@ func (c *config) clientAssertion(ctx context.Context, s Signer, clientID, audien
 	if err != nil {
 		return "", err
 	}
-	return signJWT(ctx, s, map[string]any{"typ": "JWT"}, map[string]any{
-		"iss": clientID,
-		"sub": clientID,
-		"aud": audience,
-		"iat": now.Unix(),
-		"exp": now.Add(5 * time.Minute).Unix(),
-		"jti": jti,
-	})
+	return signJWT(ctx, s, jwtHeader(s, "JWT", false), assertionClaims(audience, now.Add(5*time.Minute).Unix(), now.Unix(), clientID, jti))
 }

@@ -4,12 +4,12 @@ package auth
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
 	"context"
 	"errors"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -82,7 +82,7 @@ func (l *LoopbackCallback) RedirectURI() string { return l.redirect }
 // Authorize implements UserAgent: it waits for the redirect that carries
 // authURL's state.
 func (l *LoopbackCallback) Authorize(ctx context.Context, authURL string) (string, error) {
-	u, err := url.Parse(authURL)
+	u, err := urlx.Parse(authURL)
 	if err != nil {
 		return "", errf.Errorf("auth: invalid authorization URL: %w", err)
 	}

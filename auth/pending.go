@@ -2,9 +2,9 @@ package auth
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
 	"context"
-	"net/url"
 	"time"
 )
 
@@ -140,7 +140,7 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 	if !d.cfg.Now().Before(p.Created.Add(d.cfg.AuthorizationTimeout)) {
 		return nil, false, errf.Errorf("%w: the authorization for %s started at %s has expired", ErrNoPendingAuthorization, disc.resource, p.Created.Format(time.RFC3339))
 	}
-	ru, err := url.Parse(p.RedirectURI)
+	ru, err := urlx.Parse(p.RedirectURI)
 	if err != nil || ru.Scheme == "" || p.State == "" || p.Verifier == "" {
 		return nil, false, errf.Errorf("%w: the stored pending authorization is incomplete", ErrNoPendingAuthorization)
 	}

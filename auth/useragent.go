@@ -5,9 +5,9 @@ import (
 
 	"context"
 	"io"
-	"net/url"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -71,7 +71,7 @@ func (h *HeadlessAgent) RedirectURI() string {
 
 // Authorize implements UserAgent.
 func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, error) {
-	redirect, err := url.Parse(h.RedirectURI())
+	redirect, err := urlx.Parse(h.RedirectURI())
 	if err != nil {
 		return "", errf.Errorf("auth: invalid redirect URI: %w", err)
 	}
@@ -94,7 +94,7 @@ func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, 
 			}
 			return "", errf.Errorf("auth: headless authorization: the authorization endpoint answered HTTP %d instead of redirecting (a user must sign in: use an interactive user agent): %s", resp.StatusCode, detail)
 		}
-		base, _ := url.Parse(next)
+		base, _ := urlx.Parse(next)
 		u, err := base.Parse(loc)
 		if err != nil {
 			return "", errf.Errorf("%w: invalid Location %q", ErrBadResponse, loc)
@@ -113,7 +113,7 @@ func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, 
 // atRedirect reports whether u is at the redirect URI: same scheme, host
 // and path (a loopback redirect URI without a port accepts any port, RFC
 // 8252 §7.3).
-func atRedirect(u, redirect *url.URL) bool {
+func atRedirect(u, redirect *urlx.URL) bool {
 	if !strings.EqualFold(u.Scheme, redirect.Scheme) || u.EscapedPath() != redirect.EscapedPath() {
 		return false
 	}

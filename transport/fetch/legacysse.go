@@ -6,11 +6,11 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net/url"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/sse"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
@@ -142,7 +142,7 @@ func (c *conn) readLegacySSE(body io.ReadCloser, r *sse.Reader, endpoint chan<- 
 // resolveEndpoint resolves the announced POST URL, which must stay on the
 // server's origin (credentials must not leak to another origin).
 func (c *conn) resolveEndpoint(ref string) (string, error) {
-	base, err := url.Parse(c.t.endpoint)
+	base, err := urlx.Parse(c.t.endpoint)
 	if err != nil {
 		return "", err
 	}

@@ -4,11 +4,11 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"context"
-	"net/url"
 	"sync"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
@@ -81,7 +81,7 @@ type Transport struct {
 
 // New returns a transport for the MCP endpoint URL (http or https).
 func New(endpoint string, opts *Options) (*Transport, error) {
-	u, err := url.Parse(endpoint)
+	u, err := urlx.Parse(endpoint)
 	if err != nil {
 		return nil, errf.Errorf("fetch: invalid endpoint URL: %w", err)
 	}

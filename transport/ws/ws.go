@@ -5,11 +5,11 @@ import (
 
 	"context"
 	"errors"
-	"net/url"
 	"runtime"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
 )
 
@@ -167,7 +167,7 @@ type Transport struct {
 // are accepted and mean ws and wss). It fails for an invalid URL or
 // options. It opens nothing: Connect does. It is safe for concurrent use.
 func New(rawURL string, opts *Options) (*Transport, error) {
-	u, err := url.Parse(rawURL)
+	u, err := urlx.Parse(rawURL)
 	if err != nil {
 		return nil, errf.Errorf("ws: invalid URL: %w", err)
 	}

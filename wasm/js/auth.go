@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/url"
 	"strings"
 	"syscall/js"
 
@@ -16,6 +15,7 @@ import (
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -119,7 +119,7 @@ func (a *jsUserAgent) RedirectURI() string { return a.redirect }
 func (a *jsUserAgent) Authorize(ctx context.Context, authURL string) (cb string, err error) {
 	defer jsbridge.Recover(&err)
 	state := ""
-	if u, err := url.Parse(authURL); err == nil {
+	if u, err := urlx.Parse(authURL); err == nil {
 		state = u.Query().Get("state")
 	}
 	signal, stop, err := jsbridge.AbortSignal(ctx)
