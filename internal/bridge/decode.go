@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
@@ -72,6 +73,13 @@ func (d *Decoder) wrong(value, typ string) {
 	d.save(errors.New("json: cannot unmarshal " + value + " into Go struct field " + d.strct + "." + strings.Join(d.path, ".") + " of type " + typ))
 }
 
+// Wrong records a value of the wrong kind for the Go type typ where the
+// decoder is (a deferred error, as Fields records them).
+func (d *Decoder) Wrong(val []byte, typ string) { d.wrong(describe(val), typ) }
+
+// IsNull reports whether the (trimmed) value val is null.
+func IsNull(val []byte) bool { return isNull(val) }
+
 func isNull(val []byte) bool { return len(val) == 4 && string(val) == "null" }
 
 // Member decodes one member whose Go type [Decoder.Fields] does not
@@ -91,7 +99,7 @@ type Embedded struct {
 // case-insensitively) with the matching pointers in ptrs, one per name:
 // *string, *bool, *int, *int64, **Millis, *[]string, *map[string]string,
 // *map[string][]string, *map[string]any, *core.Meta, *any,
-// *json.RawMessage, **struct{}, an [Embedded] or a [Member]. Unknown
+// *json.RawMessage, **struct{}, *time.Time, an [Embedded] or a [Member]. Unknown
 // members are deferred errors (ignored when Lenient); a member's own
 // error stops the decoding. Null is no error and sets nothing (the
 // caller clears a pointer first).
@@ -154,6 +162,9 @@ func (d *Decoder) field(val []byte, p any) error {
 		d.Raw(val, (*[]byte)(p))
 	case **struct{}:
 		return d.Empty(val, p)
+	case *time.Time:
+		// encoding/json calls time's UnmarshalJSON, null included
+		return p.UnmarshalJSON(val)
 	case Embedded:
 		if n := len(d.path); n > 0 {
 			last := d.path[n-1]

@@ -3,12 +3,10 @@ package guest
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -131,7 +129,7 @@ func newAuthStore(state json.RawMessage) (*authStore, error) {
 		return s, nil
 	}
 	var st storeState
-	if err := decodeStore(state, &st); err != nil {
+	if err := bridge.Decode(state, &st, "auth store"); err != nil {
 		return nil, err
 	}
 	if st.V != storeVersion {
@@ -179,7 +177,7 @@ func (s *authStore) reportLocked() {
 	slices.SortFunc(st.Tokens, func(a, b storedToken) int {
 		return cmp.Or(cmp.Compare(a.Resource, b.Resource), cmp.Compare(a.Issuer, b.Issuer))
 	})
-	b, err := json.Marshal(&st)
+	b, err := appendStore(nil, &st)
 	if err == nil {
 		s.changed(b)
 	}
@@ -222,20 +220,5 @@ func (s *authStore) SetToken(_ context.Context, resource, issuer string, t *auth
 		s.tokens[[2]string{resource, issuer}] = cloneToken(t)
 	}
 	s.reportLocked()
-	return nil
-}
-
-// decodeStore decodes an auth store state strictly. It keeps
-// encoding/json: the state holds auth's registration and token types,
-// which have no decoder of their own yet.
-func decodeStore(b []byte, st *storeState) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(st); err != nil {
-		return &bridge.ConfigError{Msg: "auth store: " + err.Error()}
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return &bridge.ConfigError{Msg: "auth store: trailing data after the JSON object"}
-	}
 	return nil
 }

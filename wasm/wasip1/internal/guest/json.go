@@ -4,7 +4,9 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/authjson"
 	"github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
@@ -202,4 +204,148 @@ func (p *taskParams) DecodeSchema(d *bridge.Decoder, val []byte) error {
 		bridge.Embedded{Field: "CallToolParams", Ptr: &p.Meta}, bridge.Embedded{Field: "CallToolParams", Ptr: &p.Name},
 		bridge.Embedded{Field: "CallToolParams", Ptr: &p.Arguments},
 		&p.TTLMs, &p.TaskID, &p.MaxPollIntervalMs, &p.Cursor)
+}
+
+// The auth store's state: strict, as encoding/json's Decoder with
+// DisallowUnknownFields read it (inside the tokens and registrations
+// too); written as json.Marshal wrote it.
+
+var storeNames = []string{"v", "registrations", "tokens"}
+
+// DecodeSchema implements bridge.Decodable.
+func (st *storeState) DecodeSchema(d *bridge.Decoder, val []byte) error {
+	return d.Fields(val, "storeState", "guest.storeState", storeNames, &st.V,
+		bridge.Member(func(d *bridge.Decoder, v []byte) error { return decodeRegistrations(d, v, &st.Registrations) }),
+		bridge.Member(func(d *bridge.Decoder, v []byte) error { return decodeStoredTokens(d, v, &st.Tokens) }))
+}
+
+var registrationNames = []string{"client_id", "client_secret", "client_secret_expires_at", "token_endpoint_auth_method", "redirect_uris"}
+
+func decodeRegistrations(d *bridge.Decoder, val []byte, p *map[string]*auth.Registration) error {
+	if bridge.IsNull(val) {
+		*p = nil
+		return nil
+	}
+	if val[0] != '{' {
+		d.Wrong(val, "map[string]*auth.Registration")
+		return nil
+	}
+	ms, err := jsonscan.SplitMembers(val)
+	if err != nil {
+		return err
+	}
+	if *p == nil {
+		*p = make(map[string]*auth.Registration, len(ms))
+	}
+	for _, m := range ms {
+		v := trimSpace(m.Val)
+		if bridge.IsNull(v) {
+			(*p)[m.Key] = nil
+			continue
+		}
+		r := new(auth.Registration) // encoding/json does not merge map elements
+		err := d.Fields(v, "Registration", "auth.Registration", registrationNames,
+			&r.ClientID, &r.ClientSecret, &r.SecretExpiresAt, &r.AuthMethod, &r.RedirectURIs)
+		if err != nil {
+			return err
+		}
+		if v[0] == '{' {
+			(*p)[m.Key] = r
+		}
+	}
+	return nil
+}
+
+var (
+	storedTokenNames = []string{"resource", "issuer", "token"}
+	tokenNames       = []string{"access_token", "token_type", "refresh_token", "expiry", "scope", "granted_scope", "jkt"}
+)
+
+func decodeStoredTokens(d *bridge.Decoder, val []byte, p *[]storedToken) error {
+	if bridge.IsNull(val) {
+		*p = nil
+		return nil
+	}
+	if val[0] != '[' {
+		d.Wrong(val, "[]guest.storedToken")
+		return nil
+	}
+	items, _ := jsonscan.Elements(val)
+	out := make([]storedToken, len(items))
+	for i, it := range items {
+		st := &out[i]
+		err := d.Fields(trimSpace(it), "storedToken", "guest.storedToken", storedTokenNames, &st.Resource, &st.Issuer,
+			bridge.Member(func(d *bridge.Decoder, v []byte) error {
+				if bridge.IsNull(v) {
+					st.Token = nil
+					return nil
+				}
+				if st.Token == nil {
+					st.Token = new(auth.Token)
+				}
+				t := st.Token
+				return d.Fields(v, "Token", "auth.Token", tokenNames,
+					&t.AccessToken, &t.Type, &t.RefreshToken, &t.Expiry, &t.Scope, &t.GrantedScope, &t.JKT)
+			}))
+		if err != nil {
+			return err
+		}
+	}
+	*p = out
+	return nil
+}
+
+func trimSpace(b []byte) []byte {
+	i := jsonscan.SkipSpace(b, 0)
+	j := len(b)
+	for j > i && (b[j-1] == ' ' || b[j-1] == '\t' || b[j-1] == '\n' || b[j-1] == '\r') {
+		j--
+	}
+	return b[i:j]
+}
+
+// appendStore appends st as encoding/json encodes a storeState.
+func appendStore(dst []byte, st *storeState) ([]byte, error) {
+	w := jsonscan.NewObjectWriter(dst)
+	w.Int("v", int64(st.V))
+	if len(st.Registrations) > 0 {
+		keys := make([]string, 0, len(st.Registrations))
+		for k := range st.Registrations {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b := []byte{'{'}
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonscan.AppendString(b, k)
+			b = append(b, ':')
+			var err error
+			if b, err = authjson.AppendRegistration(b, st.Registrations[k]); err != nil {
+				return dst, err
+			}
+		}
+		w.Raw("registrations", append(b, '}'))
+	}
+	if len(st.Tokens) > 0 {
+		b := []byte{'['}
+		for i := range st.Tokens {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			t := &st.Tokens[i]
+			tw := jsonscan.NewObjectWriter(b)
+			tw.String("resource", t.Resource)
+			tw.String("issuer", t.Issuer)
+			tb, err := authjson.AppendToken(nil, t.Token)
+			if err != nil {
+				return dst, err
+			}
+			tw.Raw("token", tb)
+			b = tw.Bytes()
+		}
+		w.Raw("tokens", append(b, ']'))
+	}
+	return w.Bytes(), nil
 }

@@ -6,10 +6,12 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
@@ -179,4 +181,38 @@ func TestABIEncodeParity(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(got))
 	}
+}
+
+// TestStoreParity: the auth store's state is read strictly and written as
+// encoding/json read and wrote it.
+func TestStoreParity(t *testing.T) {
+	exp := time.Date(2026, 12, 2, 7, 0, 0, 123456789, time.UTC)
+	full := storeState{V: 1,
+		Registrations: map[string]*auth.Registration{
+			"https://as.example":  {ClientID: "c<1>", ClientSecret: "s", SecretExpiresAt: exp, AuthMethod: "client_secret_post", RedirectURIs: []string{"http://127.0.0.1/cb"}},
+			"https://b.example":   {ClientID: "c2"},
+			"https://nil.example": nil,
+		},
+		Tokens: []storedToken{
+			{Resource: "https://mcp.example/mcp", Issuer: "https://as.example", Token: &auth.Token{AccessToken: "at", Type: "Bearer", RefreshToken: "rt", Expiry: exp, Scope: "a b", GrantedScope: "a", JKT: "k"}},
+			{Resource: "r", Issuer: "i", Token: &auth.Token{AccessToken: "x", Type: "DPoP"}},
+			{Resource: "r2", Issuer: "i2"},
+		},
+	}
+	for _, st := range []*storeState{&full, {V: 1}, {V: 1, Registrations: map[string]*auth.Registration{}}} {
+		want, err := json.Marshal(st)
+		require.NoError(t, err)
+		got, err := appendStore(nil, st)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got))
+	}
+	doc, err := json.Marshal(&full)
+	require.NoError(t, err)
+	ins := append(mutations(string(doc), "v", "registrations", "https://as.example", "client_id", "client_secret_expires_at", "redirect_uris",
+		"tokens", "resource", "token", "access_token", "expiry", "jkt"),
+		`{"v":1,"tokens":[null,{"token":null}]}`, `{"v":1,"registrations":{"a":{"client_id":"1"},"a":{"client_secret":"2"}}}`,
+		`{"v":1,"tokens":[{"token":{"expiry":"yesterday"}}]}`, `{"v":1,"tokens":[{"token":{"expiry":5}}]}`, `{"v":1.5}`)
+	decodeParity(t, ins,
+		func(b []byte, st *storeState) error { return oldDecode("auth store")(b, st) },
+		func(b []byte, st *storeState) error { return bridge.Decode(b, st, "auth store") })
 }
