@@ -11,6 +11,7 @@ import (
 // rootList is a []*core.Root to decode.
 type rootList []*core.Root
 
+// DecodeSchema implements Decodable.
 func (r *rootList) DecodeSchema(d *Decoder, val []byte) error {
 	return decodeRoots(d, val, (*[]*core.Root)(r))
 }
@@ -28,6 +29,7 @@ type callToolParams core.CallToolParams
 
 var callToolParamsNames = []string{"_meta", "name", "arguments"}
 
+// DecodeSchema implements Decodable.
 func (p *callToolParams) DecodeSchema(d *Decoder, val []byte) error {
 	return d.Fields(val, "CallToolParams", "core.CallToolParams", callToolParamsNames, &p.Meta, &p.Name, &p.Arguments)
 }
@@ -41,6 +43,7 @@ type paginatedParams core.PaginatedParams
 
 var paginatedNames = []string{"_meta", "cursor"}
 
+// DecodeSchema implements Decodable.
 func (p *paginatedParams) DecodeSchema(d *Decoder, val []byte) error {
 	return d.Fields(val, "PaginatedParams", "core.PaginatedParams", paginatedNames, &p.Meta, &p.Cursor)
 }
@@ -54,6 +57,7 @@ type subscriptionFilter core.SubscriptionFilter
 
 var filterNames = []string{"toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions", "taskIds"}
 
+// DecodeSchema implements Decodable.
 func (f *subscriptionFilter) DecodeSchema(d *Decoder, val []byte) error {
 	return d.Fields(val, "SubscriptionFilter", "core.SubscriptionFilter", filterNames,
 		&f.ToolsListChanged, &f.PromptsListChanged, &f.ResourcesListChanged, &f.ResourceSubscriptions, &f.TaskIDs)

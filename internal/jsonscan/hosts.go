@@ -63,6 +63,14 @@ func StdError(data []byte, err error, stream bool) error {
 		return err
 	}
 	msg := je.Msg
+	if msg == "unexpected end of JSON input" || strings.HasSuffix(msg, " in string literal") {
+		if m, ok := stringMessage(data, stream); ok {
+			if m == "" {
+				return io.ErrUnexpectedEOF
+			}
+			return errors.New(m)
+		}
+	}
 	if strings.HasSuffix(msg, " in string literal") && (je.Offset >= len(data) || data[je.Offset] >= 0x20) {
 		// an unterminated string: the data ends inside it
 		msg = "unexpected end of JSON input"
@@ -208,4 +216,57 @@ func endsInString(data []byte) bool {
 		}
 	}
 	return in
+}
+
+// stringMessage finds the first malformed string of data and describes it
+// as encoding/json does; ok is false if every string is well formed. For a
+// json.Decoder (stream), data ending inside an escape is "" (unexpected
+// EOF).
+func stringMessage(data []byte, stream bool) (msg string, ok bool) {
+	bad := func(j int, context string) (string, bool) {
+		if j >= len(data) {
+			if stream {
+				return "", true
+			}
+			return "invalid character ' ' " + context, true
+		}
+		return "invalid character " + strconv.QuoteRune(rune(data[j])) + " " + context, true
+	}
+	for i := 0; i < len(data); i++ {
+		if data[i] != '"' {
+			continue
+		}
+		for i++; ; i++ {
+			if i >= len(data) {
+				return "", false // unterminated: the caller's end-of-input message
+			}
+			c := data[i]
+			if c == '"' {
+				break
+			}
+			if c < 0x20 {
+				return bad(i, "in string literal")
+			}
+			if c != '\\' {
+				continue
+			}
+			i++
+			if i >= len(data) {
+				return bad(i, "in string escape code")
+			}
+			switch data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				for k := 1; k <= 4; k++ {
+					if i+k >= len(data) || !isHex(data[i+k]) {
+						return bad(i+k, "in \\u hexadecimal character escape")
+					}
+				}
+				i += 4
+			default:
+				return bad(i, "in string escape code")
+			}
+		}
+	}
+	return "", false
 }
