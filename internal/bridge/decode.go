@@ -467,19 +467,6 @@ func Unmarshal(b []byte, v Decodable) error {
 	return d.saved
 }
 
-// object decodes a pointer-to-struct member: null clears it, otherwise
-// the struct is allocated (or merged into) and decoded by dec.
-func object[T any](d *Decoder, val []byte, p **T, dec func(d *Decoder, val []byte, v *T) error) error {
-	if isNull(val) {
-		*p = nil
-		return nil
-	}
-	if *p == nil {
-		*p = new(T)
-	}
-	return dec(d, val, *p)
-}
-
 var clientConfigNames = []string{
 	"clientInfo", "protocolVersions", "capabilities", "handlers", "samplingTools",
 	"elicitationModes", "noElicitationDefaults", "roots", "notifications", "messages",
@@ -491,9 +478,27 @@ var clientConfigNames = []string{
 // DecodeSchema decodes c strictly.
 func (c *ClientConfig) DecodeSchema(d *Decoder, val []byte) error {
 	return d.Fields(val, "ClientConfig", "bridge.ClientConfig", clientConfigNames,
-		Member(func(d *Decoder, v []byte) error { return object(d, v, &c.ClientInfo, decodeImplementation) }),
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.ClientInfo = nil
+				return nil
+			}
+			if c.ClientInfo == nil {
+				c.ClientInfo = new(core.Implementation)
+			}
+			return decodeImplementation(d, v, c.ClientInfo)
+		}),
 		&c.ProtocolVersions,
-		Member(func(d *Decoder, v []byte) error { return object(d, v, &c.Capabilities, decodeClientCapabilities) }),
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.Capabilities = nil
+				return nil
+			}
+			if c.Capabilities == nil {
+				c.Capabilities = new(core.ClientCapabilities)
+			}
+			return decodeClientCapabilities(d, v, c.Capabilities)
+		}),
 		Member(func(d *Decoder, v []byte) error {
 			h := &c.Handlers
 			return d.Fields(v, "Handlers", "bridge.Handlers", handlersNames, &h.Sampling, &h.Elicitation, &h.Roots)
@@ -502,7 +507,16 @@ func (c *ClientConfig) DecodeSchema(d *Decoder, val []byte) error {
 		Member(func(d *Decoder, v []byte) error { return decodeRoots(d, v, &c.Roots) }),
 		&c.Notifications, &c.Messages, &c.LogLevel, &c.RequestTimeoutMs, &c.MaxTotalTimeoutMs,
 		&c.ProbeTimeoutMs, &c.MaxInputRounds, &c.DisableCache, &c.DisableOutputValidation,
-		Member(func(d *Decoder, v []byte) error { return object(d, v, &c.Retry, decodeRetry) }),
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.Retry = nil
+				return nil
+			}
+			if c.Retry == nil {
+				c.Retry = new(RetryConfig)
+			}
+			return decodeRetry(d, v, c.Retry)
+		}),
 		&c.KeepAliveMs, &c.MaxQueuedNotifications, &c.MaxServerRequests, &c.Tasks)
 }
 
@@ -563,8 +577,11 @@ func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 	items, _ := jsonscan.Elements(val)
 	out := make([]*core.Root, len(items))
 	for i, it := range items {
-		if err := object(d, trim(it), &out[i], decodeRoot); err != nil {
-			return err
+		if v := trim(it); !isNull(v) {
+			out[i] = new(core.Root)
+			if err := decodeRoot(d, v, out[i]); err != nil {
+				return err
+			}
 		}
 	}
 	*p = out
@@ -577,27 +594,51 @@ func decodeClientCapabilities(d *Decoder, val []byte, c *core.ClientCapabilities
 	return d.Fields(val, "ClientCapabilities", "core.ClientCapabilities", clientCapabilitiesNames,
 		&c.Experimental, &c.Extensions,
 		Member(func(d *Decoder, v []byte) error {
-			return object(d, v, &c.Roots, func(d *Decoder, val []byte, r *core.RootsCapability) error {
-				return d.Fields(val, "RootsCapability", "core.RootsCapability", listChangedNames, &r.ListChanged)
-			})
+			if isNull(v) {
+				c.Roots = nil
+				return nil
+			}
+			if c.Roots == nil {
+				c.Roots = new(core.RootsCapability)
+			}
+			return d.Fields(v, "RootsCapability", "core.RootsCapability", listChangedNames, &c.Roots.ListChanged)
 		}),
 		Member(func(d *Decoder, v []byte) error {
-			return object(d, v, &c.Sampling, func(d *Decoder, val []byte, s *core.SamplingCapability) error {
-				return d.Fields(val, "SamplingCapability", "core.SamplingCapability", samplingNames, &s.Context, &s.Tools)
-			})
+			if isNull(v) {
+				c.Sampling = nil
+				return nil
+			}
+			if c.Sampling == nil {
+				c.Sampling = new(core.SamplingCapability)
+			}
+			return d.Fields(v, "SamplingCapability", "core.SamplingCapability", samplingNames, &c.Sampling.Context, &c.Sampling.Tools)
 		}),
 		Member(func(d *Decoder, v []byte) error {
-			return object(d, v, &c.Elicitation, func(d *Decoder, val []byte, e *core.ElicitationCapability) error {
-				return d.Fields(val, "ElicitationCapability", "core.ElicitationCapability", elicitationNames,
-					Member(func(d *Decoder, v []byte) error {
-						return object(d, v, &e.Form, func(d *Decoder, val []byte, f *core.FormElicitationCapability) error {
-							return d.Fields(val, "FormElicitationCapability", "core.FormElicitationCapability", applyDefaultsNames, &f.ApplyDefaults)
-						})
-					}),
-					&e.URL)
-			})
+			if isNull(v) {
+				c.Elicitation = nil
+				return nil
+			}
+			if c.Elicitation == nil {
+				c.Elicitation = new(core.ElicitationCapability)
+			}
+			return decodeElicitation(d, v, c.Elicitation)
 		}),
 		&c.Tasks)
+}
+
+func decodeElicitation(d *Decoder, val []byte, e *core.ElicitationCapability) error {
+	return d.Fields(val, "ElicitationCapability", "core.ElicitationCapability", elicitationNames,
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				e.Form = nil
+				return nil
+			}
+			if e.Form == nil {
+				e.Form = new(core.FormElicitationCapability)
+			}
+			return d.Fields(v, "FormElicitationCapability", "core.FormElicitationCapability", applyDefaultsNames, &e.Form.ApplyDefaults)
+		}),
+		&e.URL)
 }
 
 var (
@@ -617,7 +658,16 @@ func (c *ConnectConfig) DecodeSchema(d *Decoder, val []byte) error {
 	return d.Fields(val, "ConnectConfig", "bridge.ConnectConfig", connectConfigNames,
 		&c.URL, &c.Transport, &c.ProtocolVersions, &c.Headers, &c.MaxMessageSize, &c.RetryMs,
 		&c.MaxReconnects, &c.Credentials, &c.FetchMode,
-		Member(func(d *Decoder, v []byte) error { return object(d, v, &c.Auth, decodeAuth) }))
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.Auth = nil
+				return nil
+			}
+			if c.Auth == nil {
+				c.Auth = new(AuthConfig)
+			}
+			return decodeAuth(d, v, c.Auth)
+		}))
 }
 
 var authConfigNames = []string{
@@ -633,7 +683,16 @@ func decodeAuth(d *Decoder, val []byte, a *AuthConfig) error {
 		&a.Grant, &a.UserAgent, &a.RedirectURI, &a.CallbackURL, &a.ClientID, &a.ClientSecret,
 		&a.AuthMethod, &a.Issuer, &a.PrivateKeyPEM, &a.ClientMetadataURL, &a.ClientName,
 		&a.ApplicationType, &a.Scopes, &a.NoOfflineAccess, &a.DPoP, &a.DPoPKeyPEM, &a.Assertion,
-		Member(func(d *Decoder, v []byte) error { return object(d, v, &a.IDJAG, decodeIDJAG) }),
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				a.IDJAG = nil
+				return nil
+			}
+			if a.IDJAG == nil {
+				a.IDJAG = new(IDJAGConfig)
+			}
+			return decodeIDJAG(d, v, a.IDJAG)
+		}),
 		&a.MaxAuthorizations, &a.AuthorizationTimeoutMs, &a.AllowInsecureHTTP,
 		&a.AllowPrivateAddresses, &a.Store, &a.Persist, &a.Log)
 }
@@ -669,7 +728,13 @@ var errorNames = []string{"kind", "code", "message", "data", "status"}
 
 // DecodeError decodes an *Error member (a host's answer): null clears it.
 func DecodeError(d *Decoder, val []byte, p **Error) error {
-	return object(d, val, p, func(d *Decoder, val []byte, e *Error) error {
-		return d.Fields(val, "Error", "bridge.Error", errorNames, &e.Kind, &e.Code, &e.Message, &e.Data, &e.Status)
-	})
+	if isNull(val) {
+		*p = nil
+		return nil
+	}
+	if *p == nil {
+		*p = new(Error)
+	}
+	e := *p
+	return d.Fields(val, "Error", "bridge.Error", errorNames, &e.Kind, &e.Code, &e.Message, &e.Data, &e.Status)
 }
