@@ -26,12 +26,9 @@ func Call(ctx context.Context, s *core.Session, method string, params json.RawMe
 	default:
 		return s.Request(ctx, method, params, opts)
 	}
-	var p struct {
-		URI   string `json:"uri"`
-		Level string `json:"level"`
-	}
+	var p uriLevel
 	if len(params) > 0 {
-		if err := json.Unmarshal(params, &p); err != nil {
+		if err := Unmarshal(params, &p); err != nil {
 			return nil, invalidf("%s params: %v", method, err)
 		}
 	}
@@ -50,6 +47,19 @@ func Call(ctx context.Context, s *core.Session, method string, params json.RawMe
 		return nil, err
 	}
 	return json.RawMessage(`{}`), nil
+}
+
+// uriLevel is the params of the methods Call maps.
+type uriLevel struct {
+	URI   string `json:"uri"`
+	Level string `json:"level"`
+}
+
+var uriLevelNames = []string{"uri", "level"}
+
+// DecodeSchema decodes p.
+func (p *uriLevel) DecodeSchema(d *Decoder, val []byte) error {
+	return d.Fields(val, "", "struct { URI string \"json:\\\"uri\\\"\"; Level string \"json:\\\"level\\\"\" }", uriLevelNames, &p.URI, &p.Level)
 }
 
 // SessionInfo describes a connected session to the host: the result of

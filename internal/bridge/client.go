@@ -114,7 +114,7 @@ func (c *ClientConfig) Options(cb Callbacks) (*core.Implementation, *core.Client
 		notify := func(s *core.Session, params any) {
 			var raw json.RawMessage
 			if params != nil {
-				b, err := json.Marshal(params)
+				b, err := appendNotification(nil, params)
 				if err != nil {
 					return
 				}

@@ -3,14 +3,12 @@ package bridge
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
-	"bytes"
-	"encoding/json"
-	"io"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 // Millis is a duration in whole milliseconds as the schema carries it. It
@@ -21,8 +19,8 @@ type Millis int64
 
 // UnmarshalJSON accepts any finite JSON number.
 func (m *Millis) UnmarshalJSON(b []byte) error {
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
+	f, err := jsonscan.Float64(b)
+	if err != nil {
 		return errf.Errorf("milliseconds must be a number, got %s", b)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > float64(math.MaxInt64/int64(time.Millisecond)) {
@@ -101,21 +99,6 @@ func (e *ConfigError) Error() string { return "mcpwasm: " + e.Msg }
 //go:noinline
 func invalidf(format string, args ...any) error {
 	return &ConfigError{Msg: errf.Sprintf(format, args...)}
-}
-
-// Decode decodes one JSON object of the schema into v strictly: unknown
-// members (a misspelt option) and trailing data are refused with a
-// *ConfigError naming what.
-func Decode(b []byte, v any, what string) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return invalidf("%s: %v", what, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return invalidf("%s: trailing data after the JSON object", what)
-	}
-	return nil
 }
 
 // Handlers says which server→client requests the host answers (through

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -73,7 +74,8 @@ func WithResult(err error, raw json.RawMessage) error {
 type TaskStater func(core.TaskState) any
 
 // ErrorInfo classifies err. state describes a task for kind "task" (nil:
-// core.TaskState as it is). A host checks its own error types first
+// core.TaskState as encoding/json would write it); its value must be one
+// jsonscan.AppendValue encodes (a jsonscan.JSONAppender). A host checks its own error types first
 // (a JavaScript exception, a guest status) where they mean more.
 func ErrorInfo(err error, state TaskStater) *Error {
 	e := &Error{Kind: KindInternal, Code: core.CodeInternalError, Message: err.Error()}
@@ -105,9 +107,12 @@ func ErrorInfo(err error, state TaskStater) *Error {
 	case errors.As(err, &rpc):
 		e.Kind, e.Code, e.Message, e.Data = KindRPC, rpc.Code, rpc.Message, rpc.Data
 	case errors.As(err, &created):
-		var st any = created.Task.State()
+		var st any
 		if state != nil {
 			st = state(created.Task.State())
+		}
+		if state == nil {
+			st = plainState(created.Task.State())
 		}
 		e.Kind, e.Data = KindTask, mustJSON(map[string]any{"taskId": created.Task.ID(), "state": st})
 	case errors.Is(err, core.ErrTaskCancelled):
@@ -134,7 +139,9 @@ func ErrorInfo(err error, state TaskStater) *Error {
 		e.Kind = KindProtocol
 	}
 	if errors.As(err, &withRes) && e.Data == nil {
-		e.Data = mustJSON(map[string]json.RawMessage{"result": withRes.Result})
+		w := jsonscan.NewObjectWriter(nil)
+		w.Raw("result", CompactRaw(withRes.Result))
+		e.Data = w.Bytes()
 	}
 	return e
 }
@@ -171,7 +178,47 @@ func authStatus(err error) int {
 	return 0
 }
 
+// mustJSON encodes v (values jsonscan encodes), nil if it cannot.
 func mustJSON(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
+	b, err := jsonscan.Marshal(v)
+	if err != nil {
+		return nil
+	}
 	return b
+}
+
+// plainState is a task state encoded as encoding/json encodes a
+// core.TaskState (Go field names, durations in nanoseconds): the state in
+// ErrorInfo's data when the host has no format of its own.
+type plainState core.TaskState
+
+// AppendJSON appends the state.
+func (st plainState) AppendJSON(dst []byte) []byte {
+	w := jsonscan.NewObjectWriter(dst)
+	w.String("ID", st.ID)
+	w.String("Status", st.Status)
+	w.String("StatusMessage", st.StatusMessage)
+	w.String("CreatedAt", st.CreatedAt)
+	w.String("LastUpdatedAt", st.LastUpdatedAt)
+	if st.TTL != nil {
+		w.Int("TTL", int64(*st.TTL))
+	} else {
+		w.Raw("TTL", nil)
+	}
+	w.Int("PollInterval", int64(st.PollInterval))
+	return w.Bytes()
+}
+
+// AppendJSON appends e as encoding/json encodes it: data compacted (and
+// '<', '>', '&' escaped in its strings), empty members left out.
+func (e *Error) AppendJSON(dst []byte) []byte {
+	w := jsonscan.NewObjectWriter(dst)
+	w.StringOmit("kind", e.Kind)
+	w.Int("code", e.Code)
+	w.String("message", e.Message)
+	if len(e.Data) > 0 {
+		w.Raw("data", CompactRaw(e.Data))
+	}
+	w.IntOmit("status", int64(e.Status))
+	return w.Bytes()
 }

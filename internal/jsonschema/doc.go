@@ -39,7 +39,7 @@
 // and are not asserted. Unknown keywords (title, description, default,
 // examples, x-* extensions, …) are ignored. $vocabulary is not interpreted.
 //
-// Numbers are compared exactly: schema numbers and json.Number instances are
+// Numbers are compared exactly: schema numbers and jsonscan.Number instances are
 // handled as arbitrary-precision decimals, so 9007199254740993 differs from
 // 9007199254740992 and 0.0075 is a multiple of 0.0001. float64 instances are
 // converted through their shortest decimal representation.

@@ -1,12 +1,13 @@
 package jsonschema
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 // mustCompile compiles a schema or fails the test.
@@ -17,13 +18,11 @@ func mustCompile(t testing.TB, schema string) *Schema {
 	return s
 }
 
-// decodeNumber decodes JSON with UseNumber (numbers become json.Number).
+// decodeNumber decodes JSON with UseNumber (numbers become jsonscan.Number).
 func decodeNumber(t testing.TB, raw string) any {
 	t.Helper()
-	d := json.NewDecoder(bytes.NewReader([]byte(raw)))
-	d.UseNumber()
-	var v any
-	require.NoError(t, d.Decode(&v), "instance: %s", raw)
+	v, err := jsonscan.DecodeWith([]byte(raw), &jsonscan.DecodeOptions{UseNumber: true})
+	require.NoError(t, err, "instance: %s", raw)
 	return v
 }
 
@@ -43,7 +42,7 @@ func assertValid(t *testing.T, s *Schema, instance string, want bool) {
 		how string
 		err error
 	}{
-		{"json.Number", s.Validate(decodeNumber(t, instance))},
+		{"jsonscan.Number", s.Validate(decodeNumber(t, instance))},
 		{"float64", s.Validate(decodeFloat(t, instance))},
 		{"ValidateJSON", s.ValidateJSON([]byte(instance))},
 	} {

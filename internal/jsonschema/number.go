@@ -2,10 +2,11 @@ package jsonschema
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"math/bits"
 	"strconv"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 // dec is an exact decimal number: ±0.d × 10^exp, where d holds ASCII digits
@@ -99,7 +100,7 @@ func (x dec) isInt() bool { return len(x.d) == 0 || x.exp >= len(x.d) }
 func toDec(v any, buf []byte) (dec, bool) {
 	var b []byte
 	switch v := v.(type) {
-	case json.Number:
+	case jsonscan.Number:
 		return parseDec(string(v), buf)
 	case float64:
 		if math.IsInf(v, 0) || math.IsNaN(v) {
@@ -132,7 +133,7 @@ func toDec(v any, buf []byte) (dec, bool) {
 
 func isNumber(v any) bool {
 	switch v.(type) {
-	case float64, json.Number, float32, int, int32, int64, uint, uint32, uint64:
+	case float64, jsonscan.Number, float32, int, int32, int64, uint, uint32, uint64:
 		return true
 	}
 	return false
@@ -143,7 +144,7 @@ func isInteger(v any) bool {
 	switch v := v.(type) {
 	case float64:
 		return v == math.Trunc(v) && !math.IsInf(v, 0)
-	case json.Number:
+	case jsonscan.Number:
 		var buf [32]byte
 		d, ok := parseDec(string(v), buf[:0])
 		return ok && d.isInt()

@@ -3,13 +3,13 @@ package jsonschema
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
-	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 // ErrInvalidSchema is returned, wrapped with detail, by Compile when the
@@ -242,19 +242,24 @@ func sortedKeys[V any](m map[string]V) []string {
 // errTrailing is decodeJSON's error for data after the JSON value.
 var errTrailing = errors.New("trailing data")
 
-// decodeJSON decodes the single JSON value of raw, numbers as json.Number.
+// decodeJSON decodes the single JSON value of raw, numbers as
+// jsonscan.Number, with a json.Decoder's messages.
 // Data after the value is errTrailing.
 func decodeJSON(raw []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
+	v, err := jsonscan.DecodeWith(raw, &jsonscan.DecodeOptions{UseNumber: true})
+	if err == nil {
+		return v, nil
 	}
-	if _, err := d.Token(); err != io.EOF {
+	if jsonscan.SkipSpace(raw, 0) == len(raw) {
+		return nil, io.EOF
+	}
+	var je *jsonscan.Error
+	if errors.As(err, &je) && strings.HasSuffix(je.Msg, " after top-level value") {
+		// The first value is whole: a json.Decoder would have read it.
 		return nil, errTrailing
 	}
-	return v, nil
+	// What a json.Decoder (one value, then the rest) says.
+	return nil, jsonscan.StdError(raw, err, true)
 }
 
 func draftOf(v any) int {
@@ -736,7 +741,7 @@ func (c *compiler) number(m map[string]any, ptr, kw string) *num {
 	if !ok {
 		return nil
 	}
-	s, ok := v.(json.Number)
+	s, ok := v.(jsonscan.Number)
 	if !ok {
 		c.fail(ptr+"/"+kw, "%s must be a number", kw)
 		return nil
@@ -755,7 +760,7 @@ func (c *compiler) count(m map[string]any, ptr, kw string) int {
 	if !ok {
 		return -1
 	}
-	s, _ := v.(json.Number)
+	s, _ := v.(jsonscan.Number)
 	d, ok := parseDec(string(s), nil)
 	if !ok || d.neg || !d.isInt() {
 		c.fail(ptr+"/"+kw, "%s must be a non-negative integer", kw)

@@ -3,11 +3,12 @@ package jsonschema
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 const (
@@ -67,8 +68,9 @@ func (e *ValidationError) Error() string {
 	return s
 }
 
-// Validate checks an instance as produced by encoding/json: map[string]any,
-// []any, string, bool, nil, float64 or json.Number (Go int, int32, int64,
+// Validate checks an instance as produced by encoding/json or jsonscan:
+// map[string]any, []any, string, bool, nil, float64 or jsonscan.Number
+// (exact; a json.Number is not a number here) (Go int, int32, int64,
 // uint, uint32, uint64 and float32 are accepted as numbers too). It returns
 // nil or a *ValidationError. Validate is safe for concurrent use.
 func (s *Schema) Validate(instance any) error {
@@ -91,8 +93,8 @@ func (s *Schema) Validate(instance any) error {
 	return &ValidationError{Causes: v.causes}
 }
 
-// ValidateJSON decodes raw (a single JSON value) with json.Decoder.UseNumber
-// and validates it. Malformed JSON yields a decoding error that is not a
+// ValidateJSON decodes raw (a single JSON value) with numbers kept exact
+// (jsonscan.Number, as json.Decoder.UseNumber did) and validates it. Malformed JSON yields a decoding error that is not a
 // *ValidationError. ValidateJSON is safe for concurrent use.
 func (s *Schema) ValidateJSON(raw []byte) error {
 	v, err := decodeJSON(raw)
@@ -946,7 +948,7 @@ func typesString(t uint8) string {
 
 // render returns a short JSON rendering of a schema value for messages.
 func render(v any) string {
-	b, err := json.Marshal(v)
+	b, err := jsonscan.Marshal(v)
 	if err != nil {
 		return "the given value"
 	}
@@ -994,8 +996,8 @@ func equal(a, b any) bool {
 		if y, ok := b.(float64); ok {
 			return x == y
 		}
-	case json.Number:
-		if y, ok := b.(json.Number); ok && x == y {
+	case jsonscan.Number:
+		if y, ok := b.(jsonscan.Number); ok && x == y {
 			return true
 		}
 	}

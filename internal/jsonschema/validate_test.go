@@ -1,7 +1,6 @@
 package jsonschema
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -9,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 func TestUnevaluatedProperties(t *testing.T) {
@@ -112,7 +113,7 @@ func TestBigNumbers(t *testing.T) {
 	})
 	t.Run("Go numeric types", func(t *testing.T) {
 		s := mustCompile(t, `{"type":"integer","minimum":1,"maximum":10}`)
-		for _, v := range []any{int(5), int32(5), int64(5), uint(5), uint32(5), uint64(5), float32(5), 5.0, json.Number("5")} {
+		for _, v := range []any{int(5), int32(5), int64(5), uint(5), uint32(5), uint64(5), float32(5), 5.0, jsonscan.Number("5")} {
 			assert.NoError(t, s.Validate(v), "%T", v)
 		}
 		assert.Error(t, s.Validate(int64(11)))
@@ -120,7 +121,7 @@ func TestBigNumbers(t *testing.T) {
 		err := s.Validate(struct{}{})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "unsupported Go value (not a decoded JSON value)")
-		assert.Error(t, s.Validate(json.Number("not-a-number")))
+		assert.Error(t, s.Validate(jsonscan.Number("not-a-number")))
 	})
 }
 

@@ -5,14 +5,15 @@ import (
 
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/inbox"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
@@ -259,14 +260,9 @@ func (c *conn) readLoop(l *link) {
 // still identifies fails its request, a request it identifies is answered
 // with Invalid Request, anything else is reported without an id.
 func (c *conn) malformed(l *link, data []byte, err error) {
-	var probe struct {
-		ID     json.RawMessage `json:"id"`
-		Method json.RawMessage `json:"method"`
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
+	var probe probeMembers
 	var id jsonrpc.ID
-	if data != nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) && json.Unmarshal(data, &probe) == nil &&
+	if data != nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) && probe.read(data) &&
 		len(probe.ID) > 0 && id.UnmarshalJSON(probe.ID) == nil && id.IsValid() {
 		switch {
 		case len(probe.Method) > 0:
@@ -355,4 +351,33 @@ func (c *conn) pingLoop(l *link) {
 			return
 		}
 	}
+}
+
+// probeMembers are the members malformed looks for in a frame, raw.
+type probeMembers struct {
+	ID, Method, Result, Error []byte
+}
+
+// read fills p from the JSON object data as encoding/json's Unmarshal into
+// a struct of json.RawMessage fields would (names matched
+// case-insensitively, the last one winning); false if data is not a valid
+// JSON object.
+func (p *probeMembers) read(data []byte) bool {
+	obj, err := jsonscan.ParseObject(data)
+	if err != nil {
+		return false
+	}
+	for _, m := range obj {
+		switch {
+		case strings.EqualFold(m.Key, "id"):
+			p.ID = m.Val
+		case strings.EqualFold(m.Key, "method"):
+			p.Method = m.Val
+		case strings.EqualFold(m.Key, "result"):
+			p.Result = m.Val
+		case strings.EqualFold(m.Key, "error"):
+			p.Error = m.Val
+		}
+	}
+	return true
 }

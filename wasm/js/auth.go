@@ -6,14 +6,15 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/auth"
+	"github.com/mcpwasm/mcpwasm/internal/authjson"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
@@ -66,7 +67,7 @@ func authDoer(inner fetch.Doer, cfg *schema.AuthConfig, hooks js.Value) (fetch.D
 			if scopes == nil {
 				scopes = []string{}
 			}
-			b, _ := json.Marshal(map[string]any{
+			b, _ := jsonscan.Marshal(map[string]any{
 				"issuer":        req.Issuer,
 				"tokenEndpoint": req.TokenEndpoint,
 				"resource":      req.Resource,
@@ -152,7 +153,7 @@ func (a *jsUserAgent) Authorize(ctx context.Context, authURL string) (cb string,
 // concurrent use (every JavaScript call runs on the one wasm thread).
 type jsStore struct{ hooks js.Value }
 
-func (s *jsStore) load(ctx context.Context, key string, v any) (found bool, err error) {
+func (s *jsStore) load(ctx context.Context, key string, decode func([]byte) error) (found bool, err error) {
 	defer jsbridge.Recover(&err)
 	f := s.hooks.Get("load")
 	if f.Type() != js.TypeFunction {
@@ -173,13 +174,14 @@ func (s *jsStore) load(ctx context.Context, key string, v any) (found bool, err 
 	if raw == "" || raw == "null" {
 		return false, nil
 	}
-	if err := json.Unmarshal([]byte(raw), v); err != nil {
+	if err := decode([]byte(raw)); err != nil {
 		return false, errf.Errorf("mcpwasm: auth: storage.load(%q) returned invalid JSON: %w", key, err)
 	}
 	return true, nil
 }
 
-func (s *jsStore) save(ctx context.Context, key string, v any, del bool) (err error) {
+// save stores the JSON value encode returns under key, or deletes key.
+func (s *jsStore) save(ctx context.Context, key string, encode func() ([]byte, error), del bool) (err error) {
 	defer jsbridge.Recover(&err)
 	method, args := "save", []any{key, "null"}
 	switch {
@@ -188,7 +190,7 @@ func (s *jsStore) save(ctx context.Context, key string, v any, del bool) (err er
 	case s.hooks.Get("save").Type() != js.TypeFunction:
 		return errors.New("mcpwasm: auth: storage.save is not a function")
 	case !del:
-		b, err := json.Marshal(v)
+		b, err := encode()
 		if err != nil {
 			return err
 		}
@@ -206,36 +208,36 @@ func storeKey(kind string, parts ...string) string {
 
 func (s *jsStore) Registration(ctx context.Context, issuer string) (*auth.Registration, error) {
 	var r auth.Registration
-	if ok, err := s.load(ctx, storeKey("registration", issuer), &r); !ok || err != nil {
+	if ok, err := s.load(ctx, storeKey("registration", issuer), func(b []byte) error { return authjson.DecodeRegistration(b, &r) }); !ok || err != nil {
 		return nil, err
 	}
 	return &r, nil
 }
 
 func (s *jsStore) SetRegistration(ctx context.Context, issuer string, r *auth.Registration) error {
-	return s.save(ctx, storeKey("registration", issuer), r, r == nil)
+	return s.save(ctx, storeKey("registration", issuer), func() ([]byte, error) { return authjson.AppendRegistration(nil, r) }, r == nil)
 }
 
 func (s *jsStore) Token(ctx context.Context, resource, issuer string) (*auth.Token, error) {
 	var t auth.Token
-	if ok, err := s.load(ctx, storeKey("token", issuer, resource), &t); !ok || err != nil {
+	if ok, err := s.load(ctx, storeKey("token", issuer, resource), func(b []byte) error { return authjson.DecodeToken(b, &t) }); !ok || err != nil {
 		return nil, err
 	}
 	return &t, nil
 }
 
 func (s *jsStore) SetToken(ctx context.Context, resource, issuer string, t *auth.Token) error {
-	return s.save(ctx, storeKey("token", issuer, resource), t, t == nil)
+	return s.save(ctx, storeKey("token", issuer, resource), func() ([]byte, error) { return authjson.AppendToken(nil, t) }, t == nil)
 }
 
 func (s *jsStore) Pending(ctx context.Context, resource, issuer string) (*auth.Pending, error) {
 	var p auth.Pending
-	if ok, err := s.load(ctx, storeKey("pending", issuer, resource), &p); !ok || err != nil {
+	if ok, err := s.load(ctx, storeKey("pending", issuer, resource), func(b []byte) error { return authjson.DecodePending(b, &p) }); !ok || err != nil {
 		return nil, err
 	}
 	return &p, nil
 }
 
 func (s *jsStore) SetPending(ctx context.Context, resource, issuer string, p *auth.Pending) error {
-	return s.save(ctx, storeKey("pending", issuer, resource), p, p == nil)
+	return s.save(ctx, storeKey("pending", issuer, resource), func() ([]byte, error) { return authjson.AppendPending(nil, p) }, p == nil)
 }

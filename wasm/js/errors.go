@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 
 	"github.com/mcpwasm/mcpwasm/core"
@@ -27,6 +26,5 @@ func errorJSON(err error) string {
 			e.Kind, e.Code = schema.KindTransport, schema.CodeConnectionClosed
 		}
 	}
-	b, _ := json.Marshal(e)
-	return string(b)
+	return string(e.AppendJSON(nil))
 }

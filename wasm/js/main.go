@@ -33,6 +33,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
@@ -386,8 +387,7 @@ func (b *bridge) connect(_ js.Value, args []js.Value) any {
 }
 
 func sessionInfo(s *core.Session) json.RawMessage {
-	b, _ := json.Marshal(schema.Info(s))
-	return b
+	return schema.Info(s).AppendJSON(nil)
 }
 
 // info(handle) → JSON string (sync)
@@ -447,8 +447,8 @@ func (b *bridge) setRoots(_ js.Value, args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		var roots []*core.Root
-		if err := json.Unmarshal([]byte(raw), &roots); err != nil {
+		roots, err := schema.UnmarshalRoots([]byte(raw))
+		if err != nil {
 			return nil, errf.Errorf("mcpwasm: roots: %w", err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -486,7 +486,7 @@ func (b *bridge) listen(_ js.Value, args []js.Value) any {
 	onNote, onEnd := arg(args, 2), arg(args, 3)
 	b.sessionOp(args, 4, func(ctx context.Context, s *core.Session) (any, error) {
 		var f core.SubscriptionFilter
-		if err := json.Unmarshal([]byte(raw), &f); err != nil {
+		if err := schema.UnmarshalSubscriptionFilter([]byte(raw), &f); err != nil {
 			return nil, errf.Errorf("mcpwasm: subscription filter: %w", err)
 		}
 		sub, err := s.Listen(ctx, &f, &core.ListenOptions{
@@ -515,8 +515,10 @@ func (b *bridge) listen(_ js.Value, args []js.Value) any {
 				onEnd.Invoke()
 			}
 		}()
-		out, _ := json.Marshal(map[string]any{"id": id, "acknowledged": sub.Acknowledged()})
-		return json.RawMessage(out), nil
+		w := jsonscan.NewObjectWriter(nil)
+		w.Raw("acknowledged", schema.AppendSubscriptionFilter(nil, sub.Acknowledged()))
+		w.Int("id", int64(id))
+		return json.RawMessage(w.Bytes()), nil
 	})
 	return nil
 }
@@ -550,7 +552,7 @@ func (b *bridge) stats(js.Value, []js.Value) any {
 	runtime.ReadMemStats(&ms)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out, _ := json.Marshal(map[string]any{
+	out, _ := jsonscan.Marshal(map[string]any{
 		"clients": len(b.clients), "subscriptions": len(b.subs), "calls": b.calls,
 		"goroutines": runtime.NumGoroutine(), "goHeap": ms.HeapAlloc, "mallocs": ms.Mallocs, "gcCycles": ms.NumGC,
 	})

@@ -14,7 +14,33 @@ import (
 	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
+
+// taskOptions are callToolAsTask's options.
+type taskOptions struct {
+	TTLMs     *schema.Millis `json:"ttlMs"`
+	TimeoutMs *schema.Millis `json:"timeoutMs"`
+}
+
+var taskOptionsNames = []string{"ttlMs", "timeoutMs"}
+
+// DecodeSchema decodes o strictly.
+func (o *taskOptions) DecodeSchema(d *schema.Decoder, val []byte) error {
+	return d.Fields(val, "", "struct { TTLMs *bridge.Millis \"json:\\\"ttlMs\\\"\"; TimeoutMs *bridge.Millis \"json:\\\"timeoutMs\\\"\" }", taskOptionsNames, &o.TTLMs, &o.TimeoutMs)
+}
+
+// waitOptions are taskWait's options.
+type waitOptions struct {
+	MaxPollIntervalMs *schema.Millis `json:"maxPollIntervalMs"`
+}
+
+var waitOptionsNames = []string{"maxPollIntervalMs"}
+
+// DecodeSchema decodes o strictly.
+func (o *waitOptions) DecodeSchema(d *schema.Decoder, val []byte) error {
+	return d.Fields(val, "", "struct { MaxPollIntervalMs *bridge.Millis \"json:\\\"maxPollIntervalMs\\\"\" }", waitOptionsNames, &o.MaxPollIntervalMs)
+}
 
 // The tasks API of the glue (js/src/client.js): task handles live in a
 // table here, named by a ref the glue keeps in its Task object and frees
@@ -71,6 +97,23 @@ type taskStateJSON struct {
 	PollInterval  int64  `json:"pollInterval"`
 }
 
+// AppendJSON appends st as encoding/json encodes it.
+func (st taskStateJSON) AppendJSON(dst []byte) []byte {
+	w := jsonscan.NewObjectWriter(dst)
+	w.String("id", st.ID)
+	w.String("status", st.Status)
+	w.StringOmit("statusMessage", st.StatusMessage)
+	w.StringOmit("createdAt", st.CreatedAt)
+	w.StringOmit("lastUpdatedAt", st.LastUpdatedAt)
+	if st.TTL != nil {
+		w.Int("ttl", *st.TTL)
+	} else {
+		w.Raw("ttl", nil)
+	}
+	w.Int("pollInterval", st.PollInterval)
+	return w.Bytes()
+}
+
 func stateJSON(st core.TaskState) taskStateJSON {
 	out := taskStateJSON{ID: st.ID, Status: st.Status, StatusMessage: st.StatusMessage, CreatedAt: st.CreatedAt, LastUpdatedAt: st.LastUpdatedAt,
 		PollInterval: st.PollInterval.Milliseconds()}
@@ -88,12 +131,13 @@ func (b *bridge) handleJSON(t *core.Task) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"ref": ref, "state": stateJSON(t.State())}
+	w := jsonscan.NewObjectWriter(nil)
+	w.Int("ref", int64(ref))
 	if raw := t.RawResult(); raw != nil {
-		out["result"] = raw
+		w.Raw("result", schema.CompactRaw(raw))
 	}
-	b2, _ := json.Marshal(out)
-	return json.RawMessage(b2), nil
+	w.Raw("state", stateJSON(t.State()).AppendJSON(nil))
+	return json.RawMessage(w.Bytes()), nil
 }
 
 // signalOp settles a Promise with f run under a context that the signal
@@ -121,13 +165,10 @@ func (b *bridge) callToolAsTask(_ js.Value, args []js.Value) any {
 	params, optsRaw := jsonArg(arg(args, 1)), jsonArg(arg(args, 2))
 	b.signalOp(args, 3, func(ctx context.Context, s *core.Session) (any, error) {
 		var p core.CallToolParams
-		if err := json.Unmarshal(params, &p); err != nil {
+		if err := schema.UnmarshalCallToolParams(params, &p); err != nil {
 			return nil, errf.Errorf("mcpwasm: callToolAsTask params: %w", err)
 		}
-		var o struct {
-			TTLMs     *schema.Millis `json:"ttlMs"`
-			TimeoutMs *schema.Millis `json:"timeoutMs"`
-		}
+		var o taskOptions
 		if optsRaw != nil {
 			if err := schema.Decode(optsRaw, &o, "callToolAsTask options"); err != nil {
 				return nil, err
@@ -167,7 +208,7 @@ func (b *bridge) listTasks(_ js.Value, args []js.Value) any {
 	b.signalOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
 		var p core.PaginatedParams
 		if params != nil {
-			if err := json.Unmarshal(params, &p); err != nil {
+			if err := schema.UnmarshalPaginatedParams(params, &p); err != nil {
 				return nil, errf.Errorf("mcpwasm: listTasks params: %w", err)
 			}
 		}
@@ -175,15 +216,17 @@ func (b *bridge) listTasks(_ js.Value, args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		out := struct {
-			Tasks      []taskStateJSON `json:"tasks"`
-			NextCursor string          `json:"nextCursor,omitempty"`
-		}{Tasks: make([]taskStateJSON, 0, len(r.Tasks)), NextCursor: r.NextCursor}
-		for _, st := range r.Tasks {
-			out.Tasks = append(out.Tasks, stateJSON(st))
+		list := []byte{'['}
+		for i, st := range r.Tasks {
+			if i > 0 {
+				list = append(list, ',')
+			}
+			list = stateJSON(st).AppendJSON(list)
 		}
-		b2, _ := json.Marshal(out)
-		return json.RawMessage(b2), nil
+		w := jsonscan.NewObjectWriter(nil)
+		w.Raw("tasks", append(list, ']'))
+		w.StringOmit("nextCursor", r.NextCursor)
+		return json.RawMessage(w.Bytes()), nil
 	})
 	return nil
 }
@@ -212,9 +255,7 @@ func (b *bridge) taskOp(args []js.Value, signalAt, resolveAt int, f func(context
 func (b *bridge) taskWait(_ js.Value, args []js.Value) any {
 	optsRaw, onStatus := jsonArg(arg(args, 1)), arg(args, 2)
 	b.taskOp(args, 3, 4, func(ctx context.Context, t *core.Task) (any, error) {
-		var o struct {
-			MaxPollIntervalMs *schema.Millis `json:"maxPollIntervalMs"`
-		}
+		var o waitOptions
 		if optsRaw != nil {
 			if err := schema.Decode(optsRaw, &o, "wait options"); err != nil {
 				return nil, err
@@ -223,7 +264,7 @@ func (b *bridge) taskWait(_ js.Value, args []js.Value) any {
 		wopts := &core.TaskWaitOptions{MaxPollInterval: max(o.MaxPollIntervalMs.Duration(), 0)}
 		if onStatus.Type() == js.TypeFunction {
 			wopts.OnStatus = func(st core.TaskState) {
-				b2, _ := json.Marshal(stateJSON(st))
+				b2 := stateJSON(st).AppendJSON(nil)
 				defer func() { _ = recover() }()
 				onStatus.Invoke(string(b2))
 			}
@@ -246,8 +287,7 @@ func (b *bridge) taskRefresh(_ js.Value, args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		b2, _ := json.Marshal(stateJSON(st))
-		return json.RawMessage(b2), nil
+		return json.RawMessage(stateJSON(st).AppendJSON(nil)), nil
 	})
 	return nil
 }
@@ -259,8 +299,7 @@ func (b *bridge) taskCancel(_ js.Value, args []js.Value) any {
 		if err := t.Cancel(ctx); err != nil {
 			return nil, err
 		}
-		b2, _ := json.Marshal(stateJSON(t.State()))
-		return json.RawMessage(b2), nil
+		return json.RawMessage(stateJSON(t.State()).AppendJSON(nil)), nil
 	})
 	return nil
 }
@@ -271,8 +310,7 @@ func (b *bridge) taskState(_ js.Value, args []js.Value) any {
 	if err != nil {
 		return js.Global().Get("Error").New(err.Error())
 	}
-	b2, _ := json.Marshal(stateJSON(t.State()))
-	return string(b2)
+	return string(stateJSON(t.State()).AppendJSON(nil))
 }
 
 // taskFree(ref) forgets a task handle (the task on the server is not

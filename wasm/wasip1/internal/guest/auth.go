@@ -91,7 +91,7 @@ func (a *hostAgent) Authorize(ctx context.Context, authURL string) (string, erro
 		return "", errf.Errorf("%w: %s", errAuthorize, ans.Error.Message)
 	}
 	var r abi.AuthorizeResult
-	if err := json.Unmarshal(ans.Result, &r); err != nil || r.CallbackURL == "" {
+	if err := bridge.Unmarshal(ans.Result, (*authorizeResult)(&r)); err != nil || r.CallbackURL == "" {
 		return "", errf.Errorf("%w: the answer to an authorize event needs a callbackUrl", errAuthorize)
 	}
 	return r.CallbackURL, nil
@@ -177,7 +177,7 @@ func (s *authStore) reportLocked() {
 	slices.SortFunc(st.Tokens, func(a, b storedToken) int {
 		return cmp.Or(cmp.Compare(a.Resource, b.Resource), cmp.Compare(a.Issuer, b.Issuer))
 	})
-	b, err := json.Marshal(&st)
+	b, err := appendStore(nil, &st)
 	if err == nil {
 		s.changed(b)
 	}

@@ -203,7 +203,7 @@ func (g *Guest) Connect(clientID uint32, request []byte) (uint32, error) {
 		go g.watch(id, s, cn.end)
 		res := bridge.Info(s)
 		res.Session = id
-		return json.Marshal(res)
+		return res.AppendJSON(nil), nil
 	})
 	return op, nil
 }
@@ -231,7 +231,7 @@ func (g *Guest) Request(sessionID uint32, request []byte) (uint32, error) {
 		return 0, err
 	}
 	var req abi.CallRequest
-	if err := bridge.Decode(request, &req, "request"); err != nil {
+	if err := bridge.Decode(request, (*callRequest)(&req), "request"); err != nil {
 		return 0, invalid(err)
 	}
 	if req.Method == "" {
@@ -253,7 +253,7 @@ func (g *Guest) Request(sessionID uint32, request []byte) (uint32, error) {
 		g.progress[op] = true
 		g.mu.Unlock()
 		opts.OnProgress = func(p *core.ProgressParams) {
-			raw, err := json.Marshal(p)
+			raw, err := bridge.AppendProgress(nil, p)
 			if err == nil {
 				g.emit(&abi.Event{Type: abi.EventProgress, Op: op, Params: raw})
 			}
@@ -290,8 +290,8 @@ func (g *Guest) SetRoots(clientID uint32, roots []byte) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	var list []*core.Root
-	if err := json.Unmarshal(roots, &list); err != nil {
+	list, err := bridge.UnmarshalRoots(roots)
+	if err != nil {
 		return 0, errorf(abi.StatusInvalid, "roots: %v", err)
 	}
 	for _, r := range list {
@@ -337,7 +337,7 @@ func (g *Guest) ask(ctx context.Context, ev *abi.Event) (*abi.Answer, error) {
 // malformed answer is refused and the question stays open.
 func (g *Guest) Answer(id uint32, answer []byte) error {
 	var a abi.Answer
-	if err := bridge.Decode(answer, &a, "answer"); err != nil {
+	if err := bridge.Decode(answer, (*answerJSON)(&a), "answer"); err != nil {
 		return invalid(err)
 	}
 	if (a.Error == nil) == (len(a.Result) == 0 || string(a.Result) == "null") {

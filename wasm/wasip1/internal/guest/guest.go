@@ -3,11 +3,9 @@ package guest
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"runtime"
 	"sync"
 
@@ -135,10 +133,10 @@ func (g *Guest) emit(ev *abi.Event) { g.queue(ev, false) }
 
 // queue encodes an event into the queue, or the deferred queue.
 func (g *Guest) queue(ev *abi.Event, deferred bool) {
-	b, err := json.Marshal(ev)
+	b, err := appendEvent(nil, ev)
 	if err != nil {
 		// Only a malformed raw member can fail; report the event without it.
-		b, _ = json.Marshal(&abi.Event{Type: abi.EventWarning, Client: ev.Client, Session: ev.Session,
+		b, _ = appendEvent(nil, &abi.Event{Type: abi.EventWarning, Client: ev.Client, Session: ev.Session,
 			Message: errf.Sprintf("mcpwasm: dropped a %s event that could not be encoded: %v", ev.Type, err)})
 	}
 	g.mu.Lock()
@@ -196,7 +194,7 @@ func (g *Guest) Poll() []byte {
 		g.queued += len(e)
 	}
 	if g.dropped > 0 {
-		w, _ := json.Marshal(&abi.Event{Type: abi.EventWarning, Message: errf.Sprintf(
+		w, _ := appendEvent(nil, &abi.Event{Type: abi.EventWarning, Message: errf.Sprintf(
 			"mcpwasm: dropped %d notification, progress, log or warning events: more than %d events or %d MiB were waiting for mcpwasm_poll (poll more often)",
 			g.dropped, maxQueuedEvents, maxQueuedBytes>>20)})
 		events = append(events, w)
@@ -308,7 +306,7 @@ func errorInfo(ctx context.Context, err error) *abi.Error {
 		}
 		return e
 	}
-	e := bridge.ErrorInfo(err, func(st core.TaskState) any { return taskState(st) })
+	e := bridge.ErrorInfo(err, func(st core.TaskState) any { return stateJSON(taskState(st)) })
 	if e.Kind == abi.KindInternal && errors.As(err, &herr) {
 		e.Kind, e.Code = abi.KindTransport, bridge.CodeConnectionClosed
 	}
@@ -317,14 +315,12 @@ func errorInfo(ctx context.Context, err error) *abi.Error {
 
 // decodeStrict decodes a JSON object, rejecting unknown members and
 // trailing data.
-func decodeStrict(b []byte, v any, what string) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+func decodeStrict(b []byte, v bridge.Decodable, what string) error {
+	if err := bridge.DecodeStrict(b, v); err != nil {
+		if err == bridge.ErrTrailing {
+			return errorf(abi.StatusInvalid, "%s: trailing data after the JSON object", what)
+		}
 		return errorf(abi.StatusInvalid, "%s: %v", what, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errorf(abi.StatusInvalid, "%s: trailing data after the JSON object", what)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package guest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"slices"
@@ -53,10 +52,7 @@ func (d *doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, err
 		return nil, err
 	}
 	g := d.g
-	head, err := json.Marshal(&abi.HTTPRequestHead{Method: req.Method, URL: req.URL, Headers: req.Header, NoRedirect: req.NoRedirect})
-	if err != nil {
-		return nil, err
-	}
+	head := appendHTTPRequestHead(nil, &abi.HTTPRequestHead{Method: req.Method, URL: req.URL, Headers: req.Header, NoRedirect: req.NoRedirect})
 	h := &handle{g: g, headCh: make(chan struct{}), wake: make(chan struct{}, 1)}
 	g.mu.Lock()
 	h.id = g.newIDLocked()
@@ -198,7 +194,7 @@ func (g *Guest) HTTPResponse(id uint32, head []byte) error {
 		return err
 	}
 	var rh abi.HTTPResponseHead
-	if err := decodeStrict(head, &rh, "HTTP response head"); err != nil {
+	if err := decodeStrict(head, (*httpResponseHead)(&rh), "HTTP response head"); err != nil {
 		return err
 	}
 	if rh.Status < 100 || rh.Status > 999 {

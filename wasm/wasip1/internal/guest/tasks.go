@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
@@ -69,7 +71,7 @@ func taskState(st core.TaskState) abi.TaskState {
 }
 
 func handleJSON(t *core.Task) (json.RawMessage, error) {
-	return json.Marshal(&abi.TaskHandle{State: taskState(t.State()), Result: t.RawResult()})
+	return appendTaskHandle(nil, &abi.TaskHandle{State: taskState(t.State()), Result: t.RawResult()})
 }
 
 // task returns the session's handle of id, resuming it (tasks/get) if the
@@ -91,15 +93,9 @@ func (s *session) task(ctx context.Context, id string) (*core.Task, error) {
 
 // taskOp runs one abi.MethodTask* operation.
 func (s *session) taskOp(ctx context.Context, method string, params json.RawMessage, opts *core.CallOptions) (json.RawMessage, error) {
-	var p struct {
-		core.CallToolParams
-		TTLMs             int64  `json:"ttlMs"`
-		TaskID            string `json:"taskId"`
-		MaxPollIntervalMs int64  `json:"maxPollIntervalMs"`
-		Cursor            string `json:"cursor"`
-	}
+	var p taskParams
 	if len(params) > 0 {
-		if err := json.Unmarshal(params, &p); err != nil {
+		if err := bridge.Unmarshal(params, &p); err != nil {
 			return nil, errorf(abi.StatusInvalid, "%s params: %v", method, err)
 		}
 	}
@@ -142,7 +138,8 @@ func (s *session) taskOp(ctx context.Context, method string, params json.RawMess
 		if err := t.Cancel(ctx); err != nil {
 			return nil, err
 		}
-		return json.Marshal(taskState(t.State()))
+		st := taskState(t.State())
+		return appendTaskState(nil, &st), nil
 	case abi.MethodTaskList:
 		var pp *core.PaginatedParams
 		if p.Cursor != "" {
@@ -152,14 +149,18 @@ func (s *session) taskOp(ctx context.Context, method string, params json.RawMess
 		if err != nil {
 			return nil, err
 		}
-		out := struct {
-			Tasks      []abi.TaskState `json:"tasks"`
-			NextCursor string          `json:"nextCursor,omitempty"`
-		}{Tasks: make([]abi.TaskState, 0, len(r.Tasks)), NextCursor: r.NextCursor}
-		for _, st := range r.Tasks {
-			out.Tasks = append(out.Tasks, taskState(st))
+		list := []byte{'['}
+		for i, st := range r.Tasks {
+			if i > 0 {
+				list = append(list, ',')
+			}
+			ts := taskState(st)
+			list = appendTaskState(list, &ts)
 		}
-		return json.Marshal(out)
+		w := jsonscan.NewObjectWriter(nil)
+		w.Raw("tasks", append(list, ']'))
+		w.StringOmit("nextCursor", r.NextCursor)
+		return w.Bytes(), nil
 	}
 	return nil, errorf(abi.StatusInvalid, "unknown operation %s", method)
 }

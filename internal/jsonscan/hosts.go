@@ -1,0 +1,272 @@
+package jsonscan
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// AppendCompact appends the valid JSON raw as encoding/json writes a
+// json.RawMessage: without the whitespace between tokens and, with
+// escapeHTML, with '<', '>', '&', U+2028 and U+2029 inside strings escaped
+// as \u003c, \u003e, \u0026, \u2028 and \u2029. Invalid JSON (empty
+// included) is an error and appends nothing.
+func AppendCompact(dst, raw []byte, escapeHTML bool) ([]byte, error) {
+	if err := SyntaxError(raw); err != nil {
+		return dst, err
+	}
+	const hex = "0123456789abcdef"
+	inString := false
+	start := 0
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inString {
+			switch {
+			case c == '\\':
+				i++
+			case c == '"':
+				inString = false
+			case escapeHTML && (c == '<' || c == '>' || c == '&'):
+				dst = append(dst, raw[start:i]...)
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+				start = i + 1
+			case escapeHTML && c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
+				dst = append(dst, raw[start:i]...)
+				dst = append(dst, '\\', 'u', '2', '0', '2', hex[raw[i+2]&0xF])
+				start = i + 3
+				i += 2
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case ' ', '\t', '\n', '\r':
+			dst = append(dst, raw[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(dst, raw[start:]...), nil
+}
+
+// StdError returns err, an error of [Decode] or [SyntaxError] on data,
+// with the text encoding/json gives for the same data: Unmarshal's, or
+// with stream set a json.Decoder's (which says "unexpected EOF" where the
+// data ends early). Other errors are returned as they are.
+func StdError(data []byte, err error, stream bool) error {
+	if err == ErrDepth {
+		return errors.New("invalid character " + strconv.QuoteRune(rune(tooDeep(data))) + " exceeded max depth")
+	}
+	var je *Error
+	if !errors.As(err, &je) {
+		return err
+	}
+	msg := je.Msg
+	if msg == "unexpected end of JSON input" || strings.HasSuffix(msg, " in string literal") {
+		if m, ok := stringMessage(data, stream); ok {
+			if m == "" {
+				return io.ErrUnexpectedEOF
+			}
+			return errors.New(m)
+		}
+	}
+	if strings.HasSuffix(msg, " in string literal") && (je.Offset >= len(data) || data[je.Offset] >= 0x20) {
+		// an unterminated string: the data ends inside it
+		msg = "unexpected end of JSON input"
+	}
+	if msg == "unexpected end of JSON input" {
+		if stream {
+			return io.ErrUnexpectedEOF
+		}
+		if n := len(data); n > 0 && isNumberByte(data[n-1]) && !endsInString(data) {
+			return errors.New(numberMessage(data, n-1, msg, false))
+		}
+		return errors.New(msg)
+	}
+	return errors.New(literalMessage(data, je, stream))
+}
+
+// literalMessage returns je's message, except that a misspelt literal
+// (reported where it starts) is described as encoding/json does: by its
+// first wrong character, the end of the data being a space for Unmarshal
+// and "unexpected EOF" for a json.Decoder.
+func literalMessage(data []byte, je *Error, stream bool) string {
+	k := je.Offset
+	if k >= len(data) || !(strings.HasSuffix(je.Msg, " looking for beginning of value") || strings.HasSuffix(je.Msg, "numeric literal")) {
+		return je.Msg
+	}
+	if isNumberByte(data[k]) || (k > 0 && isNumberByte(data[k-1])) {
+		return numberMessage(data, k, je.Msg, stream)
+	}
+	var lit string
+	switch data[k] {
+	case 'n':
+		lit = "null"
+	case 't':
+		lit = "true"
+	case 'f':
+		lit = "false"
+	default:
+		return je.Msg
+	}
+	for j := 1; j < len(lit); j++ {
+		c := byte(' ')
+		if k+j < len(data) {
+			c = data[k+j]
+		} else if stream {
+			return io.ErrUnexpectedEOF.Error()
+		}
+		if c != lit[j] {
+			return "invalid character " + strconv.QuoteRune(rune(c)) + " in literal " + lit + " (expecting " + strconv.QuoteRune(rune(lit[j])) + ")"
+		}
+	}
+	return je.Msg
+}
+
+// numberMessage describes a malformed number around data[k] as
+// encoding/json does, or returns msg if the number is well formed.
+func numberMessage(data []byte, k int, msg string, stream bool) string {
+	i := k
+	for i > 0 && isNumberByte(data[i-1]) {
+		i--
+	}
+	at := func(j int) (byte, bool) {
+		if j < len(data) {
+			return data[j], true
+		}
+		return ' ', false
+	}
+	bad := func(j int, context string) string {
+		c, ok := at(j)
+		if !ok && stream {
+			return io.ErrUnexpectedEOF.Error()
+		}
+		return "invalid character " + strconv.QuoteRune(rune(c)) + " " + context
+	}
+	digit := func(j int) bool { c, _ := at(j); return c >= '0' && c <= '9' }
+	if c := data[i]; c != '-' && (c < '0' || c > '9') {
+		return msg
+	}
+	if c, _ := at(i); c == '-' {
+		i++
+		if !digit(i) {
+			return bad(i, "in numeric literal")
+		}
+	}
+	if c, _ := at(i); c == '0' {
+		i++
+	} else {
+		for digit(i) {
+			i++
+		}
+	}
+	if c, _ := at(i); c == '.' {
+		i++
+		if !digit(i) {
+			return bad(i, "after decimal point in numeric literal")
+		}
+		for digit(i) {
+			i++
+		}
+	}
+	if c, _ := at(i); c == 'e' || c == 'E' {
+		i++
+		if c, _ := at(i); c == '+' || c == '-' {
+			i++
+		}
+		if !digit(i) {
+			return bad(i, "in exponent of numeric literal")
+		}
+	}
+	return msg
+}
+
+// tooDeep returns the bracket that nests data deeper than 10,000 levels.
+func tooDeep(data []byte) byte {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '"':
+			i = StringEnd(data, i) - 1
+		case '{', '[':
+			if depth++; depth > 10000 {
+				return c
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return '['
+}
+
+func isNumberByte(c byte) bool {
+	return c == '-' || c == '.' || c == '+' || c == 'e' || c == 'E' || (c >= '0' && c <= '9')
+}
+
+// endsInString reports whether data ends inside a string.
+func endsInString(data []byte) bool {
+	in := false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		}
+	}
+	return in
+}
+
+// stringMessage finds the first malformed string of data and describes it
+// as encoding/json does; ok is false if every string is well formed. For a
+// json.Decoder (stream), data ending inside an escape is "" (unexpected
+// EOF).
+func stringMessage(data []byte, stream bool) (msg string, ok bool) {
+	bad := func(j int, context string) (string, bool) {
+		if j >= len(data) {
+			if stream {
+				return "", true
+			}
+			return "invalid character ' ' " + context, true
+		}
+		return "invalid character " + strconv.QuoteRune(rune(data[j])) + " " + context, true
+	}
+	for i := 0; i < len(data); i++ {
+		if data[i] != '"' {
+			continue
+		}
+		for i++; ; i++ {
+			if i >= len(data) {
+				return "", false // unterminated: the caller's end-of-input message
+			}
+			c := data[i]
+			if c == '"' {
+				break
+			}
+			if c < 0x20 {
+				return bad(i, "in string literal")
+			}
+			if c != '\\' {
+				continue
+			}
+			i++
+			if i >= len(data) {
+				return bad(i, "in string escape code")
+			}
+			switch data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				for k := 1; k <= 4; k++ {
+					if i+k >= len(data) || !isHex(data[i+k]) {
+						return bad(i+k, "in \\u hexadecimal character escape")
+					}
+				}
+				i += 4
+			default:
+				return bad(i, "in string escape code")
+			}
+		}
+	}
+	return "", false
+}
