@@ -18,7 +18,7 @@ var ErrNotWireType = errors.New("core: not a wire type AppendWireJSON or DecodeW
 // Implementation, ServerCapabilities, SubscriptionFilter, LoggingMessageParams,
 // ProgressParams, ResourceUpdatedParams, ElicitationCompleteParams,
 // CreateMessageParams, ElicitParams, ListRootsParams, CreateMessageResult,
-// ElicitResult, ListRootsResult or CallToolResult, to dst: what
+// ElicitResult, ListRootsResult, CallToolResult or CallToolParams, to dst: what
 // json.Marshal(v) gives (a nil pointer is null). Values of interface type
 // inside (Meta, arguments, progress tokens) must be JSON-shaped: maps,
 // slices, strings, numbers, booleans, nil, json.RawMessage, json.Number.
@@ -55,6 +55,8 @@ func AppendWireJSON(dst []byte, v any) ([]byte, error) {
 		st, p = &listRootsResultEncT, unsafe.Pointer(x)
 	case *CallToolResult:
 		st, p = &callResultEncT, unsafe.Pointer(x)
+	case *CallToolParams:
+		st, p = &callToolEncT, unsafe.Pointer(x)
 	default:
 		return dst, ErrNotWireType
 	}

@@ -16,7 +16,7 @@ import (
 // subscriptions/listen), logging/setLevel (modern: the per-request level),
 // ping (modern: server/discover) — and tools/call waits for a task the
 // server insists on unless opts.NoTaskWait; every other method goes
-// through [core.Session.Request], pipeline included (MRTR, caching,
+// through [core.Session.RequestRaw], pipeline included (MRTR, caching,
 // pagination cursors as given). params is a JSON object or nil.
 func Call(ctx context.Context, s *core.Session, method string, params json.RawMessage, opts *core.CallOptions) (json.RawMessage, error) {
 	switch method {
@@ -24,7 +24,7 @@ func Call(ctx context.Context, s *core.Session, method string, params json.RawMe
 		return s.CallToolRaw(ctx, params, opts)
 	case core.MethodSubscribe, core.MethodUnsubscribe, core.MethodSetLevel, core.MethodPing:
 	default:
-		return s.Request(ctx, method, params, opts)
+		return s.RequestRaw(ctx, method, params, opts)
 	}
 	var p uriLevel
 	if len(params) > 0 {

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 
 	"context"
 	"encoding/json"
@@ -90,24 +91,30 @@ func (c *ClientConfig) Options(cb Callbacks) (*core.Implementation, *core.Client
 	if c.Handlers.Sampling {
 		opts.SamplingHandler = func(ctx context.Context, req *core.CreateMessageRequest) (*core.CreateMessageResult, error) {
 			var r core.CreateMessageResult
-			return &r, ask(ctx, cb, req.Session, core.MethodCreateMessage, req.Params, &r)
+			return &r, ask(ctx, cb, req.Session, core.MethodCreateMessage, req.Params, &r, nil)
 		}
 	}
 	if c.Handlers.Elicitation {
 		opts.ElicitationHandler = func(ctx context.Context, req *core.ElicitRequest) (*core.ElicitResult, error) {
-			var r struct {
-				core.ElicitResult
-				Completed bool `json:"completed"` // never sent: see core.ElicitResult.Completed
-			}
-			err := ask(ctx, cb, req.Session, core.MethodElicit, req.Params, &r)
-			r.ElicitResult.Completed = r.Completed
-			return &r.ElicitResult, err
+			// The answer may say "completed" (never sent to the server: see
+			// core.ElicitResult.Completed), which the wire type does not read.
+			var r core.ElicitResult
+			var completed bool
+			err := ask(ctx, cb, req.Session, core.MethodElicit, req.Params, &r, func(raw []byte) error {
+				return jsonscan.Fields(raw, []string{"completed"}, func(_ int, v []byte) error {
+					var err error
+					completed, err = jsonscan.Bool(v)
+					return err
+				})
+			})
+			r.Completed = completed
+			return &r, err
 		}
 	}
 	if c.Handlers.Roots {
 		opts.RootsHandler = func(ctx context.Context, req *core.ListRootsRequest) (*core.ListRootsResult, error) {
 			var r core.ListRootsResult
-			return &r, ask(ctx, cb, req.Session, core.MethodListRoots, req.Params, &r)
+			return &r, ask(ctx, cb, req.Session, core.MethodListRoots, req.Params, &r, nil)
 		}
 	}
 	for _, n := range c.Notifications {
@@ -148,9 +155,10 @@ func (c *ClientConfig) Options(cb Callbacks) (*core.Implementation, *core.Client
 }
 
 // ask forwards a server request through cb and decodes the answer into
-// out; a malformed answer is a JSON-RPC internal error for the server.
-func ask(ctx context.Context, cb Callbacks, s *core.Session, method string, params, out any) error {
-	b, err := json.Marshal(params)
+// out (and, when extra is non-nil, hands extra the answer too); a
+// malformed answer is a JSON-RPC internal error for the server.
+func ask(ctx context.Context, cb Callbacks, s *core.Session, method string, params, out any, extra func(raw []byte) error) error {
+	b, err := core.AppendWireJSON(nil, params)
 	if err != nil {
 		return errf.Errorf("mcpwasm: encoding %s params: %w", method, err)
 	}
@@ -161,7 +169,11 @@ func ask(ctx context.Context, cb Callbacks, s *core.Session, method string, para
 	if len(raw) == 0 || raw[0] != '{' {
 		return &core.RPCError{Code: core.CodeInternalError, Message: errf.Sprintf("mcpwasm: the %s handler returned no result object", method)}
 	}
-	if err := json.Unmarshal(raw, out); err != nil {
+	err = core.DecodeWireJSON(raw, out)
+	if err == nil && extra != nil {
+		err = extra(raw)
+	}
+	if err != nil {
 		return &core.RPCError{Code: core.CodeInternalError, Message: errf.Sprintf("mcpwasm: the %s handler returned an invalid result: %v", method, err)}
 	}
 	return nil

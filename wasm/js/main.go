@@ -415,7 +415,7 @@ func (b *bridge) notify(_ js.Value, args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		return nil, s.Notify(context.Background(), method, params)
+		return nil, s.NotifyRaw(context.Background(), method, params)
 	})
 	return nil
 }

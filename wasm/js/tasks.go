@@ -178,7 +178,11 @@ func (b *bridge) callToolAsTask(_ js.Value, args []js.Value) any {
 		if o.TimeoutMs != nil {
 			topts.Call = &core.CallOptions{Timeout: schema.Timeout(o.TimeoutMs)}
 		}
-		t, err := s.CallToolAsTask(ctx, &p, topts)
+		raw, err := core.AppendWireJSON(nil, &p)
+		if err != nil {
+			return nil, errf.Errorf("mcpwasm: callToolAsTask params: %w", err)
+		}
+		t, err := s.CallToolAsTaskRaw(ctx, raw, topts)
 		if err != nil {
 			return nil, err
 		}

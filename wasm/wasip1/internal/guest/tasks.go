@@ -101,7 +101,11 @@ func (s *session) taskOp(ctx context.Context, method string, params json.RawMess
 	}
 	switch method {
 	case abi.MethodTaskCall:
-		t, err := s.s.CallToolAsTask(ctx, &p.CallToolParams, &core.TaskOptions{TTL: time.Duration(p.TTLMs) * time.Millisecond, Call: opts})
+		raw, err := core.AppendWireJSON(nil, &p.CallToolParams)
+		if err != nil {
+			return nil, errorf(abi.StatusInvalid, "%s params: %v", method, err)
+		}
+		t, err := s.s.CallToolAsTaskRaw(ctx, raw, &core.TaskOptions{TTL: time.Duration(p.TTLMs) * time.Millisecond, Call: opts})
 		if err != nil {
 			return nil, err
 		}

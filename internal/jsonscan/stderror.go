@@ -7,49 +7,6 @@ import (
 	"strings"
 )
 
-// AppendCompact appends the valid JSON raw as encoding/json writes a
-// json.RawMessage: without the whitespace between tokens and, with
-// escapeHTML, with '<', '>', '&', U+2028 and U+2029 inside strings escaped
-// as \u003c, \u003e, \u0026, \u2028 and \u2029. Invalid JSON (empty
-// included) is an error and appends nothing.
-func AppendCompact(dst, raw []byte, escapeHTML bool) ([]byte, error) {
-	if err := SyntaxError(raw); err != nil {
-		return dst, err
-	}
-	const hex = "0123456789abcdef"
-	inString := false
-	start := 0
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if inString {
-			switch {
-			case c == '\\':
-				i++
-			case c == '"':
-				inString = false
-			case escapeHTML && (c == '<' || c == '>' || c == '&'):
-				dst = append(dst, raw[start:i]...)
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-				start = i + 1
-			case escapeHTML && c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
-				dst = append(dst, raw[start:i]...)
-				dst = append(dst, '\\', 'u', '2', '0', '2', hex[raw[i+2]&0xF])
-				start = i + 3
-				i += 2
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case ' ', '\t', '\n', '\r':
-			dst = append(dst, raw[start:i]...)
-			start = i + 1
-		}
-	}
-	return append(dst, raw[start:]...), nil
-}
-
 // StdError returns err, an error of [Decode] or [SyntaxError] on data,
 // with the text encoding/json gives for the same data: Unmarshal's, or
 // with stream set a json.Decoder's (which says "unexpected EOF" where the
