@@ -16,7 +16,6 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"crypto/sha512"
-	"crypto/x509"
 	"encoding/pem"
 	"errors"
 	"math/big"
@@ -35,11 +34,11 @@ func ParseSigner(pemData []byte) (Signer, error) {
 	var err error
 	switch block.Type {
 	case "PRIVATE KEY":
-		key, err = x509.ParsePKCS8PrivateKey(block.Bytes)
+		key, err = parsePKCS8(block.Bytes)
 	case "EC PRIVATE KEY":
-		key, err = x509.ParseECPrivateKey(block.Bytes)
+		key, err = parseSEC1(block.Bytes, nil)
 	case "RSA PRIVATE KEY":
-		key, err = x509.ParsePKCS1PrivateKey(block.Bytes)
+		key, err = parsePKCS1(block.Bytes)
 	default:
 		return nil, errf.Errorf("auth: unsupported PEM block %q", block.Type)
 	}
