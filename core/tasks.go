@@ -280,9 +280,10 @@ func older(a, b string) bool {
 	if a == "" || b == "" {
 		return false
 	}
-	ta, err1 := time.Parse(time.RFC3339Nano, a)
-	tb, err2 := time.Parse(time.RFC3339Nano, b)
-	return err1 == nil && err2 == nil && ta.Before(tb)
+	// UnmarshalText reads RFC 3339 without time's layout engine, which
+	// time.Parse would link into the WebAssembly modules.
+	var ta, tb time.Time
+	return ta.UnmarshalText([]byte(a)) == nil && tb.UnmarshalText([]byte(b)) == nil && ta.Before(tb)
 }
 
 // actionable returns the last observed state if Wait can act on it without

@@ -4,7 +4,10 @@
 #
 # Inlining is turned off (-l) for the packages no tool call runs through —
 # the OAuth flows and their WebCrypto signer, the bridge's configuration,
-# encoding/json, reflect, fmt and net/url: inlining copies a body into every
+# error formatting (errf), URL parsing (urlx), the auth store's JSON, the
+# JSON Schema validator (only tools with an output schema use it, once per
+# result), and for wasip1 what remains of encoding/json, reflect, fmt and
+# net/url (the GOOS=js module links none of them): inlining copies a body into every
 # call site, and with the wasm backend the copies cost more bytes than the
 # calls they replace (1,661,152 -> 1,599,283 bytes gzip at 609e16c). The
 # hot path (runtime, core, jsonrpc, jsonscan, sse, the transports, the
@@ -14,5 +17,7 @@
 m=github.com/mcpwasm/mcpwasm
 wasm_goflags=(-trimpath "-ldflags=-s -w"
   "-gcflags=$m/auth=-l" "-gcflags=$m/internal/bridge=-l" "-gcflags=$m/internal/js/crypto=-l"
+  "-gcflags=$m/internal/errf=-l" "-gcflags=$m/internal/urlx=-l" "-gcflags=$m/internal/authjson=-l"
+  "-gcflags=$m/internal/jsonschema=-l"
   "-gcflags=encoding/json=-l" "-gcflags=reflect=-l" "-gcflags=fmt=-l" "-gcflags=net/url=-l")
 unset m
