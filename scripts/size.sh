@@ -77,6 +77,7 @@ section_wasip1() {
   else
     echo "  net/http: not linked"
   fi
+  no_calls_into wasip1 ./wasm/wasip1
 }
 
 # The GOOS=js module behind the npm package (wasm/js), as shipped, and the
@@ -101,6 +102,31 @@ section_js() {
       echo "  not linked: $pkg"
     fi
   done
+  no_calls_into js ./wasm/js
+}
+
+# no_calls_into GOOS PKG: the library's code calls nothing in
+# encoding/json, fmt or net/url (in the GOOS=js module that keeps those
+# packages and the reflection behind them out — about a fifth of a module;
+# docs/size.md — and in wasip1 only the standard library's RSA and big
+# numbers still call fmt). The linker's reachability dump (-dumpdep) names
+# the first caller of each function it keeps; a caller in this module is a
+# failure.
+no_calls_into() {
+  local goos=$1 pkg=$2 mode=() calls
+  [ "$goos" = wasip1 ] && mode=(-buildmode=c-shared)
+  calls=$(GOOS=$goos GOARCH=wasm go build "${mode[@]}" -trimpath -ldflags=-dumpdep -o /dev/null "$pkg" 2>&1 |
+    grep -E -- '-> (encoding/json|fmt|net/url)\.[A-Za-z(*]' |
+    grep -E '^(github\.com/mcpwasm/mcpwasm/|main\.)' |
+    grep -v -E 'arginfo|argliveinfo|stkobj|stmp_|opendefer|wrapinfo' |
+    sort -u)
+  if [ -n "$calls" ]; then
+    echo "  error: the $goos module's own code calls encoding/json, fmt or net/url:" >&2
+    echo "$calls" | sed 's/^/    /' >&2
+    failures+=("the $goos module calls encoding/json, fmt or net/url")
+  else
+    echo "  encoding/json, fmt, net/url: not called by the library"
+  fi
 }
 
 # Two reference modules that show what any GOOS=js module pays before a
