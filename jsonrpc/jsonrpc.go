@@ -266,7 +266,7 @@ func (w *wireMessage) split(data []byte) error {
 // member of the wrong kind reported), without reflection.
 func decodeError(v []byte) (*Error, error) {
 	if v[0] != '{' {
-		return nil, errors.New("json: cannot unmarshal " + kindName(v) + " into Go value of type jsonrpc.Error")
+		return nil, errors.New("json: cannot unmarshal " + jsonscan.KindName(v) + " into Go value of type jsonrpc.Error")
 	}
 	ms, err := jsonscan.SplitMembers(v)
 	if err != nil {
@@ -279,7 +279,7 @@ func decodeError(v []byte) (*Error, error) {
 		if field == "" || (field != "data" && string(val) == "null") {
 			continue // null leaves a code or message alone; data keeps it
 		}
-		value, typ := kindName(val), "int64"
+		value, typ := jsonscan.KindName(val), "int64"
 		switch field {
 		case "code":
 			if value == "number" {
@@ -317,23 +317,6 @@ func errorField(key string) string {
 	return ""
 }
 
-// kindName names the kind of a JSON value as encoding/json's errors do.
-func kindName(v []byte) string {
-	switch v[0] {
-	case 'n':
-		return "null"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "bool"
-	}
-	return "number"
-}
-
 // DecodeMessages decodes a message or a JSON-RPC batch (an array of
 // messages, allowed by the 2025-03-26 revision).
 func DecodeMessages(data []byte) ([]Message, error) {
@@ -361,7 +344,7 @@ func DecodeMessages(data []byte) ([]Message, error) {
 				return nil, err
 			}
 		default:
-			return nil, errf.Errorf("%w: json: cannot unmarshal %s into Go value of type jsonrpc.wireMessage", ErrInvalidMessage, kindName(e))
+			return nil, errf.Errorf("%w: json: cannot unmarshal %s into Go value of type jsonrpc.wireMessage", ErrInvalidMessage, jsonscan.KindName(e))
 		}
 	}
 	out := make([]Message, 0, len(ws))

@@ -79,6 +79,7 @@ func DecodeWith(data []byte, opts *DecodeOptions) (any, error) {
 type decoder struct {
 	data      []byte
 	useNumber bool
+	types     *Decoder // when set, a number out of range is a type error there and nil
 }
 
 func (d *decoder) bad(i int, context string) error {
@@ -176,6 +177,10 @@ func (d *decoder) value(i, depth int) (any, int, error) {
 		}
 		f, err := strconv.ParseFloat(string(b[i:end]), 64)
 		if err != nil {
+			if d.types != nil {
+				d.types.TypeErr("number "+string(b[i:end]), "float64")
+				return nil, end, nil
+			}
 			return nil, i, &Error{Offset: i, Msg: "number " + string(b[i:end]) + " out of range"}
 		}
 		return f, end, nil
