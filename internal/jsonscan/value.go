@@ -3,7 +3,6 @@ package jsonscan
 import (
 	"errors"
 	"math"
-	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -512,73 +511,13 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	case JSONAppender:
 		return x.AppendJSON(dst), nil
 	case []any:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = AppendValue(dst, e); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, ']'), nil
+		return AppendArray(dst, x, AppendValue)
 	case []string:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, e)
-		}
-		return append(dst, ']'), nil
+		return AppendStrings(dst, x)
 	case map[string]any:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, k)
-			dst = append(dst, ':')
-			var err error
-			if dst, err = AppendValue(dst, x[k]); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
+		return AppendSortedMap(dst, x, AppendValue)
 	case map[string]string:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, k)
-			dst = append(dst, ':')
-			dst = AppendString(dst, x[k])
-		}
-		return append(dst, '}'), nil
+		return AppendSortedMap(dst, x, appendStringValue)
 	}
 	return dst, errors.New("jsonscan: cannot encode a value of this Go type (only decoded JSON values are supported)")
 }
