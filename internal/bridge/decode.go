@@ -295,27 +295,9 @@ var clientConfigNames = []string{
 // DecodeSchema decodes c strictly.
 func (c *ClientConfig) DecodeSchema(d *Decoder, val []byte) error {
 	return d.Fields(val, "ClientConfig", "bridge.ClientConfig", clientConfigNames,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.ClientInfo = nil
-				return nil
-			}
-			if c.ClientInfo == nil {
-				c.ClientInfo = new(core.Implementation)
-			}
-			return decodeImplementation(d, v, c.ClientInfo)
-		}),
+		PtrMember(&c.ClientInfo, decodeImplementation),
 		&c.ProtocolVersions,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Capabilities = nil
-				return nil
-			}
-			if c.Capabilities == nil {
-				c.Capabilities = new(core.ClientCapabilities)
-			}
-			return decodeClientCapabilities(d, v, c.Capabilities)
-		}),
+		PtrMember(&c.Capabilities, decodeClientCapabilities),
 		Member(func(d *Decoder, v []byte) error {
 			h := &c.Handlers
 			return d.Fields(v, "Handlers", "bridge.Handlers", handlersNames, &h.Sampling, &h.Elicitation, &h.Roots)
@@ -324,16 +306,7 @@ func (c *ClientConfig) DecodeSchema(d *Decoder, val []byte) error {
 		Member(func(d *Decoder, v []byte) error { return decodeRoots(d, v, &c.Roots) }),
 		&c.Notifications, &c.Messages, &c.LogLevel, &c.RequestTimeoutMs, &c.MaxTotalTimeoutMs,
 		&c.ProbeTimeoutMs, &c.MaxInputRounds, &c.DisableCache, &c.DisableOutputValidation,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Retry = nil
-				return nil
-			}
-			if c.Retry == nil {
-				c.Retry = new(RetryConfig)
-			}
-			return decodeRetry(d, v, c.Retry)
-		}),
+		PtrMember(&c.Retry, decodeRetry),
 		&c.KeepAliveMs, &c.MaxQueuedNotifications, &c.MaxServerRequests, &c.Tasks)
 }
 
@@ -410,50 +383,20 @@ var clientCapabilitiesNames = []string{"experimental", "extensions", "roots", "s
 func decodeClientCapabilities(d *Decoder, val []byte, c *core.ClientCapabilities) error {
 	return d.Fields(val, "ClientCapabilities", "core.ClientCapabilities", clientCapabilitiesNames,
 		&c.Experimental, &c.Extensions,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Roots = nil
-				return nil
-			}
-			if c.Roots == nil {
-				c.Roots = new(core.RootsCapability)
-			}
-			return d.Fields(v, "RootsCapability", "core.RootsCapability", listChangedNames, &c.Roots.ListChanged)
+		PtrMember(&c.Roots, func(d *Decoder, v []byte, x *core.RootsCapability) error {
+			return d.Fields(v, "RootsCapability", "core.RootsCapability", listChangedNames, &x.ListChanged)
 		}),
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Sampling = nil
-				return nil
-			}
-			if c.Sampling == nil {
-				c.Sampling = new(core.SamplingCapability)
-			}
-			return d.Fields(v, "SamplingCapability", "core.SamplingCapability", samplingNames, &c.Sampling.Context, &c.Sampling.Tools)
+		PtrMember(&c.Sampling, func(d *Decoder, v []byte, x *core.SamplingCapability) error {
+			return d.Fields(v, "SamplingCapability", "core.SamplingCapability", samplingNames, &x.Context, &x.Tools)
 		}),
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Elicitation = nil
-				return nil
-			}
-			if c.Elicitation == nil {
-				c.Elicitation = new(core.ElicitationCapability)
-			}
-			return decodeElicitation(d, v, c.Elicitation)
-		}),
+		PtrMember(&c.Elicitation, decodeElicitation),
 		&c.Tasks)
 }
 
 func decodeElicitation(d *Decoder, val []byte, e *core.ElicitationCapability) error {
 	return d.Fields(val, "ElicitationCapability", "core.ElicitationCapability", elicitationNames,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				e.Form = nil
-				return nil
-			}
-			if e.Form == nil {
-				e.Form = new(core.FormElicitationCapability)
-			}
-			return d.Fields(v, "FormElicitationCapability", "core.FormElicitationCapability", applyDefaultsNames, &e.Form.ApplyDefaults)
+		PtrMember(&e.Form, func(d *Decoder, v []byte, x *core.FormElicitationCapability) error {
+			return d.Fields(v, "FormElicitationCapability", "core.FormElicitationCapability", applyDefaultsNames, &x.ApplyDefaults)
 		}),
 		&e.URL)
 }
@@ -475,16 +418,7 @@ func (c *ConnectConfig) DecodeSchema(d *Decoder, val []byte) error {
 	return d.Fields(val, "ConnectConfig", "bridge.ConnectConfig", connectConfigNames,
 		&c.URL, &c.Transport, &c.ProtocolVersions, &c.Headers, &c.MaxMessageSize, &c.RetryMs,
 		&c.MaxReconnects, &c.Credentials, &c.FetchMode,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Auth = nil
-				return nil
-			}
-			if c.Auth == nil {
-				c.Auth = new(AuthConfig)
-			}
-			return decodeAuth(d, v, c.Auth)
-		}))
+		PtrMember(&c.Auth, decodeAuth))
 }
 
 var authConfigNames = []string{
@@ -500,16 +434,7 @@ func decodeAuth(d *Decoder, val []byte, a *AuthConfig) error {
 		&a.Grant, &a.UserAgent, &a.RedirectURI, &a.CallbackURL, &a.ClientID, &a.ClientSecret,
 		&a.AuthMethod, &a.Issuer, &a.PrivateKeyPEM, &a.ClientMetadataURL, &a.ClientName,
 		&a.ApplicationType, &a.Scopes, &a.NoOfflineAccess, &a.DPoP, &a.DPoPKeyPEM, &a.Assertion,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				a.IDJAG = nil
-				return nil
-			}
-			if a.IDJAG == nil {
-				a.IDJAG = new(IDJAGConfig)
-			}
-			return decodeIDJAG(d, v, a.IDJAG)
-		}),
+		PtrMember(&a.IDJAG, decodeIDJAG),
 		&a.MaxAuthorizations, &a.AuthorizationTimeoutMs, &a.AllowInsecureHTTP,
 		&a.AllowPrivateAddresses, &a.Store, &a.Persist, &a.Log)
 }
@@ -545,13 +470,21 @@ var errorNames = []string{"kind", "code", "message", "data", "status"}
 
 // DecodeError decodes an *Error member (a host's answer): null clears it.
 func DecodeError(d *Decoder, val []byte, p **Error) error {
-	if isNull(val) {
-		*p = nil
+	e := jsonscan.Ptr(val, p)
+	if e == nil {
 		return nil
 	}
-	if *p == nil {
-		*p = new(Error)
-	}
-	e := *p
 	return d.Fields(val, "Error", "bridge.Error", errorNames, &e.Kind, &e.Code, &e.Message, &e.Data, &e.Status)
+}
+
+// PtrMember is the Member of a pointer field *p whose struct f decodes:
+// null clears it; otherwise *p is allocated when nil and f decodes val
+// into it.
+func PtrMember[T any](p **T, f func(d *Decoder, val []byte, x *T) error) Member {
+	return func(d *Decoder, val []byte) error {
+		if x := jsonscan.Ptr(val, p); x != nil {
+			return f(d, val, x)
+		}
+		return nil
+	}
 }
