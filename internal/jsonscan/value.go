@@ -375,13 +375,20 @@ func Float64(raw []byte) (float64, error) {
 }
 
 // Strings returns the array of strings raw holds; nil when absent or null.
-func Strings(raw []byte) ([]string, error) {
+func Strings(raw []byte) ([]string, error) { return stringArray(raw, false) }
+
+// stringArray is Strings and StringSlice: a null element is an error, or
+// "" when nullOK.
+func stringArray(raw []byte, nullOK bool) ([]string, error) {
 	items, err := Elements(raw)
 	if err != nil || items == nil {
 		return nil, err
 	}
 	out := make([]string, len(items))
 	for i, it := range items {
+		if nullOK && IsNull(it) {
+			continue
+		}
 		if out[i], err = Unquote(it); err != nil {
 			return nil, err
 		}
