@@ -226,23 +226,45 @@ func (d *dec) setField(f *field, q unsafe.Pointer, v []byte) {
 // ptrs decodes a JSON array into a []*T (as []unsafe.Pointer, the same
 // layout) of the struct type st; styp names the slice type in errors.
 func (d *dec) ptrs(p *[]unsafe.Pointer, v []byte, st *structType, styp string) {
-	jsonscan.Slice(&d.Decoder, v, p, styp, func(e []byte) (x unsafe.Pointer) {
+	if jsonscan.IsNullLiteral(v) {
+		*p = nil
+		return
+	}
+	out := (*p)[:0]
+	if out == nil {
+		out = make([]unsafe.Pointer, 0, 1)
+	}
+	if d.Array(v, styp, func(e []byte) {
+		var x unsafe.Pointer
 		if !jsonscan.IsNullLiteral(e) {
 			x = st.alloc()
 			d.decodeStruct(e, st, x)
 		}
-		return x
-	})
+		out = append(out, x)
+	}) {
+		*p = out
+	}
 }
 
 // emptyT is struct{}: members are skipped, another kind is an error.
 var emptyT = &structType{typ: "struct {}"}
 
 func decodeIcons(d *dec, v []byte, p *[]Icon) {
-	jsonscan.Slice(&d.Decoder, v, p, "[]core.Icon", func(e []byte) (ic Icon) {
+	if jsonscan.IsNullLiteral(v) {
+		*p = nil
+		return
+	}
+	out := (*p)[:0]
+	if out == nil {
+		out = []Icon{}
+	}
+	if d.Array(v, "[]core.Icon", func(e []byte) {
+		var ic Icon
 		d.decodeStruct(e, &iconT, unsafe.Pointer(&ic))
-		return ic
-	})
+		out = append(out, ic)
+	}) {
+		*p = out
+	}
 }
 
 // decodeContentList is ContentList.UnmarshalJSON: an array of blocks, or

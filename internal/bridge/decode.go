@@ -295,9 +295,27 @@ var clientConfigNames = []string{
 // DecodeSchema decodes c strictly.
 func (c *ClientConfig) DecodeSchema(d *Decoder, val []byte) error {
 	return d.Fields(val, "ClientConfig", "bridge.ClientConfig", clientConfigNames,
-		PtrMember(&c.ClientInfo, decodeImplementation),
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.ClientInfo = nil
+				return nil
+			}
+			if c.ClientInfo == nil {
+				c.ClientInfo = new(core.Implementation)
+			}
+			return decodeImplementation(d, v, c.ClientInfo)
+		}),
 		&c.ProtocolVersions,
-		PtrMember(&c.Capabilities, decodeClientCapabilities),
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.Capabilities = nil
+				return nil
+			}
+			if c.Capabilities == nil {
+				c.Capabilities = new(core.ClientCapabilities)
+			}
+			return decodeClientCapabilities(d, v, c.Capabilities)
+		}),
 		Member(func(d *Decoder, v []byte) error {
 			h := &c.Handlers
 			return d.Fields(v, "Handlers", "bridge.Handlers", handlersNames, &h.Sampling, &h.Elicitation, &h.Roots)
@@ -306,7 +324,16 @@ func (c *ClientConfig) DecodeSchema(d *Decoder, val []byte) error {
 		Member(func(d *Decoder, v []byte) error { return decodeRoots(d, v, &c.Roots) }),
 		&c.Notifications, &c.Messages, &c.LogLevel, &c.RequestTimeoutMs, &c.MaxTotalTimeoutMs,
 		&c.ProbeTimeoutMs, &c.MaxInputRounds, &c.DisableCache, &c.DisableOutputValidation,
-		PtrMember(&c.Retry, decodeRetry),
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.Retry = nil
+				return nil
+			}
+			if c.Retry == nil {
+				c.Retry = new(RetryConfig)
+			}
+			return decodeRetry(d, v, c.Retry)
+		}),
 		&c.KeepAliveMs, &c.MaxQueuedNotifications, &c.MaxServerRequests, &c.Tasks)
 }
 
@@ -383,20 +410,50 @@ var clientCapabilitiesNames = []string{"experimental", "extensions", "roots", "s
 func decodeClientCapabilities(d *Decoder, val []byte, c *core.ClientCapabilities) error {
 	return d.Fields(val, "ClientCapabilities", "core.ClientCapabilities", clientCapabilitiesNames,
 		&c.Experimental, &c.Extensions,
-		PtrMember(&c.Roots, func(d *Decoder, v []byte, x *core.RootsCapability) error {
-			return d.Fields(v, "RootsCapability", "core.RootsCapability", listChangedNames, &x.ListChanged)
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.Roots = nil
+				return nil
+			}
+			if c.Roots == nil {
+				c.Roots = new(core.RootsCapability)
+			}
+			return d.Fields(v, "RootsCapability", "core.RootsCapability", listChangedNames, &c.Roots.ListChanged)
 		}),
-		PtrMember(&c.Sampling, func(d *Decoder, v []byte, x *core.SamplingCapability) error {
-			return d.Fields(v, "SamplingCapability", "core.SamplingCapability", samplingNames, &x.Context, &x.Tools)
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.Sampling = nil
+				return nil
+			}
+			if c.Sampling == nil {
+				c.Sampling = new(core.SamplingCapability)
+			}
+			return d.Fields(v, "SamplingCapability", "core.SamplingCapability", samplingNames, &c.Sampling.Context, &c.Sampling.Tools)
 		}),
-		PtrMember(&c.Elicitation, decodeElicitation),
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.Elicitation = nil
+				return nil
+			}
+			if c.Elicitation == nil {
+				c.Elicitation = new(core.ElicitationCapability)
+			}
+			return decodeElicitation(d, v, c.Elicitation)
+		}),
 		&c.Tasks)
 }
 
 func decodeElicitation(d *Decoder, val []byte, e *core.ElicitationCapability) error {
 	return d.Fields(val, "ElicitationCapability", "core.ElicitationCapability", elicitationNames,
-		PtrMember(&e.Form, func(d *Decoder, v []byte, x *core.FormElicitationCapability) error {
-			return d.Fields(v, "FormElicitationCapability", "core.FormElicitationCapability", applyDefaultsNames, &x.ApplyDefaults)
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				e.Form = nil
+				return nil
+			}
+			if e.Form == nil {
+				e.Form = new(core.FormElicitationCapability)
+			}
+			return d.Fields(v, "FormElicitationCapability", "core.FormElicitationCapability", applyDefaultsNames, &e.Form.ApplyDefaults)
 		}),
 		&e.URL)
 }
@@ -418,7 +475,16 @@ func (c *ConnectConfig) DecodeSchema(d *Decoder, val []byte) error {
 	return d.Fields(val, "ConnectConfig", "bridge.ConnectConfig", connectConfigNames,
 		&c.URL, &c.Transport, &c.ProtocolVersions, &c.Headers, &c.MaxMessageSize, &c.RetryMs,
 		&c.MaxReconnects, &c.Credentials, &c.FetchMode,
-		PtrMember(&c.Auth, decodeAuth))
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				c.Auth = nil
+				return nil
+			}
+			if c.Auth == nil {
+				c.Auth = new(AuthConfig)
+			}
+			return decodeAuth(d, v, c.Auth)
+		}))
 }
 
 var authConfigNames = []string{
@@ -434,7 +500,16 @@ func decodeAuth(d *Decoder, val []byte, a *AuthConfig) error {
 		&a.Grant, &a.UserAgent, &a.RedirectURI, &a.CallbackURL, &a.ClientID, &a.ClientSecret,
 		&a.AuthMethod, &a.Issuer, &a.PrivateKeyPEM, &a.ClientMetadataURL, &a.ClientName,
 		&a.ApplicationType, &a.Scopes, &a.NoOfflineAccess, &a.DPoP, &a.DPoPKeyPEM, &a.Assertion,
-		PtrMember(&a.IDJAG, decodeIDJAG),
+		Member(func(d *Decoder, v []byte) error {
+			if isNull(v) {
+				a.IDJAG = nil
+				return nil
+			}
+			if a.IDJAG == nil {
+				a.IDJAG = new(IDJAGConfig)
+			}
+			return decodeIDJAG(d, v, a.IDJAG)
+		}),
 		&a.MaxAuthorizations, &a.AuthorizationTimeoutMs, &a.AllowInsecureHTTP,
 		&a.AllowPrivateAddresses, &a.Store, &a.Persist, &a.Log)
 }
@@ -475,16 +550,4 @@ func DecodeError(d *Decoder, val []byte, p **Error) error {
 		return nil
 	}
 	return d.Fields(val, "Error", "bridge.Error", errorNames, &e.Kind, &e.Code, &e.Message, &e.Data, &e.Status)
-}
-
-// PtrMember is the Member of a pointer field *p whose struct f decodes:
-// null clears it; otherwise *p is allocated when nil and f decodes val
-// into it.
-func PtrMember[T any](p **T, f func(d *Decoder, val []byte, x *T) error) Member {
-	return func(d *Decoder, val []byte) error {
-		if x := jsonscan.Ptr(val, p); x != nil {
-			return f(d, val, x)
-		}
-		return nil
-	}
 }
