@@ -252,7 +252,7 @@ func (d *Decoder) Raw(val []byte, p *[]byte) { *p = append((*p)[:0], val...) }
 // Strings decodes an array of strings into p, reusing its array; null
 // clears it, a null element is "".
 func (d *Decoder) Strings(val []byte, p *[]string) {
-	Slice(d, val, p, "[]string", func(e []byte) (s string) {
+	decodeSlice(d, val, p, "[]string", func(e []byte) (s string) {
 		d.String(e, &s)
 		return s
 	})
@@ -329,11 +329,11 @@ func Ptr[T any](val []byte, p **T) *T {
 	return *p
 }
 
-// Slice decodes the JSON array val into *p as encoding/json fills a
+// decodeSlice decodes the JSON array val into *p as encoding/json fills a
 // slice (typ names the slice type for errors): null clears it, each
 // element is what elem returns, the array of *p is reused, an empty JSON
 // array gives an empty, non-nil slice.
-func Slice[T any](d *Decoder, val []byte, p *[]T, typ string, elem func(e []byte) T) {
+func decodeSlice[T any](d *Decoder, val []byte, p *[]T, typ string, elem func(e []byte) T) {
 	if IsNullLiteral(val) {
 		*p = nil
 		return
