@@ -305,14 +305,14 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 // toolList splits the tools member of a tools/list result as json.Unmarshal
 // into a []json.RawMessage would: absent is an error, null no tools.
 func toolList(v []byte) ([][]byte, error) {
-	v = trimJSON(v)
+	v = jsonscan.TrimSpace(v)
 	switch {
 	case len(v) == 0:
-		return nil, errEmptyJSON
-	case isNullRaw(v):
+		return nil, jsonscan.ErrEmpty
+	case jsonscan.IsNullLiteral(v):
 		return nil, nil
 	case v[0] != '[':
-		return nil, errors.New("json: cannot unmarshal " + kindName(v) + " into Go value of type []json.RawMessage")
+		return nil, errors.New("json: cannot unmarshal " + jsonscan.KindName(v) + " into Go value of type []json.RawMessage")
 	}
 	return jsonscan.Elements(v)
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
@@ -155,12 +156,12 @@ type ContentList []*Content
 
 // UnmarshalJSON accepts an object or an array.
 func (c *ContentList) UnmarshalJSON(b []byte) error {
-	if err := topLevel(b); err != nil {
+	if err := jsonscan.CheckDocument(b); err != nil {
 		return err
 	}
 	d := newDec()
-	decodeContentList(d, trimJSON(b), c)
-	return d.err
+	decodeContentList(d, jsonscan.TrimSpace(b), c)
+	return d.Err
 }
 
 // MarshalJSON encodes one block as an object, otherwise an array.

@@ -115,15 +115,15 @@ func fieldIndex(key []byte, st *structType) int {
 // decodeStruct decodes the JSON object v into the struct of type st at p.
 // null does nothing; another kind is a type error.
 func (d *dec) decodeStruct(v []byte, st *structType, p unsafe.Pointer) {
-	if len(v) == 0 || isNullRaw(v) {
+	if len(v) == 0 || jsonscan.IsNullLiteral(v) {
 		return
 	}
 	if v[0] != '{' {
-		d.typeErr(kindName(v), st.typ)
+		d.Wrong(v, st.typ)
 		return
 	}
 	i := jsonscan.SkipSpace(v, 1)
-	for i < len(v) && v[i] != '}' && !d.fatal {
+	for i < len(v) && v[i] != '}' && !d.Fatal {
 		if v[i] == ',' {
 			i = jsonscan.SkipSpace(v, i+1)
 		}
@@ -132,7 +132,7 @@ func (d *dec) decodeStruct(v []byte, st *structType, p unsafe.Pointer) {
 		if containsByte(key, '\\') {
 			k, err := jsonscan.Unquote(v[i:kend])
 			if err != nil {
-				d.fail(err)
+				d.Fail(err)
 				return
 			}
 			key = []byte(k)
@@ -143,16 +143,9 @@ func (d *dec) decodeStruct(v []byte, st *structType, p unsafe.Pointer) {
 		vend := jsonscan.ValueEnd(v, i)
 		if fi >= 0 {
 			f := &st.fields[fi]
-			saved := d.strct
-			d.strct = st.short
-			n := len(d.path)
-			if f.via != "" {
-				d.path = append(d.path, f.via)
-			}
-			d.path = append(d.path, f.name)
+			outer, depth := d.Enter(st.short, f.via, f.name)
 			d.setField(f, unsafe.Add(p, f.off), v[i:vend])
-			d.path = d.path[:n]
-			d.strct = saved
+			d.Leave(outer, depth)
 		}
 		i = jsonscan.SkipSpace(v, vend)
 	}
@@ -162,52 +155,44 @@ func (d *dec) decodeStruct(v []byte, st *structType, p unsafe.Pointer) {
 func (d *dec) setField(f *field, q unsafe.Pointer, v []byte) {
 	switch f.kind {
 	case kString:
-		d.str((*string)(q), v)
+		d.String(v, (*string)(q))
 	case kBool:
-		d.boolean((*bool)(q), v)
+		d.Bool(v, (*bool)(q))
 	case kInt64:
-		d.int64v((*int64)(q), v)
+		d.Int64(v, (*int64)(q))
 	case kInt64Ptr:
-		d.int64p((**int64)(q), v)
+		if x := jsonscan.Ptr(v, (**int64)(q)); x != nil {
+			d.Int64(v, x)
+		}
 	case kFloat:
-		d.float((*float64)(q), v)
+		d.Float64(v, (*float64)(q))
 	case kFloatPtr:
-		d.floatp((**float64)(q), v)
+		if x := jsonscan.Ptr(v, (**float64)(q)); x != nil {
+			d.Float64(v, x)
+		}
 	case kBoolPtr:
-		p := (**bool)(q)
-		if isNullRaw(v) {
-			*p = nil
-			return
+		if x := jsonscan.Ptr(v, (**bool)(q)); x != nil {
+			d.Bool(v, x)
 		}
-		if *p == nil {
-			*p = new(bool)
-		}
-		d.boolean(*p, v)
 	case kRaw:
-		raw((*json.RawMessage)(q), v)
+		d.Raw(v, (*[]byte)(q))
 	case kMeta:
-		d.anyMap((*map[string]any)(q), v, "core.Meta")
+		d.AnyMap(v, (*map[string]any)(q), "core.Meta")
 	case kMap:
-		d.anyMap((*map[string]any)(q), v, "map[string]interface {}")
+		d.AnyMap(v, (*map[string]any)(q), "map[string]interface {}")
 	case kAny:
-		*(*any)(q) = d.anyOf(v)
+		d.Any(v, (*any)(q))
 	case kStrings:
-		d.strs((*[]string)(q), v)
+		d.Strings(v, (*[]string)(q))
 	case kEmpty:
-		p := (**struct{})(q)
-		if isNullRaw(v) {
-			*p = nil
-			return
+		if jsonscan.Ptr(v, (**struct{})(q)) != nil {
+			d.decodeStruct(v, emptyT, nil)
 		}
-		if *p == nil {
-			*p = &struct{}{}
-		}
-		d.decodeStruct(v, emptyT, nil)
 	case kStruct:
 		d.decodeStruct(v, f.sub, q)
 	case kPtr:
 		p := (*unsafe.Pointer)(q)
-		if isNullRaw(v) {
+		if jsonscan.IsNullLiteral(v) {
 			*p = nil
 			return
 		}
@@ -220,15 +205,9 @@ func (d *dec) setField(f *field, q unsafe.Pointer, v []byte) {
 	case kContents:
 		d.ptrs((*[]unsafe.Pointer)(q), v, &contentT, f.styp)
 	case kIDPtr:
-		p := (**jsonrpc.ID)(q)
-		if isNullRaw(v) {
-			*p = nil
-			return
+		if x := jsonscan.Ptr(v, (**jsonrpc.ID)(q)); x != nil {
+			d.id(x, v)
 		}
-		if *p == nil {
-			*p = new(jsonrpc.ID)
-		}
-		d.id(*p, v)
 	case kRawAlias:
 		*(*[]byte)(q) = v
 	case kDefaults:
@@ -247,7 +226,7 @@ func (d *dec) setField(f *field, q unsafe.Pointer, v []byte) {
 // ptrs decodes a JSON array into a []*T (as []unsafe.Pointer, the same
 // layout) of the struct type st; styp names the slice type in errors.
 func (d *dec) ptrs(p *[]unsafe.Pointer, v []byte, st *structType, styp string) {
-	if isNullRaw(v) {
+	if jsonscan.IsNullLiteral(v) {
 		*p = nil
 		return
 	}
@@ -255,9 +234,9 @@ func (d *dec) ptrs(p *[]unsafe.Pointer, v []byte, st *structType, styp string) {
 	if out == nil {
 		out = make([]unsafe.Pointer, 0, 1)
 	}
-	if d.array(v, styp, func(e []byte) {
+	if d.Array(v, styp, func(e []byte) {
 		var x unsafe.Pointer
-		if !isNullRaw(e) {
+		if !jsonscan.IsNullLiteral(e) {
 			x = st.alloc()
 			d.decodeStruct(e, st, x)
 		}
@@ -271,7 +250,7 @@ func (d *dec) ptrs(p *[]unsafe.Pointer, v []byte, st *structType, styp string) {
 var emptyT = &structType{typ: "struct {}"}
 
 func decodeIcons(d *dec, v []byte, p *[]Icon) {
-	if isNullRaw(v) {
+	if jsonscan.IsNullLiteral(v) {
 		*p = nil
 		return
 	}
@@ -279,7 +258,7 @@ func decodeIcons(d *dec, v []byte, p *[]Icon) {
 	if out == nil {
 		out = []Icon{}
 	}
-	if d.array(v, "[]core.Icon", func(e []byte) {
+	if d.Array(v, "[]core.Icon", func(e []byte) {
 		var ic Icon
 		d.decodeStruct(e, &iconT, unsafe.Pointer(&ic))
 		out = append(out, ic)
@@ -295,8 +274,8 @@ func decodeContentList(d *dec, v []byte, p *ContentList) {
 	if len(v) > 0 && v[0] == '[' {
 		var list []*Content
 		sub.ptrs((*[]unsafe.Pointer)(unsafe.Pointer(&list)), v, &contentT, "[]*core.Content")
-		if sub.err != nil {
-			d.failSelf(sub.err)
+		if sub.Err != nil {
+			d.FailSelf(sub.Err)
 			return
 		}
 		*p = list
@@ -304,8 +283,8 @@ func decodeContentList(d *dec, v []byte, p *ContentList) {
 	}
 	one := new(Content)
 	sub.decodeStruct(v, &contentT, unsafe.Pointer(one))
-	if sub.err != nil {
-		d.failSelf(sub.err)
+	if sub.Err != nil {
+		d.FailSelf(sub.Err)
 		return
 	}
 	*p = ContentList{one}
@@ -313,55 +292,44 @@ func decodeContentList(d *dec, v []byte, p *ContentList) {
 
 // decodeInputRequests decodes a map[string]*InputRequest member.
 func decodeInputRequests(d *dec, v []byte, p *map[string]*InputRequest) {
-	if isNullRaw(v) {
+	if jsonscan.IsNullLiteral(v) {
 		*p = nil
 		return
 	}
-	if len(v) == 0 || v[0] != '{' {
-		d.typeErr(kindName(v), "map[string]*core.InputRequest")
+	ms, ok, _ := d.Object(v, "map[string]*core.InputRequest") // valid: no error
+	if !ok {
 		return
 	}
 	if *p == nil {
 		*p = map[string]*InputRequest{}
 	}
 	m := *p
-	eachMember(v, func(key string, e []byte) {
-		if isNullRaw(e) {
-			m[key] = nil
-			return
+	for _, mb := range ms {
+		if jsonscan.IsNullLiteral(mb.Val) {
+			m[mb.Key] = nil
+			continue
 		}
 		r := new(InputRequest) // a map element is decoded fresh
-		d.decodeStruct(e, &inputReqT, unsafe.Pointer(r))
-		m[key] = r
-	})
-}
-
-// eachMember calls f with each member of the valid JSON object v.
-func eachMember(v []byte, f func(key string, val []byte)) {
-	ms, err := jsonscan.SplitMembers(v)
-	if err != nil {
-		return
-	}
-	for _, m := range ms {
-		f(m.Key, m.Val)
+		d.decodeStruct(mb.Val, &inputReqT, unsafe.Pointer(r))
+		m[mb.Key] = r
 	}
 }
 
 // id decodes a jsonrpc.ID member (its UnmarshalJSON).
 func (d *dec) id(p *jsonrpc.ID, v []byte) {
 	if err := p.UnmarshalJSON(v); err != nil {
-		d.failSelf(err)
+		d.FailSelf(err)
 	}
 }
 
 // decodeAs is json.Unmarshal of data into the struct of type st at p.
 func decodeAs(data []byte, st *structType, p unsafe.Pointer) error {
-	if err := topLevel(data); err != nil {
+	if err := jsonscan.CheckDocument(data); err != nil {
 		return err
 	}
 	d := newDec()
-	d.decodeStruct(trimJSON(data), st, p)
-	return d.err
+	d.decodeStruct(jsonscan.TrimSpace(data), st, p)
+	return d.Err
 }
 
 func decodeInitializeResult(data []byte, r *InitializeResult) error {
@@ -467,23 +435,23 @@ func decodeTypedResult(data []byte, v any) error {
 // members, as encoding/json into a map[string]struct{ Default
 // json.RawMessage } would.
 func (d *dec) defaults(p *map[string]json.RawMessage, v []byte) {
-	if isNullRaw(v) {
+	if jsonscan.IsNullLiteral(v) {
 		*p = nil
 		return
 	}
-	if v[0] != '{' {
-		d.typeErr(kindName(v), `map[string]struct { Default json.RawMessage "json:\"default\"" }`)
+	ms, ok, _ := d.Object(v, `map[string]struct { Default json.RawMessage "json:\"default\"" }`)
+	if !ok {
 		return
 	}
 	if *p == nil {
 		*p = map[string]json.RawMessage{}
 	}
 	m := *p
-	eachMember(v, func(key string, e []byte) {
+	for _, mb := range ms {
 		var def json.RawMessage
-		d.decodeStruct(e, &propertyT, unsafe.Pointer(&def))
-		m[key] = def
-	})
+		d.decodeStruct(mb.Val, &propertyT, unsafe.Pointer(&def))
+		m[mb.Key] = def
+	}
 }
 
 // decodeShape is json.Unmarshal of data into one of the small shapes of

@@ -3,7 +3,6 @@ package core
 import (
 	"encoding/json"
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -46,41 +45,9 @@ func appendAny(dst []byte, v any) ([]byte, error) {
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(jsonscan.AppendString(dst, k), ':')
-			var err error
-			if dst, err = appendAny(dst, x[k]); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
+		return jsonscan.AppendSortedMap(dst, x, appendAny)
 	case []any:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendAny(dst, e); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, ']'), nil
+		return jsonscan.AppendArray(dst, x, appendAny)
 	}
 	b, err := jsonscan.AppendValue(dst, v)
 	if err != nil {

@@ -3,6 +3,8 @@ package core
 import (
 	"errors"
 	"unsafe"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 // This file lets the JavaScript and WASI hosts move core's wire types to
@@ -94,12 +96,12 @@ func DecodeWireJSON(data []byte, v any) error {
 	case *Root:
 		st, p = &rootT, unsafe.Pointer(x)
 	case *[]*Root:
-		if err := topLevel(data); err != nil {
+		if err := jsonscan.CheckDocument(data); err != nil {
 			return err
 		}
 		d := newDec()
-		d.ptrs((*[]unsafe.Pointer)(unsafe.Pointer(x)), trimJSON(data), &rootT, "[]*core.Root")
-		return d.err
+		d.ptrs((*[]unsafe.Pointer)(unsafe.Pointer(x)), jsonscan.TrimSpace(data), &rootT, "[]*core.Root")
+		return d.Err
 	default:
 		return ErrNotWireType
 	}

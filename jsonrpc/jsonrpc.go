@@ -265,73 +265,47 @@ func (w *wireMessage) split(data []byte) error {
 // the last repeated member wins, null leaves a member alone, the first
 // member of the wrong kind reported), without reflection.
 func decodeError(v []byte) (*Error, error) {
+	var d jsonscan.Decoder
 	if v[0] != '{' {
-		return nil, errors.New("json: cannot unmarshal " + kindName(v) + " into Go value of type jsonrpc.Error")
+		d.Wrong(v, "jsonrpc.Error")
+		return nil, d.Err
 	}
 	ms, err := jsonscan.SplitMembers(v)
 	if err != nil {
 		return nil, err
 	}
 	e := &Error{}
-	var first error
 	for _, m := range ms {
-		field, val := errorField(m.Key), m.Val
-		if field == "" || (field != "data" && string(val) == "null") {
-			continue // null leaves a code or message alone; data keeps it
-		}
-		value, typ := kindName(val), "int64"
-		switch field {
-		case "code":
-			if value == "number" {
-				n, err := strconv.ParseInt(string(val), 10, 64)
-				if err == nil {
-					e.Code = n
-					continue
-				}
-				value = "number " + string(val)
-			}
-		case "message":
-			if value == "string" {
-				e.Message = jsonscan.RawString(val)
-				continue
-			}
-			typ = "string"
-		default:
-			e.Data = val
+		i := errorField(m.Key)
+		if i < 0 {
 			continue
 		}
-		if first == nil {
-			first = errors.New("json: cannot unmarshal " + value + " into Go struct field Error." + field + " of type " + typ)
+		d.Struct, d.Path = "Error", errorFieldPaths[i] // read only: the decoder never appends here
+		switch i {
+		case 0:
+			d.Int64(m.Val, &e.Code)
+		case 1:
+			d.String(m.Val, &e.Message)
+		default:
+			e.Data = m.Val // null included, as a json.RawMessage keeps it
 		}
 	}
-	return e, first
+	return e, d.Err
 }
 
-// errorField returns the field of Error the member key selects, or "".
-func errorField(key string) string {
-	for _, f := range [...]string{"code", "message", "data"} {
+// errorFieldPaths are the error contexts of Error's members, in the order
+// errorField numbers them.
+var errorFieldPaths = [...][]string{{"code"}, {"message"}, {"data"}}
+
+// errorField returns the index of the field of Error the member key
+// selects (code, message, data), or -1.
+func errorField(key string) int {
+	for i, f := range [...]string{"code", "message", "data"} {
 		if key == f || strings.EqualFold(key, f) {
-			return f
+			return i
 		}
 	}
-	return ""
-}
-
-// kindName names the kind of a JSON value as encoding/json's errors do.
-func kindName(v []byte) string {
-	switch v[0] {
-	case 'n':
-		return "null"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "bool"
-	}
-	return "number"
+	return -1
 }
 
 // DecodeMessages decodes a message or a JSON-RPC batch (an array of
@@ -361,7 +335,7 @@ func DecodeMessages(data []byte) ([]Message, error) {
 				return nil, err
 			}
 		default:
-			return nil, errf.Errorf("%w: json: cannot unmarshal %s into Go value of type jsonrpc.wireMessage", ErrInvalidMessage, kindName(e))
+			return nil, errf.Errorf("%w: json: cannot unmarshal %s into Go value of type jsonrpc.wireMessage", ErrInvalidMessage, jsonscan.KindName(e))
 		}
 	}
 	out := make([]Message, 0, len(ws))

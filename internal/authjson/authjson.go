@@ -49,14 +49,8 @@ func AppendRegistration(dst []byte, r *auth.Registration) ([]byte, error) {
 	}
 	w.StringOmit("token_endpoint_auth_method", r.AuthMethod)
 	if len(r.RedirectURIs) > 0 {
-		b := []byte{'['}
-		for i, u := range r.RedirectURIs {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonscan.AppendString(b, u)
-		}
-		w.Raw("redirect_uris", append(b, ']'))
+		b, _ := jsonscan.AppendStrings(nil, r.RedirectURIs)
+		w.Raw("redirect_uris", b)
 	}
 	return w.Bytes(), nil
 }

@@ -32,55 +32,20 @@ type Decodable interface {
 }
 
 // Decoder holds the state of one strict decoding: the first deferred
-// error and where in the document the decoder is (for messages).
+// error and where in the document the decoder is (for messages). Its
+// state and primitives (String, Bool, Int, Int64, Strings, Raw, Any,
+// AnyMap, Wrong...) are jsonscan.Decoder's, which core's decoder shares.
 type Decoder struct {
-	saved error    // first unknown member or wrong kind
-	strct string   // name of the innermost struct type being decoded
-	path  []string // JSON names from the top to the current member
+	jsonscan.Decoder
 	// Lenient ignores unknown members, as encoding/json's Unmarshal
 	// does without DisallowUnknownFields.
 	Lenient bool
 }
 
-// save remembers err if it is the first deferred error.
-func (d *Decoder) save(err error) {
-	if d.saved == nil {
-		d.saved = err
-	}
-}
-
-// describe names a JSON value's kind as encoding/json's type errors do.
-func describe(val []byte) string {
-	switch val[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "bool"
-	}
-	return "number"
-}
-
-// wrong records a value of the wrong kind for a Go type named typ.
-func (d *Decoder) wrong(value, typ string) {
-	if d.strct == "" && len(d.path) == 0 {
-		d.save(errors.New("json: cannot unmarshal " + value + " into Go value of type " + typ))
-		return
-	}
-	d.save(errors.New("json: cannot unmarshal " + value + " into Go struct field " + d.strct + "." + strings.Join(d.path, ".") + " of type " + typ))
-}
-
-// Wrong records a value of the wrong kind for the Go type typ where the
-// decoder is (a deferred error, as Fields records them).
-func (d *Decoder) Wrong(val []byte, typ string) { d.wrong(describe(val), typ) }
-
 // IsNull reports whether the (trimmed) value val is null.
-func IsNull(val []byte) bool { return isNull(val) }
+func IsNull(val []byte) bool { return jsonscan.IsNullLiteral(val) }
 
-func isNull(val []byte) bool { return len(val) == 4 && string(val) == "null" }
+func isNull(val []byte) bool { return jsonscan.IsNullLiteral(val) }
 
 // Member decodes one member whose Go type [Decoder.Fields] does not
 // know (a nested object, an embedded one).
@@ -107,28 +72,23 @@ func (d *Decoder) Fields(val []byte, strct, typ string, names []string, ptrs ...
 	if isNull(val) {
 		return nil
 	}
-	if val[0] != '{' {
-		d.wrong(describe(val), typ)
-		return nil
-	}
-	ms, err := jsonscan.SplitMembers(val)
-	if err != nil {
+	ms, ok, err := d.Object(val, typ)
+	if !ok {
 		return err
 	}
-	outer, depth := d.strct, len(d.path)
 	for _, m := range ms {
 		k := canonical(m.Key, names)
 		if k < 0 {
 			if !d.Lenient {
-				d.save(errors.New("json: unknown field " + strconv.Quote(m.Key)))
+				d.Fail(errors.New("json: unknown field " + strconv.Quote(m.Key)))
 			}
 			continue
 		}
-		d.strct, d.path = strct, append(d.path[:depth], names[k])
-		if err := d.field(trim(m.Val), ptrs[k]); err != nil {
+		outer, depth := d.Enter(strct, "", names[k])
+		if err := d.field(jsonscan.TrimSpace(m.Val), ptrs[k]); err != nil {
 			return err
 		}
-		d.strct, d.path = outer, d.path[:depth]
+		d.Leave(outer, depth)
 	}
 	return nil
 }
@@ -153,11 +113,11 @@ func (d *Decoder) field(val []byte, p any) error {
 	case *map[string][]string:
 		return d.StringsMap(val, p)
 	case *map[string]any:
-		return d.AnyMap(val, p, "map[string]interface {}")
+		d.AnyMap(val, p, "map[string]interface {}")
 	case *core.Meta:
-		return d.AnyMap(val, (*map[string]any)(p), "core.Meta")
+		d.AnyMap(val, (*map[string]any)(p), "core.Meta")
 	case *any:
-		return d.Any(val, p)
+		d.Any(val, p)
 	case *json.RawMessage:
 		d.Raw(val, (*[]byte)(p))
 	case **struct{}:
@@ -166,9 +126,9 @@ func (d *Decoder) field(val []byte, p any) error {
 		// encoding/json calls time's UnmarshalJSON, null included
 		return p.UnmarshalJSON(val)
 	case Embedded:
-		if n := len(d.path); n > 0 {
-			last := d.path[n-1]
-			d.path = append(d.path[:n-1], p.Field, last)
+		if n := len(d.Path); n > 0 {
+			last := d.Path[n-1]
+			d.Path = append(d.Path[:n-1], p.Field, last)
 		}
 		return d.field(val, p.Ptr)
 	case Member:
@@ -195,108 +155,13 @@ func canonical(key string, names []string) int {
 	return -1
 }
 
-func trim(b []byte) []byte {
-	i := jsonscan.SkipSpace(b, 0)
-	j := len(b)
-	for j > i && (b[j-1] == ' ' || b[j-1] == '\t' || b[j-1] == '\n' || b[j-1] == '\r') {
-		j--
-	}
-	return b[i:j]
-}
-
-// String decodes a string member.
-func (d *Decoder) String(val []byte, p *string) {
-	if isNull(val) {
-		return
-	}
-	if val[0] != '"' {
-		d.wrong(describe(val), "string")
-		return
-	}
-	s, err := jsonscan.Unquote(val)
-	if err != nil {
-		d.wrong("string", "string")
-		return
-	}
-	*p = s
-}
-
-// Bool decodes a boolean member.
-func (d *Decoder) Bool(val []byte, p *bool) {
-	switch string(val) {
-	case "null":
-	case "true":
-		*p = true
-	case "false":
-		*p = false
-	default:
-		d.wrong(describe(val), "bool")
-	}
-}
-
-// Int decodes an integer member (a Go int).
-func (d *Decoder) Int(val []byte, p *int) {
-	if isNull(val) {
-		return
-	}
-	if describe(val) != "number" {
-		d.wrong(describe(val), "int")
-		return
-	}
-	n, err := strconv.ParseInt(string(val), 10, 64)
-	if err != nil || int64(int(n)) != n {
-		d.wrong("number "+string(val), "int")
-		return
-	}
-	*p = int(n)
-}
-
-// Int64 decodes an integer member (a Go int64).
-func (d *Decoder) Int64(val []byte, p *int64) {
-	if isNull(val) {
-		return
-	}
-	if describe(val) != "number" {
-		d.wrong(describe(val), "int64")
-		return
-	}
-	n, err := strconv.ParseInt(string(val), 10, 64)
-	if err != nil {
-		d.wrong("number "+string(val), "int64")
-		return
-	}
-	*p = n
-}
-
 // Millis decodes a duration member: null clears it, anything but a
 // finite number stops the decoding ([Millis.UnmarshalJSON]).
 func (d *Decoder) Millis(val []byte, p **Millis) error {
-	if isNull(val) {
-		*p = nil
-		return nil
+	if m := jsonscan.Ptr(val, p); m != nil {
+		return m.UnmarshalJSON(val)
 	}
-	if *p == nil {
-		*p = new(Millis)
-	}
-	return (*p).UnmarshalJSON(val)
-}
-
-// Strings decodes an array of strings; null clears it.
-func (d *Decoder) Strings(val []byte, p *[]string) {
-	if isNull(val) {
-		*p = nil
-		return
-	}
-	if val[0] != '[' {
-		d.wrong(describe(val), "[]string")
-		return
-	}
-	items, _ := jsonscan.Elements(val)
-	out := make([]string, len(items))
-	for i, it := range items {
-		d.String(trim(it), &out[i])
-	}
-	*p = out
+	return nil
 }
 
 // StringMap decodes an object of strings into a map[string]string,
@@ -306,12 +171,8 @@ func (d *Decoder) StringMap(val []byte, p *map[string]string) error {
 		*p = nil
 		return nil
 	}
-	if val[0] != '{' {
-		d.wrong(describe(val), "map[string]string")
-		return nil
-	}
-	ms, err := jsonscan.SplitMembers(val)
-	if err != nil {
+	ms, ok, err := d.Object(val, "map[string]string")
+	if !ok {
 		return err
 	}
 	if *p == nil {
@@ -319,34 +180,8 @@ func (d *Decoder) StringMap(val []byte, p *map[string]string) error {
 	}
 	for _, m := range ms {
 		var s string
-		d.String(trim(m.Val), &s)
+		d.String(jsonscan.TrimSpace(m.Val), &s)
 		(*p)[m.Key] = s
-	}
-	return nil
-}
-
-// AnyMap decodes an object of any values (numbers as float64) into a map,
-// merging into an existing one; null clears it. typ names the map type.
-func (d *Decoder) AnyMap(val []byte, p *map[string]any, typ string) error {
-	if isNull(val) {
-		*p = nil
-		return nil
-	}
-	if val[0] != '{' {
-		d.wrong(describe(val), typ)
-		return nil
-	}
-	v, err := jsonscan.Decode(val)
-	if err != nil {
-		return err
-	}
-	m := v.(map[string]any)
-	if *p == nil {
-		*p = m
-		return nil
-	}
-	for k, x := range m {
-		(*p)[k] = x
 	}
 	return nil
 }
@@ -358,48 +193,30 @@ func (d *Decoder) StringsMap(val []byte, p *map[string][]string) error {
 		*p = nil
 		return nil
 	}
-	if val[0] != '{' {
-		d.wrong(describe(val), "map[string][]string")
-		return nil
-	}
-	ms, err := jsonscan.SplitMembers(val)
-	if err != nil {
+	ms, ok, err := d.Object(val, "map[string][]string")
+	if !ok {
 		return err
 	}
 	if *p == nil {
 		*p = make(map[string][]string, len(ms))
 	}
 	for _, m := range ms {
-		v := trim(m.Val)
-		if isNull(v) {
-			(*p)[m.Key] = nil
-			continue
-		}
-		if v[0] != '[' {
-			d.wrong(describe(v), "[]string")
-			continue
-		}
 		var ss []string
-		d.Strings(v, &ss)
+		if v := jsonscan.TrimSpace(m.Val); isNull(v) || v[0] == '[' {
+			d.Strings(v, &ss)
+		} else {
+			d.Wrong(v, "[]string")
+			continue
+		}
 		(*p)[m.Key] = ss
 	}
 	return nil
 }
 
-// Raw copies the member's JSON as it is (null included), as a
-// json.RawMessage field keeps it.
-func (d *Decoder) Raw(val []byte, p *[]byte) {
-	*p = append((*p)[:0], val...)
-}
-
 // Empty decodes a *struct{} member: an object without members.
 func (d *Decoder) Empty(val []byte, p **struct{}) error {
-	if isNull(val) {
-		*p = nil
+	if jsonscan.Ptr(val, p) == nil {
 		return nil
-	}
-	if *p == nil {
-		*p = &struct{}{}
 	}
 	return d.Fields(val, "", "struct {}", nil)
 }
@@ -442,11 +259,11 @@ func decodeTop(b []byte, v Decodable) error {
 		end = i + je.Offset
 	}
 	d := &Decoder{}
-	if err := v.DecodeSchema(d, trim(b[i:end])); err != nil {
+	if err := v.DecodeSchema(d, jsonscan.TrimSpace(b[i:end])); err != nil {
 		return err
 	}
-	if d.saved != nil {
-		return d.saved
+	if d.Err != nil {
+		return d.Err
 	}
 	if trailing {
 		return ErrTrailing
@@ -461,10 +278,10 @@ func Unmarshal(b []byte, v Decodable) error {
 		return jsonscan.StdError(b, serr, false)
 	}
 	d := &Decoder{Lenient: true}
-	if err := v.DecodeSchema(d, trim(b)); err != nil {
+	if err := v.DecodeSchema(d, jsonscan.TrimSpace(b)); err != nil {
 		return err
 	}
-	return d.saved
+	return d.Err
 }
 
 var clientConfigNames = []string{
@@ -544,14 +361,14 @@ func decodeIcons(d *Decoder, val []byte, p *[]core.Icon) error {
 		return nil
 	}
 	if val[0] != '[' {
-		d.wrong(describe(val), "[]core.Icon")
+		d.Wrong(val, "[]core.Icon")
 		return nil
 	}
 	items, _ := jsonscan.Elements(val)
 	out := make([]core.Icon, len(items))
 	for i, it := range items {
 		ic := &out[i]
-		if err := d.Fields(trim(it), "Icon", "core.Icon", iconNames, &ic.Src, &ic.MimeType, &ic.Sizes, &ic.Theme); err != nil {
+		if err := d.Fields(jsonscan.TrimSpace(it), "Icon", "core.Icon", iconNames, &ic.Src, &ic.MimeType, &ic.Sizes, &ic.Theme); err != nil {
 			return err
 		}
 	}
@@ -571,13 +388,13 @@ func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 		return nil
 	}
 	if val[0] != '[' {
-		d.wrong(describe(val), "[]*core.Root")
+		d.Wrong(val, "[]*core.Root")
 		return nil
 	}
 	items, _ := jsonscan.Elements(val)
 	out := make([]*core.Root, len(items))
 	for i, it := range items {
-		if v := trim(it); !isNull(v) {
+		if v := jsonscan.TrimSpace(it); !isNull(v) {
 			out[i] = new(core.Root)
 			if err := decodeRoot(d, v, out[i]); err != nil {
 				return err
@@ -728,13 +545,9 @@ var errorNames = []string{"kind", "code", "message", "data", "status"}
 
 // DecodeError decodes an *Error member (a host's answer): null clears it.
 func DecodeError(d *Decoder, val []byte, p **Error) error {
-	if isNull(val) {
-		*p = nil
+	e := jsonscan.Ptr(val, p)
+	if e == nil {
 		return nil
 	}
-	if *p == nil {
-		*p = new(Error)
-	}
-	e := *p
 	return d.Fields(val, "Error", "bridge.Error", errorNames, &e.Kind, &e.Code, &e.Message, &e.Data, &e.Status)
 }

@@ -194,19 +194,8 @@ type plainState core.TaskState
 
 // AppendJSON appends the state.
 func (st plainState) AppendJSON(dst []byte) []byte {
-	w := jsonscan.NewObjectWriter(dst)
-	w.String("ID", st.ID)
-	w.String("Status", st.Status)
-	w.String("StatusMessage", st.StatusMessage)
-	w.String("CreatedAt", st.CreatedAt)
-	w.String("LastUpdatedAt", st.LastUpdatedAt)
-	if st.TTL != nil {
-		w.Int("TTL", int64(*st.TTL))
-	} else {
-		w.Raw("TTL", nil)
-	}
-	w.Int("PollInterval", int64(st.PollInterval))
-	return w.Bytes()
+	s := NewHostTaskState(core.TaskState(st), 1)
+	return s.Append(dst, taskStateGo)
 }
 
 // AppendJSON appends e as encoding/json encodes it: data compacted (and

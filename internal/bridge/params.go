@@ -1,9 +1,6 @@
 package bridge
 
-import (
-	"github.com/mcpwasm/mcpwasm/core"
-	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
-)
+import "github.com/mcpwasm/mcpwasm/core"
 
 // The hosts' other arguments: core types decoded as encoding/json's
 // Unmarshal decoded them (unknown members ignored, the same messages).
@@ -66,19 +63,4 @@ func (f *subscriptionFilter) DecodeSchema(d *Decoder, val []byte) error {
 // UnmarshalSubscriptionFilter decodes a subscriptions/listen filter into f.
 func UnmarshalSubscriptionFilter(b []byte, f *core.SubscriptionFilter) error {
 	return Unmarshal(b, (*subscriptionFilter)(f))
-}
-
-// Any decodes any JSON value as encoding/json decodes into an `any`
-// (numbers as float64); null clears it.
-func (d *Decoder) Any(val []byte, p *any) error {
-	if isNull(val) {
-		*p = nil
-		return nil
-	}
-	v, err := jsonscan.Decode(val)
-	if err != nil {
-		return err
-	}
-	*p = v
-	return nil
 }

@@ -57,22 +57,7 @@ func Fields(data []byte, names []string, set func(i int, val []byte) error) erro
 // StringSlice returns the array of strings raw holds as encoding/json
 // decodes it into a []string: nil when absent or null, a null element is
 // "", another kind (of raw or of an element) is a *TypeError.
-func StringSlice(raw []byte) ([]string, error) {
-	items, err := Elements(raw)
-	if err != nil || items == nil {
-		return nil, err
-	}
-	out := make([]string, len(items))
-	for i, it := range items {
-		if IsNull(it) {
-			continue
-		}
-		if out[i], err = Unquote(it); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
+func StringSlice(raw []byte) ([]string, error) { return stringArray(raw, true) }
 
 // FieldsInto is [Fields] with a target per name, filled as encoding/json
 // fills a struct field of that type: *string, *bool, *int64, *[]string

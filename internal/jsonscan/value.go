@@ -3,7 +3,6 @@ package jsonscan
 import (
 	"errors"
 	"math"
-	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -79,6 +78,7 @@ func DecodeWith(data []byte, opts *DecodeOptions) (any, error) {
 type decoder struct {
 	data      []byte
 	useNumber bool
+	types     *Decoder // when set, a number out of range is a type error there and nil
 }
 
 func (d *decoder) bad(i int, context string) error {
@@ -176,6 +176,10 @@ func (d *decoder) value(i, depth int) (any, int, error) {
 		}
 		f, err := strconv.ParseFloat(string(b[i:end]), 64)
 		if err != nil {
+			if d.types != nil {
+				d.types.TypeErr("number "+string(b[i:end]), "float64")
+				return nil, end, nil
+			}
 			return nil, i, &Error{Offset: i, Msg: "number " + string(b[i:end]) + " out of range"}
 		}
 		return f, end, nil
@@ -371,13 +375,20 @@ func Float64(raw []byte) (float64, error) {
 }
 
 // Strings returns the array of strings raw holds; nil when absent or null.
-func Strings(raw []byte) ([]string, error) {
+func Strings(raw []byte) ([]string, error) { return stringArray(raw, false) }
+
+// stringArray is Strings and StringSlice: a null element is an error, or
+// "" when nullOK.
+func stringArray(raw []byte, nullOK bool) ([]string, error) {
 	items, err := Elements(raw)
 	if err != nil || items == nil {
 		return nil, err
 	}
 	out := make([]string, len(items))
 	for i, it := range items {
+		if nullOK && IsNull(it) {
+			continue
+		}
 		if out[i], err = Unquote(it); err != nil {
 			return nil, err
 		}
@@ -507,73 +518,13 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	case JSONAppender:
 		return x.AppendJSON(dst), nil
 	case []any:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = AppendValue(dst, e); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, ']'), nil
+		return AppendArray(dst, x, AppendValue)
 	case []string:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, e)
-		}
-		return append(dst, ']'), nil
+		return AppendStrings(dst, x)
 	case map[string]any:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, k)
-			dst = append(dst, ':')
-			var err error
-			if dst, err = AppendValue(dst, x[k]); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
+		return AppendSortedMap(dst, x, AppendValue)
 	case map[string]string:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, k)
-			dst = append(dst, ':')
-			dst = AppendString(dst, x[k])
-		}
-		return append(dst, '}'), nil
+		return AppendSortedMap(dst, x, appendStringValue)
 	}
 	return dst, errors.New("jsonscan: cannot encode a value of this Go type (only decoded JSON values are supported)")
 }

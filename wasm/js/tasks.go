@@ -10,6 +10,7 @@ import (
 	"errors"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
@@ -85,44 +86,17 @@ func (tt *taskTable) get(v js.Value) (*core.Task, error) {
 	return t, nil
 }
 
-// taskStateJSON is the state the glue sees: times in milliseconds, ttl
-// null when unlimited.
-type taskStateJSON struct {
-	ID            string `json:"id"`
-	Status        string `json:"status"`
-	StatusMessage string `json:"statusMessage,omitempty"`
-	CreatedAt     string `json:"createdAt,omitempty"`
-	LastUpdatedAt string `json:"lastUpdatedAt,omitempty"`
-	TTL           *int64 `json:"ttl"`
-	PollInterval  int64  `json:"pollInterval"`
-}
+// taskStateJSON is a core.TaskState as the JS API shows it (durations in
+// milliseconds), encoded by the bridge.
+type taskStateJSON core.TaskState
 
-// AppendJSON appends st as encoding/json encodes it.
+// AppendJSON appends st as encoding/json encoded the JS host's state.
 func (st taskStateJSON) AppendJSON(dst []byte) []byte {
-	w := jsonscan.NewObjectWriter(dst)
-	w.String("id", st.ID)
-	w.String("status", st.Status)
-	w.StringOmit("statusMessage", st.StatusMessage)
-	w.StringOmit("createdAt", st.CreatedAt)
-	w.StringOmit("lastUpdatedAt", st.LastUpdatedAt)
-	if st.TTL != nil {
-		w.Int("ttl", *st.TTL)
-	} else {
-		w.Raw("ttl", nil)
-	}
-	w.Int("pollInterval", st.PollInterval)
-	return w.Bytes()
+	s := schema.NewHostTaskState(core.TaskState(st), time.Millisecond)
+	return s.Append(dst, schema.TaskStateJS)
 }
 
-func stateJSON(st core.TaskState) taskStateJSON {
-	out := taskStateJSON{ID: st.ID, Status: st.Status, StatusMessage: st.StatusMessage, CreatedAt: st.CreatedAt, LastUpdatedAt: st.LastUpdatedAt,
-		PollInterval: st.PollInterval.Milliseconds()}
-	if st.TTL != nil {
-		v := st.TTL.Milliseconds()
-		out.TTL = &v
-	}
-	return out
-}
+func stateJSON(st core.TaskState) taskStateJSON { return taskStateJSON(st) }
 
 // handleJSON is what a task-creating call resolves with: the ref, the
 // state, and (for a call the server answered directly) the result.

@@ -2,7 +2,6 @@ package guest
 
 import (
 	"errors"
-	"slices"
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
@@ -114,21 +113,8 @@ func appendHTTPRequestHead(dst []byte, h *abi.HTTPRequestHead) []byte {
 	w.String("method", h.Method)
 	w.String("url", h.URL)
 	if len(h.Headers) > 0 {
-		keys := make([]string, 0, len(h.Headers))
-		for k := range h.Headers {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b := []byte{'{'}
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonscan.AppendString(b, k)
-			b = append(b, ':')
-			b, _ = jsonscan.AppendValue(b, h.Headers[k])
-		}
-		w.Raw("headers", append(b, '}'))
+		b, _ := jsonscan.AppendSortedMap(nil, h.Headers, jsonscan.AppendStrings)
+		w.Raw("headers", b)
 	}
 	w.BoolOmit("noRedirect", h.NoRedirect)
 	return w.Bytes()
@@ -146,19 +132,9 @@ func (h *httpResponseHead) DecodeSchema(d *bridge.Decoder, val []byte) error {
 
 // appendTaskState appends st as encoding/json encodes an abi.TaskState.
 func appendTaskState(dst []byte, st *abi.TaskState) []byte {
-	w := jsonscan.NewObjectWriter(dst)
-	w.String("id", st.ID)
-	w.String("status", st.Status)
-	w.StringOmit("statusMessage", st.StatusMessage)
-	w.StringOmit("createdAt", st.CreatedAt)
-	w.StringOmit("lastUpdatedAt", st.LastUpdatedAt)
-	if st.TTLMs != nil {
-		w.Int("ttlMs", *st.TTLMs)
-	} else {
-		w.Raw("ttlMs", nil)
-	}
-	w.Int("pollIntervalMs", st.PollIntervalMs)
-	return w.Bytes()
+	hs := bridge.HostTaskState{ID: st.ID, Status: st.Status, StatusMessage: st.StatusMessage,
+		CreatedAt: st.CreatedAt, LastUpdatedAt: st.LastUpdatedAt, TTL: st.TTLMs, PollInterval: st.PollIntervalMs}
+	return hs.Append(dst, bridge.TaskStateWASI)
 }
 
 // stateJSON is an abi.TaskState that encodes itself (ErrorInfo's task
@@ -226,19 +202,15 @@ func decodeRegistrations(d *bridge.Decoder, val []byte, p *map[string]*auth.Regi
 		*p = nil
 		return nil
 	}
-	if val[0] != '{' {
-		d.Wrong(val, "map[string]*auth.Registration")
-		return nil
-	}
-	ms, err := jsonscan.SplitMembers(val)
-	if err != nil {
+	ms, ok, err := d.Object(val, "map[string]*auth.Registration")
+	if !ok {
 		return err
 	}
 	if *p == nil {
 		*p = make(map[string]*auth.Registration, len(ms))
 	}
 	for _, m := range ms {
-		v := trimSpace(m.Val)
+		v := jsonscan.TrimSpace(m.Val)
 		if bridge.IsNull(v) {
 			(*p)[m.Key] = nil
 			continue
@@ -274,16 +246,12 @@ func decodeStoredTokens(d *bridge.Decoder, val []byte, p *[]storedToken) error {
 	out := make([]storedToken, len(items))
 	for i, it := range items {
 		st := &out[i]
-		err := d.Fields(trimSpace(it), "storedToken", "guest.storedToken", storedTokenNames, &st.Resource, &st.Issuer,
+		err := d.Fields(jsonscan.TrimSpace(it), "storedToken", "guest.storedToken", storedTokenNames, &st.Resource, &st.Issuer,
 			bridge.Member(func(d *bridge.Decoder, v []byte) error {
-				if bridge.IsNull(v) {
-					st.Token = nil
+				t := jsonscan.Ptr(v, &st.Token)
+				if t == nil {
 					return nil
 				}
-				if st.Token == nil {
-					st.Token = new(auth.Token)
-				}
-				t := st.Token
 				return d.Fields(v, "Token", "auth.Token", tokenNames,
 					&t.AccessToken, &t.Type, &t.RefreshToken, &t.Expiry, &t.Scope, &t.GrantedScope, &t.JKT)
 			}))
@@ -295,38 +263,16 @@ func decodeStoredTokens(d *bridge.Decoder, val []byte, p *[]storedToken) error {
 	return nil
 }
 
-func trimSpace(b []byte) []byte {
-	i := jsonscan.SkipSpace(b, 0)
-	j := len(b)
-	for j > i && (b[j-1] == ' ' || b[j-1] == '\t' || b[j-1] == '\n' || b[j-1] == '\r') {
-		j--
-	}
-	return b[i:j]
-}
-
 // appendStore appends st as encoding/json encodes a storeState.
 func appendStore(dst []byte, st *storeState) ([]byte, error) {
 	w := jsonscan.NewObjectWriter(dst)
 	w.Int("v", int64(st.V))
 	if len(st.Registrations) > 0 {
-		keys := make([]string, 0, len(st.Registrations))
-		for k := range st.Registrations {
-			keys = append(keys, k)
+		b, err := jsonscan.AppendSortedMap(nil, st.Registrations, authjson.AppendRegistration)
+		if err != nil {
+			return dst, err
 		}
-		slices.Sort(keys)
-		b := []byte{'{'}
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonscan.AppendString(b, k)
-			b = append(b, ':')
-			var err error
-			if b, err = authjson.AppendRegistration(b, st.Registrations[k]); err != nil {
-				return dst, err
-			}
-		}
-		w.Raw("registrations", append(b, '}'))
+		w.Raw("registrations", b)
 	}
 	if len(st.Tokens) > 0 {
 		b := []byte{'['}

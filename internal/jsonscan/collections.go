@@ -1,0 +1,56 @@
+package jsonscan
+
+import "slices"
+
+// AppendSortedMap appends the map m as a JSON object, keys sorted as
+// encoding/json writes a map, each value appended by elem; a nil map is
+// null. The first error of elem stops it.
+func AppendSortedMap[V any](dst []byte, m map[string]V, elem func(dst []byte, v V) ([]byte, error)) ([]byte, error) {
+	if m == nil {
+		return append(dst, "null"...), nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(AppendString(dst, k), ':')
+		var err error
+		if dst, err = elem(dst, m[k]); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// AppendArray appends the slice s as a JSON array, each element appended
+// by elem; a nil slice is null. The first error of elem stops it.
+func AppendArray[V any](dst []byte, s []V, elem func(dst []byte, v V) ([]byte, error)) ([]byte, error) {
+	if s == nil {
+		return append(dst, "null"...), nil
+	}
+	dst = append(dst, '[')
+	for i, e := range s {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = elem(dst, e); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+// appendStringValue is AppendString as an element appender.
+func appendStringValue(dst []byte, s string) ([]byte, error) { return AppendString(dst, s), nil }
+
+// AppendStrings appends s as a JSON array of strings (nil: null).
+func AppendStrings(dst []byte, s []string) ([]byte, error) {
+	return AppendArray(dst, s, appendStringValue)
+}
