@@ -1,13 +1,12 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
 	"net/netip"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )

@@ -1,9 +1,9 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"errors"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // Sentinel errors of the package. Errors returned by the Doer wrap them (and

@@ -1,13 +1,10 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"io"
 	"math"
 	"slices"
@@ -15,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )

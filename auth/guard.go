@@ -1,13 +1,12 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"net/netip"
 	"strconv"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )

@@ -6,8 +6,6 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -19,6 +17,8 @@ import (
 	"encoding/pem"
 	"errors"
 	"math/big"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // ParseSigner returns a Signer for a PEM-encoded private key: PKCS #8

@@ -1,12 +1,11 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"io"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )

@@ -1,11 +1,10 @@
 package core
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 

@@ -1,13 +1,12 @@
 package core
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"encoding/json"
 	"errors"
 	"slices"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )

@@ -1,10 +1,10 @@
 package core
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // ErrKeepAlive is wrapped by the warning about a failed keepalive ping.

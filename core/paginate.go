@@ -1,11 +1,11 @@
 package core
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"encoding/json"
 	"iter"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // MaxPages bounds the pages an iterator fetches, against servers that

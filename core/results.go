@@ -1,9 +1,9 @@
 package core
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"bytes"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // requireResult rejects a missing or null result for a request whose

@@ -1,12 +1,11 @@
 package core
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"math/rand/v2"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // ListenOptions configure Session.Listen; nil is allowed.

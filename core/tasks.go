@@ -1,8 +1,6 @@
 package core
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/jsonschema"
 	"github.com/mcpwasm/mcpwasm/internal/wire"

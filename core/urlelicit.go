@@ -1,12 +1,12 @@
 package core
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // ErrURLElicitation is wrapped by *URLElicitationError.

@@ -1,8 +1,6 @@
 package bridge
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/mcpwasm/mcpwasm/auth"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

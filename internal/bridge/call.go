@@ -1,13 +1,12 @@
 package bridge
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"bytes"
 	"context"
 	"encoding/json"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // Call runs one client request on s: the method table every host shares.

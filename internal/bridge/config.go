@@ -1,13 +1,12 @@
 package bridge
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"math"
 	"slices"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 

@@ -1,14 +1,13 @@
 package jsonschema
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"errors"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 

@@ -1,13 +1,12 @@
 package jsonschema
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 

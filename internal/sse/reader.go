@@ -1,14 +1,14 @@
 package sse
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"bytes"
 	"errors"
 	"io"
 	"math"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 const (

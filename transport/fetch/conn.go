@@ -1,8 +1,6 @@
 package fetch
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
 	"io"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/inbox"
 	"github.com/mcpwasm/mcpwasm/internal/sse"
 	"github.com/mcpwasm/mcpwasm/internal/wire"

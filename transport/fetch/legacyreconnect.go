@@ -1,9 +1,8 @@
 package fetch
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 

@@ -1,14 +1,13 @@
 package fetch
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
 	"io"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/sse"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"

@@ -1,13 +1,12 @@
 package fetch
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"errors"
 	"math/rand/v2"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // Bounds of SSE reconnection, whatever the server asks for.

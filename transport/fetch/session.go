@@ -1,11 +1,10 @@
 package fetch
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"bytes"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // sessionGone reports whether a legacy server's answer to a request that

@@ -3,14 +3,13 @@
 package ws
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
 	"io"
 	"net/http"
 
 	"github.com/coder/websocket"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/oneline"
 )
 

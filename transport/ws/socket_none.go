@@ -3,9 +3,9 @@
 package ws
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // defaultDialer is Options.Dialer's default under GOOS=js: none. The

@@ -1,11 +1,10 @@
 package abi
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"encoding/json"
 
 	"github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // Version is the ABI version returned by the mcpwasm_abi_version export.

@@ -3,8 +3,6 @@
 package main
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/internal/authjson"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"

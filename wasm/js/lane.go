@@ -21,8 +21,6 @@ package main
 //   - imports never throw into Go (the glue catches everything).
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,6 +29,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/fetch"

@@ -17,8 +17,6 @@
 package main
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,6 +28,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/fetch"

@@ -24,8 +24,6 @@ package main
 // it the connection fails instead of growing without end.
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
 	"io"
@@ -33,6 +31,7 @@ import (
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )

@@ -3,8 +3,6 @@
 package main
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )

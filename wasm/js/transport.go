@@ -3,12 +3,11 @@
 package main
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 	"github.com/mcpwasm/mcpwasm/transport/ws"

@@ -7,10 +7,9 @@ package main
 // cannot be made to trap on purpose.
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"runtime"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
 	"github.com/mcpwasm/mcpwasm/wasm/wasip1/internal/guest"
 )

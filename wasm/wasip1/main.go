@@ -3,13 +3,12 @@
 package main
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"errors"
 	"runtime"
 	"sync"
 	"unsafe"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
 	"github.com/mcpwasm/mcpwasm/wasm/wasip1/internal/guest"
 )

@@ -3,11 +3,11 @@
 package jsbridge
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
 	"syscall/js"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // Error is a JavaScript exception or Promise rejection seen from Go.

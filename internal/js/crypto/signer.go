@@ -9,8 +9,6 @@
 package jscrypto
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"encoding/base64"
 	"encoding/pem"
@@ -18,6 +16,7 @@ import (
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/auth"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
 

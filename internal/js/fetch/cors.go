@@ -1,10 +1,10 @@
 package jsfetch
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"errors"
 	"strings"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // Response types of the Fetch standard (Response.type).

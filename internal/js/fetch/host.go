@@ -3,8 +3,6 @@
 package jsfetch
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
 	"io"
@@ -12,6 +10,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
 

@@ -3,8 +3,6 @@
 package jsfetch
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"errors"
 	"io"
@@ -13,6 +11,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
 

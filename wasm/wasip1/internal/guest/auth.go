@@ -1,8 +1,6 @@
 package guest
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"cmp"
 	"context"
 	"encoding/json"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )

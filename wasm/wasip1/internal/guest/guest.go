@@ -1,8 +1,6 @@
 package guest
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
