@@ -279,10 +279,11 @@ func older(a, b string) bool {
 	if a == "" || b == "" {
 		return false
 	}
-	// UnmarshalText reads RFC 3339 without time's layout engine, which
-	// time.Parse would link into the WebAssembly modules.
-	var ta, tb time.Time
-	return ta.UnmarshalText([]byte(a)) == nil && tb.UnmarshalText([]byte(b)) == nil && ta.Before(tb)
+	// jsonscan.ParseTime reads RFC 3339 without time's layout engine,
+	// which time.Parse would link into the WebAssembly modules.
+	ta, err1 := jsonscan.ParseTime(a)
+	tb, err2 := jsonscan.ParseTime(b)
+	return err1 == nil && err2 == nil && ta.Before(tb)
 }
 
 // actionable returns the last observed state if Wait can act on it without

@@ -124,7 +124,7 @@ func (d *Decoder) field(val []byte, p any) error {
 		return d.Empty(val, p)
 	case *time.Time:
 		// encoding/json calls time's UnmarshalJSON, null included
-		return p.UnmarshalJSON(val)
+		return jsonscan.UnmarshalTime(val, p)
 	case Embedded:
 		if n := len(d.Path); n > 0 {
 			last := d.Path[n-1]

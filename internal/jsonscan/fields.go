@@ -61,7 +61,7 @@ func StringSlice(raw []byte) ([]string, error) { return stringArray(raw, true) }
 
 // FieldsInto is [Fields] with a target per name, filled as encoding/json
 // fills a struct field of that type: *string, *bool, *int64, *[]string
-// (see [StringSlice]), *time.Time (its UnmarshalJSON) or *[]byte, which
+// (see [StringSlice]), *time.Time (as its UnmarshalJSON: [UnmarshalTime]) or *[]byte, which
 // gets the raw value (null included, as a json.RawMessage does); null leaves the other kinds alone. (One
 // difference: a repeated member whose later array holds null gets "" in
 // that place, where encoding/json, reusing the slice, keeps the earlier
@@ -93,7 +93,7 @@ func (t fieldTargets) set(i int, v []byte) (err error) {
 	case *[]string:
 		*p, err = StringSlice(v)
 	case *time.Time:
-		err = p.UnmarshalJSON(v)
+		err = UnmarshalTime(v, p)
 	default:
 		panic("jsonscan: FieldsInto: unsupported target type")
 	}
