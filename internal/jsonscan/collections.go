@@ -2,6 +2,17 @@ package jsonscan
 
 import "slices"
 
+// SortedKeys returns the keys of m in the order encoding/json writes a
+// map's members (byte-wise ascending).
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // AppendSortedMap appends the map m as a JSON object, keys sorted as
 // encoding/json writes a map, each value appended by elem; a nil map is
 // null. The first error of elem stops it.
@@ -9,13 +20,8 @@ func AppendSortedMap[V any](dst []byte, m map[string]V, elem func(dst []byte, v 
 	if m == nil {
 		return append(dst, "null"...), nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	dst = append(dst, '{')
-	for i, k := range keys {
+	for i, k := range SortedKeys(m) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}

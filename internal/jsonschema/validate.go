@@ -1056,13 +1056,8 @@ func appendCanonical(b []byte, v any) []byte {
 		}
 		return append(b, ']')
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		b = append(b, '{')
-		for _, k := range keys {
+		for _, k := range jsonscan.SortedKeys(x) {
 			b = appendCanonical(b, k)
 			b = appendCanonical(b, x[k])
 		}
