@@ -2,11 +2,25 @@ package jsonscan
 
 import (
 	"errors"
+	"strconv"
 	"time"
 )
 
-// ErrTime is the error for a timestamp that is not RFC 3339.
-var ErrTime = errors.New("time: not an RFC 3339 date-time")
+// ErrTime is the error for a timestamp that is not RFC 3339 (wrapped in a
+// *TimeError naming the value).
+var ErrTime = errors.New("not an RFC 3339 date-time")
+
+// TimeError is a timestamp [ParseTime] could not read: its text starts as
+// time.Parse's does ("parsing time \"x\""), then says why in general.
+type TimeError struct{ Value string }
+
+// Error names the value.
+func (e *TimeError) Error() string {
+	return "parsing time " + strconv.Quote(e.Value) + ": " + ErrTime.Error()
+}
+
+// Unwrap returns ErrTime.
+func (e *TimeError) Unwrap() error { return ErrTime }
 
 // UnmarshalTime decodes the JSON value raw into *p as time.Time's
 // UnmarshalJSON does — null leaves *p alone, a string must hold an RFC 3339
@@ -35,7 +49,7 @@ func UnmarshalTime(raw []byte, p *time.Time) error {
 // does (see [UnmarshalTime]).
 func ParseTime(s string) (time.Time, error) {
 	if len(s) < len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
-		return time.Time{}, ErrTime
+		return time.Time{}, &TimeError{s}
 	}
 	year, ok1 := timeDigits(s[0:4])
 	month, ok2 := timeDigits(s[5:7])
@@ -44,7 +58,7 @@ func ParseTime(s string) (time.Time, error) {
 	minute, ok5 := timeDigits(s[14:16])
 	sec, ok6 := timeDigits(s[17:19])
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, ErrTime
+		return time.Time{}, &TimeError{s}
 	}
 	rest := s[19:]
 	nsec := 0
@@ -55,7 +69,7 @@ func ParseTime(s string) (time.Time, error) {
 		}
 		frac := rest[1:n]
 		if len(frac) == 0 || len(frac) > 9 {
-			return time.Time{}, ErrTime
+			return time.Time{}, &TimeError{s}
 		}
 		v, _ := timeDigits(frac)
 		for i := len(frac); i < 9; i++ {
@@ -71,14 +85,14 @@ func ParseTime(s string) (time.Time, error) {
 		oh, okh := timeDigits(rest[1:3])
 		om, okm := timeDigits(rest[4:6])
 		if !okh || !okm || oh > 23 || om > 59 {
-			return time.Time{}, ErrTime
+			return time.Time{}, &TimeError{s}
 		}
 		offset = (oh*60 + om) * 60
 		if rest[0] == '-' {
 			offset = -offset
 		}
 	default:
-		return time.Time{}, ErrTime
+		return time.Time{}, &TimeError{s}
 	}
 	loc := time.UTC
 	if offset != 0 {
