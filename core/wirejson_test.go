@@ -705,3 +705,95 @@ func TestWireJSONForHostsMatchesEncodingJSON(t *testing.T) {
 	})
 	assert.ErrorIs(t, DecodeWireJSON([]byte(`{}`), &Tool{}), ErrNotWireType)
 }
+
+// TestTablesMatchTheFields guards the unsafe part of the tables: each
+// member's offset is the offset of the Go field encoding/json maps that
+// name to (embedded structs included), and its kind is one that reads and
+// writes that field's Go type. A wrong offset or kind would make the codec
+// read or write memory of another type.
+func TestTablesMatchTheFields(t *testing.T) {
+	goTypes := map[kind]string{
+		kString: "string", kBool: "bool", kInt64: "int64", kInt64Ptr: "*int64", kFloat: "float64", kFloatPtr: "*float64",
+		kBoolPtr: "*bool", kRaw: "json.RawMessage", kMeta: "core.Meta", kMap: "map[string]interface {}", kAny: "interface {}",
+		kStrings: "[]string", kEmpty: "*struct {}", kIcons: "[]core.Icon", kID: "jsonrpc.ID", kContentList: "core.ContentList",
+		kInputRequests: "map[string]*core.InputRequest", kContents: "[]*core.Content", kIDPtr: "*jsonrpc.ID",
+		kDefaults: "map[string]json.RawMessage", kResource: "*core.ResourceContents",
+	}
+	var fieldsOf func(rt reflect.Type, base uintptr, into map[string]reflect.StructField)
+	fieldsOf = func(rt reflect.Type, base uintptr, into map[string]reflect.StructField) {
+		for i := 0; i < rt.NumField(); i++ {
+			f := rt.Field(i)
+			tag := f.Tag.Get("json")
+			if f.Anonymous && tag == "" {
+				fieldsOf(f.Type, base+f.Offset, into)
+				continue
+			}
+			name, _, _ := strings.Cut(tag, ",")
+			if name == "" {
+				name = f.Name
+			}
+			if tag == "-" || !f.IsExported() {
+				continue
+			}
+			f.Offset += base
+			into[name] = f
+		}
+	}
+	check := func(st *structType, v any) {
+		rt := reflect.TypeOf(v)
+		byName := map[string]reflect.StructField{}
+		fieldsOf(rt, 0, byName)
+		for _, f := range st.fields {
+			gf, ok := byName[f.name]
+			if !assert.True(t, ok, "%s: no field for %q", rt, f.name) {
+				continue
+			}
+			assert.Equal(t, gf.Offset, f.off, "%s.%s: offset", rt, f.name)
+			got := gf.Type.String()
+			switch f.kind {
+			case kStruct:
+				assert.Equal(t, reflect.Struct, gf.Type.Kind(), "%s.%s", rt, f.name)
+			case kPtr:
+				assert.Equal(t, reflect.Pointer, gf.Type.Kind(), "%s.%s", rt, f.name)
+			case kPtrs:
+				assert.True(t, gf.Type.Kind() == reflect.Slice && gf.Type.Elem().Kind() == reflect.Pointer, "%s.%s: %s", rt, f.name, got)
+			case kRawAlias:
+				assert.Equal(t, reflect.Slice, gf.Type.Kind(), "%s.%s", rt, f.name)
+				assert.Equal(t, reflect.Uint8, gf.Type.Elem().Kind(), "%s.%s", rt, f.name)
+			default:
+				want, known := goTypes[f.kind]
+				if assert.True(t, known, "%s.%s: kind %d has no Go type in this test", rt, f.name, f.kind) {
+					assert.Equal(t, want, got, "%s.%s: kind and Go type", rt, f.name)
+				}
+			}
+		}
+	}
+	tables := map[*structType]any{
+		&iconT: Icon{}, &implT: Implementation{}, &listChangedT: ListChangedCapability{}, &resourcesCapT: ResourcesCapability{},
+		&serverCapsT: ServerCapabilities{}, &initResultT: InitializeResult{}, &discoverT: DiscoverResult{}, &toolAnnT: ToolAnnotations{},
+		&toolT: Tool{}, &listToolsT: ListToolsResult{}, &annotationsT: Annotations{}, &resContentsT: ResourceContents{}, &contentT: Content{},
+		&callResultT: CallToolResult{}, &rpcErrorT: jsonrpc.Error{}, &inputReqT: InputRequest{}, &wireTaskT: wireTask{},
+		&inputRequiredT: inputRequiredResult{}, &elicitParamsT: ElicitParams{}, &samplingMsgT: SamplingMessage{}, &modelHintT: ModelHint{},
+		&modelPrefsT: ModelPreferences{}, &toolChoiceT: ToolChoice{}, &createMsgT: CreateMessageParams{}, &listRootsT: ListRootsParams{},
+		&progressT: ProgressParams{}, &cancelledT: CancelledParams{}, &filterT: SubscriptionFilter{}, &ackT: AcknowledgedParams{},
+		&resUpdatedT: ResourceUpdatedParams{}, &loggingT: LoggingMessageParams{}, &elicitCompleteT: ElicitationCompleteParams{},
+		&envT: notificationEnvelope{}, &resourceT: Resource{}, &templateT: ResourceTemplate{}, &listResT: ListResourcesResult{},
+		&listTmplT: ListResourceTemplatesResult{}, &readResT: ReadResourceResult{}, &promptArgT: PromptArgument{}, &promptT: Prompt{},
+		&listPromptsT: ListPromptsResult{}, &promptMsgT: PromptMessage{}, &getPromptT: GetPromptResult{}, &completionT: Completion{},
+		&completeT: CompleteResult{}, &paginatedT: PaginatedParams{}, &callToolT: CallToolParams{}, &createResultT: CreateMessageResult{},
+		&elicitResultT: ElicitResult{}, &rootT: Root{}, &listRootsResultT: ListRootsResult{},
+		&iconEncT: Icon{}, &implEncT: Implementation{}, &rootsCapEncT: RootsCapability{}, &samplingCapEncT: SamplingCapability{},
+		&formCapEncT: FormElicitationCapability{}, &elicitCapEncT: ElicitationCapability{}, &clientCapsEncT: ClientCapabilities{},
+		&initParamsEncT: InitializeParams{}, &annotationsEncT: Annotations{}, &contentEncT: Content{}, &elicitResultEncT: ElicitResult{},
+		&createResultEncT: CreateMessageResult{}, &rootEncT: Root{}, &listRootsResultEncT: ListRootsResult{}, &filterEncT: SubscriptionFilter{},
+		&listenEncT: ListenParams{}, &paginatedEncT: PaginatedParams{}, &callToolEncT: CallToolParams{},
+		&serverCapsEncT: ServerCapabilities{}, &listChangedEncT: ListChangedCapability{}, &resourcesCapEncT: ResourcesCapability{},
+		&loggingEncT: LoggingMessageParams{}, &progressEncT: ProgressParams{}, &resUpdatedEncT: ResourceUpdatedParams{},
+		&elicitCompleteEncT: ElicitationCompleteParams{}, &toolAnnEncT: ToolAnnotations{}, &toolEncT: Tool{}, &samplingMsgEncT: SamplingMessage{},
+		&modelHintEncT: ModelHint{}, &modelPrefsEncT: ModelPreferences{}, &toolChoiceEncT: ToolChoice{}, &createParamsEncT: CreateMessageParams{},
+		&elicitParamsEncT: ElicitParams{}, &listRootsParamsEncT: ListRootsParams{}, &callResultEncT: CallToolResult{},
+	}
+	for st, v := range tables {
+		check(st, v)
+	}
+}
