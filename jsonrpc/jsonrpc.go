@@ -213,14 +213,17 @@ var ErrInvalidMessage = errors.New("jsonrpc: invalid message")
 // reflection-based decoding is slow in WebAssembly).
 func DecodeMessage(data []byte) (Message, error) {
 	data = bytes.TrimSpace(data)
-	if err := jsonscan.SyntaxError(data); err != nil {
-		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
+	// One pass validates the message and splits its envelope.
+	var buf [6]jsonscan.Member
+	ms, ok := jsonscan.ValidMembers(data, buf[:0])
+	if !ok {
+		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, jsonscan.SyntaxError(data))
 	}
 	if data[0] != '{' {
 		return nil, errf.Errorf("%w: not a JSON object", ErrInvalidMessage)
 	}
 	var w wireMessage
-	if err := w.split(data); err != nil {
+	if err := w.fill(ms); err != nil {
 		return nil, err
 	}
 	return w.toMessage()
@@ -232,6 +235,12 @@ func (w *wireMessage) split(data []byte) error {
 	if err != nil {
 		return errf.Errorf("%w: %v", ErrInvalidMessage, err)
 	}
+	return w.fill(ms)
+}
+
+// fill reads the members of one message.
+func (w *wireMessage) fill(ms []jsonscan.Member) error {
+	var err error
 	for _, m := range ms {
 		switch m.Key {
 		case "jsonrpc":

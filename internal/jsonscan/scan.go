@@ -61,6 +61,16 @@ func SplitMembers(obj []byte) ([]Member, error) {
 // apart so that its result does not escape in SplitMembers' loop).
 func unquote(key []byte) (string, error) { return Unquote(key) }
 
+// memberKey returns the name of the valid JSON string key (quotes
+// included) as SplitMembers reads it.
+func memberKey(key []byte) string {
+	if bytes.IndexByte(key, '\\') >= 0 || !IsASCII(key) {
+		k, _ := unquote(key) // valid: cannot fail
+		return k
+	}
+	return memberName(key[1 : len(key)-1])
+}
+
 // memberName returns the Member name b as a string, without allocating for
 // the names of the messages and results every call reads.
 func memberName(b []byte) string {

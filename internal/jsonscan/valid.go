@@ -12,18 +12,33 @@ import "encoding/binary"
 // with an explicit nesting stack; it allocates only for documents nested
 // deeper than 64 levels.
 func Valid(data []byte) bool {
+	_, ok := validate(data, nil, false)
+	return ok
+}
+
+// ValidMembers is [Valid] and, when data is a JSON object, [SplitMembers]
+// in the same pass: it appends the top-level members to dst. A message is
+// validated whole and then split into its envelope; doing both in one walk
+// saves a second scan of every string of a multi-megabyte result. On
+// invalid data it reports false, and what it appended is meaningless.
+func ValidMembers(data []byte, dst []Member) ([]Member, bool) {
+	return validate(data, dst, true)
+}
+
+func validate(data []byte, members []Member, rec bool) ([]Member, bool) {
 	var small [64]byte
 	stack := small[:0] // '{' or '[' per open container
+	key, valStart := 0, -1 // the current top-level member (rec only)
 	i := SkipSpace(data, 0)
 	for {
 		// A value starts at data[i].
 		if i >= len(data) {
-			return false
+			return members, false
 		}
 		switch c := data[i]; {
 		case c == '{' || c == '[':
 			if len(stack) >= maxJSONDepth {
-				return false
+				return members, false
 			}
 			stack = append(stack, c)
 			i = SkipSpace(data, i+1)
@@ -33,53 +48,65 @@ func Valid(data []byte) bool {
 				break
 			}
 			if c == '{' {
+				at := i
 				if i = objectKey(data, i); i < 0 {
-					return false
+					return members, false
+				}
+				if rec && len(stack) == 1 {
+					key, valStart = at, i
 				}
 			}
 			continue
 		case c == '"':
 			if i = stringEndValid(data, i); i < 0 {
-				return false
+				return members, false
 			}
 		case c == '-' || (c >= '0' && c <= '9'):
 			if i = numberEnd(data, i); i < 0 {
-				return false
+				return members, false
 			}
 		case c == 't':
 			if !hasLiteral(data, i, "true") {
-				return false
+				return members, false
 			}
 			i += 4
 		case c == 'f':
 			if !hasLiteral(data, i, "false") {
-				return false
+				return members, false
 			}
 			i += 5
 		case c == 'n':
 			if !hasLiteral(data, i, "null") {
-				return false
+				return members, false
 			}
 			i += 4
 		default:
-			return false
+			return members, false
 		}
 		// After a value: a separator, a closing bracket or the end.
 		for {
+			if rec && valStart >= 0 && len(stack) == 1 {
+				members = append(members, Member{memberKey(data[key:StringEnd(data, key)]), data[valStart:i]})
+				valStart = -1
+			}
 			i = SkipSpace(data, i)
 			if len(stack) == 0 {
-				return i == len(data)
+				return members, i == len(data)
 			}
 			if i >= len(data) {
-				return false
+				return members, false
 			}
 			top := stack[len(stack)-1]
 			switch data[i] {
 			case ',':
 				i = SkipSpace(data, i+1)
 				if top == '{' {
+					at := i
 					if i = objectKey(data, i); i < 0 {
-						return false
+						return members, false
+					}
+					if rec && len(stack) == 1 {
+						key, valStart = at, i
 					}
 				}
 			case top + 2: // '}' or ']'
@@ -87,7 +114,7 @@ func Valid(data []byte) bool {
 				i++
 				continue
 			default:
-				return false
+				return members, false
 			}
 			break
 		}

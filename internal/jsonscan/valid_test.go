@@ -35,10 +35,50 @@ func FuzzValidJSON(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if got, want := Valid(data), json.Valid(data); got != want {
+		want := json.Valid(data)
+		if got := Valid(data); got != want {
 			t.Fatalf("Valid(%q) = %v, encoding/json says %v", data, got, want)
 		}
+		checkValidMembers(t, data, want)
 	})
+}
+
+// checkValidMembers: ValidMembers gives Valid's answer and, for an
+// object, the members SplitMembers gives.
+func checkValidMembers(t *testing.T, data []byte, valid bool) {
+	t.Helper()
+	ms, ok := ValidMembers(data, nil)
+	if ok != valid {
+		t.Fatalf("ValidMembers(%q) = %v, want %v", data, ok, valid)
+	}
+	if !ok {
+		return
+	}
+	trimmed := trimSpace(data)
+	if trimmed[0] != '{' {
+		if len(ms) != 0 {
+			t.Fatalf("ValidMembers(%q): members of a non-object: %q", data, ms)
+		}
+		return
+	}
+	want, err := SplitMembers(trimmed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != len(want) {
+		t.Fatalf("ValidMembers(%q) = %q, SplitMembers %q", data, ms, want)
+	}
+	for i := range ms {
+		if ms[i].Key != want[i].Key || string(ms[i].Val) != string(want[i].Val) {
+			t.Fatalf("ValidMembers(%q)[%d] = %q, SplitMembers %q", data, i, ms[i], want[i])
+		}
+	}
+}
+
+func TestValidMembers(t *testing.T) {
+	for _, c := range append(validJSONCases, `{}`, ` { "a" : 1 , "b" : { "c" : [ 1 , { } ] } , "d\u00e9" : "x" , "e" : [] } `, `{"a":{},"b":[],"c":""}`, `[{"a":1}]`, `{"a":1,}`, `{"a" 1}`) {
+		checkValidMembers(t, []byte(c), json.Valid([]byte(c)))
+	}
 }
 
 func BenchmarkValidJSON(b *testing.B) {
