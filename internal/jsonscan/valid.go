@@ -27,7 +27,7 @@ func ValidMembers(data []byte, dst []Member) ([]Member, bool) {
 
 func validate(data []byte, members []Member, rec bool) ([]Member, bool) {
 	var small [64]byte
-	stack := small[:0] // '{' or '[' per open container
+	stack := small[:0]     // '{' or '[' per open container
 	key, valStart := 0, -1 // the current top-level member (rec only)
 	i := SkipSpace(data, 0)
 	for {
