@@ -74,6 +74,22 @@ func (s *Session) RequestRaw(ctx context.Context, method string, params json.Raw
 // while restoreLegacyState restores a re-initialized session: such a call
 // is never retried, renegotiated or re-initialized.
 func (s *Session) call(ctx context.Context, method string, params json.RawMessage, opts *CallOptions, pin *callEra) (json.RawMessage, error) {
+	return s.callProbe(ctx, method, params, opts, pin, nil)
+}
+
+// taskProbe is what the pipeline found out about a tools/call result —
+// whether it is a task handle, and the handle — so that CallToolRaw need
+// not walk a (possibly multi-megabyte) result a second time.
+type taskProbe struct {
+	set  bool // the pipeline checked this result (not a cached one)
+	task *wireTask
+	ok   bool
+	err  error
+}
+
+// callProbe is call that, for tools/call, records in probe (when non-nil)
+// what it found out about the result.
+func (s *Session) callProbe(ctx context.Context, method string, params json.RawMessage, opts *CallOptions, pin *callEra, probe *taskProbe) (json.RawMessage, error) {
 	if opts == nil {
 		opts = &CallOptions{}
 	}
@@ -220,8 +236,14 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 			}
 			continue
 		}
-		if isTaskResult(era, method, result, resultType) {
-			return result, nil // a task handle: see tasks.go
+		if method == MethodCallTool {
+			w, ok, terr := taskResult(era, result, resultType)
+			if probe != nil {
+				*probe = taskProbe{set: true, task: w, ok: ok, err: terr}
+			}
+			if ok {
+				return result, nil // a task handle: see tasks.go
+			}
 		}
 		result, err = s.postProcess(method, user, result)
 		if err != nil {

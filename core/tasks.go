@@ -423,18 +423,14 @@ func modernTaskCreated(raw, resultType json.RawMessage) (*wireTask, bool, error)
 	return &w, true, w.validate()
 }
 
-// isTaskResult is the hook of the request pipeline: a task handle skips the
-// tools/call post-processing (its output is validated when it arrives).
-func isTaskResult(era Era, method string, raw, resultType json.RawMessage) bool {
-	if method != MethodCallTool {
-		return false
-	}
+// taskResult is the hook of the request pipeline: a tools/call result that
+// is a task handle skips the post-processing (its output is validated when
+// it arrives). resultType is the modern result's, found already.
+func taskResult(era Era, raw, resultType json.RawMessage) (*wireTask, bool, error) {
 	if era == EraModern {
-		_, ok, _ := modernTaskCreated(raw, resultType)
-		return ok
+		return modernTaskCreated(raw, resultType)
 	}
-	_, ok, _ := taskCreated(era, raw)
-	return ok
+	return taskCreated(era, raw)
 }
 
 // CallToolAsTask calls a tool asking for (2025-11-25) or allowing
@@ -600,15 +596,20 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 			}
 		}
 	}
-	raw, err := s.call(ctx, MethodCallTool, send, opts, nil)
+	var probe taskProbe
+	raw, err := s.callProbe(ctx, MethodCallTool, send, opts, nil, &probe)
 	var rpc *RPCError
 	if errors.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
-		raw, err = s.call(ctx, MethodCallTool, send, s.tasksMeta(opts), nil)
+		probe = taskProbe{}
+		raw, err = s.callProbe(ctx, MethodCallTool, send, s.tasksMeta(opts), nil, &probe)
 	}
 	if err != nil {
 		return raw, err
 	}
-	w, ok, terr := taskCreated(era, raw)
+	w, ok, terr := probe.task, probe.ok, probe.err
+	if !probe.set { // a cached result: the pipeline did not look at it
+		w, ok, terr = taskCreated(era, raw)
+	}
 	if terr != nil {
 		return nil, terr
 	}
