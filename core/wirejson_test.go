@@ -572,21 +572,7 @@ func jsonFields(t reflect.Type) (names []string, omit []bool) {
 // the type's JSON members (a field added to a type must be added to its
 // tables); encoding tables in order and with the same omitempty.
 func TestTablesCoverTheTypes(t *testing.T) {
-	decoding := map[*structType]any{
-		&iconT: Icon{}, &implT: Implementation{}, &listChangedT: ListChangedCapability{}, &resourcesCapT: ResourcesCapability{},
-		&serverCapsT: ServerCapabilities{}, &initResultT: InitializeResult{}, &discoverT: DiscoverResult{}, &toolAnnT: ToolAnnotations{},
-		&toolT: Tool{}, &listToolsT: ListToolsResult{}, &annotationsT: Annotations{}, &resContentsT: ResourceContents{}, &contentT: Content{},
-		&callResultT: CallToolResult{}, &rpcErrorT: jsonrpc.Error{}, &inputReqT: InputRequest{}, &wireTaskT: wireTask{},
-		&inputRequiredT: inputRequiredResult{}, &elicitParamsT: ElicitParams{}, &samplingMsgT: SamplingMessage{}, &modelHintT: ModelHint{},
-		&modelPrefsT: ModelPreferences{}, &toolChoiceT: ToolChoice{}, &createMsgT: CreateMessageParams{}, &listRootsT: ListRootsParams{},
-		&progressT: ProgressParams{}, &cancelledT: CancelledParams{}, &filterT: SubscriptionFilter{}, &ackT: AcknowledgedParams{},
-		&resUpdatedT: ResourceUpdatedParams{}, &loggingT: LoggingMessageParams{}, &elicitCompleteT: ElicitationCompleteParams{},
-		&envT: notificationEnvelope{}, &resourceT: Resource{}, &templateT: ResourceTemplate{}, &listResT: ListResourcesResult{},
-		&listTmplT: ListResourceTemplatesResult{}, &readResT: ReadResourceResult{}, &promptArgT: PromptArgument{}, &promptT: Prompt{},
-		&listPromptsT: ListPromptsResult{}, &promptMsgT: PromptMessage{}, &getPromptT: GetPromptResult{}, &completionT: Completion{},
-		&completeT: CompleteResult{}, &paginatedT: PaginatedParams{}, &callToolT: CallToolParams{}, &createResultT: CreateMessageResult{},
-		&elicitResultT: ElicitResult{}, &rootT: Root{}, &listRootsResultT: ListRootsResult{},
-	}
+	decoding := decodingTables
 	for st, v := range decoding {
 		want, _ := jsonFields(reflect.TypeOf(v))
 		var got []string
@@ -596,18 +582,7 @@ func TestTablesCoverTheTypes(t *testing.T) {
 		assert.ElementsMatch(t, want, got, st.typ)
 		assert.Equal(t, "core."+reflect.TypeOf(v).Name(), strings.Replace(st.typ, "jsonrpc.", "core.", 1), "type name in errors")
 	}
-	encoding := map[*structType]any{
-		&iconEncT: Icon{}, &implEncT: Implementation{}, &rootsCapEncT: RootsCapability{}, &samplingCapEncT: SamplingCapability{},
-		&formCapEncT: FormElicitationCapability{}, &elicitCapEncT: ElicitationCapability{}, &clientCapsEncT: ClientCapabilities{},
-		&initParamsEncT: InitializeParams{}, &annotationsEncT: Annotations{}, &contentEncT: Content{}, &elicitResultEncT: ElicitResult{},
-		&createResultEncT: CreateMessageResult{}, &rootEncT: Root{}, &listRootsResultEncT: ListRootsResult{}, &filterEncT: SubscriptionFilter{},
-		&listenEncT: ListenParams{}, &paginatedEncT: PaginatedParams{}, &callToolEncT: CallToolParams{},
-		&serverCapsEncT: ServerCapabilities{}, &listChangedEncT: ListChangedCapability{}, &resourcesCapEncT: ResourcesCapability{},
-		&loggingEncT: LoggingMessageParams{}, &progressEncT: ProgressParams{}, &resUpdatedEncT: ResourceUpdatedParams{},
-		&elicitCompleteEncT: ElicitationCompleteParams{}, &toolAnnEncT: ToolAnnotations{}, &toolEncT: Tool{}, &samplingMsgEncT: SamplingMessage{},
-		&modelHintEncT: ModelHint{}, &modelPrefsEncT: ModelPreferences{}, &toolChoiceEncT: ToolChoice{}, &createParamsEncT: CreateMessageParams{},
-		&elicitParamsEncT: ElicitParams{}, &listRootsParamsEncT: ListRootsParams{}, &callResultEncT: CallToolResult{},
-	}
+	encoding := encodingTables
 	for st, v := range encoding {
 		names, omit := jsonFields(reflect.TypeOf(v))
 		var got []string
@@ -768,32 +743,40 @@ func TestTablesMatchTheFields(t *testing.T) {
 			}
 		}
 	}
-	tables := map[*structType]any{
-		&iconT: Icon{}, &implT: Implementation{}, &listChangedT: ListChangedCapability{}, &resourcesCapT: ResourcesCapability{},
-		&serverCapsT: ServerCapabilities{}, &initResultT: InitializeResult{}, &discoverT: DiscoverResult{}, &toolAnnT: ToolAnnotations{},
-		&toolT: Tool{}, &listToolsT: ListToolsResult{}, &annotationsT: Annotations{}, &resContentsT: ResourceContents{}, &contentT: Content{},
-		&callResultT: CallToolResult{}, &rpcErrorT: jsonrpc.Error{}, &inputReqT: InputRequest{}, &wireTaskT: wireTask{},
-		&inputRequiredT: inputRequiredResult{}, &elicitParamsT: ElicitParams{}, &samplingMsgT: SamplingMessage{}, &modelHintT: ModelHint{},
-		&modelPrefsT: ModelPreferences{}, &toolChoiceT: ToolChoice{}, &createMsgT: CreateMessageParams{}, &listRootsT: ListRootsParams{},
-		&progressT: ProgressParams{}, &cancelledT: CancelledParams{}, &filterT: SubscriptionFilter{}, &ackT: AcknowledgedParams{},
-		&resUpdatedT: ResourceUpdatedParams{}, &loggingT: LoggingMessageParams{}, &elicitCompleteT: ElicitationCompleteParams{},
-		&envT: notificationEnvelope{}, &resourceT: Resource{}, &templateT: ResourceTemplate{}, &listResT: ListResourcesResult{},
-		&listTmplT: ListResourceTemplatesResult{}, &readResT: ReadResourceResult{}, &promptArgT: PromptArgument{}, &promptT: Prompt{},
-		&listPromptsT: ListPromptsResult{}, &promptMsgT: PromptMessage{}, &getPromptT: GetPromptResult{}, &completionT: Completion{},
-		&completeT: CompleteResult{}, &paginatedT: PaginatedParams{}, &callToolT: CallToolParams{}, &createResultT: CreateMessageResult{},
-		&elicitResultT: ElicitResult{}, &rootT: Root{}, &listRootsResultT: ListRootsResult{},
-		&iconEncT: Icon{}, &implEncT: Implementation{}, &rootsCapEncT: RootsCapability{}, &samplingCapEncT: SamplingCapability{},
-		&formCapEncT: FormElicitationCapability{}, &elicitCapEncT: ElicitationCapability{}, &clientCapsEncT: ClientCapabilities{},
-		&initParamsEncT: InitializeParams{}, &annotationsEncT: Annotations{}, &contentEncT: Content{}, &elicitResultEncT: ElicitResult{},
-		&createResultEncT: CreateMessageResult{}, &rootEncT: Root{}, &listRootsResultEncT: ListRootsResult{}, &filterEncT: SubscriptionFilter{},
-		&listenEncT: ListenParams{}, &paginatedEncT: PaginatedParams{}, &callToolEncT: CallToolParams{},
-		&serverCapsEncT: ServerCapabilities{}, &listChangedEncT: ListChangedCapability{}, &resourcesCapEncT: ResourcesCapability{},
-		&loggingEncT: LoggingMessageParams{}, &progressEncT: ProgressParams{}, &resUpdatedEncT: ResourceUpdatedParams{},
-		&elicitCompleteEncT: ElicitationCompleteParams{}, &toolAnnEncT: ToolAnnotations{}, &toolEncT: Tool{}, &samplingMsgEncT: SamplingMessage{},
-		&modelHintEncT: ModelHint{}, &modelPrefsEncT: ModelPreferences{}, &toolChoiceEncT: ToolChoice{}, &createParamsEncT: CreateMessageParams{},
-		&elicitParamsEncT: ElicitParams{}, &listRootsParamsEncT: ListRootsParams{}, &callResultEncT: CallToolResult{},
+	for _, tables := range []map[*structType]any{decodingTables, encodingTables} {
+		for st, v := range tables {
+			check(st, v)
+		}
 	}
-	for st, v := range tables {
-		check(st, v)
-	}
+}
+
+// decodingTables and encodingTables pair each table of a public wire type
+// with a value of that type, for the table tests.
+var decodingTables = map[*structType]any{
+	&iconT: Icon{}, &implT: Implementation{}, &listChangedT: ListChangedCapability{}, &resourcesCapT: ResourcesCapability{},
+	&serverCapsT: ServerCapabilities{}, &initResultT: InitializeResult{}, &discoverT: DiscoverResult{}, &toolAnnT: ToolAnnotations{},
+	&toolT: Tool{}, &listToolsT: ListToolsResult{}, &annotationsT: Annotations{}, &resContentsT: ResourceContents{}, &contentT: Content{},
+	&callResultT: CallToolResult{}, &rpcErrorT: jsonrpc.Error{}, &inputReqT: InputRequest{}, &wireTaskT: wireTask{},
+	&inputRequiredT: inputRequiredResult{}, &elicitParamsT: ElicitParams{}, &samplingMsgT: SamplingMessage{}, &modelHintT: ModelHint{},
+	&modelPrefsT: ModelPreferences{}, &toolChoiceT: ToolChoice{}, &createMsgT: CreateMessageParams{}, &listRootsT: ListRootsParams{},
+	&progressT: ProgressParams{}, &cancelledT: CancelledParams{}, &filterT: SubscriptionFilter{}, &ackT: AcknowledgedParams{},
+	&resUpdatedT: ResourceUpdatedParams{}, &loggingT: LoggingMessageParams{}, &elicitCompleteT: ElicitationCompleteParams{},
+	&envT: notificationEnvelope{}, &resourceT: Resource{}, &templateT: ResourceTemplate{}, &listResT: ListResourcesResult{},
+	&listTmplT: ListResourceTemplatesResult{}, &readResT: ReadResourceResult{}, &promptArgT: PromptArgument{}, &promptT: Prompt{},
+	&listPromptsT: ListPromptsResult{}, &promptMsgT: PromptMessage{}, &getPromptT: GetPromptResult{}, &completionT: Completion{},
+	&completeT: CompleteResult{}, &paginatedT: PaginatedParams{}, &callToolT: CallToolParams{}, &createResultT: CreateMessageResult{},
+	&elicitResultT: ElicitResult{}, &rootT: Root{}, &listRootsResultT: ListRootsResult{},
+}
+
+var encodingTables = map[*structType]any{
+	&iconEncT: Icon{}, &implEncT: Implementation{}, &rootsCapEncT: RootsCapability{}, &samplingCapEncT: SamplingCapability{},
+	&formCapEncT: FormElicitationCapability{}, &elicitCapEncT: ElicitationCapability{}, &clientCapsEncT: ClientCapabilities{},
+	&initParamsEncT: InitializeParams{}, &annotationsEncT: Annotations{}, &contentEncT: Content{}, &elicitResultEncT: ElicitResult{},
+	&createResultEncT: CreateMessageResult{}, &rootEncT: Root{}, &listRootsResultEncT: ListRootsResult{}, &filterEncT: SubscriptionFilter{},
+	&listenEncT: ListenParams{}, &paginatedEncT: PaginatedParams{}, &callToolEncT: CallToolParams{},
+	&serverCapsEncT: ServerCapabilities{}, &listChangedEncT: ListChangedCapability{}, &resourcesCapEncT: ResourcesCapability{},
+	&loggingEncT: LoggingMessageParams{}, &progressEncT: ProgressParams{}, &resUpdatedEncT: ResourceUpdatedParams{},
+	&elicitCompleteEncT: ElicitationCompleteParams{}, &toolAnnEncT: ToolAnnotations{}, &toolEncT: Tool{}, &samplingMsgEncT: SamplingMessage{},
+	&modelHintEncT: ModelHint{}, &modelPrefsEncT: ModelPreferences{}, &toolChoiceEncT: ToolChoice{}, &createParamsEncT: CreateMessageParams{},
+	&elicitParamsEncT: ElicitParams{}, &listRootsParamsEncT: ListRootsParams{}, &callResultEncT: CallToolResult{},
 }

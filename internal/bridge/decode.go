@@ -42,9 +42,6 @@ type Decoder struct {
 	Lenient bool
 }
 
-// IsNull reports whether the (trimmed) value val is null.
-func IsNull(val []byte) bool { return jsonscan.IsNullLiteral(val) }
-
 func isNull(val []byte) bool { return jsonscan.IsNullLiteral(val) }
 
 // Member decodes one member whose Go type [Decoder.Fields] does not

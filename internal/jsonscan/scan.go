@@ -35,15 +35,9 @@ func SplitMembers(obj []byte) ([]Member, error) {
 			i = SkipSpace(obj, i+1)
 		}
 		kend := StringEnd(obj, i)
-		key := obj[i:kend]
-		var k string
-		if bytes.IndexByte(key, '\\') >= 0 || !IsASCII(key) {
-			var err error
-			if k, err = unquote(key); err != nil {
-				return nil, err
-			}
-		} else {
-			k = memberName(key[1 : len(key)-1])
+		k, err := memberKey(obj[i:kend])
+		if err != nil {
+			return nil, err
 		}
 		i = SkipSpace(obj, kend)
 		i = SkipSpace(obj, i+1) // the colon
@@ -57,18 +51,14 @@ func SplitMembers(obj []byte) ([]Member, error) {
 	return out, nil
 }
 
-// unquote decodes a JSON string with escapes or non-ASCII bytes (kept
-// apart so that its result does not escape in SplitMembers' loop).
-func unquote(key []byte) (string, error) { return Unquote(key) }
-
-// memberKey returns the name of the valid JSON string key (quotes
-// included) as SplitMembers reads it.
-func memberKey(key []byte) string {
+// memberKey returns the name of the JSON string key (quotes included):
+// without allocating for the common names, unescaped when it has escapes
+// or non-ASCII bytes.
+func memberKey(key []byte) (string, error) {
 	if bytes.IndexByte(key, '\\') >= 0 || !IsASCII(key) {
-		k, _ := unquote(key) // valid: cannot fail
-		return k
+		return Unquote(key)
 	}
-	return memberName(key[1 : len(key)-1])
+	return memberName(key[1 : len(key)-1]), nil
 }
 
 // memberName returns the Member name b as a string, without allocating for

@@ -86,7 +86,8 @@ func validate(data []byte, members []Member, rec bool) ([]Member, bool) {
 		// After a value: a separator, a closing bracket or the end.
 		for {
 			if rec && valStart >= 0 && len(stack) == 1 {
-				members = append(members, Member{memberKey(data[key:StringEnd(data, key)]), data[valStart:i]})
+				k, _ := memberKey(data[key:StringEnd(data, key)]) // valid: cannot fail
+				members = append(members, Member{k, data[valStart:i]})
 				valStart = -1
 			}
 			i = SkipSpace(data, i)

@@ -291,26 +291,19 @@ func hex4(s []byte, i int) (rune, bool) {
 
 // Kind names the kind of the JSON value raw starts with: "object",
 // "array", "string", "number", "boolean", "null" or "nothing".
+// It is [KindName] of raw trimmed, in this package's own words for a
+// boolean and for what starts no JSON value.
 func Kind(raw []byte) string {
-	i := SkipSpace(raw, 0)
-	if i >= len(raw) {
-		return "nothing"
+	v := trimSpace(raw)
+	if len(v) > 0 {
+		switch c := v[0]; {
+		case c == 't' || c == 'f':
+			return "boolean"
+		case c != '{' && c != '[' && c != '"' && c != 'n' && c != '-' && (c < '0' || c > '9'):
+			return "invalid JSON"
+		}
 	}
-	switch c := raw[i]; {
-	case c == '{':
-		return "object"
-	case c == '[':
-		return "array"
-	case c == '"':
-		return "string"
-	case c == 't' || c == 'f':
-		return "boolean"
-	case c == 'n':
-		return "null"
-	case c == '-' || (c >= '0' && c <= '9'):
-		return "number"
-	}
-	return "invalid JSON"
+	return KindName(v)
 }
 
 // IsNull reports whether raw is absent (empty) or the literal null.

@@ -198,7 +198,7 @@ func (st *storeState) DecodeSchema(d *bridge.Decoder, val []byte) error {
 var registrationNames = []string{"client_id", "client_secret", "client_secret_expires_at", "token_endpoint_auth_method", "redirect_uris"}
 
 func decodeRegistrations(d *bridge.Decoder, val []byte, p *map[string]*auth.Registration) error {
-	if bridge.IsNull(val) {
+	if jsonscan.IsNullLiteral(val) {
 		*p = nil
 		return nil
 	}
@@ -211,7 +211,7 @@ func decodeRegistrations(d *bridge.Decoder, val []byte, p *map[string]*auth.Regi
 	}
 	for _, m := range ms {
 		v := jsonscan.TrimSpace(m.Val)
-		if bridge.IsNull(v) {
+		if jsonscan.IsNullLiteral(v) {
 			(*p)[m.Key] = nil
 			continue
 		}
@@ -234,7 +234,7 @@ var (
 )
 
 func decodeStoredTokens(d *bridge.Decoder, val []byte, p *[]storedToken) error {
-	if bridge.IsNull(val) {
+	if jsonscan.IsNullLiteral(val) {
 		*p = nil
 		return nil
 	}
