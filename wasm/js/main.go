@@ -57,31 +57,9 @@ func main() {
 	theLane = &lane{b: b, calls: map[int32]context.CancelCauseFunc{}, pool: gopool.New(64)}
 	api := js.Global().Get("Object").New()
 	api.Set("version", Version)
-	for name, f := range map[string]func(js.Value, []js.Value) any{
-		"newClient":    b.newClient,
-		"freeClient":   b.freeClient,
-		"connect":      b.connect,
-		"info":         b.info,
-		"notify":       b.notify,
-		"close":        b.close,
-		"setRoots":     b.setRoots,
-		"listen":       b.listen,
-		"closeListen":  b.closeListen,
-		"encodeHeader": b.encodeHeader,
-		"stats":        b.stats,
-		"setHost":      b.setHost,
-		"ended":        b.ended, // state.go
-		// tasks.go
-		"callToolAsTask": b.callToolAsTask,
-		"getTask":        b.getTask,
-		"listTasks":      b.listTasks,
-		"taskWait":       b.taskWait,
-		"taskRefresh":    b.taskRefresh,
-		"taskCancel":     b.taskCancel,
-		"taskState":      b.taskState,
-		"taskFree":       b.taskFree,
-	} {
-		api.Set(name, js.FuncOf(guard(f)))
+	for i := range apiFuncs {
+		e := &apiFuncs[i]
+		api.Set(e.name, js.FuncOf(func(_ js.Value, args []js.Value) any { return b.call(e, args) }))
 	}
 	register := js.Global().Get("__mcpwasmRegister")
 	if register.Type() != js.TypeFunction {
@@ -92,25 +70,133 @@ func main() {
 	select {} // the API functions live as long as the instance
 }
 
-// guard turns a panic in an API function into a returned JavaScript Error
-// (a js.FuncOf function cannot throw), so a bad call never kills the
-// instance; the glue throws it, or rejects the call's Promise with it.
-func guard(f func(js.Value, []js.Value) any) func(js.Value, []js.Value) any {
-	return func(this js.Value, args []js.Value) (out any) {
-		defer func() {
-			if r := recover(); r != nil {
-				var err error
-				if jerr, ok := r.(js.Error); ok {
-					err = jsbridge.ErrorFrom(jerr.Value)
-				} else {
-					err = errf.Errorf("mcpwasm: internal error: %v", r)
-				}
-				out = js.Global().Get("Error").New(err.Error())
-			}
-		}()
-		return f(this, args)
-	}
+// apiFunc is a function of the API object. One table describes them all
+// and one dispatcher (bridge.call) runs them: the lookups of the handle in
+// args[0], the goroutine, the context and the settling of the Promise are
+// written once, and each entry's handler is a method expression (static
+// data, no closure per function).
+type apiFunc struct {
+	name string
+	f    func(*bridge, *op) (any, error)
+	// at is the index of the resolve function (reject follows it) of an
+	// asynchronous function: 0 for a synchronous one, whose error comes
+	// back as a JavaScript Error.
+	at   int8
+	need uint8 // what args[0] names (async functions only)
+	// signal: the context is the AbortSignal's at args[at-1]; otherwise
+	// it times out after timeout (0: never).
+	signal  bool
+	timeout time.Duration
 }
+
+// What args[0] of an asynchronous function names.
+const (
+	needNone        = iota
+	needClient      // a client handle
+	needClientQuiet // a client handle; an unknown one resolves with nothing
+	needSession     // a client handle with a connected session
+	needTask        // a task ref
+)
+
+// op is one call of an API function.
+type op struct {
+	args []js.Value
+	ctx  context.Context // asynchronous functions
+	c    *clientEntry
+	s    *core.Session
+	t    *core.Task
+}
+
+// arg returns the call's argument i or undefined.
+func (o *op) arg(i int) js.Value { return arg(o.args, i) }
+
+var apiFuncs = [...]apiFunc{
+	{name: "newClient", f: (*bridge).newClient},
+	{name: "freeClient", f: (*bridge).freeClient},
+	{name: "connect", f: (*bridge).connect, at: 5, need: needClient, signal: true},
+	{name: "info", f: (*bridge).info},
+	{name: "notify", f: (*bridge).notify, at: 3, need: needSession},
+	{name: "close", f: (*bridge).close, at: 1, need: needClientQuiet},
+	{name: "setRoots", f: (*bridge).setRoots, at: 2, need: needClient, timeout: 30 * time.Second},
+	{name: "listen", f: (*bridge).listen, at: 4, need: needSession, timeout: 2 * time.Minute},
+	{name: "closeListen", f: (*bridge).closeListen, at: 1},
+	{name: "encodeHeader", f: (*bridge).encodeHeader},
+	{name: "stats", f: (*bridge).stats},
+	{name: "setHost", f: (*bridge).setHost},
+	{name: "ended", f: (*bridge).ended, at: 1, need: needClientQuiet}, // state.go
+	// tasks.go
+	{name: "callToolAsTask", f: (*bridge).callToolAsTask, at: 4, need: needSession, signal: true},
+	{name: "getTask", f: (*bridge).getTask, at: 3, need: needSession, signal: true},
+	{name: "listTasks", f: (*bridge).listTasks, at: 3, need: needSession, signal: true},
+	{name: "taskWait", f: (*bridge).taskWait, at: 4, need: needTask, signal: true},
+	{name: "taskRefresh", f: (*bridge).taskRefresh, at: 2, need: needTask, signal: true},
+	{name: "taskCancel", f: (*bridge).taskCancel, at: 2, need: needTask, signal: true},
+	{name: "taskState", f: (*bridge).taskState},
+	{name: "taskFree", f: (*bridge).taskFree},
+}
+
+// call runs API function e. A panic becomes a returned JavaScript Error (a
+// js.FuncOf function cannot throw), so a bad call never kills the
+// instance; the glue throws it, or rejects the call's Promise with it. An
+// asynchronous function finds its client or task at once (the handle is
+// looked up when the call is made) and runs on a goroutine.
+func (b *bridge) call(e *apiFunc, args []js.Value) (out any) {
+	defer func() {
+		if r := recover(); r != nil {
+			var err error
+			if jerr, ok := r.(js.Error); ok {
+				err = jsbridge.ErrorFrom(jerr.Value)
+			} else {
+				err = errf.Errorf("mcpwasm: internal error: %v", r)
+			}
+			out = jsError(err)
+		}
+	}()
+	o := &op{args: args}
+	if e.at == 0 {
+		v, err := e.f(b, o)
+		if err != nil {
+			return jsError(err)
+		}
+		return v
+	}
+	var err error
+	switch e.need {
+	case needClient, needClientQuiet, needSession:
+		o.c, err = b.entry(o.arg(0))
+	case needTask:
+		o.t, err = b.tasks.get(o.arg(0))
+	}
+	at := int(e.at)
+	settle(o.arg(at), o.arg(at+1), func() (any, error) {
+		if err != nil {
+			if e.need == needClientQuiet {
+				return nil, nil // closing a freed client is fine; it has no session
+			}
+			return nil, err
+		}
+		if e.need == needSession {
+			if o.s, err = o.c.sess(); err != nil {
+				return nil, err
+			}
+		}
+		ctx, cancel := context.Background(), context.CancelFunc(nil)
+		if e.signal {
+			ctx, cancel = jsbridge.ContextFromSignal(ctx, o.arg(at-1))
+		} else if e.timeout > 0 {
+			ctx, cancel = context.WithTimeout(ctx, e.timeout)
+		}
+		if cancel != nil {
+			defer cancel()
+		}
+		o.ctx = ctx
+		return e.f(b, o)
+	})
+	return nil
+}
+
+// jsError is err as a JavaScript Error.
+func jsError(err error) js.Value { return js.Global().Get("Error").New(err.Error()) }
 
 // bridge holds the clients and subscriptions of this instance.
 type bridge struct {
@@ -125,8 +211,8 @@ type bridge struct {
 
 // setHost(helper): the glue's HTTP helper (js/src/host.js), used by every
 // fetch transport made afterwards.
-func (b *bridge) setHost(_ js.Value, args []js.Value) any {
-	h := arg(args, 0)
+func (b *bridge) setHost(o *op) (any, error) {
+	h := o.arg(0)
 	if h.Type() != js.TypeObject {
 		panic(errors.New("mcpwasm: setHost needs an object"))
 	}
@@ -135,7 +221,7 @@ func (b *bridge) setHost(_ js.Value, args []js.Value) any {
 	if b.host == nil {
 		b.host = jsfetch.NewHostLink(h, lanePort{})
 	}
-	return nil
+	return nil, nil
 }
 
 func (b *bridge) hostLink() *jsfetch.HostLink {
@@ -242,20 +328,20 @@ func settle(resolve, reject js.Value, f func() (any, error)) {
 
 // newClient(configJSON, callbacks) → handle: configJSON is the bridge's
 // ClientConfig (internal/bridge, docs/configuration.md).
-func (b *bridge) newClient(_ js.Value, args []js.Value) any {
+func (b *bridge) newClient(o *op) (any, error) {
 	// A refused configuration comes back as an Error (the glue throws a
 	// TypeError with its message).
-	cfg, err := schema.DecodeClientConfig([]byte(arg(args, 0).String()))
+	cfg, err := schema.DecodeClientConfig([]byte(o.arg(0).String()))
 	if err != nil {
-		return js.Global().Get("Error").New(err.Error())
+		return nil, err
 	}
-	ce := &clientEntry{callbacks: arg(args, 1)}
+	ce := &clientEntry{callbacks: o.arg(1)}
 	impl, opts, err := cfg.Options(&jsCallbacks{ce})
 	if err != nil {
-		return js.Global().Get("Error").New(err.Error())
+		return nil, err
 	}
 	ce.client = core.NewClient(impl, opts)
-	return b.add(ce)
+	return b.add(ce), nil
 }
 
 // jsCallbacks is the bridge's way to the page: the glue's callbacks object.
@@ -326,8 +412,8 @@ func handlerError(e *jsbridge.Error) error {
 	return e
 }
 
-func (b *bridge) freeClient(_ js.Value, args []js.Value) any {
-	h := arg(args, 0).Int()
+func (b *bridge) freeClient(o *op) (any, error) {
+	h := o.arg(0).Int()
 	b.mu.Lock()
 	c := b.clients[h]
 	delete(b.clients, h)
@@ -337,52 +423,39 @@ func (b *bridge) freeClient(_ js.Value, args []js.Value) any {
 			go s.Close()
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // connect(handle, url, optionsJSON, fetchFn, signal, resolve, reject, authHooks)
-func (b *bridge) connect(_ js.Value, args []js.Value) any {
-	c, err := b.entry(arg(args, 0))
-	url := arg(args, 1).String()
-	optsJSON := arg(args, 2).String()
-	fetchFn, signal := arg(args, 3), arg(args, 4)
-	resolve, reject := arg(args, 5), arg(args, 6)
-	authHooks := arg(args, 7)
-	settle(resolve, reject, func() (any, error) {
-		if err != nil {
-			return nil, err
-		}
-		var o schema.ConnectConfig
-		if err := schema.Decode([]byte(optsJSON), &o, "connect options"); err != nil {
-			return nil, err
-		}
-		if err := o.Check(schema.Host{WebSocket: true, Port: true}); err != nil {
-			return nil, err
-		}
-		t, err := newTransport(url, &o, fetchFn, authHooks, b.hostLink())
-		if err != nil {
-			return nil, err
-		}
-		ctx, cancel := jsbridge.ContextFromSignal(context.Background(), signal)
-		defer cancel()
-		s, err := c.client.Connect(ctx, t, &core.ConnectOptions{ProtocolVersions: o.ProtocolVersions})
-		if err != nil {
-			return nil, err
-		}
-		c.mu.Lock()
-		old := c.session
-		c.session = s
-		c.mu.Unlock()
-		if old != nil {
-			go old.Close()
-		}
-		if !b.live(c) { // state.go: freed (closed) while connecting
-			go s.Close()
-			return nil, errf.Errorf("%w: the client was closed while connecting", core.ErrClosed)
-		}
-		return sessionInfo(s), nil
-	})
-	return nil
+func (b *bridge) connect(op *op) (any, error) {
+	var o schema.ConnectConfig
+	if err := schema.Decode([]byte(op.arg(2).String()), &o, "connect options"); err != nil {
+		return nil, err
+	}
+	if err := o.Check(schema.Host{WebSocket: true, Port: true}); err != nil {
+		return nil, err
+	}
+	t, err := newTransport(op.arg(1).String(), &o, op.arg(3), op.arg(7), b.hostLink())
+	if err != nil {
+		return nil, err
+	}
+	c := op.c
+	s, err := c.client.Connect(op.ctx, t, &core.ConnectOptions{ProtocolVersions: o.ProtocolVersions})
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	old := c.session
+	c.session = s
+	c.mu.Unlock()
+	if old != nil {
+		go old.Close()
+	}
+	if !b.live(c) { // state.go: freed (closed) while connecting
+		go s.Close()
+		return nil, errf.Errorf("%w: the client was closed while connecting", core.ErrClosed)
+	}
+	return sessionInfo(s), nil
 }
 
 func sessionInfo(s *core.Session) json.RawMessage {
@@ -390,162 +463,109 @@ func sessionInfo(s *core.Session) json.RawMessage {
 }
 
 // info(handle) → JSON string (sync)
-func (b *bridge) info(_ js.Value, args []js.Value) any {
-	c, err := b.entry(arg(args, 0))
+func (b *bridge) info(o *op) (any, error) {
+	c, err := b.entry(o.arg(0))
 	if err != nil {
-		return js.Null()
+		return js.Null(), nil
 	}
 	s, err := c.sess()
 	if err != nil {
-		return js.Null()
+		return js.Null(), nil
 	}
-	return string(sessionInfo(s))
+	return string(sessionInfo(s)), nil
 }
 
 // notify(handle, method, paramsJSON, resolve, reject)
-func (b *bridge) notify(_ js.Value, args []js.Value) any {
-	c, err := b.entry(arg(args, 0))
-	method, params := arg(args, 1).String(), jsonArg(arg(args, 2))
-	settle(arg(args, 3), arg(args, 4), func() (any, error) {
-		if err != nil {
-			return nil, err
-		}
-		s, err := c.sess()
-		if err != nil {
-			return nil, err
-		}
-		return nil, s.NotifyRaw(context.Background(), method, params)
-	})
-	return nil
+func (b *bridge) notify(o *op) (any, error) {
+	return nil, o.s.NotifyRaw(context.Background(), o.arg(1).String(), jsonArg(o.arg(2)))
 }
 
 // close(handle, resolve, reject)
-func (b *bridge) close(_ js.Value, args []js.Value) any {
-	c, err := b.entry(arg(args, 0))
-	settle(arg(args, 1), arg(args, 2), func() (any, error) {
-		if err != nil {
-			return nil, nil // closing a freed client is fine
-		}
-		c.mu.Lock()
-		s := c.session
-		c.session = nil
-		c.mu.Unlock()
-		if s != nil {
-			return nil, s.Close()
-		}
-		return nil, nil
-	})
-	return nil
+func (b *bridge) close(o *op) (any, error) {
+	c := o.c
+	c.mu.Lock()
+	s := c.session
+	c.session = nil
+	c.mu.Unlock()
+	if s != nil {
+		return nil, s.Close()
+	}
+	return nil, nil
 }
 
 // setRoots(handle, rootsJSON, resolve, reject)
-func (b *bridge) setRoots(_ js.Value, args []js.Value) any {
-	c, err := b.entry(arg(args, 0))
-	raw := arg(args, 1).String()
-	settle(arg(args, 2), arg(args, 3), func() (any, error) {
-		if err != nil {
-			return nil, err
-		}
-		roots, err := schema.UnmarshalRoots([]byte(raw))
-		if err != nil {
-			return nil, errf.Errorf("mcpwasm: roots: %w", err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		c.client.SetRoots(ctx, roots)
-		return nil, nil
-	})
-	return nil
-}
-
-// sessionOp runs f on the connected session of args[0], settling
-// args[resolveAt], args[resolveAt+1].
-func (b *bridge) sessionOp(args []js.Value, resolveAt int, f func(context.Context, *core.Session) (any, error)) {
-	c, err := b.entry(arg(args, 0))
-	settle(arg(args, resolveAt), arg(args, resolveAt+1), func() (any, error) {
-		if err != nil {
-			return nil, err
-		}
-		s, err := c.sess()
-		if err != nil {
-			return nil, err
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		return f(ctx, s)
-	})
+func (b *bridge) setRoots(o *op) (any, error) {
+	roots, err := schema.UnmarshalRoots([]byte(o.arg(1).String()))
+	if err != nil {
+		return nil, errf.Errorf("mcpwasm: roots: %w", err)
+	}
+	o.c.client.SetRoots(o.ctx, roots)
+	return nil, nil
 }
 
 // listen(handle, filterJSON, onNotification, onEnd, resolve, reject):
 // resolves with JSON {id, acknowledged}; onNotification(method, paramsJSON)
 // receives the subscription's notifications; onEnd(errorJSON|undefined) is
 // called once when it ends.
-func (b *bridge) listen(_ js.Value, args []js.Value) any {
-	raw := arg(args, 1).String()
-	onNote, onEnd := arg(args, 2), arg(args, 3)
-	b.sessionOp(args, 4, func(ctx context.Context, s *core.Session) (any, error) {
-		var f core.SubscriptionFilter
-		if err := schema.UnmarshalSubscriptionFilter([]byte(raw), &f); err != nil {
-			return nil, errf.Errorf("mcpwasm: subscription filter: %w", err)
-		}
-		sub, err := s.Listen(ctx, &f, &core.ListenOptions{
-			Handler: func(_ context.Context, method string, params json.RawMessage) {
-				defer func() { _ = recover() }()
-				onNote.Invoke(method, string(params))
-			},
-		})
-		if err != nil {
-			return nil, err
-		}
-		b.mu.Lock()
-		b.next++
-		id := b.next
-		b.subs[id] = sub
-		b.mu.Unlock()
-		go func() {
-			<-sub.Done()
-			b.mu.Lock()
-			delete(b.subs, id)
-			b.mu.Unlock()
+func (b *bridge) listen(o *op) (any, error) {
+	onNote, onEnd := o.arg(2), o.arg(3)
+	var f core.SubscriptionFilter
+	if err := schema.UnmarshalSubscriptionFilter([]byte(o.arg(1).String()), &f); err != nil {
+		return nil, errf.Errorf("mcpwasm: subscription filter: %w", err)
+	}
+	sub, err := o.s.Listen(o.ctx, &f, &core.ListenOptions{
+		Handler: func(_ context.Context, method string, params json.RawMessage) {
 			defer func() { _ = recover() }()
-			if err := sub.Err(); err != nil {
-				onEnd.Invoke(errorJSON(err))
-			} else {
-				onEnd.Invoke()
-			}
-		}()
-		w := jsonscan.NewObjectWriter(nil)
-		w.Raw("acknowledged", schema.AppendSubscriptionFilter(nil, sub.Acknowledged()))
-		w.Int("id", int64(id))
-		return json.RawMessage(w.Bytes()), nil
+			onNote.Invoke(method, string(params))
+		},
 	})
-	return nil
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.next++
+	id := b.next
+	b.subs[id] = sub
+	b.mu.Unlock()
+	go func() {
+		<-sub.Done()
+		b.mu.Lock()
+		delete(b.subs, id)
+		b.mu.Unlock()
+		defer func() { _ = recover() }()
+		if err := sub.Err(); err != nil {
+			onEnd.Invoke(errorJSON(err))
+		} else {
+			onEnd.Invoke()
+		}
+	}()
+	w := jsonscan.NewObjectWriter(nil)
+	w.Raw("acknowledged", schema.AppendSubscriptionFilter(nil, sub.Acknowledged()))
+	w.Int("id", int64(id))
+	return json.RawMessage(w.Bytes()), nil
 }
 
 // closeListen(id, resolve, reject)
-func (b *bridge) closeListen(_ js.Value, args []js.Value) any {
-	id := arg(args, 0).Int()
+func (b *bridge) closeListen(o *op) (any, error) {
+	id := o.arg(0).Int()
 	b.mu.Lock()
 	sub := b.subs[id]
 	b.mu.Unlock()
-	settle(arg(args, 1), arg(args, 2), func() (any, error) {
-		if sub != nil {
-			return nil, sub.Close()
-		}
-		return nil, nil
-	})
-	return nil
+	if sub != nil {
+		return nil, sub.Close()
+	}
+	return nil, nil
 }
 
 // encodeHeader(value) → the Mcp-Param header encoding (sync; for tests and
 // for pages that build their own requests).
-func (b *bridge) encodeHeader(_ js.Value, args []js.Value) any {
-	return wire.EncodeHeaderValue(arg(args, 0).String())
+func (b *bridge) encodeHeader(o *op) (any, error) {
+	return wire.EncodeHeaderValue(o.arg(0).String()), nil
 }
 
 // stats() → JSON {clients, subscriptions, calls, goroutines, goHeap, mallocs, gcCycles}: for
 // leak checks and benchmarks.
-func (b *bridge) stats(js.Value, []js.Value) any {
+func (b *bridge) stats(*op) (any, error) {
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
@@ -555,5 +575,5 @@ func (b *bridge) stats(js.Value, []js.Value) any {
 		"clients": len(b.clients), "subscriptions": len(b.subs), "calls": b.calls,
 		"goroutines": runtime.NumGoroutine(), "goHeap": ms.HeapAlloc, "mallocs": ms.Mallocs, "gcCycles": ms.NumGC,
 	})
-	return string(out)
+	return string(out), nil
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"sync"
@@ -13,7 +12,6 @@ import (
 	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
-	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
@@ -113,190 +111,132 @@ func (b *bridge) handleJSON(t *core.Task) (any, error) {
 	return json.RawMessage(w.Bytes()), nil
 }
 
-// signalOp settles a Promise with f run under a context that the signal
-// (or undefined) cancels.
-func (b *bridge) signalOp(args []js.Value, signalAt int, f func(context.Context, *core.Session) (any, error)) {
-	c, err := b.entry(arg(args, 0))
-	signal := arg(args, signalAt)
-	settle(arg(args, signalAt+1), arg(args, signalAt+2), func() (any, error) {
-		if err != nil {
-			return nil, err
-		}
-		s, err := c.sess()
-		if err != nil {
-			return nil, err
-		}
-		ctx, cancel := jsbridge.ContextFromSignal(context.Background(), signal)
-		defer cancel()
-		return f(ctx, s)
-	})
-}
-
 // callToolAsTask(handle, paramsJSON, optionsJSON, signal, resolve, reject):
 // resolves with JSON {ref, state, result?}. Options: {ttl, timeout} in ms.
-func (b *bridge) callToolAsTask(_ js.Value, args []js.Value) any {
-	params, optsRaw := jsonArg(arg(args, 1)), jsonArg(arg(args, 2))
-	b.signalOp(args, 3, func(ctx context.Context, s *core.Session) (any, error) {
-		var p core.CallToolParams
-		if err := schema.UnmarshalCallToolParams(params, &p); err != nil {
-			return nil, errf.Errorf("mcpwasm: callToolAsTask params: %w", err)
-		}
-		var o taskOptions
-		if optsRaw != nil {
-			if err := schema.Decode(optsRaw, &o, "callToolAsTask options"); err != nil {
-				return nil, err
-			}
-		}
-		topts := &core.TaskOptions{TTL: max(o.TTLMs.Duration(), 0)}
-		if o.TimeoutMs != nil {
-			topts.Call = &core.CallOptions{Timeout: schema.Timeout(o.TimeoutMs)}
-		}
-		raw, err := core.AppendWireJSON(nil, &p)
-		if err != nil {
-			return nil, errf.Errorf("mcpwasm: callToolAsTask params: %w", err)
-		}
-		t, err := s.CallToolAsTaskRaw(ctx, raw, topts)
-		if err != nil {
+func (b *bridge) callToolAsTask(o *op) (any, error) {
+	var p core.CallToolParams
+	if err := schema.UnmarshalCallToolParams(jsonArg(o.arg(1)), &p); err != nil {
+		return nil, errf.Errorf("mcpwasm: callToolAsTask params: %w", err)
+	}
+	var opts taskOptions
+	if raw := jsonArg(o.arg(2)); raw != nil {
+		if err := schema.Decode(raw, &opts, "callToolAsTask options"); err != nil {
 			return nil, err
 		}
-		return b.handleJSON(t)
-	})
-	return nil
+	}
+	topts := &core.TaskOptions{TTL: max(opts.TTLMs.Duration(), 0)}
+	if opts.TimeoutMs != nil {
+		topts.Call = &core.CallOptions{Timeout: schema.Timeout(opts.TimeoutMs)}
+	}
+	raw, err := core.AppendWireJSON(nil, &p)
+	if err != nil {
+		return nil, errf.Errorf("mcpwasm: callToolAsTask params: %w", err)
+	}
+	t, err := o.s.CallToolAsTaskRaw(o.ctx, raw, topts)
+	if err != nil {
+		return nil, err
+	}
+	return b.handleJSON(t)
 }
 
 // getTask(handle, taskId, signal, resolve, reject): resolves with JSON
 // {ref, state}: a task resumed by id.
-func (b *bridge) getTask(_ js.Value, args []js.Value) any {
-	id := arg(args, 1).String()
-	b.signalOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
-		t, err := s.GetTask(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		return b.handleJSON(t)
-	})
-	return nil
+func (b *bridge) getTask(o *op) (any, error) {
+	t, err := o.s.GetTask(o.ctx, o.arg(1).String())
+	if err != nil {
+		return nil, err
+	}
+	return b.handleJSON(t)
 }
 
 // listTasks(handle, paramsJSON, signal, resolve, reject): resolves with
 // JSON {tasks: [state], nextCursor?}.
-func (b *bridge) listTasks(_ js.Value, args []js.Value) any {
-	params := jsonArg(arg(args, 1))
-	b.signalOp(args, 2, func(ctx context.Context, s *core.Session) (any, error) {
-		var p core.PaginatedParams
-		if params != nil {
-			if err := schema.UnmarshalPaginatedParams(params, &p); err != nil {
-				return nil, errf.Errorf("mcpwasm: listTasks params: %w", err)
-			}
+func (b *bridge) listTasks(o *op) (any, error) {
+	var p core.PaginatedParams
+	if params := jsonArg(o.arg(1)); params != nil {
+		if err := schema.UnmarshalPaginatedParams(params, &p); err != nil {
+			return nil, errf.Errorf("mcpwasm: listTasks params: %w", err)
 		}
-		r, err := s.ListTasks(ctx, &p)
-		if err != nil {
-			return nil, err
-		}
-		list := []byte{'['}
-		for i, st := range r.Tasks {
-			if i > 0 {
-				list = append(list, ',')
-			}
-			list = stateJSON(st).AppendJSON(list)
-		}
-		w := jsonscan.NewObjectWriter(nil)
-		w.Raw("tasks", append(list, ']'))
-		w.StringOmit("nextCursor", r.NextCursor)
-		return json.RawMessage(w.Bytes()), nil
-	})
-	return nil
-}
-
-// taskOp settles a Promise with f run on the task of ref args[0], under a
-// context the signal at signalAt cancels (signalAt < 0: none).
-func (b *bridge) taskOp(args []js.Value, signalAt, resolveAt int, f func(context.Context, *core.Task) (any, error)) {
-	t, err := b.tasks.get(arg(args, 0))
-	signal := js.Undefined()
-	if signalAt >= 0 {
-		signal = arg(args, signalAt)
 	}
-	settle(arg(args, resolveAt), arg(args, resolveAt+1), func() (any, error) {
-		if err != nil {
-			return nil, err
+	r, err := o.s.ListTasks(o.ctx, &p)
+	if err != nil {
+		return nil, err
+	}
+	list := []byte{'['}
+	for i, st := range r.Tasks {
+		if i > 0 {
+			list = append(list, ',')
 		}
-		ctx, cancel := jsbridge.ContextFromSignal(context.Background(), signal)
-		defer cancel()
-		return f(ctx, t)
-	})
+		list = stateJSON(st).AppendJSON(list)
+	}
+	w := jsonscan.NewObjectWriter(nil)
+	w.Raw("tasks", append(list, ']'))
+	w.StringOmit("nextCursor", r.NextCursor)
+	return json.RawMessage(w.Bytes()), nil
 }
 
 // taskWait(ref, optionsJSON, onStatus, signal, resolve, reject): resolves
 // with the final result JSON. Options: {maxPollInterval} in ms.
 // onStatus(stateJSON) receives each new state.
-func (b *bridge) taskWait(_ js.Value, args []js.Value) any {
-	optsRaw, onStatus := jsonArg(arg(args, 1)), arg(args, 2)
-	b.taskOp(args, 3, 4, func(ctx context.Context, t *core.Task) (any, error) {
-		var o waitOptions
-		if optsRaw != nil {
-			if err := schema.Decode(optsRaw, &o, "wait options"); err != nil {
-				return nil, err
-			}
+func (b *bridge) taskWait(o *op) (any, error) {
+	var opts waitOptions
+	if raw := jsonArg(o.arg(1)); raw != nil {
+		if err := schema.Decode(raw, &opts, "wait options"); err != nil {
+			return nil, err
 		}
-		wopts := &core.TaskWaitOptions{MaxPollInterval: max(o.MaxPollIntervalMs.Duration(), 0)}
-		if onStatus.Type() == js.TypeFunction {
-			wopts.OnStatus = func(st core.TaskState) {
-				b2 := stateJSON(st).AppendJSON(nil)
-				defer func() { _ = recover() }()
-				onStatus.Invoke(string(b2))
-			}
+	}
+	wopts := &core.TaskWaitOptions{MaxPollInterval: max(opts.MaxPollIntervalMs.Duration(), 0)}
+	if onStatus := o.arg(2); onStatus.Type() == js.TypeFunction {
+		wopts.OnStatus = func(st core.TaskState) {
+			b2 := stateJSON(st).AppendJSON(nil)
+			defer func() { _ = recover() }()
+			onStatus.Invoke(string(b2))
 		}
-		_, err := t.Wait(ctx, wopts)
-		raw := t.RawResult()
-		if err != nil {
-			return nil, schema.WithResult(err, raw)
-		}
-		return raw, nil
-	})
-	return nil
+	}
+	t := o.t
+	_, err := t.Wait(o.ctx, wopts)
+	raw := t.RawResult()
+	if err != nil {
+		return nil, schema.WithResult(err, raw)
+	}
+	return raw, nil
 }
 
 // taskRefresh(ref, signal, resolve, reject): one tasks/get; resolves with
 // the state JSON.
-func (b *bridge) taskRefresh(_ js.Value, args []js.Value) any {
-	b.taskOp(args, 1, 2, func(ctx context.Context, t *core.Task) (any, error) {
-		st, err := t.Refresh(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return json.RawMessage(stateJSON(st).AppendJSON(nil)), nil
-	})
-	return nil
+func (b *bridge) taskRefresh(o *op) (any, error) {
+	st, err := o.t.Refresh(o.ctx)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(stateJSON(st).AppendJSON(nil)), nil
 }
 
 // taskCancel(ref, signal, resolve, reject): tasks/cancel; resolves with the
 // state JSON.
-func (b *bridge) taskCancel(_ js.Value, args []js.Value) any {
-	b.taskOp(args, 1, 2, func(ctx context.Context, t *core.Task) (any, error) {
-		if err := t.Cancel(ctx); err != nil {
-			return nil, err
-		}
-		return json.RawMessage(stateJSON(t.State()).AppendJSON(nil)), nil
-	})
-	return nil
+func (b *bridge) taskCancel(o *op) (any, error) {
+	if err := o.t.Cancel(o.ctx); err != nil {
+		return nil, err
+	}
+	return json.RawMessage(stateJSON(o.t.State()).AppendJSON(nil)), nil
 }
 
 // taskState(ref) → state JSON (synchronously), or an Error.
-func (b *bridge) taskState(_ js.Value, args []js.Value) any {
-	t, err := b.tasks.get(arg(args, 0))
+func (b *bridge) taskState(o *op) (any, error) {
+	t, err := b.tasks.get(o.arg(0))
 	if err != nil {
-		return js.Global().Get("Error").New(err.Error())
+		return nil, err
 	}
-	return string(stateJSON(t.State()).AppendJSON(nil))
+	return string(stateJSON(t.State()).AppendJSON(nil)), nil
 }
 
 // taskFree(ref) forgets a task handle (the task on the server is not
 // affected).
-func (b *bridge) taskFree(_ js.Value, args []js.Value) any {
-	if v := arg(args, 0); v.Type() == js.TypeNumber {
+func (b *bridge) taskFree(o *op) (any, error) {
+	if v := o.arg(0); v.Type() == js.TypeNumber {
 		b.tasks.mu.Lock()
 		delete(b.tasks.m, v.Int())
 		b.tasks.mu.Unlock()
 	}
-	return nil
+	return nil, nil
 }
