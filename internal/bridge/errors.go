@@ -107,14 +107,7 @@ func ErrorInfo(err error, state TaskStater) *Error {
 	case errors.As(err, &rpc):
 		e.Kind, e.Code, e.Message, e.Data = KindRPC, rpc.Code, rpc.Message, rpc.Data
 	case errors.As(err, &created):
-		var st any
-		if state != nil {
-			st = state(created.Task.State())
-		}
-		if state == nil {
-			st = plainState(created.Task.State())
-		}
-		e.Kind, e.Data = KindTask, mustJSON(map[string]any{"taskId": created.Task.ID(), "state": st})
+		e.Kind, e.Data = KindTask, taskData(created.Task, state)
 	case errors.Is(err, core.ErrTaskCancelled):
 		e.Kind = KindTaskCancelled
 	case errors.As(err, &timeout), errors.Is(err, core.ErrTimeout):
@@ -146,28 +139,45 @@ func ErrorInfo(err error, state TaskStater) *Error {
 	return e
 }
 
-// authData is the data of kind "auth": the authorization server's OAuth
-// error, and whether the page was redirected or a header hidden.
-func authData(err error) json.RawMessage {
-	d := map[string]any{}
-	var oe *auth.Error
-	if errors.As(err, &oe) {
-		d["error"] = oe.Code
-		if oe.Description != "" {
-			d["errorDescription"] = oe.Description
-		}
-		d["endpoint"] = oe.Endpoint
+// taskData is the data of kind "task": {"state", "taskId"}.
+func taskData(t *core.Task, state TaskStater) json.RawMessage {
+	var st any
+	if state != nil {
+		st = state(t.State())
+	} else {
+		st = plainState(t.State())
 	}
-	if errors.Is(err, auth.ErrRedirected) {
-		d["redirected"] = true
-	}
-	if errors.Is(err, fetch.ErrHiddenHeader) {
-		d["hiddenHeader"] = "WWW-Authenticate"
-	}
-	if len(d) == 0 {
+	b, err := jsonscan.AppendValue(nil, st)
+	if err != nil {
 		return nil
 	}
-	return mustJSON(d)
+	w := jsonscan.NewObjectWriter(nil)
+	w.Raw("state", b)
+	w.String("taskId", t.ID())
+	return w.Bytes()
+}
+
+// authData is the data of kind "auth": the authorization server's OAuth
+// error, and whether the page was redirected or a header hidden (members
+// in encoding/json's order of a map).
+func authData(err error) json.RawMessage {
+	w := jsonscan.NewObjectWriter(nil)
+	var oe *auth.Error
+	if errors.As(err, &oe) {
+		w.String("endpoint", oe.Endpoint)
+		w.String("error", oe.Code)
+		w.StringOmit("errorDescription", oe.Description)
+	}
+	if errors.Is(err, fetch.ErrHiddenHeader) {
+		w.String("hiddenHeader", "WWW-Authenticate")
+	}
+	if errors.Is(err, auth.ErrRedirected) {
+		w.Raw("redirected", []byte("true"))
+	}
+	if b := w.Bytes(); len(b) > 2 {
+		return b
+	}
+	return nil
 }
 
 func authStatus(err error) int {
@@ -176,15 +186,6 @@ func authStatus(err error) int {
 		return oe.StatusCode
 	}
 	return 0
-}
-
-// mustJSON encodes v (values jsonscan encodes), nil if it cannot.
-func mustJSON(v any) json.RawMessage {
-	b, err := jsonscan.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	return b
 }
 
 // plainState is a task state encoded as encoding/json encodes a

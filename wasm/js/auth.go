@@ -66,12 +66,13 @@ func authDoer(inner fetch.Doer, cfg *schema.AuthConfig, hooks js.Value) (fetch.D
 			if scopes == nil {
 				scopes = []string{}
 			}
-			b, _ := jsonscan.Marshal(map[string]any{
-				"issuer":        req.Issuer,
-				"tokenEndpoint": req.TokenEndpoint,
-				"resource":      req.Resource,
-				"scopes":        scopes,
-			})
+			list, _ := jsonscan.AppendStrings(nil, scopes)
+			w := jsonscan.NewObjectWriter(nil) // members in encoding/json's order of a map
+			w.String("issuer", req.Issuer)
+			w.String("resource", req.Resource)
+			w.Raw("scopes", list)
+			w.String("tokenEndpoint", req.TokenEndpoint)
+			b := w.Bytes()
 			return callString(ctx, f, "assertion", js.Global().Get("JSON").Call("parse", string(b)))
 		}
 	}

@@ -571,9 +571,14 @@ func (b *bridge) stats(*op) (any, error) {
 	runtime.ReadMemStats(&ms)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out, _ := jsonscan.Marshal(map[string]any{
-		"clients": len(b.clients), "subscriptions": len(b.subs), "calls": b.calls,
-		"goroutines": runtime.NumGoroutine(), "goHeap": ms.HeapAlloc, "mallocs": ms.Mallocs, "gcCycles": ms.NumGC,
-	})
+	w := jsonscan.NewObjectWriter(nil) // members in encoding/json's order of a map
+	w.Int("calls", b.calls)
+	w.Int("clients", int64(len(b.clients)))
+	w.Int("gcCycles", int64(ms.NumGC))
+	w.Int("goHeap", int64(ms.HeapAlloc))
+	w.Int("goroutines", int64(runtime.NumGoroutine()))
+	w.Int("mallocs", int64(ms.Mallocs))
+	w.Int("subscriptions", int64(len(b.subs)))
+	out := w.Bytes()
 	return string(out), nil
 }
