@@ -106,26 +106,25 @@ func (k keyKind) alg() string {
 	return [...]string{"", "ES256", "ES384", "RS256"}[k]
 }
 
-// importParams is the WebCrypto algorithm of importKey and generateKey.
-func (k keyKind) importParams() js.Value {
-	switch k {
-	case kindES256:
-		return js.ValueOf(map[string]any{"name": "ECDSA", "namedCurve": "P-256"})
-	case kindES384:
-		return js.ValueOf(map[string]any{"name": "ECDSA", "namedCurve": "P-384"})
-	}
-	return js.ValueOf(map[string]any{"name": "RSASSA-PKCS1-v1_5", "hash": "SHA-256"})
+// The WebCrypto algorithms of each kind, as JSON: importKey's and
+// generateKey's, then sign's.
+var algorithms = [...][2]string{
+	kindES256: {`{"name":"ECDSA","namedCurve":"P-256"}`, `{"name":"ECDSA","hash":"SHA-256"}`},
+	kindES384: {`{"name":"ECDSA","namedCurve":"P-384"}`, `{"name":"ECDSA","hash":"SHA-384"}`},
+	kindRSA:   {`{"name":"RSASSA-PKCS1-v1_5","hash":"SHA-256"}`, `{"name":"RSASSA-PKCS1-v1_5"}`},
 }
 
+// importParams is the WebCrypto algorithm of importKey and generateKey.
+func (k keyKind) importParams() js.Value { return k.algorithm(0) }
+
 // signParams is the WebCrypto algorithm of sign.
-func (k keyKind) signParams() js.Value {
-	switch k {
-	case kindES256:
-		return js.ValueOf(map[string]any{"name": "ECDSA", "hash": "SHA-256"})
-	case kindES384:
-		return js.ValueOf(map[string]any{"name": "ECDSA", "hash": "SHA-384"})
+func (k keyKind) signParams() js.Value { return k.algorithm(1) }
+
+func (k keyKind) algorithm(i int) js.Value {
+	if k == kindNone {
+		k = kindRSA
 	}
-	return js.ValueOf(map[string]any{"name": "RSASSA-PKCS1-v1_5"})
+	return js.Global().Get("JSON").Call("parse", algorithms[k][i])
 }
 
 func subtleCrypto() (js.Value, error) {
