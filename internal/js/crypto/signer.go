@@ -11,7 +11,6 @@ package jscrypto
 import (
 	"context"
 	"encoding/base64"
-	"encoding/pem"
 	"errors"
 	"syscall/js"
 
@@ -35,8 +34,8 @@ var errNoWebCrypto = errors.New("auth: WebCrypto (crypto.subtle) is not availabl
 // Promises: call it from a goroutine, never inside a js.FuncOf callback.
 // The Signer is safe for concurrent use.
 func ParseSigner(pemData []byte) (auth.Signer, error) {
-	block, _ := pem.Decode(pemData)
-	if block == nil {
+	typ, blockBytes, ok := pemDecode(pemData)
+	if !ok {
 		return nil, errors.New("auth: no PEM block in the private key")
 	}
 	var (
@@ -44,21 +43,21 @@ func ParseSigner(pemData []byte) (auth.Signer, error) {
 		kind  keyKind
 		err   error
 	)
-	switch block.Type {
+	switch typ {
 	case "PRIVATE KEY":
-		pkcs8 = block.Bytes
-		kind, err = pkcs8Kind(block.Bytes)
+		pkcs8 = blockBytes
+		kind, err = pkcs8Kind(blockBytes)
 	case "EC PRIVATE KEY":
 		var curve []byte
-		if curve, err = sec1Curve(block.Bytes); err == nil {
+		if curve, err = sec1Curve(blockBytes); err == nil {
 			kind = curveKind(curve)
-			pkcs8 = derSeq([]byte(derInt0), derSeq(derOID([]byte(oidECPublicKey)), derOID(curve)), der(tagOctetString, block.Bytes))
+			pkcs8 = derSeq([]byte(derInt0), derSeq(derOID([]byte(oidECPublicKey)), derOID(curve)), der(tagOctetString, blockBytes))
 		}
 	case "RSA PRIVATE KEY":
 		kind = kindRSA
-		pkcs8 = derSeq([]byte(derInt0), derSeq(derOID([]byte(oidRSAEncryption)), []byte(derNull)), der(tagOctetString, block.Bytes))
+		pkcs8 = derSeq([]byte(derInt0), derSeq(derOID([]byte(oidRSAEncryption)), []byte(derNull)), der(tagOctetString, blockBytes))
 	default:
-		return nil, errf.Errorf("auth: unsupported PEM block %q", block.Type)
+		return nil, errf.Errorf("auth: unsupported PEM block %q", typ)
 	}
 	if err != nil {
 		return nil, errf.Errorf("auth: parsing the private key: %w", err)
