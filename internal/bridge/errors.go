@@ -141,15 +141,14 @@ func ErrorInfo(err error, state TaskStater) *Error {
 
 // taskData is the data of kind "task": {"state", "taskId"}.
 func taskData(t *core.Task, state TaskStater) json.RawMessage {
-	var st any
+	var b []byte
 	if state != nil {
-		st = state(t.State())
+		var err error
+		if b, err = jsonscan.AppendValue(nil, state(t.State())); err != nil {
+			return nil
+		}
 	} else {
-		st = plainState(t.State())
-	}
-	b, err := jsonscan.AppendValue(nil, st)
-	if err != nil {
-		return nil
+		b = plainState(t.State()).AppendJSON(nil)
 	}
 	w := jsonscan.NewObjectWriter(nil)
 	w.Raw("state", b)

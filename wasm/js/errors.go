@@ -21,7 +21,7 @@ func errorJSON(err error) string {
 	case errors.Is(err, jsbridge.ErrAborted):
 		e = &schema.Error{Kind: schema.KindAbort, Code: schema.CodeRequestTimeout, Message: err.Error()}
 	default:
-		e = schema.ErrorInfo(err, func(st core.TaskState) any { return stateJSON(st) })
+		e = schema.ErrorInfo(err, func(st core.TaskState) any { return rawJSON(appendState(nil, st)) })
 		if e.Kind == schema.KindInternal && errors.As(err, &jserr) {
 			e.Kind, e.Code = schema.KindTransport, schema.CodeConnectionClosed
 		}

@@ -83,17 +83,19 @@ func (tt *taskTable) get(v js.Value) (*core.Task, error) {
 	return t, nil
 }
 
-// taskStateJSON is a core.TaskState as the JS API shows it (durations in
+// appendState appends st as the JS API shows a task state (durations in
 // milliseconds), encoded by the bridge.
-type taskStateJSON core.TaskState
-
-// AppendJSON appends st as encoding/json encoded the JS host's state.
-func (st taskStateJSON) AppendJSON(dst []byte) []byte {
-	s := schema.NewHostTaskState(core.TaskState(st), time.Millisecond)
+func appendState(dst []byte, st core.TaskState) []byte {
+	s := schema.NewHostTaskState(st, time.Millisecond)
 	return s.Append(dst, schema.TaskStateJS)
 }
 
-func stateJSON(st core.TaskState) taskStateJSON { return taskStateJSON(st) }
+// rawJSON is encoded JSON as a jsonscan.JSONAppender (a slice: its type
+// needs no equality function, unlike a struct's).
+type rawJSON []byte
+
+// AppendJSON appends r.
+func (r rawJSON) AppendJSON(dst []byte) []byte { return append(dst, r...) }
 
 // handleJSON is what a task-creating call resolves with: the ref, the
 // state, and (for a call the server answered directly) the result.
@@ -107,7 +109,7 @@ func (b *bridge) handleJSON(t *core.Task) (any, error) {
 	if raw := t.RawResult(); raw != nil {
 		w.Raw("result", schema.CompactRaw(raw))
 	}
-	w.Raw("state", stateJSON(t.State()).AppendJSON(nil))
+	w.Raw("state", appendState(nil, t.State()))
 	return json.RawMessage(w.Bytes()), nil
 }
 
@@ -167,7 +169,7 @@ func (b *bridge) listTasks(o *op) (any, error) {
 		if i > 0 {
 			list = append(list, ',')
 		}
-		list = stateJSON(st).AppendJSON(list)
+		list = appendState(list, st)
 	}
 	w := jsonscan.NewObjectWriter(nil)
 	w.Raw("tasks", append(list, ']'))
@@ -188,7 +190,7 @@ func (b *bridge) taskWait(o *op) (any, error) {
 	wopts := &core.TaskWaitOptions{MaxPollInterval: max(opts.MaxPollIntervalMs.Duration(), 0)}
 	if onStatus := o.arg(2); onStatus.Type() == js.TypeFunction {
 		wopts.OnStatus = func(st core.TaskState) {
-			b2 := stateJSON(st).AppendJSON(nil)
+			b2 := appendState(nil, st)
 			defer func() { _ = recover() }()
 			onStatus.Invoke(string(b2))
 		}
@@ -209,7 +211,7 @@ func (b *bridge) taskRefresh(o *op) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.RawMessage(stateJSON(st).AppendJSON(nil)), nil
+	return json.RawMessage(appendState(nil, st)), nil
 }
 
 // taskCancel(ref, signal, resolve, reject): tasks/cancel; resolves with the
@@ -218,7 +220,7 @@ func (b *bridge) taskCancel(o *op) (any, error) {
 	if err := o.t.Cancel(o.ctx); err != nil {
 		return nil, err
 	}
-	return json.RawMessage(stateJSON(o.t.State()).AppendJSON(nil)), nil
+	return json.RawMessage(appendState(nil, o.t.State())), nil
 }
 
 // taskState(ref) → state JSON (synchronously), or an Error.
@@ -227,7 +229,7 @@ func (b *bridge) taskState(o *op) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return string(stateJSON(t.State()).AppendJSON(nil)), nil
+	return string(appendState(nil, t.State())), nil
 }
 
 // taskFree(ref) forgets a task handle (the task on the server is not
