@@ -115,6 +115,7 @@ type AuthConfig struct {
 // IDJAGConfig configures the identity assertion grant exchange (RFC 8693
 // token exchange at the identity provider) of AuthConfig.IDJAG.
 type IDJAGConfig struct {
+	_ noCompare
 	// TokenEndpoint is the identity provider's token endpoint (required).
 	TokenEndpoint string `json:"tokenEndpoint"`
 	// ClientID is the client's identifier at the identity provider.
@@ -206,10 +207,14 @@ func AuthDoer(inner fetch.Doer, cfg *AuthConfig, hooks *AuthHooks) (fetch.Doer, 
 	}
 
 	assertions := 0
-	for _, set := range []bool{cfg.Assertion != "", cfg.IDJAG != nil, hooks.Assertion != nil} {
-		if set {
-			assertions++
-		}
+	if cfg.Assertion != "" {
+		assertions++
+	}
+	if cfg.IDJAG != nil {
+		assertions++
+	}
+	if hooks.Assertion != nil {
+		assertions++
 	}
 	grant := cfg.Grant
 	if grant == "" && assertions > 0 {
@@ -224,24 +229,24 @@ func AuthDoer(inner fetch.Doer, cfg *AuthConfig, hooks *AuthHooks) (fetch.Doer, 
 			h.Redirect = cfg.RedirectURI
 			opts.UserAgent = h
 		case ua != "" && ua != UserAgentHost:
-			return nil, authInvalid("unknown userAgent %q (%s, %s)", ua, UserAgentHost, UserAgentHeadless)
+			return nil, authInvalid("unknown userAgent %q ("+UserAgentHost+", "+UserAgentHeadless+")", ua)
 		case hooks.UserAgent != nil:
 			if cfg.RedirectURI == "" {
 				return nil, authInvalid("redirectUri is required with the host's user agent")
 			}
 			opts.UserAgent = hooks.UserAgent
 		case ua == UserAgentHost:
-			return nil, authInvalid("this host has no user agent (use %s, or give the host one)", UserAgentHeadless)
+			return nil, authInvalid("this host has no user agent (use " + UserAgentHeadless + ", or give the host one)")
 		}
 	case GrantClientCredentials:
 		opts.Grant = auth.GrantClientCredentials
 	case GrantJWTBearer:
 		opts.Grant = auth.GrantJWTBearer
 	default:
-		return nil, authInvalid("unknown grant %q (%s, %s, %s)", cfg.Grant, GrantAuthorizationCode, GrantClientCredentials, GrantJWTBearer)
+		return nil, authInvalid("unknown grant %q ("+GrantAuthorizationCode+", "+GrantClientCredentials+", "+GrantJWTBearer+")", cfg.Grant)
 	}
 	if (assertions > 0) != (opts.Grant == auth.GrantJWTBearer) || assertions > 1 {
-		return nil, authInvalid("the %s grant needs exactly one of assertion, idjag and an assertion hook, and the other grants none", GrantJWTBearer)
+		return nil, authInvalid("the " + GrantJWTBearer + " grant needs exactly one of assertion, idjag and an assertion hook, and the other grants none")
 	}
 	switch {
 	case cfg.Assertion != "":
@@ -285,7 +290,7 @@ func AuthDoer(inner fetch.Doer, cfg *AuthConfig, hooks *AuthHooks) (fetch.Doer, 
 		return nil, authInvalid("unknown authMethod %q", m)
 	}
 	if cfg.AuthMethod == auth.AuthMethodJWT && cfg.PrivateKeyPEM == "" {
-		return nil, authInvalid("authMethod %s needs a privateKeyPem", auth.AuthMethodJWT)
+		return nil, authInvalid("authMethod " + auth.AuthMethodJWT + " needs a privateKeyPem")
 	}
 	switch {
 	case cfg.DPoPKeyPEM != "":

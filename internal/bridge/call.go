@@ -50,6 +50,7 @@ func Call(ctx context.Context, s *core.Session, method string, params json.RawMe
 
 // uriLevel is the params of the methods Call maps.
 type uriLevel struct {
+	_     noCompare
 	URI   string `json:"uri"`
 	Level string `json:"level"`
 }
@@ -64,6 +65,7 @@ func (p *uriLevel) DecodeSchema(d *Decoder, val []byte) error {
 // SessionInfo describes a connected session to the host: the result of
 // connect in every bridge.
 type SessionInfo struct {
+	_ noCompare
 	// Session is the host's id of the session (WASI ABI; 0 elsewhere).
 	Session uint32 `json:"session,omitempty"`
 	// Era is "modern" or "legacy".

@@ -48,10 +48,18 @@ func isNull(val []byte) bool { return jsonscan.IsNullLiteral(val) }
 // know (a nested object, an embedded one).
 type Member func(d *Decoder, val []byte) error
 
+// noCompare, a first field of zero size, makes a struct type not
+// comparable: the module then carries no equality function for it (its
+// type descriptor is linked because values are allocated or boxed, and a
+// comparable struct's descriptor brings one, several hundred bytes of
+// WebAssembly each).
+type noCompare [0]func()
+
 // Embedded is a member of an embedded struct field named Field:
 // encoding/json's messages name that field in the path. Ptr is what
 // Fields takes.
 type Embedded struct {
+	_     noCompare
 	Field string
 	Ptr   any
 }
