@@ -336,7 +336,7 @@ func (b *bridge) newClient(o *op) (any, error) {
 		return nil, err
 	}
 	ce := &clientEntry{callbacks: o.arg(1)}
-	impl, opts, err := cfg.Options(&jsCallbacks{ce})
+	impl, opts, err := cfg.Options(ce)
 	if err != nil {
 		return nil, err
 	}
@@ -344,22 +344,26 @@ func (b *bridge) newClient(o *op) (any, error) {
 	return b.add(ce), nil
 }
 
-// jsCallbacks is the bridge's way to the page: the glue's callbacks object.
-type jsCallbacks struct{ c *clientEntry }
+// The client entry is the bridge's way to the page (its Callbacks): the
+// glue's callbacks object.
 
-func (cb *jsCallbacks) Ask(ctx context.Context, _ *core.Session, method string, params json.RawMessage) (json.RawMessage, error) {
-	return cb.c.ask(ctx, method, params)
+// Ask forwards a server request to the page's handler.
+func (c *clientEntry) Ask(ctx context.Context, _ *core.Session, method string, params json.RawMessage) (json.RawMessage, error) {
+	return c.ask(ctx, method, params)
 }
 
-func (cb *jsCallbacks) Notify(_ *core.Session, method string, params json.RawMessage) {
-	cb.c.call("notify", method, string(params))
+// Notify hands a notification to the page.
+func (c *clientEntry) Notify(_ *core.Session, method string, params json.RawMessage) {
+	c.call("notify", method, string(params))
 }
 
-func (cb *jsCallbacks) Warn(_ *core.Session, err error) { cb.c.call("warn", err.Error()) }
+// Warn hands a warning to the page.
+func (c *clientEntry) Warn(_ *core.Session, err error) { c.call("warn", err.Error()) }
 
-func (cb *jsCallbacks) Message(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
+// Message hands a message of the session to the page.
+func (c *clientEntry) Message(_ *core.Session, dir core.Direction, m jsonrpc.Message) {
 	if b, err := jsonrpc.EncodeMessage(m); err == nil {
-		cb.c.call("message", dir.String(), string(b))
+		c.call("message", dir.String(), string(b))
 	}
 }
 
