@@ -3,6 +3,7 @@ package bridge
 import (
 	"encoding/json"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"io"
 	"strconv"
 	"strings"
@@ -257,7 +258,7 @@ func decodeTop(b []byte, v Decodable) error {
 	end, trailing := len(b), false
 	if serr := jsonscan.SyntaxError(b[i:]); serr != nil {
 		var je *jsonscan.Error
-		if !errors.As(serr, &je) || !strings.HasSuffix(je.Msg, " after top-level value") {
+		if !errf.As(serr, &je) || !strings.HasSuffix(je.Msg, " after top-level value") {
 			return jsonscan.StdError(b[i:], serr, true)
 		}
 		trailing = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
@@ -92,29 +93,29 @@ func ErrorInfo(err error, state TaskStater) *Error {
 		withRes   *ResultError
 	)
 	switch {
-	case errors.As(err, &cfg):
+	case errf.As(err, &cfg):
 		e.Kind, e.Code, e.Message = KindInvalid, core.CodeInvalidParams, cfg.Error()
-	case errors.As(err, &authErr): // before cors: a hidden WWW-Authenticate is an auth failure
+	case errf.As(err, &authErr): // before cors: a hidden WWW-Authenticate is an auth failure
 		e.Kind, e.Code, e.Data, e.Status = KindAuth, CodeConnectionClosed, authData(err), authStatus(err)
 	case errors.Is(err, fetch.ErrHiddenHeader):
 		e.Kind, e.Code = KindCORS, CodeConnectionClosed
-	case errors.As(err, &urlElicit) && urlElicit.RPC != nil:
+	case errf.As(err, &urlElicit) && urlElicit.RPC != nil:
 		// data as the server sent it (data.elicitations); the message says
 		// why the call was not retried.
 		e.Kind, e.Code, e.Data = KindURLElicitation, urlElicit.RPC.Code, urlElicit.RPC.Data
-	case errors.As(err, &input): // before rpc: a handler's error (often an RPCError) failed the call
+	case errf.As(err, &input): // before rpc: a handler's error (often an RPCError) failed the call
 		e.Kind = KindInput
-	case errors.As(err, &rpc):
+	case errf.As(err, &rpc):
 		e.Kind, e.Code, e.Message, e.Data = KindRPC, rpc.Code, rpc.Message, rpc.Data
-	case errors.As(err, &created):
+	case errf.As(err, &created):
 		e.Kind, e.Data = KindTask, taskData(created.Task, state)
 	case errors.Is(err, core.ErrTaskCancelled):
 		e.Kind = KindTaskCancelled
-	case errors.As(err, &timeout), errors.Is(err, core.ErrTimeout):
+	case errf.As(err, &timeout), errors.Is(err, core.ErrTimeout):
 		e.Kind, e.Code = KindTimeout, CodeRequestTimeout
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		e.Kind, e.Code = KindAbort, CodeRequestTimeout
-	case errors.As(err, &toolErr):
+	case errf.As(err, &toolErr):
 		e.Kind, e.Code = KindTool, core.CodeToolError
 	case errors.Is(err, core.ErrOutputSchema):
 		e.Kind, e.Code = KindOutputSchema, core.CodeInvalidParams
@@ -122,7 +123,7 @@ func ErrorInfo(err error, state TaskStater) *Error {
 		e.Kind, e.Code = KindClosed, CodeConnectionClosed
 	case errors.Is(err, core.ErrUnsupportedVersion):
 		e.Kind = KindUnsupportedVer
-	case errors.As(err, &status):
+	case errf.As(err, &status):
 		e.Kind, e.Code, e.Status = KindHTTP, CodeConnectionClosed, status.StatusCode
 	case errors.Is(err, fetch.ErrNetwork), errors.Is(err, fetch.ErrStreamEnded), errors.Is(err, fetch.ErrTooLarge), errors.Is(err, fetch.ErrNoEndpoint):
 		e.Kind, e.Code = KindTransport, CodeConnectionClosed
@@ -131,7 +132,7 @@ func ErrorInfo(err error, state TaskStater) *Error {
 	case errors.Is(err, core.ErrInvalidResult), errors.Is(err, core.ErrTooManyRounds), errors.Is(err, core.ErrRepeatedCursor):
 		e.Kind = KindProtocol
 	}
-	if errors.As(err, &withRes) && e.Data == nil {
+	if errf.As(err, &withRes) && e.Data == nil {
 		w := jsonscan.NewObjectWriter(nil)
 		w.Raw("result", CompactRaw(withRes.Result))
 		e.Data = w.Bytes()
@@ -162,7 +163,7 @@ func taskData(t *core.Task, state TaskStater) json.RawMessage {
 func authData(err error) json.RawMessage {
 	w := jsonscan.NewObjectWriter(nil)
 	var oe *auth.Error
-	if errors.As(err, &oe) {
+	if errf.As(err, &oe) {
 		w.String("endpoint", oe.Endpoint)
 		w.String("error", oe.Code)
 		w.StringOmit("errorDescription", oe.Description)
@@ -181,7 +182,7 @@ func authData(err error) json.RawMessage {
 
 func authStatus(err error) int {
 	var oe *auth.Error
-	if errors.As(err, &oe) {
+	if errf.As(err, &oe) {
 		return oe.StatusCode
 	}
 	return 0

@@ -18,6 +18,7 @@
 package errf
 
 import (
+	"errors"
 	"strconv"
 	"unicode/utf8"
 )
@@ -424,4 +425,19 @@ func pad(dst []byte, s spec, x string) []byte {
 		dst = append(dst, fill)
 	}
 	return append(dst, x...)
+}
+
+// As is errors.As for a target of a concrete error type: it reports whether
+// an error in err's tree is a T (or says so through an As method) and, if
+// so, sets *target to it; otherwise *target is left alone. It stands on
+// errors.AsType, so a module that calls As instead of errors.As links no
+// reflection for it (errors.As checks its target's type at run time through
+// internal/reflectlite, ≈ 25 KB of WebAssembly code). Safe for concurrent
+// use.
+func As[T error](err error, target *T) bool {
+	v, ok := errors.AsType[T](err)
+	if ok {
+		*target = v
+	}
+	return ok
 }

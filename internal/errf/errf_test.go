@@ -87,3 +87,54 @@ func TestErrorfWraps(t *testing.T) {
 func TestUnsupported(t *testing.T) {
 	assert.Equal(t, "%!v(unsupported)", Sprintf("%v", struct{}{}))
 }
+
+type codeErr struct{ code int }
+
+func (e *codeErr) Error() string { return "code" }
+
+// asProxy answers As for *codeErr without being one.
+type asProxy struct{}
+
+func (asProxy) Error() string { return "proxy" }
+func (asProxy) As(target any) bool {
+	if p, ok := target.(**codeErr); ok {
+		*p = &codeErr{code: 7}
+		return true
+	}
+	return false
+}
+
+// TestAsMatchesErrors checks As against errors.As on wrapped, joined,
+// proxied and absent targets: the same answer and the same target.
+func TestAsMatchesErrors(t *testing.T) {
+	c := &codeErr{code: 3}
+	cases := []struct {
+		name string
+		err  error
+	}{
+		{"nil", nil},
+		{"plain", errors.New("x")},
+		{"itself", c},
+		{"wrapped", fmt.Errorf("a: %w", c)},
+		{"wrapped twice", Errorf("b: %w", fmt.Errorf("a: %w", c))},
+		{"joined", errors.Join(errors.New("x"), c)},
+		{"multi %w", fmt.Errorf("%w and %w", io.EOF, c)},
+		{"As method", fmt.Errorf("p: %w", asProxy{})},
+		{"absent in join", errors.Join(io.EOF, nil)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var want, got *codeErr
+			wantOK := errors.As(tc.err, &want)
+			gotOK := As(tc.err, &got)
+			assert.Equal(t, wantOK, gotOK)
+			assert.Equal(t, want, got)
+		})
+	}
+	t.Run("target kept on miss", func(t *testing.T) {
+		kept := &codeErr{code: 1}
+		target := kept
+		assert.False(t, As(io.EOF, &target))
+		assert.Same(t, kept, target)
+	})
+}

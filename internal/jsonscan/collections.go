@@ -1,6 +1,8 @@
 package jsonscan
 
-import "slices"
+import (
+	"github.com/mcpwasm/mcpwasm/internal/order"
+)
 
 // SortedKeys returns the keys of m in the order encoding/json writes a
 // map's members (byte-wise ascending).
@@ -9,7 +11,7 @@ func SortedKeys[V any](m map[string]V) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	order.Strings(keys)
 	return keys
 }
 

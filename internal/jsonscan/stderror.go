@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"io"
 	"strconv"
 	"strings"
@@ -16,7 +17,7 @@ func StdError(data []byte, err error, stream bool) error {
 		return errors.New("invalid character " + strconv.QuoteRune(rune(tooDeep(data))) + " exceeded max depth")
 	}
 	var je *Error
-	if !errors.As(err, &je) {
+	if !errf.As(err, &je) {
 		return err
 	}
 	msg := je.Msg

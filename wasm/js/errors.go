@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
@@ -22,7 +23,7 @@ func errorJSON(err error) string {
 		e = &schema.Error{Kind: schema.KindAbort, Code: schema.CodeRequestTimeout, Message: err.Error()}
 	default:
 		e = schema.ErrorInfo(err, func(st core.TaskState) any { return rawJSON(appendState(nil, st)) })
-		if e.Kind == schema.KindInternal && errors.As(err, &jserr) {
+		if e.Kind == schema.KindInternal && errf.As(err, &jserr) {
 			e.Kind, e.Code = schema.KindTransport, schema.CodeConnectionClosed
 		}
 	}

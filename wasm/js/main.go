@@ -390,7 +390,7 @@ func (c *clientEntry) ask(ctx context.Context, method string, params json.RawMes
 	v, err := jsbridge.Await(ctx, p)
 	if err != nil {
 		var jerr *jsbridge.Error
-		if errors.As(err, &jerr) {
+		if errf.As(err, &jerr) {
 			return nil, handlerError(jerr)
 		}
 		return nil, err

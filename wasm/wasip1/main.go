@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -95,7 +94,7 @@ func status(id uint32, err error) int32 {
 	}
 	code := abi.StatusInternal
 	var e *guest.Error
-	if errors.As(err, &e) {
+	if errf.As(err, &e) {
 		code = e.Status
 	}
 	instance.mu.Lock()

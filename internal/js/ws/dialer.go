@@ -63,7 +63,7 @@ func (e *openError) Unwrap() []error { return []error{ws.ErrDial, e.close} }
 
 func mapErr(err error) error {
 	var ce *CloseError
-	if errors.As(err, &ce) {
+	if errf.As(err, &ce) {
 		return &ws.CloseError{Code: ce.Code, Reason: ce.Reason}
 	}
 	if errors.Is(err, ErrTooLarge) {

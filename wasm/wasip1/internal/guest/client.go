@@ -3,7 +3,7 @@ package guest
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/core"
@@ -65,7 +65,7 @@ func (guestCallbacks) Message(*core.Session, core.Direction, jsonrpc.Message) {}
 // invalid turns the bridge's configuration errors into StatusInvalid.
 func invalid(err error) error {
 	var ce *bridge.ConfigError
-	if errors.As(err, &ce) {
+	if errf.As(err, &ce) {
 		return &Error{Status: abi.StatusInvalid, Msg: strings.TrimPrefix(ce.Error(), "mcpwasm: ")}
 	}
 	return err
@@ -363,7 +363,7 @@ func (g *Guest) Answer(id uint32, answer []byte) error {
 // ErrorMessage returns err's message for mcpwasm_last_error.
 func ErrorMessage(err error) string {
 	var e *Error
-	if errors.As(err, &e) {
+	if errf.As(err, &e) {
 		return e.Msg
 	}
 	return err.Error()

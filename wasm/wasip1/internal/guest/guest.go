@@ -295,7 +295,7 @@ func errorInfo(ctx context.Context, err error) *abi.Error {
 	switch {
 	case context.Cause(ctx) == errCancelled && ctx.Err() != nil:
 		return &abi.Error{Kind: abi.KindAbort, Code: bridge.CodeRequestTimeout, Message: errCancelled.Error()}
-	case errors.As(err, &ge) && ge.Status != abi.StatusNotFound:
+	case errf.As(err, &ge) && ge.Status != abi.StatusNotFound:
 		e := &abi.Error{Kind: abi.KindInternal, Code: core.CodeInternalError, Message: err.Error()}
 		switch ge.Status {
 		case abi.StatusInvalid:
@@ -306,7 +306,7 @@ func errorInfo(ctx context.Context, err error) *abi.Error {
 		return e
 	}
 	e := bridge.ErrorInfo(err, func(st core.TaskState) any { return stateJSON(taskState(st)) })
-	if e.Kind == abi.KindInternal && errors.As(err, &herr) {
+	if e.Kind == abi.KindInternal && errf.As(err, &herr) {
 		e.Kind, e.Code = abi.KindTransport, bridge.CodeConnectionClosed
 	}
 	return e

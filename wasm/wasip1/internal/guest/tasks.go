@@ -3,7 +3,7 @@ package guest
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"sync"
 	"time"
 
@@ -128,7 +128,7 @@ func (s *session) taskOp(ctx context.Context, method string, params json.RawMess
 		_, err = t.Wait(ctx, &core.TaskWaitOptions{MaxPollInterval: time.Duration(p.MaxPollIntervalMs) * time.Millisecond})
 		if err != nil {
 			var ose *core.OutputSchemaError
-			if errors.As(err, &ose) {
+			if errf.As(err, &ose) {
 				return t.RawResult(), err
 			}
 			return nil, err
