@@ -110,26 +110,42 @@ func (d *Doer) checkEndpoint(what, raw string, resource *urlx.URL) (*urlx.URL, e
 	return u, nil
 }
 
-// getJSON fetches a JSON document through the URL guard. found is false
-// (with a nil error) for a non-2xx answer; the error is a refusal of the
-// guard, a network or a decoding failure (the caller names u).
-func (d *Doer) getJSON(ctx context.Context, what, u string, resource *urlx.URL, decode func([]byte) error) (found bool, status int, err error) {
-	resp, err := d.guardedDo(ctx, what, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}}, resource)
-	if err != nil {
-		return false, 0, err
+// metaDoc is a metadata document firstDoc decodes (from scratch).
+type metaDoc interface{ decode([]byte) error }
+
+// firstDoc fetches the candidate URLs of a metadata document (what names
+// it) through the URL guard, in order, and decodes the first one found
+// into doc. A 2xx answer that cannot be read or decoded is a miss, or with
+// strict an error; a refusal of the guard is an error. It returns the URL
+// of the document found ("" if none) and misses with one line per
+// candidate that failed.
+func (d *Doer) firstDoc(ctx context.Context, what string, urls []string, resource *urlx.URL, doc metaDoc, strict bool, misses []string) (string, []string, error) {
+	for _, u := range urls {
+		d.cfg.logf("auth: %s at %s", what, u)
+		resp, err := d.guardedDo(ctx, what, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}}, resource)
+		if err == nil {
+			if resp.StatusCode < 200 || resp.StatusCode > 299 {
+				drain(resp)
+				misses = append(misses, errf.Sprintf("%s: HTTP %d", u, resp.StatusCode))
+				continue
+			}
+			var b []byte
+			if b, err = readBody(resp); err == nil {
+				if err = doc.decode(b); err == nil {
+					return u, misses, nil
+				}
+				err = errf.Errorf("%w: %w", ErrBadResponse, err)
+			}
+		}
+		if guardRefused(err) {
+			return "", nil, err
+		}
+		if strict && errors.Is(err, ErrBadResponse) {
+			return "", nil, errf.Errorf("%w: %s: %w", ErrMetadata, u, err)
+		}
+		misses = append(misses, errf.Sprintf("%s: %v", u, err))
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		drain(resp)
-		return false, resp.StatusCode, nil
-	}
-	b, err := readBody(resp)
-	if err != nil {
-		return false, resp.StatusCode, err
-	}
-	if err := decode(b); err != nil {
-		return false, resp.StatusCode, errf.Errorf("%w: %w", ErrBadResponse, err)
-	}
-	return true, resp.StatusCode, nil
+	return "", misses, nil
 }
 
 // guardRefused reports whether err is a refusal of the URL guard.
@@ -182,46 +198,23 @@ func issuerMatches(got, want string) bool {
 // discover finds the protected resource and its authorization server for
 // a request to target that was refused with challenge ch.
 func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge, hidden bool) (*discovery, error) {
-	var prm *prMetadata
-	var misses []string
-	var refused error
-	fetchPRM := func(u string) {
-		var doc prMetadata
-		found, status, err := d.getJSON(ctx, "protected resource metadata", u, target, func(b []byte) error { return decodePRM(b, &doc) })
-		switch {
-		case guardRefused(err):
-			refused = err
-		case err != nil:
-			misses = append(misses, errf.Sprintf("%s: %v", u, err))
-		case !found:
-			misses = append(misses, errf.Sprintf("%s: HTTP %d", u, status))
-		default:
-			prm = &doc
-		}
-	}
+	var misses, urls []string
 	if ch.resourceMetadata != "" {
 		u, err := target.Parse(ch.resourceMetadata)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
 			misses = append(misses, errf.Sprintf("resource_metadata %q is not an http(s) URL", ch.resourceMetadata))
 		} else {
-			d.cfg.logf("auth: protected resource metadata from WWW-Authenticate: %s", u)
-			fetchPRM(u.String())
+			urls = append(urls, u.String())
 		}
 	}
-	if refused != nil {
-		return nil, refused
+	var doc prMetadata
+	found, misses, err := d.firstDoc(ctx, "protected resource metadata", append(urls, wellKnownPRM(target)...), target, &doc, false, misses)
+	if err != nil {
+		return nil, err
 	}
-	if prm == nil {
-		for _, u := range wellKnownPRM(target) {
-			d.cfg.logf("auth: protected resource metadata at %s", u)
-			fetchPRM(u)
-			if refused != nil {
-				return nil, refused
-			}
-			if prm != nil {
-				break
-			}
-		}
+	var prm *prMetadata
+	if found != "" {
+		prm = &doc
 	}
 
 	disc := &discovery{prm: prm}
@@ -278,25 +271,12 @@ func hiddenError(err error) error {
 // 2025-03-26 server without any it returns the default endpoints.
 func (d *Doer) discoverAS(ctx context.Context, issuer, resource *urlx.URL, legacy bool) (*asMetadata, error) {
 	want := issuer.String()
-	var misses []string
-	for _, u := range wellKnownAS(issuer) {
-		var meta asMetadata
-		found, status, err := d.getJSON(ctx, "authorization server metadata", u, resource, func(b []byte) error { return decodeAS(b, &meta) })
-		if err != nil {
-			if guardRefused(err) {
-				return nil, err
-			}
-			if errors.Is(err, ErrBadResponse) {
-				return nil, errf.Errorf("%w: %s: %w", ErrMetadata, u, err)
-			}
-			misses = append(misses, errf.Sprintf("%s: %v", u, err))
-			continue
-		}
-		if !found {
-			misses = append(misses, errf.Sprintf("%s: HTTP %d", u, status))
-			continue
-		}
-		d.cfg.logf("auth: authorization server metadata at %s", u)
+	var meta asMetadata
+	u, misses, err := d.firstDoc(ctx, "authorization server metadata", wellKnownAS(issuer), resource, &meta, true, nil)
+	if err != nil {
+		return nil, err
+	}
+	if u != "" {
 		if !issuerMatches(meta.Issuer, want) {
 			return nil, errf.Errorf("%w: %s names issuer %q, not %q", ErrMetadata, u, meta.Issuer, want)
 		}
