@@ -181,19 +181,9 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 	}
 	b := registrationRequest(d.applicationType(redirect), d.cfg.ClientName, redirect, method)
 	d.cfg.logf("auth: registering the client at %s", meta.RegistrationEndpoint)
-	resp, err := d.guardedDo(ctx, "registration_endpoint", &fetch.Request{Method: "POST", URL: meta.RegistrationEndpoint, Header: fetch.Header{
-		"content-type": {"application/json"},
-		"accept":       {"application/json"},
-	}, Body: b}, resource)
+	rb, err := d.postOAuth(ctx, nil, "client registration", "registration", meta.RegistrationEndpoint, oauthHeader("application/json"), b, resource, nil)
 	if err != nil {
-		return nil, errf.Errorf("auth: client registration: %w", err)
-	}
-	rb, err := readBody(resp)
-	if err != nil {
-		return nil, errf.Errorf("auth: client registration: %w", err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, oauthError(rb, resp.StatusCode, "registration")
+		return nil, err
 	}
 	var r registrationResponse
 	if err := decodeRegistration(rb, &r); err != nil || r.ClientID == "" {
@@ -451,10 +441,7 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base urlx.Valu
 		for k, v := range base {
 			form[k] = slices.Clone(v)
 		}
-		h := fetch.Header{
-			"content-type": {"application/x-www-form-urlencoded"},
-			"accept":       {"application/json"},
-		}
+		h := oauthHeader(formType)
 		if err := d.applyClientAuth(ctx, ca, form, h, disc.issuer); err != nil {
 			return nil, err
 		}
@@ -467,25 +454,16 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base urlx.Valu
 			}
 			h.Set("DPoP", proof)
 		}
-		resp, err := d.guardedDo(ctx, "token_endpoint", &fetch.Request{Method: "POST", URL: endpoint, Header: h, Body: []byte(form.Encode())}, disc.covers)
-		if err != nil {
-			return nil, errf.Errorf("auth: token request: %w", err)
-		}
-		d.noteNonce(eu, resp)
-		b, err := readBody(resp)
-		if err != nil {
-			return nil, errf.Errorf("auth: token request: %w", err)
-		}
-		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		b, err := d.postOAuth(ctx, nil, "token request", "token", endpoint, h, []byte(form.Encode()), disc.covers, eu)
+		if err == nil {
 			return d.parseToken(b, dpop)
 		}
-		oe := oauthError(b, resp.StatusCode, "token")
 		var e *Error
-		if dpop && attempt == 0 && errors.As(oe, &e) && e.Code == "use_dpop_nonce" && d.nonce(eu) != nonce {
+		if dpop && attempt == 0 && errors.As(err, &e) && e.Code == "use_dpop_nonce" && d.nonce(eu) != nonce {
 			d.cfg.logf("auth: token endpoint asked for a DPoP nonce: retrying")
 			continue
 		}
-		return nil, oe
+		return nil, err
 	}
 }
 
@@ -537,6 +515,44 @@ func tokenLifetime(raw []byte) (life time.Duration, ok bool) {
 		return maxTokenLifetime, true
 	}
 	return time.Duration(n) * time.Second, true
+}
+
+// formType is the content type of form-encoded requests.
+const formType = "application/x-www-form-urlencoded"
+
+// oauthHeader is the header of a request to an authorization server.
+func oauthHeader(contentType string) fetch.Header {
+	return fetch.Header{"content-type": {contentType}, "accept": {"application/json"}}
+}
+
+// postOAuth POSTs body to an authorization server's endpoint (named by
+// endpoint: "token", "registration"…): through doer when it is not nil,
+// else through the URL guard for the protected resource at resource. It
+// returns the body of a 2xx answer, and otherwise the endpoint's error
+// (oauthError); task prefixes the errors of the request itself. A DPoP
+// nonce in the answer is noted for nonceAt, when not nil.
+func (d *Doer) postOAuth(ctx context.Context, doer fetch.Doer, task, endpoint, url string, h fetch.Header, body []byte, resource, nonceAt *urlx.URL) ([]byte, error) {
+	req := &fetch.Request{Method: "POST", URL: url, Header: h, Body: body}
+	var resp *fetch.Response
+	var err error
+	if doer != nil {
+		resp, err = doer.Do(ctx, req)
+	} else {
+		resp, err = d.guardedDo(ctx, endpoint+"_endpoint", req, resource)
+	}
+	if err == nil {
+		if nonceAt != nil {
+			d.noteNonce(nonceAt, resp)
+		}
+		var b []byte
+		if b, err = readBody(resp); err == nil {
+			if resp.StatusCode < 200 || resp.StatusCode > 299 {
+				return nil, oauthError(b, resp.StatusCode, endpoint)
+			}
+			return b, nil
+		}
+	}
+	return nil, errf.Errorf("auth: %s: %w", task, err)
 }
 
 // readBody reads (at most maxDocument bytes of) a response body.

@@ -76,19 +76,9 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 		if doer == nil {
 			doer = req.HTTP
 		}
-		resp, err := doer.Do(ctx, &fetch.Request{Method: "POST", URL: o.TokenEndpoint, Header: fetch.Header{
-			"content-type": {"application/x-www-form-urlencoded"},
-			"accept":       {"application/json"},
-		}, Body: []byte(form.Encode())})
+		b, err := (*Doer)(nil).postOAuth(ctx, doer, "token exchange", "token exchange", o.TokenEndpoint, oauthHeader(formType), []byte(form.Encode()), nil, nil)
 		if err != nil {
-			return "", errf.Errorf("auth: token exchange: %w", err)
-		}
-		b, err := readBody(resp)
-		if err != nil {
-			return "", errf.Errorf("auth: token exchange: %w", err)
-		}
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			return "", oauthError(b, resp.StatusCode, "token exchange")
+			return "", err
 		}
 		var r exchangeResponse
 		if err := decodeExchangeResponse(b, &r); err != nil || r.AccessToken == "" {
