@@ -162,7 +162,7 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 	for hop := 0; ; hop++ {
 		u, err := urlx.Parse(cur.URL)
 		if err != nil {
-			return nil, nil, errf.Errorf("auth: invalid URL: %w", err)
+			return nil, nil, wrapErr("auth: invalid URL", err)
 		}
 		r, tok := d.credentials(ctx, u)
 		out := cur
@@ -369,7 +369,7 @@ func (d *Doer) install(ctx context.Context, r *resource, tok *Token) error {
 	disc := r.disc
 	d.mu.Unlock()
 	if err := d.cfg.Store.SetToken(ctx, disc.resource, disc.issuer, tok); err != nil {
-		return errf.Errorf("auth: storing the token: %w", err)
+		return wrapErr("auth: storing the token", err)
 	}
 	return nil
 }
@@ -400,7 +400,7 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	dpop := d.cfg.DPoP != nil && slices.Contains(meta.DPoPSigningAlgValuesSupported, d.cfg.DPoP.Algorithm())
 	stored, err := d.cfg.Store.Token(ctx, disc.resource, disc.issuer)
 	if err != nil {
-		return errf.Errorf("auth: reading the token store: %w", err)
+		return wrapErr("auth: reading the token store", err)
 	}
 	rejected := func(t *Token) bool { return s.token != nil && t.AccessToken == s.token.AccessToken }
 

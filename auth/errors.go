@@ -107,3 +107,7 @@ func (e *Error) Error() string {
 	}
 	return msg
 }
+
+// wrapErr returns err wrapped with the message msg+": "+err.Error() (as
+// errf.Errorf("%s: %w", msg, err)): one call site for the many.
+func wrapErr(msg string, err error) error { return errf.Errorf("%s: %w", msg, err) }

@@ -110,7 +110,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	}
 	reg, err := d.cfg.Store.Registration(ctx, issuer)
 	if err != nil {
-		return nil, errf.Errorf("auth: reading the client registration: %w", err)
+		return nil, wrapErr("auth: reading the client registration", err)
 	}
 	if reg != nil && reg.ClientID != "" &&
 		(reg.SecretExpiresAt.IsZero() || d.cfg.Now().Before(reg.SecretExpiresAt)) &&
@@ -135,7 +135,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 		return nil, err
 	}
 	if err := d.cfg.Store.SetRegistration(ctx, issuer, reg); err != nil {
-		return nil, errf.Errorf("auth: storing the client registration: %w", err)
+		return nil, wrapErr("auth: storing the client registration", err)
 	}
 	return registeredAuth(reg, meta, "dynamically registered"), nil
 }
@@ -385,7 +385,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 			HTTP:          d.inner,
 		})
 		if err != nil {
-			return nil, errf.Errorf("auth: obtaining the assertion: %w", err)
+			return nil, wrapErr("auth: obtaining the assertion", err)
 		}
 		form.Set("assertion", a)
 	}

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
@@ -37,7 +36,7 @@ func signJWT(ctx context.Context, s Signer, header, claims []byte) (string, erro
 	input := b64.EncodeToString(header) + "." + b64.EncodeToString(claims)
 	sig, err := s.Sign(ctx, []byte(input))
 	if err != nil {
-		return "", errf.Errorf("auth: signing a JWT: %w", err)
+		return "", wrapErr("auth: signing a JWT", err)
 	}
 	return input + "." + b64.EncodeToString(sig), nil
 }
@@ -103,7 +102,7 @@ func (c *config) randomString(n int) (string, error) {
 	for i := 0; i < n; {
 		k, err := c.Random.Read(b[i:])
 		if err != nil {
-			return "", errf.Errorf("auth: random source: %w", err)
+			return "", wrapErr("auth: random source", err)
 		}
 		if k == 0 {
 			return "", errors.New("auth: random source: no bytes")

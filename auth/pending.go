@@ -94,7 +94,7 @@ func (d *Doer) savePending(ctx context.Context, disc *discovery, p *Pending) err
 		return nil
 	}
 	if err := ps.SetPending(ctx, disc.resource, disc.issuer, p); err != nil {
-		return errf.Errorf("auth: storing the pending authorization: %w", err)
+		return wrapErr("auth: storing the pending authorization", err)
 	}
 	return nil
 }
@@ -127,7 +127,7 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 	}
 	p, err := ps.Pending(ctx, disc.resource, disc.issuer)
 	if err != nil {
-		return nil, false, errf.Errorf("auth: reading the pending authorization: %w", err)
+		return nil, false, wrapErr("auth: reading the pending authorization", err)
 	}
 	if p == nil {
 		d.cfg.logf("auth: no pending authorization for %s at %s: ignoring the callback URL", disc.resource, disc.issuer)
@@ -135,7 +135,7 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 	}
 	// One use: whatever happens next, this authorization is spent.
 	if err := ps.SetPending(ctx, disc.resource, disc.issuer, nil); err != nil {
-		return nil, false, errf.Errorf("auth: removing the pending authorization: %w", err)
+		return nil, false, wrapErr("auth: removing the pending authorization", err)
 	}
 	if !d.cfg.Now().Before(p.Created.Add(d.cfg.AuthorizationTimeout)) {
 		return nil, false, errf.Errorf("%w: the authorization for %s started at %s has expired", ErrNoPendingAuthorization, disc.resource, createdText(p.Created))

@@ -72,13 +72,13 @@ func (h *HeadlessAgent) RedirectURI() string {
 func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, error) {
 	redirect, err := urlx.Parse(h.RedirectURI())
 	if err != nil {
-		return "", errf.Errorf("auth: invalid redirect URI: %w", err)
+		return "", wrapErr("auth: invalid redirect URI", err)
 	}
 	next := authURL
 	for hop := 0; hop < 10; hop++ {
 		resp, err := h.HTTP.Do(ctx, &fetch.Request{Method: "GET", URL: next, NoRedirect: true})
 		if err != nil {
-			return "", errf.Errorf("auth: headless authorization: %w", err)
+			return "", wrapErr("auth: headless authorization", err)
 		}
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		resp.Body.Close()
