@@ -331,7 +331,6 @@ func (d *Doer) await(ctx context.Context, fn func(context.Context) error) (joine
 // client credentials never cross authorization servers.
 func (d *Doer) resourceFor(disc *discovery, target *urlx.URL) (r *resource, prev *Token, migrated bool) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	for _, x := range d.resources {
 		if x.disc.resource == disc.resource {
 			r = x
@@ -351,6 +350,7 @@ func (d *Doer) resourceFor(disc *discovery, target *urlx.URL) (r *resource, prev
 	}
 	d.resources = append(kept, r)
 	if r.disc == disc {
+		d.mu.Unlock()
 		return r, nil, false
 	}
 	prev = r.token
@@ -359,6 +359,7 @@ func (d *Doer) resourceFor(disc *discovery, target *urlx.URL) (r *resource, prev
 		r.token, r.counted = nil, false
 	}
 	r.disc = disc
+	d.mu.Unlock()
 	return r, prev, migrated
 }
 
@@ -505,9 +506,11 @@ func union(a, b []string) []string {
 
 // nonce returns the DPoP nonce last received from u's origin.
 func (d *Doer) nonce(u *urlx.URL) string {
+	o := origin(u)
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.nonces[origin(u)]
+	n := d.nonces[o]
+	d.mu.Unlock()
+	return n
 }
 
 // noteNonce records a DPoP-Nonce response header (RFC 9449 §8, §9).

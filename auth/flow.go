@@ -81,14 +81,15 @@ func (d *Doer) preRegistered(issuer string) (*Client, string) {
 		return nil, c.Issuer
 	}
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	if d.preBound == "" {
 		d.preBound = issuer
 	}
-	if d.preBound == issuer {
+	bound := d.preBound
+	d.mu.Unlock()
+	if bound == issuer {
 		return c, ""
 	}
-	return nil, d.preBound
+	return nil, bound
 }
 
 // client returns the client identity to use with the discovered
@@ -557,8 +558,8 @@ func (d *Doer) postOAuth(ctx context.Context, doer fetch.Doer, task, endpoint, u
 
 // readBody reads (at most maxDocument bytes of) a response body.
 func readBody(resp *fetch.Response) ([]byte, error) {
-	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
+	resp.Body.Close()
 	if err != nil {
 		return nil, err
 	}

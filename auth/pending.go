@@ -67,14 +67,14 @@ func (p *Pending) clone() *Pending {
 // Pending implements PendingStore.
 func (m *MemoryStore) Pending(_ context.Context, resource, issuer string) (*Pending, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.pending[[2]string{resource, issuer}].clone(), nil
+	p := m.pending[[2]string{resource, issuer}].clone()
+	m.mu.Unlock()
+	return p, nil
 }
 
 // SetPending implements PendingStore.
 func (m *MemoryStore) SetPending(_ context.Context, resource, issuer string, p *Pending) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.pending == nil {
 		m.pending = map[[2]string]*Pending{}
 	}
@@ -83,6 +83,7 @@ func (m *MemoryStore) SetPending(_ context.Context, resource, issuer string, p *
 	} else {
 		m.pending[[2]string{resource, issuer}] = p.clone()
 	}
+	m.mu.Unlock()
 	return nil
 }
 
@@ -110,9 +111,9 @@ func (d *Doer) dropPending(ctx context.Context, disc *discovery) {
 // takeCallback returns Options.CallbackURL the first time it is asked for.
 func (d *Doer) takeCallback() string {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	cb := d.callback
 	d.callback = ""
+	d.mu.Unlock()
 	return cb
 }
 

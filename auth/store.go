@@ -102,37 +102,39 @@ func NewMemoryStore() *MemoryStore {
 // Registration implements Store.
 func (m *MemoryStore) Registration(_ context.Context, issuer string) (*Registration, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.clients[issuer].clone(), nil
+	r := m.clients[issuer].clone()
+	m.mu.Unlock()
+	return r, nil
 }
 
 // SetRegistration implements Store.
 func (m *MemoryStore) SetRegistration(_ context.Context, issuer string, r *Registration) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if r == nil {
 		delete(m.clients, issuer)
 	} else {
 		m.clients[issuer] = r.clone()
 	}
+	m.mu.Unlock()
 	return nil
 }
 
 // Token implements Store.
 func (m *MemoryStore) Token(_ context.Context, resource, issuer string) (*Token, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.tokens[[2]string{resource, issuer}].clone(), nil
+	t := m.tokens[[2]string{resource, issuer}].clone()
+	m.mu.Unlock()
+	return t, nil
 }
 
 // SetToken implements Store.
 func (m *MemoryStore) SetToken(_ context.Context, resource, issuer string, t *Token) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if t == nil {
 		delete(m.tokens, [2]string{resource, issuer})
 	} else {
 		m.tokens[[2]string{resource, issuer}] = t.clone()
 	}
+	m.mu.Unlock()
 	return nil
 }
