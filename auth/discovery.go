@@ -42,6 +42,7 @@ type asMetadata struct {
 
 // discovery is what an authorization is based on.
 type discovery struct {
+	_ [0]func() // not comparable: no generated equality function
 	// resource is the RFC 8707 resource identifier: the PRM resource as
 	// published, or the server's origin for a 2025-03-26 server.
 	resource string

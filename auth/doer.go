@@ -43,6 +43,7 @@ type Doer struct {
 
 // resource is what the Doer knows about one protected resource.
 type resource struct {
+	_       [0]func() // not comparable: no generated equality function
 	disc    *discovery
 	token   *Token // nil: none yet
 	refused int    // fresh tokens refused in a row
@@ -51,6 +52,7 @@ type resource struct {
 
 // flight is an authorization (or refresh) in progress.
 type flight struct {
+	_    [0]func() // not comparable: no generated equality function
 	done chan struct{}
 	err  error
 }

@@ -21,6 +21,7 @@ import (
 // clientAuth is the client's identity at one authorization server and how
 // it authenticates at the token endpoint.
 type clientAuth struct {
+	_                  [0]func() // not comparable: no generated equality function
 	id, secret, method string
 	signer             Signer
 	how                string // for logs: "pre-registered", "CIMD", …
