@@ -293,13 +293,8 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 // the PKCE verifier, redirect URI and scope of the authorization request
 // p, for the discovered resource.
 func (d *Doer) redeemCode(ctx context.Context, disc *discovery, ca *clientAuth, code string, p *Pending, dpop bool) (*Token, error) {
-	tok, err := d.tokenRequest(ctx, disc, urlx.Values{
-		"grant_type":    {GrantAuthorizationCode},
-		"code":          {code},
-		"redirect_uri":  {p.RedirectURI},
-		"code_verifier": {p.Verifier},
-		"resource":      {disc.resource},
-	}, ca, dpop)
+	tok, err := d.tokenRequest(ctx, disc, setPairs(nil, "grant_type", GrantAuthorizationCode, "code", code,
+		"redirect_uri", p.RedirectURI, "code_verifier", p.Verifier, "resource", disc.resource), ca, dpop)
 	if err != nil {
 		return nil, err
 	}
@@ -349,11 +344,7 @@ func (d *Doer) refresh(ctx context.Context, disc *discovery, old *Token, dpop bo
 		return nil, err
 	}
 	d.cfg.logf("auth: refreshing the token for %s", disc.resource)
-	form := urlx.Values{
-		"grant_type":    {refreshGrantType},
-		"refresh_token": {old.RefreshToken},
-		"resource":      {disc.resource},
-	}
+	form := setPairs(nil, "grant_type", refreshGrantType, "refresh_token", old.RefreshToken, "resource", disc.resource)
 	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
 	if err != nil {
 		return nil, err
@@ -371,7 +362,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 	if err != nil {
 		return nil, err
 	}
-	form := urlx.Values{"grant_type": {d.cfg.Grant}, "resource": {disc.resource}}
+	form := setPairs(nil, "grant_type", d.cfg.Grant, "resource", disc.resource)
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
@@ -517,6 +508,18 @@ func tokenLifetime(raw []byte) (life time.Duration, ok bool) {
 		return maxTokenLifetime, true
 	}
 	return time.Duration(n) * time.Second, true
+}
+
+// setPairs sets the fields of v (a new Values when nil) from name, value
+// pairs, and returns v.
+func setPairs(v urlx.Values, kv ...string) urlx.Values {
+	if v == nil {
+		v = urlx.Values{}
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v[kv[i]] = []string{kv[i+1]}
+	}
+	return v
 }
 
 // formType is the content type of form-encoded requests.

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -57,15 +56,8 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 		if typ == "" {
 			typ = TokenTypeIDToken
 		}
-		form := urlx.Values{
-			"grant_type":           {tokenExchange},
-			"requested_token_type": {TokenTypeIDJAG},
-			"audience":             {req.Issuer},
-			"resource":             {req.Resource},
-			"subject_token":        {subject},
-			"subject_token_type":   {typ},
-			"client_id":            {o.ClientID},
-		}
+		form := setPairs(nil, "grant_type", tokenExchange, "requested_token_type", TokenTypeIDJAG, "audience", req.Issuer,
+			"resource", req.Resource, "subject_token", subject, "subject_token_type", typ, "client_id", o.ClientID)
 		if o.ClientSecret != "" {
 			form.Set("client_secret", o.ClientSecret)
 		}
