@@ -122,7 +122,7 @@ type metaDoc interface{ decode([]byte) error }
 // candidate that failed.
 func (d *Doer) firstDoc(ctx context.Context, what string, urls []string, resource *urlx.URL, doc metaDoc, strict bool, misses []string) (string, []string, error) {
 	for _, u := range urls {
-		d.cfg.logf("auth: %s at %s", what, u)
+		d.cfg.logs("auth: %s at %s", what, u)
 		resp, err := d.guardedDo(ctx, what, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}}, resource)
 		if err == nil {
 			if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -239,7 +239,7 @@ func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge
 	} else {
 		// A 2025-03-26 server: no protected resource metadata; its
 		// authorization server is at its origin.
-		d.cfg.logf("auth: no protected resource metadata (%s): 2025-03-26 discovery at the origin", strings.Join(misses, "; "))
+		d.cfg.logs("auth: no protected resource metadata (%s): 2025-03-26 discovery at the origin", strings.Join(misses, "; "))
 		o, _ := urlx.Parse(origin(target))
 		disc.resource, disc.covers = o.String(), o
 		var err error
@@ -302,7 +302,7 @@ func (d *Doer) discoverAS(ctx context.Context, issuer, resource *urlx.URL, legac
 		return nil, errf.Errorf("%w: none found for %s (%s)", ErrMetadata, want, strings.Join(misses, "; "))
 	}
 	o := origin(issuer)
-	d.cfg.logf("auth: no authorization server metadata: 2025-03-26 default endpoints at %s", o)
+	d.cfg.logs("auth: no authorization server metadata: 2025-03-26 default endpoints at %s", o)
 	return &asMetadata{
 		Issuer:                        o,
 		AuthorizationEndpoint:         o + "/authorize",

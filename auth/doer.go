@@ -216,7 +216,7 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 			return resp, s, nil
 		}
 		drain(resp)
-		d.cfg.logf("auth: following a redirect to %s", redact(next.String()))
+		d.cfg.logs("auth: following a redirect to %s", redact(next.String()))
 		cur.Header = cur.Header.Clone()
 		if resp.StatusCode == 303 || (resp.StatusCode <= 302 && cur.Method == "POST") {
 			if cur.Method != "HEAD" {
@@ -281,9 +281,9 @@ func (d *Doer) refused(ctx context.Context, s *sent, status int, ch oauthChallen
 	}
 	d.mu.Unlock()
 	if status == 403 {
-		d.cfg.logf("auth: HTTP 403, insufficient scope (challenge scope %q): stepping up", ch.scope)
+		d.cfg.logs("auth: HTTP 403, insufficient scope (challenge scope %q): stepping up", ch.scope)
 	} else {
-		d.cfg.logf("auth: HTTP 401 for %s: authorizing", redact(s.url.String()))
+		d.cfg.logs("auth: HTTP 401 for %s: authorizing", redact(s.url.String()))
 	}
 	_, err := d.await(ctx, func(ctx context.Context) error { return d.authorize(ctx, s, status, ch, hidden) })
 	return err
@@ -397,7 +397,7 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	}
 	r, prev, migrated := d.resourceFor(disc, s.url)
 	if migrated {
-		d.cfg.logf("auth: the authorization server of %s changed to %s", disc.resource, disc.issuer)
+		d.cfg.logs("auth: the authorization server of %s changed to %s", disc.resource, disc.issuer)
 	}
 	meta := disc.meta
 	dpop := d.cfg.DPoP != nil && slices.Contains(meta.DPoPSigningAlgValuesSupported, d.cfg.DPoP.Algorithm())
@@ -411,7 +411,7 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 		// A token this Doer has not presented yet (another process stored
 		// it, or this is the first request since the Doer was made).
 		if stored != nil && !rejected(stored) && d.usable(stored) {
-			d.cfg.logf("auth: using the stored token for %s", disc.resource)
+			d.cfg.logs("auth: using the stored token for %s", disc.resource)
 			return d.install(ctx, r, stored)
 		}
 		// A refresh token for the refused (or stored) token.
@@ -464,7 +464,7 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	if err != nil {
 		return err
 	}
-	d.cfg.logf("auth: obtained a %s token for %s", tok.Type, disc.resource)
+	d.cfg.logs("auth: obtained a %s token for %s", tok.Type, disc.resource)
 	return d.install(ctx, r, tok)
 }
 

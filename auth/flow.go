@@ -121,7 +121,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	}
 	if meta.ClientIDMetadataDocumentSupported && d.cfg.ClientMetadataURL != "" {
 		if u, err := urlx.Parse(d.cfg.ClientMetadataURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" {
-			d.cfg.logf("auth: ignoring ClientMetadataURL %q: not an https URL with a path", d.cfg.ClientMetadataURL)
+			d.cfg.logs("auth: ignoring ClientMetadataURL %q: not an https URL with a path", d.cfg.ClientMetadataURL)
 		} else {
 			return &clientAuth{id: d.cfg.ClientMetadataURL, method: AuthMethodNone, how: "client ID metadata document"}, nil
 		}
@@ -182,7 +182,7 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 		}
 	}
 	b := registrationRequest(d.applicationType(redirect), d.cfg.ClientName, redirect, method)
-	d.cfg.logf("auth: registering the client at %s", meta.RegistrationEndpoint)
+	d.cfg.logs("auth: registering the client at %s", meta.RegistrationEndpoint)
 	rb, err := d.postOAuth(ctx, nil, "client registration", "registration", meta.RegistrationEndpoint, oauthHeader("application/json"), b, resource, nil)
 	if err != nil {
 		return nil, err
@@ -243,7 +243,7 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	if err != nil {
 		return nil, err
 	}
-	d.cfg.logf("auth: client %s (%s, token endpoint auth %s)", ca.id, ca.how, ca.method)
+	d.cfg.logs("auth: client %s (%s, token endpoint auth %s)", ca.id, ca.how, ca.method)
 
 	verifier, challenge, err := d.cfg.pkce()
 	if err != nil {
@@ -267,7 +267,7 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	}
 	q.Set("resource", disc.resource)
 	au.RawQuery = q.Encode()
-	d.cfg.logf("auth: authorization request to %s (scope %q)", meta.AuthorizationEndpoint, scope)
+	d.cfg.logs("auth: authorization request to %s (scope %q)", meta.AuthorizationEndpoint, scope)
 
 	pending := &Pending{State: state, Verifier: verifier, RedirectURI: redirect, ClientID: ca.id, Scope: scope, Created: d.cfg.Now()}
 	if err := d.savePending(ctx, disc, pending); err != nil {
@@ -343,7 +343,7 @@ func (d *Doer) refresh(ctx context.Context, disc *discovery, old *Token, dpop bo
 	if err != nil {
 		return nil, err
 	}
-	d.cfg.logf("auth: refreshing the token for %s", disc.resource)
+	d.cfg.logs("auth: refreshing the token for %s", disc.resource)
 	form := setPairs(nil, "grant_type", refreshGrantType, "refresh_token", old.RefreshToken, "resource", disc.resource)
 	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
 	if err != nil {
@@ -382,7 +382,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 		}
 		form.Set("assertion", a)
 	}
-	d.cfg.logf("auth: %s grant at %s as %s (%s)", d.cfg.Grant, disc.meta.TokenEndpoint, ca.id, ca.method)
+	d.cfg.logs("auth: %s grant at %s as %s (%s)", d.cfg.Grant, disc.meta.TokenEndpoint, ca.id, ca.method)
 	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
 	if err != nil {
 		return nil, err

@@ -203,7 +203,7 @@ func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, r
 		if err != nil {
 			return nil, errf.Errorf("%w: %s %s redirected to an invalid Location", ErrBadResponse, what, redact(cur.URL))
 		}
-		d.cfg.logf("auth: %s redirected to %s", what, redact(next.String()))
+		d.cfg.logs("auth: %s redirected to %s", what, redact(next.String()))
 		cur.Header = cur.Header.Clone()
 		if resp.StatusCode == 303 || (resp.StatusCode <= 302 && cur.Method == "POST") {
 			cur.Method, cur.Body = "GET", nil

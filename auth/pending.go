@@ -131,7 +131,7 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 		return nil, false, wrapErr("auth: reading the pending authorization", err)
 	}
 	if p == nil {
-		d.cfg.logf("auth: no pending authorization for %s at %s: ignoring the callback URL", disc.resource, disc.issuer)
+		d.cfg.logs("auth: no pending authorization for %s at %s: ignoring the callback URL", disc.resource, disc.issuer)
 		return nil, false, nil
 	}
 	// One use: whatever happens next, this authorization is spent.
@@ -145,7 +145,7 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 	if err != nil || ru.Scheme == "" || p.State == "" || p.Verifier == "" {
 		return nil, false, errf.Errorf("%w: the stored pending authorization is incomplete", ErrNoPendingAuthorization)
 	}
-	d.cfg.logf("auth: finishing the authorization for %s started before a redirect", disc.resource)
+	d.cfg.logs("auth: finishing the authorization for %s started before a redirect", disc.resource)
 	code, err := checkCallback(cb, ru, p.State, disc.meta, disc.issuer)
 	if err != nil {
 		return nil, false, err
