@@ -217,23 +217,30 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 		}
 		drain(resp)
 		d.cfg.logs("auth: following a redirect to %s", redact(next.String()))
-		cur.Header = cur.Header.Clone()
-		if resp.StatusCode == 303 || (resp.StatusCode <= 302 && cur.Method == "POST") {
-			if cur.Method != "HEAD" {
-				cur.Method = "GET"
-			}
-			cur.Body = nil
-			delete(cur.Header, "content-type")
-			delete(cur.Header, "content-length")
-		}
-		if origin(next) != origin(u) {
-			// As fetch does: no caller credentials to another origin.
-			delete(cur.Header, "authorization")
-			delete(cur.Header, "dpop")
-			delete(cur.Header, "cookie")
-		}
-		cur.URL = next.String()
+		redirected(&cur, resp.StatusCode, u, next)
 	}
+}
+
+// redirected turns cur, answered with the redirect status from u to next,
+// into the request to next, as fetch does: 303 (and 301 or 302 after a
+// POST) becomes a GET without body, and no credentials (Authorization,
+// DPoP, cookies) go to another origin.
+func redirected(cur *fetch.Request, status int, u, next *urlx.URL) {
+	cur.Header = cur.Header.Clone()
+	if status == 303 || (status <= 302 && cur.Method == "POST") {
+		if cur.Method != "HEAD" {
+			cur.Method = "GET"
+		}
+		cur.Body = nil
+		delete(cur.Header, "content-type")
+		delete(cur.Header, "content-length")
+	}
+	if origin(next) != origin(u) {
+		delete(cur.Header, "authorization")
+		delete(cur.Header, "dpop")
+		delete(cur.Header, "cookie")
+	}
+	cur.URL = next.String()
 }
 
 func isRedirect(status int) bool {

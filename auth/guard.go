@@ -204,16 +204,7 @@ func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, r
 			return nil, errf.Errorf("%w: %s %s redirected to an invalid Location", ErrBadResponse, what, redact(cur.URL))
 		}
 		d.cfg.logs("auth: %s redirected to %s", what, redact(next.String()))
-		cur.Header = cur.Header.Clone()
-		if resp.StatusCode == 303 || (resp.StatusCode <= 302 && cur.Method == "POST") {
-			cur.Method, cur.Body = "GET", nil
-			delete(cur.Header, "content-type")
-		}
-		if origin(next) != origin(u) {
-			// Client credentials and proofs stay with the origin they were for.
-			delete(cur.Header, "authorization")
-			delete(cur.Header, "dpop")
-		}
-		cur.URL = next.String()
+		// Client credentials and proofs stay with the origin they were for.
+		redirected(&cur, resp.StatusCode, u, next)
 	}
 }
