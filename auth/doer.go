@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"errors"
 	"io"
 	"slices"
 	"strings"
@@ -431,8 +430,7 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 				return d.install(ctx, r, tok)
 			}
 			d.cfg.logf("auth: refresh failed: %v", err)
-			var oe *Error
-			if errors.As(err, &oe) {
+			if oauthErr(err) != nil {
 				_ = d.cfg.Store.SetToken(ctx, disc.resource, disc.issuer, nil)
 			}
 			break
@@ -486,8 +484,7 @@ func (d *Doer) refreshExpired(ctx context.Context, r *resource, tok *Token) erro
 	d.mu.Unlock()
 	nt, err := d.refresh(ctx, disc, tok, tok.Type == "DPoP")
 	if err != nil {
-		var oe *Error
-		if errors.As(err, &oe) {
+		if oauthErr(err) != nil {
 			// The refresh token is dead: forget the token; the server's
 			// 401 will start a new authorization.
 			d.mu.Lock()

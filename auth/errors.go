@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"errors"
+
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
@@ -100,6 +102,15 @@ type Error struct {
 	// Endpoint names where the error came from: "token", "registration",
 	// "authorization" or "token exchange".
 	Endpoint string
+}
+
+// oauthErr returns the *Error in err's chain, or nil.
+func oauthErr(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
 }
 
 func (e *Error) Error() string {

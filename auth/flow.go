@@ -451,8 +451,7 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base urlx.Valu
 		if err == nil {
 			return d.parseToken(b, dpop)
 		}
-		var e *Error
-		if dpop && attempt == 0 && errors.As(err, &e) && e.Code == "use_dpop_nonce" && d.nonce(eu) != nonce {
+		if e := oauthErr(err); dpop && attempt == 0 && e != nil && e.Code == "use_dpop_nonce" && d.nonce(eu) != nonce {
 			d.cfg.logf("auth: token endpoint asked for a DPoP nonce: retrying")
 			continue
 		}

@@ -44,19 +44,8 @@ const (
 	classForbidden
 )
 
-func (c addrClass) String() string {
-	switch c {
-	case classLoopback:
-		return "loopback"
-	case classPrivate:
-		return "private"
-	case classLinkLocal:
-		return "link-local"
-	case classForbidden:
-		return "unspecified, multicast or broadcast"
-	}
-	return "public"
-}
+// classNames names the classes in messages.
+var classNames = [...]string{"public", "loopback", "private", "link-local", "unspecified, multicast or broadcast"}
 
 // hostClass classifies the host of u.
 func hostClass(u *urlx.URL) addrClass {
@@ -146,7 +135,7 @@ func (d *Doer) checkURL(what string, u, resource *urlx.URL) error {
 	}
 	tc, rc := hostClass(u), hostClass(resource)
 	if tc == classForbidden || (tc != classPublic && tc != rc && !d.cfg.AllowPrivateAddresses) {
-		return errf.Errorf("%w: %s %s is a %s address and the protected resource %s is not", ErrUnsafeURL, what, redact(u.String()), tc, origin(resource))
+		return errf.Errorf("%w: %s %s is a %s address and the protected resource %s is not", ErrUnsafeURL, what, redact(u.String()), classNames[tc], origin(resource))
 	}
 	if u.Scheme == "http" && !d.cfg.AllowInsecureHTTP &&
 		!(tc == classLoopback && (rc == classLoopback || d.cfg.AllowPrivateAddresses)) {

@@ -148,9 +148,7 @@ func (c *config) thumbprint(jwk map[string]string) string {
 		buf = append(buf, ':')
 		buf = jsonscan.AppendString(buf, jwk[m])
 	}
-	buf = append(buf, '}')
-	sum := c.SHA256(buf)
-	return b64.EncodeToString(sum[:])
+	return c.s256(string(append(buf, '}')))
 }
 
 // dpopProof builds a DPoP proof (RFC 9449 §4) for a request; accessToken
@@ -167,8 +165,7 @@ func (c *config) dpopProof(ctx context.Context, s Signer, method, target, access
 	}
 	ath := ""
 	if accessToken != "" {
-		sum := c.SHA256([]byte(accessToken))
-		ath = b64.EncodeToString(sum[:])
+		ath = c.s256(accessToken)
 	}
 	return signJWT(ctx, s, jwtHeader(s, "dpop+jwt", true), dpopClaims(ath, method, u.String(), now.Unix(), jti, nonce))
 }
