@@ -100,10 +100,10 @@ func isLoopback(u *urlx.URL) bool {
 func (d *Doer) checkEndpoint(what, raw string, resource *urlx.URL) (*urlx.URL, error) {
 	u, err := urlx.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, errf.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, raw)
+		return nil, failf(ErrMetadata, "%w: %s %q is not an absolute http(s) URL", what, raw)
 	}
 	if u.Fragment != "" {
-		return nil, errf.Errorf("%w: %s %q has a fragment", ErrMetadata, what, raw)
+		return nil, failf(ErrMetadata, "%w: %s %q has a fragment", what, raw)
 	}
 	if err := d.checkURL(what, u, resource); err != nil {
 		return nil, err
@@ -223,13 +223,13 @@ func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge
 	if prm != nil {
 		res, err := urlx.Parse(prm.Resource)
 		if prm.Resource == "" || err != nil || res.Host == "" || (res.Scheme != "https" && res.Scheme != "http") || res.Fragment != "" {
-			return nil, errf.Errorf("%w: resource %q is not an absolute http(s) URI without fragment", ErrResourceMismatch, prm.Resource)
+			return nil, failf(ErrResourceMismatch, "%w: resource %q is not an absolute http(s) URI without fragment", prm.Resource)
 		}
 		if !coversURL(res, target) {
-			return nil, errf.Errorf("%w: metadata for %q, request to %s", ErrResourceMismatch, prm.Resource, redact(target.String()))
+			return nil, failf(ErrResourceMismatch, "%w: metadata for %q, request to %s", prm.Resource, redact(target.String()))
 		}
 		if len(prm.AuthorizationServers) == 0 {
-			return nil, errf.Errorf("%w (resource %s)", ErrNoAuthorizationServer, prm.Resource)
+			return nil, failf(ErrNoAuthorizationServer, "%w (resource %s)", prm.Resource)
 		}
 		disc.resource, disc.covers = prm.Resource, res
 		asURL, err = d.checkEndpoint("authorization server", prm.AuthorizationServers[0], target)
@@ -258,7 +258,7 @@ func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge
 	if meta.fallback && hidden {
 		// Without a readable challenge, without any metadata, the default
 		// endpoints are a guess: report the likely cause instead.
-		return nil, hiddenError(errf.Errorf("%w: no protected resource or authorization server metadata (%s)", ErrMetadata, strings.Join(misses, "; ")))
+		return nil, hiddenError(failf(ErrMetadata, "%w: no protected resource or authorization server metadata (%s)", strings.Join(misses, "; ")))
 	}
 	disc.meta, disc.issuer = meta, meta.Issuer
 	return disc, nil
@@ -279,7 +279,7 @@ func (d *Doer) discoverAS(ctx context.Context, issuer, resource *urlx.URL, legac
 	}
 	if u != "" {
 		if !issuerMatches(meta.Issuer, want) {
-			return nil, errf.Errorf("%w: %s names issuer %q, not %q", ErrMetadata, u, meta.Issuer, want)
+			return nil, failf(ErrMetadata, "%w: %s names issuer %q, not %q", u, meta.Issuer, want)
 		}
 		for _, e := range [...]struct{ what, url string }{
 			{"authorization_endpoint", meta.AuthorizationEndpoint},
@@ -294,12 +294,12 @@ func (d *Doer) discoverAS(ctx context.Context, issuer, resource *urlx.URL, legac
 			}
 		}
 		if meta.TokenEndpoint == "" {
-			return nil, errf.Errorf("%w: %s has no token_endpoint", ErrMetadata, u)
+			return nil, failf(ErrMetadata, "%w: %s has no token_endpoint", u)
 		}
 		return &meta, nil
 	}
 	if !legacy {
-		return nil, errf.Errorf("%w: none found for %s (%s)", ErrMetadata, want, strings.Join(misses, "; "))
+		return nil, failf(ErrMetadata, "%w: none found for %s (%s)", want, strings.Join(misses, "; "))
 	}
 	o := origin(issuer)
 	d.cfg.logs("auth: no authorization server metadata: 2025-03-26 default endpoints at %s", o)

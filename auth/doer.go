@@ -82,7 +82,7 @@ func (d *Doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, err
 	// Each round is bounded by the refusal count; this bounds them all.
 	for round := 0; ; round++ {
 		if round > 2*d.cfg.MaxAuthorizations+2 {
-			return nil, errf.Errorf("%w: %s %s keeps being refused", ErrRetryLimit, req.Method, redact(req.URL))
+			return nil, failf(ErrRetryLimit, "%w: %s %s keeps being refused", req.Method, redact(req.URL))
 		}
 		resp, s, err := d.send(ctx, req)
 		if err != nil {

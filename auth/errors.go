@@ -127,3 +127,14 @@ func (e *Error) Error() string {
 // wrapErr returns err wrapped with the message msg+": "+err.Error() (as
 // errf.Errorf("%s: %w", msg, err)): one call site for the many.
 func wrapErr(msg string, err error) error { return errf.Errorf("%s: %w", msg, err) }
+
+// failf is errf.Errorf for a format whose first verb is %w (for sentinel)
+// and whose other operands are strings: its call sites box nothing.
+func failf(sentinel error, format string, args ...string) error {
+	a := make([]any, 1+len(args))
+	a[0] = sentinel
+	for i, s := range args {
+		a[1+i] = s
+	}
+	return errf.Errorf(format, a...)
+}

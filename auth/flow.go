@@ -108,7 +108,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 		return &clientAuth{id: pre.ID, secret: pre.Secret, signer: pre.Signer, method: method, how: "pre-registered"}, nil
 	}
 	if d.cfg.Grant != GrantAuthorizationCode {
-		return nil, errf.Errorf("%w: the %s grant needs Options.Client credentials for %s%s", ErrNoRegistration, d.cfg.Grant, issuer, boundNote(boundTo))
+		return nil, failf(ErrNoRegistration, "%w: the %s grant needs Options.Client credentials for %s%s", d.cfg.Grant, issuer, boundNote(boundTo))
 	}
 	reg, err := d.cfg.Store.Registration(ctx, issuer)
 	if err != nil {
@@ -127,10 +127,10 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 		}
 	}
 	if !register {
-		return nil, errf.Errorf("%w: no registration with %s", ErrNoRegistration, issuer)
+		return nil, failf(ErrNoRegistration, "%w: no registration with %s", issuer)
 	}
 	if meta.RegistrationEndpoint == "" {
-		return nil, errf.Errorf("%w: %s offers neither dynamic registration nor client ID metadata documents%s", ErrNoRegistration, issuer, boundNote(boundTo))
+		return nil, failf(ErrNoRegistration, "%w: %s offers neither dynamic registration nor client ID metadata documents%s", issuer, boundNote(boundTo))
 	}
 	reg, err = d.registerClient(ctx, meta, redirect, disc.covers)
 	if err != nil {
@@ -313,7 +313,7 @@ func checkCallback(raw string, redirect *urlx.URL, state string, meta *asMetadat
 		return "", errf.Errorf("%w: %v", ErrRedirectMismatch, err)
 	}
 	if !atRedirect(u, redirect) {
-		return "", errf.Errorf("%w: %s", ErrRedirectMismatch, redact(raw))
+		return "", failf(ErrRedirectMismatch, "%w: %s", redact(raw))
 	}
 	q := u.Query()
 	if got := q.Get("state"); !constantTimeEqual(got, state) {
@@ -321,10 +321,10 @@ func checkCallback(raw string, redirect *urlx.URL, state string, meta *asMetadat
 	}
 	if q.Has("iss") {
 		if q.Get("iss") != issuer {
-			return "", errf.Errorf("%w: got %q, expected %q", ErrIssuerMismatch, q.Get("iss"), issuer)
+			return "", failf(ErrIssuerMismatch, "%w: got %q, expected %q", q.Get("iss"), issuer)
 		}
 	} else if meta.IssParameterSupported {
-		return "", errf.Errorf("%w (expected %q)", ErrIssuerMissing, issuer)
+		return "", failf(ErrIssuerMissing, "%w (expected %q)", issuer)
 	}
 	if e := q.Get("error"); e != "" {
 		return "", &Error{Code: e, Description: q.Get("error_description"), URI: q.Get("error_uri"), Endpoint: "authorization"}
@@ -427,7 +427,7 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base urlx.Valu
 	endpoint := disc.meta.TokenEndpoint
 	eu, err := urlx.Parse(endpoint)
 	if err != nil {
-		return nil, errf.Errorf("%w: token endpoint %q", ErrMetadata, endpoint)
+		return nil, failf(ErrMetadata, "%w: token endpoint %q", endpoint)
 	}
 	for attempt := 0; ; attempt++ {
 		form := urlx.Values{}
@@ -476,7 +476,7 @@ func (d *Doer) parseToken(b []byte, dpop bool) (*Token, error) {
 		t.Type = "DPoP"
 		t.JKT = d.cfg.thumbprint(d.cfg.DPoP.PublicJWK())
 	default:
-		return nil, errf.Errorf("%w: unsupported token_type %q", ErrBadResponse, r.TokenType)
+		return nil, failf(ErrBadResponse, "%w: unsupported token_type %q", r.TokenType)
 	}
 	if len(r.ExpiresIn) > 0 && string(r.ExpiresIn) != "null" {
 		if life, ok := tokenLifetime(r.ExpiresIn); ok {

@@ -131,15 +131,15 @@ func whatwgIPv4(h string) (netip.Addr, bool) {
 // for requests on behalf of the protected resource at resource.
 func (d *Doer) checkURL(what string, u, resource *urlx.URL) error {
 	if u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return errf.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, redact(u.String()))
+		return failf(ErrMetadata, "%w: %s %q is not an absolute http(s) URL", what, redact(u.String()))
 	}
 	tc, rc := hostClass(u), hostClass(resource)
 	if tc == classForbidden || (tc != classPublic && tc != rc && !d.cfg.AllowPrivateAddresses) {
-		return errf.Errorf("%w: %s %s is a %s address and the protected resource %s is not", ErrUnsafeURL, what, redact(u.String()), classNames[tc], origin(resource))
+		return failf(ErrUnsafeURL, "%w: %s %s is a %s address and the protected resource %s is not", what, redact(u.String()), classNames[tc], origin(resource))
 	}
 	if u.Scheme == "http" && !d.cfg.AllowInsecureHTTP &&
 		!(tc == classLoopback && (rc == classLoopback || d.cfg.AllowPrivateAddresses)) {
-		return errf.Errorf("%w: %s %s", ErrInsecureEndpoint, what, redact(u.String()))
+		return failf(ErrInsecureEndpoint, "%w: %s %s", what, redact(u.String()))
 	}
 	return nil
 }
@@ -186,11 +186,11 @@ func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, r
 		}
 		drain(resp)
 		if hop >= maxGuardedRedirects {
-			return nil, errf.Errorf("%w: %s %s: too many redirects", ErrBadResponse, what, redact(req.URL))
+			return nil, failf(ErrBadResponse, "%w: %s %s: too many redirects", what, redact(req.URL))
 		}
 		next, err := u.Parse(loc)
 		if err != nil {
-			return nil, errf.Errorf("%w: %s %s redirected to an invalid Location", ErrBadResponse, what, redact(cur.URL))
+			return nil, failf(ErrBadResponse, "%w: %s %s redirected to an invalid Location", what, redact(cur.URL))
 		}
 		d.cfg.logs("auth: %s redirected to %s", what, redact(next.String()))
 		// Client credentials and proofs stay with the origin they were for.

@@ -77,7 +77,7 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 			return "", errf.Errorf("%w: token exchange response without access_token", ErrBadResponse)
 		}
 		if r.IssuedTokenType != "" && r.IssuedTokenType != TokenTypeIDJAG {
-			return "", errf.Errorf("%w: token exchange issued %q, not an ID-JAG", ErrBadResponse, r.IssuedTokenType)
+			return "", failf(ErrBadResponse, "%w: token exchange issued %q, not an ID-JAG", r.IssuedTokenType)
 		}
 		return r.AccessToken, nil
 	}

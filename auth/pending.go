@@ -139,7 +139,7 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 		return nil, false, wrapErr("auth: removing the pending authorization", err)
 	}
 	if !d.cfg.Now().Before(p.Created.Add(d.cfg.AuthorizationTimeout)) {
-		return nil, false, errf.Errorf("%w: the authorization for %s started at %s has expired", ErrNoPendingAuthorization, disc.resource, createdText(p.Created))
+		return nil, false, failf(ErrNoPendingAuthorization, "%w: the authorization for %s started at %s has expired", disc.resource, createdText(p.Created))
 	}
 	ru, err := urlx.Parse(p.RedirectURI)
 	if err != nil || ru.Scheme == "" || p.State == "" || p.Verifier == "" {

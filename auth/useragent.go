@@ -96,13 +96,13 @@ func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, 
 		base, _ := urlx.Parse(next)
 		u, err := base.Parse(loc)
 		if err != nil {
-			return "", errf.Errorf("%w: invalid Location %q", ErrBadResponse, loc)
+			return "", failf(ErrBadResponse, "%w: invalid Location %q", loc)
 		}
 		if atRedirect(u, redirect) {
 			return u.String(), nil
 		}
 		if !strings.EqualFold(u.Scheme, base.Scheme) || canonicalHostPort(u) != canonicalHostPort(base) {
-			return "", errf.Errorf("%w: the authorization endpoint redirected to %s, another origin (a headless agent follows redirects only within %s)", ErrRedirectMismatch, redact(u.String()), origin(base))
+			return "", failf(ErrRedirectMismatch, "%w: the authorization endpoint redirected to %s, another origin (a headless agent follows redirects only within %s)", redact(u.String()), origin(base))
 		}
 		next = u.String()
 	}
