@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"errors"
-	"net/netip"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -90,8 +89,8 @@ func isLoopback(u *urlx.URL) bool {
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
-	a, err := netip.ParseAddr(h)
-	return err == nil && a.IsLoopback()
+	a, ok := parseAddr(h)
+	return ok && a.loopback()
 }
 
 // checkEndpoint validates an authorization server URL for the protected

@@ -3,7 +3,6 @@ package urlx
 import (
 	"bytes"
 	"errors"
-	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -256,11 +255,11 @@ func parseHost(scheme, host string) (string, error) {
 				return "", err
 			}
 		}
-		a, err := netip.ParseAddr(literal)
+		a, err := ParseIP(literal)
 		if err != nil {
 			return "", errors.New("invalid host: " + err.Error())
 		}
-		if a.Is4() {
+		if a.Is4 {
 			return "", errors.New("invalid IP-literal")
 		}
 		return "[" + literal + "]" + colonPort, nil
