@@ -2,9 +2,7 @@ package auth
 
 import (
 	"context"
-	"io"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -102,7 +100,7 @@ func (d *Doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, err
 			return resp, nil // not something authorization can fix
 		}
 		if resp.StatusCode == 401 && ch.errorCode == "use_dpop_nonce" && !nonceRetried &&
-			s.token != nil && s.token.Type == "DPoP" && resp.Header.Get("DPoP-Nonce") != "" {
+			s.token != nil && s.token.Type == "DPoP" && hget(resp.Header, "dpop-nonce") != "" {
 			// RFC 9449 §9: retry once with the server's nonce (noted by send).
 			nonceRetried = true
 			drain(resp)
@@ -116,10 +114,21 @@ func (d *Doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, err
 	}
 }
 
-func drain(resp *fetch.Response) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
-	resp.Body.Close()
+// hget returns the first value of the header named k (lower-case, as
+// fetch.Header keeps names), or "".
+func hget(h fetch.Header, k string) string {
+	if v := h[k]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
+
+// hset sets the header named k (lower-case) to v.
+func hset(h fetch.Header, k, v string) { h[k] = []string{v} }
+
+// drain reads (at most 4 KB of) a response body that is not used, and
+// closes it.
+func drain(resp *fetch.Response) { _, _ = readAtMost(resp, 4096) }
 
 // lookup returns the known resource covering u (the most specific one).
 // d.mu must be held.
@@ -174,10 +183,10 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 				if err != nil {
 					return nil, nil, err
 				}
-				out.Header.Set("Authorization", "DPoP "+tok.AccessToken)
-				out.Header.Set("DPoP", proof)
+				hset(out.Header, "authorization", "DPoP "+tok.AccessToken)
+				hset(out.Header, "dpop", proof)
 			} else {
-				out.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+				hset(out.Header, "authorization", "Bearer "+tok.AccessToken)
 			}
 			out.NoRedirect = true
 		}
@@ -206,7 +215,7 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 		if tok != nil {
 			s.res, s.token = r, tok
 		}
-		loc := resp.Header.Get("Location")
+		loc := hget(resp.Header, "location")
 		if tok == nil || req.NoRedirect || loc == "" || !isRedirect(resp.StatusCode) {
 			return resp, s, nil
 		}
@@ -443,12 +452,12 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	var scopes []string
 	if !migrated {
 		if prev != nil {
-			scopes = prev.scopes()
+			scopes = fields(prev.Scope)
 		} else if stored != nil {
-			scopes = stored.scopes()
+			scopes = fields(stored.Scope)
 		}
 	}
-	scopes = union(scopes, strings.Fields(ch.scope))
+	scopes = union(scopes, fields(ch.scope))
 	if len(scopes) == 0 && disc.prm != nil {
 		scopes = union(nil, disc.prm.ScopesSupported)
 	}
@@ -521,7 +530,7 @@ func (d *Doer) nonce(u *urlx.URL) string {
 
 // noteNonce records a DPoP-Nonce response header (RFC 9449 §8, §9).
 func (d *Doer) noteNonce(u *urlx.URL, resp *fetch.Response) {
-	if n := resp.Header.Get("DPoP-Nonce"); n != "" {
+	if n := hget(resp.Header, "dpop-nonce"); n != "" {
 		d.mu.Lock()
 		d.nonces[origin(u)] = n
 		d.mu.Unlock()

@@ -397,7 +397,7 @@ func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form urlx.Va
 	case AuthMethodBasic:
 		// RFC 6749 §2.3.1: form-encode both, then Base64.
 		cred := urlx.QueryEscape(ca.id) + ":" + urlx.QueryEscape(ca.secret)
-		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+		hset(h, "authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
 	case AuthMethodPost:
 		form.Set("client_id", ca.id)
 		form.Set("client_secret", ca.secret)
@@ -445,7 +445,7 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base urlx.Valu
 			if err != nil {
 				return nil, err
 			}
-			h.Set("DPoP", proof)
+			hset(h, "dpop", proof)
 		}
 		b, err := d.postOAuth(ctx, nil, "token request", "token", endpoint, h, []byte(form.Encode()), disc.covers, eu)
 		if err == nil {
@@ -499,7 +499,14 @@ const maxTokenLifetime = 366 * 24 * time.Hour
 // is not a lifetime (ok false): expires_in is advice, and a token is never
 // turned into one that is always expired because of it.
 func tokenLifetime(raw []byte) (life time.Duration, ok bool) {
-	n, err := strconv.ParseFloat(strings.Trim(string(raw), `"`), 64)
+	s := string(raw)
+	for len(s) > 0 && s[0] == '"' {
+		s = s[1:]
+	}
+	for len(s) > 0 && s[len(s)-1] == '"' {
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
 		return 0, false
 	}
@@ -561,8 +568,7 @@ func (d *Doer) postOAuth(ctx context.Context, doer fetch.Doer, task, endpoint, u
 
 // readBody reads (at most maxDocument bytes of) a response body.
 func readBody(resp *fetch.Response) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
-	resp.Body.Close()
+	b, err := readAtMost(resp, maxDocument+1)
 	if err != nil {
 		return nil, err
 	}
@@ -570,6 +576,26 @@ func readBody(resp *fetch.Response) ([]byte, error) {
 		return nil, errf.Errorf("%w: response larger than %d bytes", ErrBadResponse, maxDocument)
 	}
 	return b, nil
+}
+
+// readAtMost reads at most limit bytes of a response body and closes it
+// (io.ReadAll of an io.LimitReader, without io's copying machinery).
+func readAtMost(resp *fetch.Response, limit int) ([]byte, error) {
+	b := make([]byte, 0, min(limit, 512))
+	var err error
+	for len(b) < limit && err == nil {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow as append does
+		}
+		var n int
+		n, err = resp.Body.Read(b[len(b):min(cap(b), limit)])
+		b = b[:len(b)+n]
+	}
+	resp.Body.Close()
+	if err == io.EOF {
+		err = nil
+	}
+	return b, err
 }
 
 // oauthError turns an error response into *Error (or ErrBadResponse when

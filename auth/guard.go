@@ -123,7 +123,7 @@ func hostClass(u *urlx.URL) addrClass {
 func whatwgIPv4(h string) (v4 [4]byte, valid, ok bool) {
 	parts := strings.Split(h, ".")
 	last := parts[len(parts)-1]
-	if last == "" || !(strings.Trim(last, "0123456789") == "" || strings.HasPrefix(last, "0x") && strings.Trim(last[2:], "0123456789abcdef") == "") {
+	if last == "" || !(allIn(last, "0123456789") || strings.HasPrefix(last, "0x") && allIn(last[2:], "0123456789abcdef")) {
 		return v4, false, false
 	}
 	if len(parts) > 4 {
@@ -158,6 +158,16 @@ func whatwgIPv4(h string) (v4 [4]byte, valid, ok bool) {
 		v |= p << (8 * (3 - i))
 	}
 	return [4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}, true, true
+}
+
+// allIn reports whether every byte of s is in set.
+func allIn(s, set string) bool {
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(set, s[i]) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // checkURL applies the guard to u, a URL a server named (what says which),
@@ -207,13 +217,13 @@ func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, r
 			// stays behind.
 			drain(resp)
 			out.NoRedirect = false
-			if out.Header.Get("DPoP") != "" {
+			if hget(out.Header, "dpop") != "" {
 				out.Header = out.Header.Clone()
 				delete(out.Header, "dpop")
 			}
 			return d.inner.Do(ctx, &out)
 		}
-		loc := resp.Header.Get("Location")
+		loc := hget(resp.Header, "location")
 		if !isRedirect(resp.StatusCode) || loc == "" {
 			return resp, nil
 		}

@@ -167,9 +167,21 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 // the second. time's MarshalText writes RFC 3339 without the general
 // layout engine that Format would link into the WebAssembly modules.
 func createdText(t time.Time) string {
-	b, err := t.Truncate(time.Second).MarshalText()
+	b, err := t.MarshalText()
 	if err != nil {
 		return "an unknown time"
+	}
+	// To the second: drop the fraction (what Truncate(time.Second) would
+	// do, without linking time's division).
+	for i, c := range b {
+		if c == '.' {
+			j := i + 1
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				j++
+			}
+			b = append(b[:i], b[j:]...)
+			break
+		}
 	}
 	return string(b)
 }

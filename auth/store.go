@@ -3,9 +3,9 @@ package auth
 import (
 	"context"
 	"slices"
-	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // Store keeps what the Doer learns: client registrations, keyed by the
@@ -66,7 +66,26 @@ func (t *Token) expired(now time.Time) bool {
 	return !t.Expiry.IsZero() && !now.Before(t.Expiry.Add(-30*time.Second))
 }
 
-func (t *Token) scopes() []string { return strings.Fields(t.Scope) }
+// fields splits s around runs of white space, as strings.Fields does
+// (without its ASCII fast path and FieldsFunc, which nothing else links).
+func fields(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
 
 func (t *Token) clone() *Token {
 	if t == nil {

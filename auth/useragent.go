@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"io"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -80,9 +79,8 @@ func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, 
 		if err != nil {
 			return "", wrapErr("auth: headless authorization", err)
 		}
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		resp.Body.Close()
-		loc := resp.Header.Get("Location")
+		b, _ := readAtMost(resp, 4096)
+		loc := hget(resp.Header, "location")
 		if resp.StatusCode < 300 || resp.StatusCode > 399 || loc == "" {
 			if resp.StatusCode == 0 {
 				return "", errf.Errorf("auth: headless authorization: the platform hides redirects (opaque redirect): use an interactive user agent")
