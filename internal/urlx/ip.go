@@ -1,5 +1,9 @@
 package urlx
 
+// parseIPv4Fields and parseIPv6 are net/netip's parsers, returning bytes
+// instead of an Addr (net/netip: Copyright 2020 The Go Authors; BSD-style
+// license, see the LICENSE file of the Go distribution).
+
 import "strconv"
 
 // IP is an IP address read by ParseIP.
