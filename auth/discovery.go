@@ -170,14 +170,11 @@ func wellKnownPRM(target *urlx.URL) []string {
 func wellKnownAS(issuer *urlx.URL) []string {
 	o := origin(issuer)
 	p := strings.TrimSuffix(issuer.EscapedPath(), "/")
-	if p == "" {
-		return []string{o + "/.well-known/oauth-authorization-server", o + "/.well-known/openid-configuration"}
+	out := []string{o + "/.well-known/oauth-authorization-server" + p, o + "/.well-known/openid-configuration" + p}
+	if p != "" {
+		out = append(out, o+p+"/.well-known/openid-configuration")
 	}
-	return []string{
-		o + "/.well-known/oauth-authorization-server" + p,
-		o + "/.well-known/openid-configuration" + p,
-		o + p + "/.well-known/openid-configuration",
-	}
+	return out
 }
 
 // issuerMatches compares a metadata document's issuer with the issuer

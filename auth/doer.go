@@ -510,7 +510,7 @@ func (d *Doer) refreshExpired(ctx context.Context, r *resource, tok *Token) erro
 
 // union returns a followed by the members of b not in a.
 func union(a, b []string) []string {
-	out := slices.Clone(a)
+	out := append(a[:0:0], a...)
 	for _, s := range b {
 		if s != "" && !slices.Contains(out, s) {
 			out = append(out, s)

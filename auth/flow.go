@@ -374,7 +374,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 			Issuer:        disc.issuer,
 			TokenEndpoint: disc.meta.TokenEndpoint,
 			Resource:      disc.resource,
-			Scopes:        slices.Clone(scopes),
+			Scopes:        append(scopes[:0:0], scopes...),
 			HTTP:          d.inner,
 		})
 		if err != nil {
@@ -432,7 +432,7 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base urlx.Valu
 	for attempt := 0; ; attempt++ {
 		form := urlx.Values{}
 		for k, v := range base {
-			form[k] = slices.Clone(v)
+			form[k] = append(v[:0:0], v...)
 		}
 		h := oauthHeader(formType)
 		if err := d.applyClientAuth(ctx, ca, form, h, disc.issuer); err != nil {
@@ -510,7 +510,7 @@ func tokenLifetime(raw []byte) (life time.Duration, ok bool) {
 	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
 		return 0, false
 	}
-	if n >= maxTokenLifetime.Seconds() {
+	if n >= float64(maxTokenLifetime/time.Second) {
 		return maxTokenLifetime, true
 	}
 	return time.Duration(n) * time.Second, true

@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"time"
 	"unicode"
@@ -100,7 +99,7 @@ func (r *Registration) clone() *Registration {
 		return nil
 	}
 	c := *r
-	c.RedirectURIs = slices.Clone(r.RedirectURIs)
+	c.RedirectURIs = append(r.RedirectURIs[:0:0], r.RedirectURIs...)
 	return &c
 }
 
