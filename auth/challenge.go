@@ -194,6 +194,7 @@ func parseChallenges(s string) []Challenge {
 // parameters of its Bearer or DPoP challenges (RFC 6750 §3, RFC 9449 §7.1,
 // RFC 9728 §5.1), first occurrence winning.
 type oauthChallenge struct {
+	_                [0]func() // not comparable: no generated equality function
 	resourceMetadata string
 	scope            string
 	errorCode        string

@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"errors"
-	"net/netip"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -42,6 +41,7 @@ type asMetadata struct {
 
 // discovery is what an authorization is based on.
 type discovery struct {
+	_ [0]func() // not comparable: no generated equality function
 	// resource is the RFC 8707 resource identifier: the PRM resource as
 	// published, or the server's origin for a 2025-03-26 server.
 	resource string
@@ -89,8 +89,8 @@ func isLoopback(u *urlx.URL) bool {
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
-	a, err := netip.ParseAddr(h)
-	return err == nil && a.IsLoopback()
+	a, ok := parseAddr(h)
+	return ok && a.loopback()
 }
 
 // checkEndpoint validates an authorization server URL for the protected
@@ -99,10 +99,10 @@ func isLoopback(u *urlx.URL) bool {
 func (d *Doer) checkEndpoint(what, raw string, resource *urlx.URL) (*urlx.URL, error) {
 	u, err := urlx.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, errf.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, raw)
+		return nil, failf(ErrMetadata, "%w: %s %q is not an absolute http(s) URL", what, raw)
 	}
 	if u.Fragment != "" {
-		return nil, errf.Errorf("%w: %s %q has a fragment", ErrMetadata, what, raw)
+		return nil, failf(ErrMetadata, "%w: %s %q has a fragment", what, raw)
 	}
 	if err := d.checkURL(what, u, resource); err != nil {
 		return nil, err
@@ -110,26 +110,42 @@ func (d *Doer) checkEndpoint(what, raw string, resource *urlx.URL) (*urlx.URL, e
 	return u, nil
 }
 
-// getJSON fetches a JSON document through the URL guard. found is false
-// (with a nil error) for a non-2xx answer; the error is a refusal of the
-// guard, a network or a decoding failure (the caller names u).
-func (d *Doer) getJSON(ctx context.Context, what, u string, resource *urlx.URL, decode func([]byte) error) (found bool, status int, err error) {
-	resp, err := d.guardedDo(ctx, what, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}}, resource)
-	if err != nil {
-		return false, 0, err
+// metaDoc is a metadata document firstDoc decodes (from scratch).
+type metaDoc interface{ decode([]byte) error }
+
+// firstDoc fetches the candidate URLs of a metadata document (what names
+// it) through the URL guard, in order, and decodes the first one found
+// into doc. A 2xx answer that cannot be read or decoded is a miss, or with
+// strict an error; a refusal of the guard is an error. It returns the URL
+// of the document found ("" if none) and misses with one line per
+// candidate that failed.
+func (d *Doer) firstDoc(ctx context.Context, what string, urls []string, resource *urlx.URL, doc metaDoc, strict bool, misses []string) (string, []string, error) {
+	for _, u := range urls {
+		d.cfg.logs("auth: %s at %s", what, u)
+		resp, err := d.guardedDo(ctx, what, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}}, resource)
+		if err == nil {
+			if resp.StatusCode < 200 || resp.StatusCode > 299 {
+				drain(resp)
+				misses = append(misses, errf.Sprintf("%s: HTTP %d", u, resp.StatusCode))
+				continue
+			}
+			var b []byte
+			if b, err = readBody(resp); err == nil {
+				if err = doc.decode(b); err == nil {
+					return u, misses, nil
+				}
+				err = errf.Errorf("%w: %w", ErrBadResponse, err)
+			}
+		}
+		if guardRefused(err) {
+			return "", nil, err
+		}
+		if strict && errors.Is(err, ErrBadResponse) {
+			return "", nil, errf.Errorf("%w: %s: %w", ErrMetadata, u, err)
+		}
+		misses = append(misses, errf.Sprintf("%s: %v", u, err))
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		drain(resp)
-		return false, resp.StatusCode, nil
-	}
-	b, err := readBody(resp)
-	if err != nil {
-		return false, resp.StatusCode, err
-	}
-	if err := decode(b); err != nil {
-		return false, resp.StatusCode, errf.Errorf("%w: %w", ErrBadResponse, err)
-	}
-	return true, resp.StatusCode, nil
+	return "", misses, nil
 }
 
 // guardRefused reports whether err is a refusal of the URL guard.
@@ -154,14 +170,11 @@ func wellKnownPRM(target *urlx.URL) []string {
 func wellKnownAS(issuer *urlx.URL) []string {
 	o := origin(issuer)
 	p := strings.TrimSuffix(issuer.EscapedPath(), "/")
-	if p == "" {
-		return []string{o + "/.well-known/oauth-authorization-server", o + "/.well-known/openid-configuration"}
+	out := []string{o + "/.well-known/oauth-authorization-server" + p, o + "/.well-known/openid-configuration" + p}
+	if p != "" {
+		out = append(out, o+p+"/.well-known/openid-configuration")
 	}
-	return []string{
-		o + "/.well-known/oauth-authorization-server" + p,
-		o + "/.well-known/openid-configuration" + p,
-		o + p + "/.well-known/openid-configuration",
-	}
+	return out
 }
 
 // issuerMatches compares a metadata document's issuer with the issuer
@@ -182,46 +195,23 @@ func issuerMatches(got, want string) bool {
 // discover finds the protected resource and its authorization server for
 // a request to target that was refused with challenge ch.
 func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge, hidden bool) (*discovery, error) {
-	var prm *prMetadata
-	var misses []string
-	var refused error
-	fetchPRM := func(u string) {
-		var doc prMetadata
-		found, status, err := d.getJSON(ctx, "protected resource metadata", u, target, func(b []byte) error { return decodePRM(b, &doc) })
-		switch {
-		case guardRefused(err):
-			refused = err
-		case err != nil:
-			misses = append(misses, errf.Sprintf("%s: %v", u, err))
-		case !found:
-			misses = append(misses, errf.Sprintf("%s: HTTP %d", u, status))
-		default:
-			prm = &doc
-		}
-	}
+	var misses, urls []string
 	if ch.resourceMetadata != "" {
 		u, err := target.Parse(ch.resourceMetadata)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
 			misses = append(misses, errf.Sprintf("resource_metadata %q is not an http(s) URL", ch.resourceMetadata))
 		} else {
-			d.cfg.logf("auth: protected resource metadata from WWW-Authenticate: %s", u)
-			fetchPRM(u.String())
+			urls = append(urls, u.String())
 		}
 	}
-	if refused != nil {
-		return nil, refused
+	var doc prMetadata
+	found, misses, err := d.firstDoc(ctx, "protected resource metadata", append(urls, wellKnownPRM(target)...), target, &doc, false, misses)
+	if err != nil {
+		return nil, err
 	}
-	if prm == nil {
-		for _, u := range wellKnownPRM(target) {
-			d.cfg.logf("auth: protected resource metadata at %s", u)
-			fetchPRM(u)
-			if refused != nil {
-				return nil, refused
-			}
-			if prm != nil {
-				break
-			}
-		}
+	var prm *prMetadata
+	if found != "" {
+		prm = &doc
 	}
 
 	disc := &discovery{prm: prm}
@@ -229,13 +219,13 @@ func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge
 	if prm != nil {
 		res, err := urlx.Parse(prm.Resource)
 		if prm.Resource == "" || err != nil || res.Host == "" || (res.Scheme != "https" && res.Scheme != "http") || res.Fragment != "" {
-			return nil, errf.Errorf("%w: resource %q is not an absolute http(s) URI without fragment", ErrResourceMismatch, prm.Resource)
+			return nil, failf(ErrResourceMismatch, "%w: resource %q is not an absolute http(s) URI without fragment", prm.Resource)
 		}
 		if !coversURL(res, target) {
-			return nil, errf.Errorf("%w: metadata for %q, request to %s", ErrResourceMismatch, prm.Resource, redact(target.String()))
+			return nil, failf(ErrResourceMismatch, "%w: metadata for %q, request to %s", prm.Resource, redact(target.String()))
 		}
 		if len(prm.AuthorizationServers) == 0 {
-			return nil, errf.Errorf("%w (resource %s)", ErrNoAuthorizationServer, prm.Resource)
+			return nil, failf(ErrNoAuthorizationServer, "%w (resource %s)", prm.Resource)
 		}
 		disc.resource, disc.covers = prm.Resource, res
 		asURL, err = d.checkEndpoint("authorization server", prm.AuthorizationServers[0], target)
@@ -245,7 +235,7 @@ func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge
 	} else {
 		// A 2025-03-26 server: no protected resource metadata; its
 		// authorization server is at its origin.
-		d.cfg.logf("auth: no protected resource metadata (%s): 2025-03-26 discovery at the origin", strings.Join(misses, "; "))
+		d.cfg.logs("auth: no protected resource metadata (%s): 2025-03-26 discovery at the origin", strings.Join(misses, "; "))
 		o, _ := urlx.Parse(origin(target))
 		disc.resource, disc.covers = o.String(), o
 		var err error
@@ -264,7 +254,7 @@ func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge
 	if meta.fallback && hidden {
 		// Without a readable challenge, without any metadata, the default
 		// endpoints are a guess: report the likely cause instead.
-		return nil, hiddenError(errf.Errorf("%w: no protected resource or authorization server metadata (%s)", ErrMetadata, strings.Join(misses, "; ")))
+		return nil, hiddenError(failf(ErrMetadata, "%w: no protected resource or authorization server metadata (%s)", strings.Join(misses, "; ")))
 	}
 	disc.meta, disc.issuer = meta, meta.Issuer
 	return disc, nil
@@ -278,27 +268,14 @@ func hiddenError(err error) error {
 // 2025-03-26 server without any it returns the default endpoints.
 func (d *Doer) discoverAS(ctx context.Context, issuer, resource *urlx.URL, legacy bool) (*asMetadata, error) {
 	want := issuer.String()
-	var misses []string
-	for _, u := range wellKnownAS(issuer) {
-		var meta asMetadata
-		found, status, err := d.getJSON(ctx, "authorization server metadata", u, resource, func(b []byte) error { return decodeAS(b, &meta) })
-		if err != nil {
-			if guardRefused(err) {
-				return nil, err
-			}
-			if errors.Is(err, ErrBadResponse) {
-				return nil, errf.Errorf("%w: %s: %w", ErrMetadata, u, err)
-			}
-			misses = append(misses, errf.Sprintf("%s: %v", u, err))
-			continue
-		}
-		if !found {
-			misses = append(misses, errf.Sprintf("%s: HTTP %d", u, status))
-			continue
-		}
-		d.cfg.logf("auth: authorization server metadata at %s", u)
+	var meta asMetadata
+	u, misses, err := d.firstDoc(ctx, "authorization server metadata", wellKnownAS(issuer), resource, &meta, true, nil)
+	if err != nil {
+		return nil, err
+	}
+	if u != "" {
 		if !issuerMatches(meta.Issuer, want) {
-			return nil, errf.Errorf("%w: %s names issuer %q, not %q", ErrMetadata, u, meta.Issuer, want)
+			return nil, failf(ErrMetadata, "%w: %s names issuer %q, not %q", u, meta.Issuer, want)
 		}
 		for _, e := range [...]struct{ what, url string }{
 			{"authorization_endpoint", meta.AuthorizationEndpoint},
@@ -313,15 +290,15 @@ func (d *Doer) discoverAS(ctx context.Context, issuer, resource *urlx.URL, legac
 			}
 		}
 		if meta.TokenEndpoint == "" {
-			return nil, errf.Errorf("%w: %s has no token_endpoint", ErrMetadata, u)
+			return nil, failf(ErrMetadata, "%w: %s has no token_endpoint", u)
 		}
 		return &meta, nil
 	}
 	if !legacy {
-		return nil, errf.Errorf("%w: none found for %s (%s)", ErrMetadata, want, strings.Join(misses, "; "))
+		return nil, failf(ErrMetadata, "%w: none found for %s (%s)", want, strings.Join(misses, "; "))
 	}
 	o := origin(issuer)
-	d.cfg.logf("auth: no authorization server metadata: 2025-03-26 default endpoints at %s", o)
+	d.cfg.logs("auth: no authorization server metadata: 2025-03-26 default endpoints at %s", o)
 	return &asMetadata{
 		Issuer:                        o,
 		AuthorizationEndpoint:         o + "/authorize",

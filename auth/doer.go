@@ -2,10 +2,7 @@ package auth
 
 import (
 	"context"
-	"errors"
-	"io"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -43,6 +40,7 @@ type Doer struct {
 
 // resource is what the Doer knows about one protected resource.
 type resource struct {
+	_       [0]func() // not comparable: no generated equality function
 	disc    *discovery
 	token   *Token // nil: none yet
 	refused int    // fresh tokens refused in a row
@@ -51,6 +49,7 @@ type resource struct {
 
 // flight is an authorization (or refresh) in progress.
 type flight struct {
+	_    [0]func() // not comparable: no generated equality function
 	done chan struct{}
 	err  error
 }
@@ -81,7 +80,7 @@ func (d *Doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, err
 	// Each round is bounded by the refusal count; this bounds them all.
 	for round := 0; ; round++ {
 		if round > 2*d.cfg.MaxAuthorizations+2 {
-			return nil, errf.Errorf("%w: %s %s keeps being refused", ErrRetryLimit, req.Method, redact(req.URL))
+			return nil, failf(ErrRetryLimit, "%w: %s %s keeps being refused", req.Method, redact(req.URL))
 		}
 		resp, s, err := d.send(ctx, req)
 		if err != nil {
@@ -101,7 +100,7 @@ func (d *Doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, err
 			return resp, nil // not something authorization can fix
 		}
 		if resp.StatusCode == 401 && ch.errorCode == "use_dpop_nonce" && !nonceRetried &&
-			s.token != nil && s.token.Type == "DPoP" && resp.Header.Get("DPoP-Nonce") != "" {
+			s.token != nil && s.token.Type == "DPoP" && hget(resp.Header, "dpop-nonce") != "" {
 			// RFC 9449 §9: retry once with the server's nonce (noted by send).
 			nonceRetried = true
 			drain(resp)
@@ -115,10 +114,21 @@ func (d *Doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, err
 	}
 }
 
-func drain(resp *fetch.Response) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
-	resp.Body.Close()
+// hget returns the first value of the header named k (lower-case, as
+// fetch.Header keeps names), or "".
+func hget(h fetch.Header, k string) string {
+	if v := h[k]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
+
+// hset sets the header named k (lower-case) to v.
+func hset(h fetch.Header, k, v string) { h[k] = []string{v} }
+
+// drain reads (at most 4 KB of) a response body that is not used, and
+// closes it.
+func drain(resp *fetch.Response) { _, _ = readAtMost(resp, 4096) }
 
 // lookup returns the known resource covering u (the most specific one).
 // d.mu must be held.
@@ -162,7 +172,7 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 	for hop := 0; ; hop++ {
 		u, err := urlx.Parse(cur.URL)
 		if err != nil {
-			return nil, nil, errf.Errorf("auth: invalid URL: %w", err)
+			return nil, nil, wrapErr("auth: invalid URL", err)
 		}
 		r, tok := d.credentials(ctx, u)
 		out := cur
@@ -173,10 +183,10 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 				if err != nil {
 					return nil, nil, err
 				}
-				out.Header.Set("Authorization", "DPoP "+tok.AccessToken)
-				out.Header.Set("DPoP", proof)
+				hset(out.Header, "authorization", "DPoP "+tok.AccessToken)
+				hset(out.Header, "dpop", proof)
 			} else {
-				out.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+				hset(out.Header, "authorization", "Bearer "+tok.AccessToken)
 			}
 			out.NoRedirect = true
 		}
@@ -205,7 +215,7 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 		if tok != nil {
 			s.res, s.token = r, tok
 		}
-		loc := resp.Header.Get("Location")
+		loc := hget(resp.Header, "location")
 		if tok == nil || req.NoRedirect || loc == "" || !isRedirect(resp.StatusCode) {
 			return resp, s, nil
 		}
@@ -214,24 +224,31 @@ func (d *Doer) send(ctx context.Context, req *fetch.Request) (*fetch.Response, *
 			return resp, s, nil
 		}
 		drain(resp)
-		d.cfg.logf("auth: following a redirect to %s", redact(next.String()))
-		cur.Header = cur.Header.Clone()
-		if resp.StatusCode == 303 || (resp.StatusCode <= 302 && cur.Method == "POST") {
-			if cur.Method != "HEAD" {
-				cur.Method = "GET"
-			}
-			cur.Body = nil
-			delete(cur.Header, "content-type")
-			delete(cur.Header, "content-length")
-		}
-		if origin(next) != origin(u) {
-			// As fetch does: no caller credentials to another origin.
-			delete(cur.Header, "authorization")
-			delete(cur.Header, "dpop")
-			delete(cur.Header, "cookie")
-		}
-		cur.URL = next.String()
+		d.cfg.logs("auth: following a redirect to %s", redact(next.String()))
+		redirected(&cur, resp.StatusCode, u, next)
 	}
+}
+
+// redirected turns cur, answered with the redirect status from u to next,
+// into the request to next, as fetch does: 303 (and 301 or 302 after a
+// POST) becomes a GET without body, and no credentials (Authorization,
+// DPoP, cookies) go to another origin.
+func redirected(cur *fetch.Request, status int, u, next *urlx.URL) {
+	cur.Header = cur.Header.Clone()
+	if status == 303 || (status <= 302 && cur.Method == "POST") {
+		if cur.Method != "HEAD" {
+			cur.Method = "GET"
+		}
+		cur.Body = nil
+		delete(cur.Header, "content-type")
+		delete(cur.Header, "content-length")
+	}
+	if origin(next) != origin(u) {
+		delete(cur.Header, "authorization")
+		delete(cur.Header, "dpop")
+		delete(cur.Header, "cookie")
+	}
+	cur.URL = next.String()
 }
 
 func isRedirect(status int) bool {
@@ -279,9 +296,9 @@ func (d *Doer) refused(ctx context.Context, s *sent, status int, ch oauthChallen
 	}
 	d.mu.Unlock()
 	if status == 403 {
-		d.cfg.logf("auth: HTTP 403, insufficient scope (challenge scope %q): stepping up", ch.scope)
+		d.cfg.logs("auth: HTTP 403, insufficient scope (challenge scope %q): stepping up", ch.scope)
 	} else {
-		d.cfg.logf("auth: HTTP 401 for %s: authorizing", redact(s.url.String()))
+		d.cfg.logs("auth: HTTP 401 for %s: authorizing", redact(s.url.String()))
 	}
 	_, err := d.await(ctx, func(ctx context.Context) error { return d.authorize(ctx, s, status, ch, hidden) })
 	return err
@@ -331,7 +348,6 @@ func (d *Doer) await(ctx context.Context, fn func(context.Context) error) (joine
 // client credentials never cross authorization servers.
 func (d *Doer) resourceFor(disc *discovery, target *urlx.URL) (r *resource, prev *Token, migrated bool) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	for _, x := range d.resources {
 		if x.disc.resource == disc.resource {
 			r = x
@@ -351,6 +367,7 @@ func (d *Doer) resourceFor(disc *discovery, target *urlx.URL) (r *resource, prev
 	}
 	d.resources = append(kept, r)
 	if r.disc == disc {
+		d.mu.Unlock()
 		return r, nil, false
 	}
 	prev = r.token
@@ -359,6 +376,7 @@ func (d *Doer) resourceFor(disc *discovery, target *urlx.URL) (r *resource, prev
 		r.token, r.counted = nil, false
 	}
 	r.disc = disc
+	d.mu.Unlock()
 	return r, prev, migrated
 }
 
@@ -369,7 +387,7 @@ func (d *Doer) install(ctx context.Context, r *resource, tok *Token) error {
 	disc := r.disc
 	d.mu.Unlock()
 	if err := d.cfg.Store.SetToken(ctx, disc.resource, disc.issuer, tok); err != nil {
-		return errf.Errorf("auth: storing the token: %w", err)
+		return wrapErr("auth: storing the token", err)
 	}
 	return nil
 }
@@ -394,13 +412,13 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	}
 	r, prev, migrated := d.resourceFor(disc, s.url)
 	if migrated {
-		d.cfg.logf("auth: the authorization server of %s changed to %s", disc.resource, disc.issuer)
+		d.cfg.logs("auth: the authorization server of %s changed to %s", disc.resource, disc.issuer)
 	}
 	meta := disc.meta
 	dpop := d.cfg.DPoP != nil && slices.Contains(meta.DPoPSigningAlgValuesSupported, d.cfg.DPoP.Algorithm())
 	stored, err := d.cfg.Store.Token(ctx, disc.resource, disc.issuer)
 	if err != nil {
-		return errf.Errorf("auth: reading the token store: %w", err)
+		return wrapErr("auth: reading the token store", err)
 	}
 	rejected := func(t *Token) bool { return s.token != nil && t.AccessToken == s.token.AccessToken }
 
@@ -408,7 +426,7 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 		// A token this Doer has not presented yet (another process stored
 		// it, or this is the first request since the Doer was made).
 		if stored != nil && !rejected(stored) && d.usable(stored) {
-			d.cfg.logf("auth: using the stored token for %s", disc.resource)
+			d.cfg.logs("auth: using the stored token for %s", disc.resource)
 			return d.install(ctx, r, stored)
 		}
 		// A refresh token for the refused (or stored) token.
@@ -421,8 +439,7 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 				return d.install(ctx, r, tok)
 			}
 			d.cfg.logf("auth: refresh failed: %v", err)
-			var oe *Error
-			if errors.As(err, &oe) {
+			if oauthErr(err) != nil {
 				_ = d.cfg.Store.SetToken(ctx, disc.resource, disc.issuer, nil)
 			}
 			break
@@ -435,12 +452,12 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	var scopes []string
 	if !migrated {
 		if prev != nil {
-			scopes = prev.scopes()
+			scopes = fields(prev.Scope)
 		} else if stored != nil {
-			scopes = stored.scopes()
+			scopes = fields(stored.Scope)
 		}
 	}
-	scopes = union(scopes, strings.Fields(ch.scope))
+	scopes = union(scopes, fields(ch.scope))
 	if len(scopes) == 0 && disc.prm != nil {
 		scopes = union(nil, disc.prm.ScopesSupported)
 	}
@@ -461,7 +478,7 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	if err != nil {
 		return err
 	}
-	d.cfg.logf("auth: obtained a %s token for %s", tok.Type, disc.resource)
+	d.cfg.logs("auth: obtained a %s token for %s", tok.Type, disc.resource)
 	return d.install(ctx, r, tok)
 }
 
@@ -476,8 +493,7 @@ func (d *Doer) refreshExpired(ctx context.Context, r *resource, tok *Token) erro
 	d.mu.Unlock()
 	nt, err := d.refresh(ctx, disc, tok, tok.Type == "DPoP")
 	if err != nil {
-		var oe *Error
-		if errors.As(err, &oe) {
+		if oauthErr(err) != nil {
 			// The refresh token is dead: forget the token; the server's
 			// 401 will start a new authorization.
 			d.mu.Lock()
@@ -494,7 +510,7 @@ func (d *Doer) refreshExpired(ctx context.Context, r *resource, tok *Token) erro
 
 // union returns a followed by the members of b not in a.
 func union(a, b []string) []string {
-	out := slices.Clone(a)
+	out := append(a[:0:0], a...)
 	for _, s := range b {
 		if s != "" && !slices.Contains(out, s) {
 			out = append(out, s)
@@ -505,14 +521,16 @@ func union(a, b []string) []string {
 
 // nonce returns the DPoP nonce last received from u's origin.
 func (d *Doer) nonce(u *urlx.URL) string {
+	o := origin(u)
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.nonces[origin(u)]
+	n := d.nonces[o]
+	d.mu.Unlock()
+	return n
 }
 
 // noteNonce records a DPoP-Nonce response header (RFC 9449 §8, §9).
 func (d *Doer) noteNonce(u *urlx.URL, resp *fetch.Response) {
-	if n := resp.Header.Get("DPoP-Nonce"); n != "" {
+	if n := hget(resp.Header, "dpop-nonce"); n != "" {
 		d.mu.Lock()
 		d.nonces[origin(u)] = n
 		d.mu.Unlock()

@@ -13,71 +13,78 @@ var (
 	// GOOS=js build links no Go crypto, so Options.Random and
 	// Options.SHA256 must be given, and ParseSigner and GenerateSigner are
 	// unavailable (pass a Signer made elsewhere, such as on WebCrypto).
-	ErrNoCrypto = errors.New("auth: no cryptography in this build (GOOS=js): set Options.Random and Options.SHA256, and pass Signers made on the platform's crypto")
+	ErrNoCrypto error = &sentinel{"auth: no cryptography in this build (GOOS=js): set Options.Random and Options.SHA256, and pass Signers made on the platform's crypto"}
 	// ErrResourceMismatch means the protected resource metadata names a
 	// resource that does not cover the URL the client requested. No
 	// authorization is started (a server could otherwise obtain a token for
 	// another resource).
-	ErrResourceMismatch = errors.New("auth: protected resource metadata names a different resource")
+	ErrResourceMismatch error = &sentinel{"auth: protected resource metadata names a different resource"}
 	// ErrNoAuthorizationServer means the protected resource metadata lists
 	// no usable authorization server.
-	ErrNoAuthorizationServer = errors.New("auth: protected resource metadata lists no authorization server")
+	ErrNoAuthorizationServer error = &sentinel{"auth: protected resource metadata lists no authorization server"}
 	// ErrMetadata means authorization server metadata was missing or
 	// invalid (for example its issuer differs from the issuer identifier
 	// the well-known URL was built from).
-	ErrMetadata = errors.New("auth: unusable authorization server metadata")
+	ErrMetadata error = &sentinel{"auth: unusable authorization server metadata"}
 	// ErrNoPKCE means the authorization server does not advertise the S256
 	// PKCE method; the authorization code flow refuses to proceed.
-	ErrNoPKCE = errors.New("auth: authorization server does not support PKCE with S256")
+	ErrNoPKCE error = &sentinel{"auth: authorization server does not support PKCE with S256"}
 	// ErrStateMismatch means the authorization response carried a state
 	// other than the one the client sent.
-	ErrStateMismatch = errors.New("auth: authorization response state does not match")
+	ErrStateMismatch error = &sentinel{"auth: authorization response state does not match"}
 	// ErrIssuerMismatch means the authorization response's iss parameter
 	// (RFC 9207) is not the authorization server's issuer, compared as
 	// plain strings. The response is not acted on.
-	ErrIssuerMismatch = errors.New("auth: authorization response iss does not match the authorization server")
+	ErrIssuerMismatch error = &sentinel{"auth: authorization response iss does not match the authorization server"}
 	// ErrIssuerMissing means the authorization server advertises the iss
 	// response parameter (RFC 9207) but the response had none.
-	ErrIssuerMissing = errors.New("auth: authorization response lacks the iss parameter the server advertises")
+	ErrIssuerMissing error = &sentinel{"auth: authorization response lacks the iss parameter the server advertises"}
 	// ErrRedirectMismatch means the user agent returned a callback URL that
 	// is not at the redirect URI.
-	ErrRedirectMismatch = errors.New("auth: callback URL is not at the redirect URI")
+	ErrRedirectMismatch error = &sentinel{"auth: callback URL is not at the redirect URI"}
 	// ErrNoRegistration means the client has no way to obtain a client ID
 	// at the authorization server: no pre-registered credentials for it, no
 	// Client ID Metadata Document support, no dynamic registration.
-	ErrNoRegistration = errors.New("auth: no client registration possible with the authorization server")
+	ErrNoRegistration error = &sentinel{"auth: no client registration possible with the authorization server"}
 	// ErrNoUserAgent means the authorization code grant needs a UserAgent
 	// and Options.UserAgent is nil.
-	ErrNoUserAgent = errors.New("auth: authorization needs a user agent (Options.UserAgent)")
+	ErrNoUserAgent error = &sentinel{"auth: authorization needs a user agent (Options.UserAgent)"}
 	// ErrRetryLimit means the server kept refusing freshly obtained tokens
 	// (401, or 403 insufficient_scope) Options.MaxAuthorizations times in a
 	// row; the Doer stops authorizing until a request succeeds.
-	ErrRetryLimit = errors.New("auth: server still refuses after repeated authorization")
+	ErrRetryLimit error = &sentinel{"auth: server still refuses after repeated authorization"}
 	// ErrInsecureEndpoint means a URL a server named (metadata, an
 	// authorization server endpoint, a redirect) is not HTTPS: plain HTTP is
 	// accepted only for a loopback host when the protected resource is on a
 	// loopback host too, or with Options.AllowInsecureHTTP.
-	ErrInsecureEndpoint = errors.New("auth: authorization server endpoint is not HTTPS")
+	ErrInsecureEndpoint error = &sentinel{"auth: authorization server endpoint is not HTTPS"}
 	// ErrUnsafeURL means a URL a server named (metadata, an authorization
 	// server endpoint, a redirect) is on a loopback, private or link-local
 	// address while the protected resource is not in that class of
 	// network, or on an unspecified, multicast or broadcast address. See
 	// Options.AllowPrivateAddresses.
-	ErrUnsafeURL = errors.New("auth: refusing a URL the server named: an address in a network the protected resource is not in")
+	ErrUnsafeURL error = &sentinel{"auth: refusing a URL the server named: an address in a network the protected resource is not in"}
 	// ErrRedirected is returned by a UserAgent that sent the whole page to
 	// the authorization server (a full-page redirect, when a popup cannot
 	// be opened): the Doer keeps the pending authorization (PendingStore),
 	// and a Doer made with Options.CallbackURL when the page is loaded
 	// again at the redirect URI finishes it.
-	ErrRedirected = errors.New("auth: the page went to the authorization server; the authorization finishes when it is loaded again at the redirect URI (Options.CallbackURL)")
+	ErrRedirected error = &sentinel{"auth: the page went to the authorization server; the authorization finishes when it is loaded again at the redirect URI (Options.CallbackURL)"}
 	// ErrNoPendingAuthorization means Options.CallbackURL could not be
 	// used: the Store keeps no pending authorizations, or the one it kept
 	// has expired, is incomplete, or was made for another client.
-	ErrNoPendingAuthorization = errors.New("auth: no usable pending authorization for the callback URL")
+	ErrNoPendingAuthorization error = &sentinel{"auth: no usable pending authorization for the callback URL"}
 	// ErrBadResponse means an authorization server answered with something
 	// that is not a valid OAuth response.
-	ErrBadResponse = errors.New("auth: invalid response from the authorization server")
+	ErrBadResponse error = &sentinel{"auth: invalid response from the authorization server"}
 )
+
+// sentinel is the type of the sentinel errors: like errors.New's, a
+// pointer (each is equal to itself only), but initialized statically (no
+// code in the package's init).
+type sentinel struct{ msg string }
+
+func (e *sentinel) Error() string { return e.msg }
 
 // Error is an OAuth 2.0 error response (RFC 6749 §5.2 and §4.1.2.1) from an
 // authorization server's token, registration or authorization endpoint.
@@ -97,6 +104,15 @@ type Error struct {
 	Endpoint string
 }
 
+// oauthErr returns the *Error in err's chain, or nil.
+func oauthErr(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}
+
 func (e *Error) Error() string {
 	msg := "auth: " + e.Endpoint + " endpoint: " + e.Code
 	if e.StatusCode != 0 {
@@ -106,4 +122,19 @@ func (e *Error) Error() string {
 		msg += ": " + e.Description
 	}
 	return msg
+}
+
+// wrapErr returns err wrapped with the message msg+": "+err.Error() (as
+// errf.Errorf("%s: %w", msg, err)): one call site for the many.
+func wrapErr(msg string, err error) error { return errf.Errorf("%s: %w", msg, err) }
+
+// failf is errf.Errorf for a format whose first verb is %w (for sentinel)
+// and whose other operands are strings: its call sites box nothing.
+func failf(sentinel error, format string, args ...string) error {
+	a := make([]any, 1+len(args))
+	a[0] = sentinel
+	for i, s := range args {
+		a[1+i] = s
+	}
+	return errf.Errorf(format, a...)
 }

@@ -47,3 +47,23 @@ func TestExpiresInNeverExpiresAFreshToken(t *testing.T) {
 		}
 	}
 }
+
+func TestCreatedTextToTheSecond(t *testing.T) {
+	for _, tm := range []time.Time{
+		time.Date(2026, 12, 2, 12, 34, 56, 789000000, time.UTC),
+		time.Date(2026, 12, 2, 12, 34, 56, 0, time.FixedZone("", -5*3600-30*60)),
+		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.FixedZone("", 3600)),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Now(),
+	} {
+		want := "an unknown time"
+		if b, err := tm.Truncate(time.Second).MarshalText(); err == nil {
+			want = string(b)
+		}
+		if got := createdText(tm); got != want {
+			t.Errorf("createdText(%v) = %q, want %q", tm, got, want)
+		}
+	}
+}

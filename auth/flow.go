@@ -21,6 +21,7 @@ import (
 // clientAuth is the client's identity at one authorization server and how
 // it authenticates at the token endpoint.
 type clientAuth struct {
+	_                  [0]func() // not comparable: no generated equality function
 	id, secret, method string
 	signer             Signer
 	how                string // for logs: "pre-registered", "CIMD", …
@@ -81,14 +82,15 @@ func (d *Doer) preRegistered(issuer string) (*Client, string) {
 		return nil, c.Issuer
 	}
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	if d.preBound == "" {
 		d.preBound = issuer
 	}
-	if d.preBound == issuer {
+	bound := d.preBound
+	d.mu.Unlock()
+	if bound == issuer {
 		return c, ""
 	}
-	return nil, d.preBound
+	return nil, bound
 }
 
 // client returns the client identity to use with the discovered
@@ -106,11 +108,11 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 		return &clientAuth{id: pre.ID, secret: pre.Secret, signer: pre.Signer, method: method, how: "pre-registered"}, nil
 	}
 	if d.cfg.Grant != GrantAuthorizationCode {
-		return nil, errf.Errorf("%w: the %s grant needs Options.Client credentials for %s%s", ErrNoRegistration, d.cfg.Grant, issuer, boundNote(boundTo))
+		return nil, failf(ErrNoRegistration, "%w: the %s grant needs Options.Client credentials for %s%s", d.cfg.Grant, issuer, boundNote(boundTo))
 	}
 	reg, err := d.cfg.Store.Registration(ctx, issuer)
 	if err != nil {
-		return nil, errf.Errorf("auth: reading the client registration: %w", err)
+		return nil, wrapErr("auth: reading the client registration", err)
 	}
 	if reg != nil && reg.ClientID != "" &&
 		(reg.SecretExpiresAt.IsZero() || d.cfg.Now().Before(reg.SecretExpiresAt)) &&
@@ -119,23 +121,23 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	}
 	if meta.ClientIDMetadataDocumentSupported && d.cfg.ClientMetadataURL != "" {
 		if u, err := urlx.Parse(d.cfg.ClientMetadataURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" {
-			d.cfg.logf("auth: ignoring ClientMetadataURL %q: not an https URL with a path", d.cfg.ClientMetadataURL)
+			d.cfg.logs("auth: ignoring ClientMetadataURL %q: not an https URL with a path", d.cfg.ClientMetadataURL)
 		} else {
 			return &clientAuth{id: d.cfg.ClientMetadataURL, method: AuthMethodNone, how: "client ID metadata document"}, nil
 		}
 	}
 	if !register {
-		return nil, errf.Errorf("%w: no registration with %s", ErrNoRegistration, issuer)
+		return nil, failf(ErrNoRegistration, "%w: no registration with %s", issuer)
 	}
 	if meta.RegistrationEndpoint == "" {
-		return nil, errf.Errorf("%w: %s offers neither dynamic registration nor client ID metadata documents%s", ErrNoRegistration, issuer, boundNote(boundTo))
+		return nil, failf(ErrNoRegistration, "%w: %s offers neither dynamic registration nor client ID metadata documents%s", issuer, boundNote(boundTo))
 	}
 	reg, err = d.registerClient(ctx, meta, redirect, disc.covers)
 	if err != nil {
 		return nil, err
 	}
 	if err := d.cfg.Store.SetRegistration(ctx, issuer, reg); err != nil {
-		return nil, errf.Errorf("auth: storing the client registration: %w", err)
+		return nil, wrapErr("auth: storing the client registration", err)
 	}
 	return registeredAuth(reg, meta, "dynamically registered"), nil
 }
@@ -180,20 +182,10 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 		}
 	}
 	b := registrationRequest(d.applicationType(redirect), d.cfg.ClientName, redirect, method)
-	d.cfg.logf("auth: registering the client at %s", meta.RegistrationEndpoint)
-	resp, err := d.guardedDo(ctx, "registration_endpoint", &fetch.Request{Method: "POST", URL: meta.RegistrationEndpoint, Header: fetch.Header{
-		"content-type": {"application/json"},
-		"accept":       {"application/json"},
-	}, Body: b}, resource)
+	d.cfg.logs("auth: registering the client at %s", meta.RegistrationEndpoint)
+	rb, err := d.postOAuth(ctx, nil, "client registration", "registration", meta.RegistrationEndpoint, oauthHeader("application/json"), b, resource, nil)
 	if err != nil {
-		return nil, errf.Errorf("auth: client registration: %w", err)
-	}
-	rb, err := readBody(resp)
-	if err != nil {
-		return nil, errf.Errorf("auth: client registration: %w", err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, oauthError(rb, resp.StatusCode, "registration")
+		return nil, err
 	}
 	var r registrationResponse
 	if err := decodeRegistration(rb, &r); err != nil || r.ClientID == "" {
@@ -251,7 +243,7 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	if err != nil {
 		return nil, err
 	}
-	d.cfg.logf("auth: client %s (%s, token endpoint auth %s)", ca.id, ca.how, ca.method)
+	d.cfg.logs("auth: client %s (%s, token endpoint auth %s)", ca.id, ca.how, ca.method)
 
 	verifier, challenge, err := d.cfg.pkce()
 	if err != nil {
@@ -275,7 +267,7 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	}
 	q.Set("resource", disc.resource)
 	au.RawQuery = q.Encode()
-	d.cfg.logf("auth: authorization request to %s (scope %q)", meta.AuthorizationEndpoint, scope)
+	d.cfg.logs("auth: authorization request to %s (scope %q)", meta.AuthorizationEndpoint, scope)
 
 	pending := &Pending{State: state, Verifier: verifier, RedirectURI: redirect, ClientID: ca.id, Scope: scope, Created: d.cfg.Now()}
 	if err := d.savePending(ctx, disc, pending); err != nil {
@@ -301,13 +293,8 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 // the PKCE verifier, redirect URI and scope of the authorization request
 // p, for the discovered resource.
 func (d *Doer) redeemCode(ctx context.Context, disc *discovery, ca *clientAuth, code string, p *Pending, dpop bool) (*Token, error) {
-	tok, err := d.tokenRequest(ctx, disc, urlx.Values{
-		"grant_type":    {GrantAuthorizationCode},
-		"code":          {code},
-		"redirect_uri":  {p.RedirectURI},
-		"code_verifier": {p.Verifier},
-		"resource":      {disc.resource},
-	}, ca, dpop)
+	tok, err := d.tokenRequest(ctx, disc, setPairs(nil, "grant_type", GrantAuthorizationCode, "code", code,
+		"redirect_uri", p.RedirectURI, "code_verifier", p.Verifier, "resource", disc.resource), ca, dpop)
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +313,7 @@ func checkCallback(raw string, redirect *urlx.URL, state string, meta *asMetadat
 		return "", errf.Errorf("%w: %v", ErrRedirectMismatch, err)
 	}
 	if !atRedirect(u, redirect) {
-		return "", errf.Errorf("%w: %s", ErrRedirectMismatch, redact(raw))
+		return "", failf(ErrRedirectMismatch, "%w: %s", redact(raw))
 	}
 	q := u.Query()
 	if got := q.Get("state"); !constantTimeEqual(got, state) {
@@ -334,10 +321,10 @@ func checkCallback(raw string, redirect *urlx.URL, state string, meta *asMetadat
 	}
 	if q.Has("iss") {
 		if q.Get("iss") != issuer {
-			return "", errf.Errorf("%w: got %q, expected %q", ErrIssuerMismatch, q.Get("iss"), issuer)
+			return "", failf(ErrIssuerMismatch, "%w: got %q, expected %q", q.Get("iss"), issuer)
 		}
 	} else if meta.IssParameterSupported {
-		return "", errf.Errorf("%w (expected %q)", ErrIssuerMissing, issuer)
+		return "", failf(ErrIssuerMissing, "%w (expected %q)", issuer)
 	}
 	if e := q.Get("error"); e != "" {
 		return "", &Error{Code: e, Description: q.Get("error_description"), URI: q.Get("error_uri"), Endpoint: "authorization"}
@@ -356,12 +343,8 @@ func (d *Doer) refresh(ctx context.Context, disc *discovery, old *Token, dpop bo
 	if err != nil {
 		return nil, err
 	}
-	d.cfg.logf("auth: refreshing the token for %s", disc.resource)
-	form := urlx.Values{
-		"grant_type":    {refreshGrantType},
-		"refresh_token": {old.RefreshToken},
-		"resource":      {disc.resource},
-	}
+	d.cfg.logs("auth: refreshing the token for %s", disc.resource)
+	form := setPairs(nil, "grant_type", refreshGrantType, "refresh_token", old.RefreshToken, "resource", disc.resource)
 	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
 	if err != nil {
 		return nil, err
@@ -379,7 +362,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 	if err != nil {
 		return nil, err
 	}
-	form := urlx.Values{"grant_type": {d.cfg.Grant}, "resource": {disc.resource}}
+	form := setPairs(nil, "grant_type", d.cfg.Grant, "resource", disc.resource)
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
 	}
@@ -391,15 +374,15 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 			Issuer:        disc.issuer,
 			TokenEndpoint: disc.meta.TokenEndpoint,
 			Resource:      disc.resource,
-			Scopes:        slices.Clone(scopes),
+			Scopes:        append(scopes[:0:0], scopes...),
 			HTTP:          d.inner,
 		})
 		if err != nil {
-			return nil, errf.Errorf("auth: obtaining the assertion: %w", err)
+			return nil, wrapErr("auth: obtaining the assertion", err)
 		}
 		form.Set("assertion", a)
 	}
-	d.cfg.logf("auth: %s grant at %s as %s (%s)", d.cfg.Grant, disc.meta.TokenEndpoint, ca.id, ca.method)
+	d.cfg.logs("auth: %s grant at %s as %s (%s)", d.cfg.Grant, disc.meta.TokenEndpoint, ca.id, ca.method)
 	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
 	if err != nil {
 		return nil, err
@@ -414,7 +397,7 @@ func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form urlx.Va
 	case AuthMethodBasic:
 		// RFC 6749 §2.3.1: form-encode both, then Base64.
 		cred := urlx.QueryEscape(ca.id) + ":" + urlx.QueryEscape(ca.secret)
-		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+		hset(h, "authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
 	case AuthMethodPost:
 		form.Set("client_id", ca.id)
 		form.Set("client_secret", ca.secret)
@@ -444,17 +427,14 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base urlx.Valu
 	endpoint := disc.meta.TokenEndpoint
 	eu, err := urlx.Parse(endpoint)
 	if err != nil {
-		return nil, errf.Errorf("%w: token endpoint %q", ErrMetadata, endpoint)
+		return nil, failf(ErrMetadata, "%w: token endpoint %q", endpoint)
 	}
 	for attempt := 0; ; attempt++ {
 		form := urlx.Values{}
 		for k, v := range base {
-			form[k] = slices.Clone(v)
+			form[k] = append(v[:0:0], v...)
 		}
-		h := fetch.Header{
-			"content-type": {"application/x-www-form-urlencoded"},
-			"accept":       {"application/json"},
-		}
+		h := oauthHeader(formType)
 		if err := d.applyClientAuth(ctx, ca, form, h, disc.issuer); err != nil {
 			return nil, err
 		}
@@ -465,27 +445,17 @@ func (d *Doer) tokenRequest(ctx context.Context, disc *discovery, base urlx.Valu
 			if err != nil {
 				return nil, err
 			}
-			h.Set("DPoP", proof)
+			hset(h, "dpop", proof)
 		}
-		resp, err := d.guardedDo(ctx, "token_endpoint", &fetch.Request{Method: "POST", URL: endpoint, Header: h, Body: []byte(form.Encode())}, disc.covers)
-		if err != nil {
-			return nil, errf.Errorf("auth: token request: %w", err)
-		}
-		d.noteNonce(eu, resp)
-		b, err := readBody(resp)
-		if err != nil {
-			return nil, errf.Errorf("auth: token request: %w", err)
-		}
-		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		b, err := d.postOAuth(ctx, nil, "token request", "token", endpoint, h, []byte(form.Encode()), disc.covers, eu)
+		if err == nil {
 			return d.parseToken(b, dpop)
 		}
-		oe := oauthError(b, resp.StatusCode, "token")
-		var e *Error
-		if dpop && attempt == 0 && errors.As(oe, &e) && e.Code == "use_dpop_nonce" && d.nonce(eu) != nonce {
+		if e := oauthErr(err); dpop && attempt == 0 && e != nil && e.Code == "use_dpop_nonce" && d.nonce(eu) != nonce {
 			d.cfg.logf("auth: token endpoint asked for a DPoP nonce: retrying")
 			continue
 		}
-		return nil, oe
+		return nil, err
 	}
 }
 
@@ -506,7 +476,7 @@ func (d *Doer) parseToken(b []byte, dpop bool) (*Token, error) {
 		t.Type = "DPoP"
 		t.JKT = d.cfg.thumbprint(d.cfg.DPoP.PublicJWK())
 	default:
-		return nil, errf.Errorf("%w: unsupported token_type %q", ErrBadResponse, r.TokenType)
+		return nil, failf(ErrBadResponse, "%w: unsupported token_type %q", r.TokenType)
 	}
 	if len(r.ExpiresIn) > 0 && string(r.ExpiresIn) != "null" {
 		if life, ok := tokenLifetime(r.ExpiresIn); ok {
@@ -529,20 +499,76 @@ const maxTokenLifetime = 366 * 24 * time.Hour
 // is not a lifetime (ok false): expires_in is advice, and a token is never
 // turned into one that is always expired because of it.
 func tokenLifetime(raw []byte) (life time.Duration, ok bool) {
-	n, err := strconv.ParseFloat(strings.Trim(string(raw), `"`), 64)
+	s := string(raw)
+	for len(s) > 0 && s[0] == '"' {
+		s = s[1:]
+	}
+	for len(s) > 0 && s[len(s)-1] == '"' {
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
 		return 0, false
 	}
-	if n >= maxTokenLifetime.Seconds() {
+	if n >= float64(maxTokenLifetime/time.Second) {
 		return maxTokenLifetime, true
 	}
 	return time.Duration(n) * time.Second, true
 }
 
+// setPairs sets the fields of v (a new Values when nil) from name, value
+// pairs, and returns v.
+func setPairs(v urlx.Values, kv ...string) urlx.Values {
+	if v == nil {
+		v = urlx.Values{}
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v[kv[i]] = []string{kv[i+1]}
+	}
+	return v
+}
+
+// formType is the content type of form-encoded requests.
+const formType = "application/x-www-form-urlencoded"
+
+// oauthHeader is the header of a request to an authorization server.
+func oauthHeader(contentType string) fetch.Header {
+	return fetch.Header{"content-type": {contentType}, "accept": {"application/json"}}
+}
+
+// postOAuth POSTs body to an authorization server's endpoint (named by
+// endpoint: "token", "registration"…): through doer when it is not nil,
+// else through the URL guard for the protected resource at resource. It
+// returns the body of a 2xx answer, and otherwise the endpoint's error
+// (oauthError); task prefixes the errors of the request itself. A DPoP
+// nonce in the answer is noted for nonceAt, when not nil.
+func (d *Doer) postOAuth(ctx context.Context, doer fetch.Doer, task, endpoint, url string, h fetch.Header, body []byte, resource, nonceAt *urlx.URL) ([]byte, error) {
+	req := &fetch.Request{Method: "POST", URL: url, Header: h, Body: body}
+	var resp *fetch.Response
+	var err error
+	if doer != nil {
+		resp, err = doer.Do(ctx, req)
+	} else {
+		resp, err = d.guardedDo(ctx, endpoint+"_endpoint", req, resource)
+	}
+	if err == nil {
+		if nonceAt != nil {
+			d.noteNonce(nonceAt, resp)
+		}
+		var b []byte
+		if b, err = readBody(resp); err == nil {
+			if resp.StatusCode < 200 || resp.StatusCode > 299 {
+				return nil, oauthError(b, resp.StatusCode, endpoint)
+			}
+			return b, nil
+		}
+	}
+	return nil, errf.Errorf("auth: %s: %w", task, err)
+}
+
 // readBody reads (at most maxDocument bytes of) a response body.
 func readBody(resp *fetch.Response) ([]byte, error) {
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
+	b, err := readAtMost(resp, maxDocument+1)
 	if err != nil {
 		return nil, err
 	}
@@ -550,6 +576,26 @@ func readBody(resp *fetch.Response) ([]byte, error) {
 		return nil, errf.Errorf("%w: response larger than %d bytes", ErrBadResponse, maxDocument)
 	}
 	return b, nil
+}
+
+// readAtMost reads at most limit bytes of a response body and closes it
+// (io.ReadAll of an io.LimitReader, without io's copying machinery).
+func readAtMost(resp *fetch.Response, limit int) ([]byte, error) {
+	b := make([]byte, 0, min(limit, 512))
+	var err error
+	for len(b) < limit && err == nil {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow as append does
+		}
+		var n int
+		n, err = resp.Body.Read(b[len(b):min(cap(b), limit)])
+		b = b[:len(b)+n]
+	}
+	resp.Body.Close()
+	if err == io.EOF {
+		err = nil
+	}
+	return b, err
 }
 
 // oauthError turns an error response into *Error (or ErrBadResponse when

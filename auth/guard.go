@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"net/netip"
 	"strconv"
 	"strings"
 
@@ -44,18 +43,37 @@ const (
 	classForbidden
 )
 
-func (c addrClass) String() string {
-	switch c {
-	case classLoopback:
-		return "loopback"
-	case classPrivate:
-		return "private"
-	case classLinkLocal:
-		return "link-local"
-	case classForbidden:
-		return "unspecified, multicast or broadcast"
+// classNames names the classes in messages.
+var classNames = [...]string{"public", "loopback", "private", "link-local", "unspecified, multicast or broadcast"}
+
+// ipAddr is an IP address as the guard sees it: net/netip.ParseAddr's
+// address after Unmap, without net/netip (its zones would link package
+// unique into the WebAssembly modules).
+type ipAddr struct {
+	b    [16]byte // b[12:] is the IPv4 address when v4
+	v4   bool     // an IPv4 address, or an IPv4-mapped IPv6 one (unmapped)
+	zone bool     // an IPv6 address with a zone
+}
+
+// parseAddr parses an IP address as netip.ParseAddr does, unmapped.
+func parseAddr(h string) (a ipAddr, ok bool) {
+	ip, err := urlx.ParseIP(h)
+	if err != nil {
+		return a, false
 	}
-	return "public"
+	a.b, a.zone = ip.Bytes, ip.Zone
+	if [12]byte(a.b[:12]) == [12]byte{10: 0xff, 11: 0xff} {
+		a.v4, a.zone = true, false
+	}
+	return a, true
+}
+
+// loopback reports 127.0.0.0/8 and ::1.
+func (a *ipAddr) loopback() bool {
+	if a.v4 {
+		return a.b[12] == 127
+	}
+	return a.b == [16]byte{15: 1}
 }
 
 // hostClass classifies the host of u.
@@ -64,31 +82,35 @@ func hostClass(u *urlx.URL) addrClass {
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return classLoopback
 	}
-	a, err := netip.ParseAddr(h)
-	if err != nil {
-		var ok bool
-		if a, ok = whatwgIPv4(h); !ok {
+	a, ok := parseAddr(h)
+	valid := true
+	if !ok {
+		var v4 [4]byte
+		if v4, valid, ok = whatwgIPv4(h); !ok {
 			return classPublic
 		}
+		a = ipAddr{v4: true}
+		copy(a.b[12:], v4[:])
 	}
-	a = a.Unmap()
 	// The well-known NAT64 prefix 64:ff9b::/96 (RFC 6052) reaches the IPv4
 	// address in the last 4 bytes.
-	if netip.PrefixFrom(netip.AddrFrom16([16]byte{0, 0x64, 0xff, 0x9b}), 96).Contains(a) {
-		b := a.As16()
-		a = netip.AddrFrom4([4]byte(b[12:]))
+	if !a.v4 && !a.zone && [12]byte(a.b[:12]) == [12]byte{1: 0x64, 2: 0xff, 3: 0x9b} {
+		a.v4 = true
 	}
+	v := a.b[12:]
 	switch {
-	case !a.IsValid():
+	case !valid:
 		return classForbidden
-	case a.IsLoopback():
+	case a.loopback():
 		return classLoopback
-	case a.IsUnspecified(), a.IsMulticast(), a == netip.AddrFrom4([4]byte{255, 255, 255, 255}),
-		a.Is4() && a.As4()[0] == 0:
+	case a.v4 && (v[0] == 0 || v[0]&0xf0 == 0xe0 || [4]byte(v) == [4]byte{255, 255, 255, 255}),
+		!a.v4 && (a.b[0] == 0xff || !a.zone && a.b == [16]byte{}):
+		// Unspecified, multicast, broadcast, "this network".
 		return classForbidden
-	case a.IsLinkLocalUnicast():
+	case a.v4 && v[0] == 169 && v[1] == 254, !a.v4 && a.b[0] == 0xfe && a.b[1]&0xc0 == 0x80:
 		return classLinkLocal
-	case a.IsPrivate(), a.Is4() && a.As4()[0] == 100 && a.As4()[1]&0xc0 == 64:
+	case a.v4 && (v[0] == 10 || v[0] == 172 && v[1]&0xf0 == 16 || v[0] == 192 && v[1] == 168 || v[0] == 100 && v[1]&0xc0 == 64),
+		!a.v4 && a.b[0]&0xfe == 0xfc:
 		return classPrivate
 	}
 	return classPublic
@@ -97,15 +119,15 @@ func hostClass(u *urlx.URL) addrClass {
 // whatwgIPv4 parses the IPv4 forms the WHATWG URL parser accepts when a
 // host's last label is numeric (decimal, 0x hex or 0-prefixed octal parts,
 // 1 to 4 of them). A host whose last label is numeric but which does not
-// parse is returned as the invalid Addr with ok true: browsers refuse it.
-func whatwgIPv4(h string) (netip.Addr, bool) {
+// parse is returned with valid false and ok true: browsers refuse it.
+func whatwgIPv4(h string) (v4 [4]byte, valid, ok bool) {
 	parts := strings.Split(h, ".")
 	last := parts[len(parts)-1]
-	if last == "" || !(strings.Trim(last, "0123456789") == "" || strings.HasPrefix(last, "0x") && strings.Trim(last[2:], "0123456789abcdef") == "") {
-		return netip.Addr{}, false
+	if last == "" || !(allIn(last, "0123456789") || strings.HasPrefix(last, "0x") && allIn(last[2:], "0123456789abcdef")) {
+		return v4, false, false
 	}
 	if len(parts) > 4 {
-		return netip.Addr{}, true
+		return v4, false, true
 	}
 	var n []uint64
 	for _, p := range parts {
@@ -121,36 +143,46 @@ func whatwgIPv4(h string) (netip.Addr, bool) {
 		}
 		v, err := strconv.ParseUint(p, base, 32)
 		if err != nil {
-			return netip.Addr{}, true
+			return v4, false, true
 		}
 		n = append(n, v)
 	}
 	v := n[len(n)-1]
 	if v >= 1<<(8*(5-len(n))) {
-		return netip.Addr{}, true
+		return v4, false, true
 	}
 	for i, p := range n[:len(n)-1] {
 		if p > 255 {
-			return netip.Addr{}, true
+			return v4, false, true
 		}
 		v |= p << (8 * (3 - i))
 	}
-	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true
+	return [4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}, true, true
+}
+
+// allIn reports whether every byte of s is in set.
+func allIn(s, set string) bool {
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(set, s[i]) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // checkURL applies the guard to u, a URL a server named (what says which),
 // for requests on behalf of the protected resource at resource.
 func (d *Doer) checkURL(what string, u, resource *urlx.URL) error {
 	if u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return errf.Errorf("%w: %s %q is not an absolute http(s) URL", ErrMetadata, what, redact(u.String()))
+		return failf(ErrMetadata, "%w: %s %q is not an absolute http(s) URL", what, redact(u.String()))
 	}
 	tc, rc := hostClass(u), hostClass(resource)
 	if tc == classForbidden || (tc != classPublic && tc != rc && !d.cfg.AllowPrivateAddresses) {
-		return errf.Errorf("%w: %s %s is a %s address and the protected resource %s is not", ErrUnsafeURL, what, redact(u.String()), tc, origin(resource))
+		return failf(ErrUnsafeURL, "%w: %s %s is a %s address and the protected resource %s is not", what, redact(u.String()), classNames[tc], origin(resource))
 	}
 	if u.Scheme == "http" && !d.cfg.AllowInsecureHTTP &&
 		!(tc == classLoopback && (rc == classLoopback || d.cfg.AllowPrivateAddresses)) {
-		return errf.Errorf("%w: %s %s", ErrInsecureEndpoint, what, redact(u.String()))
+		return failf(ErrInsecureEndpoint, "%w: %s %s", what, redact(u.String()))
 	}
 	return nil
 }
@@ -185,35 +217,26 @@ func (d *Doer) guardedDo(ctx context.Context, what string, req *fetch.Request, r
 			// stays behind.
 			drain(resp)
 			out.NoRedirect = false
-			if out.Header.Get("DPoP") != "" {
+			if hget(out.Header, "dpop") != "" {
 				out.Header = out.Header.Clone()
 				delete(out.Header, "dpop")
 			}
 			return d.inner.Do(ctx, &out)
 		}
-		loc := resp.Header.Get("Location")
+		loc := hget(resp.Header, "location")
 		if !isRedirect(resp.StatusCode) || loc == "" {
 			return resp, nil
 		}
 		drain(resp)
 		if hop >= maxGuardedRedirects {
-			return nil, errf.Errorf("%w: %s %s: too many redirects", ErrBadResponse, what, redact(req.URL))
+			return nil, failf(ErrBadResponse, "%w: %s %s: too many redirects", what, redact(req.URL))
 		}
 		next, err := u.Parse(loc)
 		if err != nil {
-			return nil, errf.Errorf("%w: %s %s redirected to an invalid Location", ErrBadResponse, what, redact(cur.URL))
+			return nil, failf(ErrBadResponse, "%w: %s %s redirected to an invalid Location", what, redact(cur.URL))
 		}
-		d.cfg.logf("auth: %s redirected to %s", what, redact(next.String()))
-		cur.Header = cur.Header.Clone()
-		if resp.StatusCode == 303 || (resp.StatusCode <= 302 && cur.Method == "POST") {
-			cur.Method, cur.Body = "GET", nil
-			delete(cur.Header, "content-type")
-		}
-		if origin(next) != origin(u) {
-			// Client credentials and proofs stay with the origin they were for.
-			delete(cur.Header, "authorization")
-			delete(cur.Header, "dpop")
-		}
-		cur.URL = next.String()
+		d.cfg.logs("auth: %s redirected to %s", what, redact(next.String()))
+		// Client credentials and proofs stay with the origin they were for.
+		redirected(&cur, resp.StatusCode, u, next)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
-	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -57,15 +56,8 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 		if typ == "" {
 			typ = TokenTypeIDToken
 		}
-		form := urlx.Values{
-			"grant_type":           {tokenExchange},
-			"requested_token_type": {TokenTypeIDJAG},
-			"audience":             {req.Issuer},
-			"resource":             {req.Resource},
-			"subject_token":        {subject},
-			"subject_token_type":   {typ},
-			"client_id":            {o.ClientID},
-		}
+		form := setPairs(nil, "grant_type", tokenExchange, "requested_token_type", TokenTypeIDJAG, "audience", req.Issuer,
+			"resource", req.Resource, "subject_token", subject, "subject_token_type", typ, "client_id", o.ClientID)
 		if o.ClientSecret != "" {
 			form.Set("client_secret", o.ClientSecret)
 		}
@@ -76,26 +68,16 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 		if doer == nil {
 			doer = req.HTTP
 		}
-		resp, err := doer.Do(ctx, &fetch.Request{Method: "POST", URL: o.TokenEndpoint, Header: fetch.Header{
-			"content-type": {"application/x-www-form-urlencoded"},
-			"accept":       {"application/json"},
-		}, Body: []byte(form.Encode())})
+		b, err := (*Doer)(nil).postOAuth(ctx, doer, "token exchange", "token exchange", o.TokenEndpoint, oauthHeader(formType), []byte(form.Encode()), nil, nil)
 		if err != nil {
-			return "", errf.Errorf("auth: token exchange: %w", err)
-		}
-		b, err := readBody(resp)
-		if err != nil {
-			return "", errf.Errorf("auth: token exchange: %w", err)
-		}
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			return "", oauthError(b, resp.StatusCode, "token exchange")
+			return "", err
 		}
 		var r exchangeResponse
 		if err := decodeExchangeResponse(b, &r); err != nil || r.AccessToken == "" {
 			return "", errf.Errorf("%w: token exchange response without access_token", ErrBadResponse)
 		}
 		if r.IssuedTokenType != "" && r.IssuedTokenType != TokenTypeIDJAG {
-			return "", errf.Errorf("%w: token exchange issued %q, not an ID-JAG", ErrBadResponse, r.IssuedTokenType)
+			return "", failf(ErrBadResponse, "%w: token exchange issued %q, not an ID-JAG", r.IssuedTokenType)
 		}
 		return r.AccessToken, nil
 	}

@@ -18,7 +18,10 @@ import (
 var prNames = []string{"resource", "authorization_servers", "scopes_supported"}
 
 // decodePRM decodes protected resource metadata.
-func decodePRM(b []byte, m *prMetadata) error {
+func decodePRM(b []byte, m *prMetadata) error { return m.decode(b) }
+
+func (m *prMetadata) decode(b []byte) error {
+	*m = prMetadata{}
 	return jsonscan.FieldsInto(b, prNames, []any{&m.Resource, &m.AuthorizationServers, &m.ScopesSupported})
 }
 
@@ -30,7 +33,10 @@ var asNames = []string{
 }
 
 // decodeAS decodes authorization server metadata.
-func decodeAS(b []byte, m *asMetadata) error {
+func decodeAS(b []byte, m *asMetadata) error { return m.decode(b) }
+
+func (m *asMetadata) decode(b []byte) error {
+	*m = asMetadata{}
 	return jsonscan.FieldsInto(b, asNames, []any{
 		&m.Issuer, &m.AuthorizationEndpoint, &m.TokenEndpoint, &m.RegistrationEndpoint,
 		&m.ScopesSupported, &m.TokenEndpointAuthMethodsSupported, &m.CodeChallengeMethodsSupported,

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
@@ -37,7 +36,7 @@ func signJWT(ctx context.Context, s Signer, header, claims []byte) (string, erro
 	input := b64.EncodeToString(header) + "." + b64.EncodeToString(claims)
 	sig, err := s.Sign(ctx, []byte(input))
 	if err != nil {
-		return "", errf.Errorf("auth: signing a JWT: %w", err)
+		return "", wrapErr("auth: signing a JWT", err)
 	}
 	return input + "." + b64.EncodeToString(sig), nil
 }
@@ -103,7 +102,7 @@ func (c *config) randomString(n int) (string, error) {
 	for i := 0; i < n; {
 		k, err := c.Random.Read(b[i:])
 		if err != nil {
-			return "", errf.Errorf("auth: random source: %w", err)
+			return "", wrapErr("auth: random source", err)
 		}
 		if k == 0 {
 			return "", errors.New("auth: random source: no bytes")
@@ -149,9 +148,7 @@ func (c *config) thumbprint(jwk map[string]string) string {
 		buf = append(buf, ':')
 		buf = jsonscan.AppendString(buf, jwk[m])
 	}
-	buf = append(buf, '}')
-	sum := c.SHA256(buf)
-	return b64.EncodeToString(sum[:])
+	return c.s256(string(append(buf, '}')))
 }
 
 // dpopProof builds a DPoP proof (RFC 9449 §4) for a request; accessToken
@@ -168,8 +165,7 @@ func (c *config) dpopProof(ctx context.Context, s Signer, method, target, access
 	}
 	ath := ""
 	if accessToken != "" {
-		sum := c.SHA256([]byte(accessToken))
-		ath = b64.EncodeToString(sum[:])
+		ath = c.s256(accessToken)
 	}
 	return signJWT(ctx, s, jwtHeader(s, "dpop+jwt", true), dpopClaims(ath, method, u.String(), now.Unix(), jti, nonce))
 }

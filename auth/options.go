@@ -224,6 +224,17 @@ func newConfig(opts *Options) *config {
 	return c
 }
 
+// logs is logf for string arguments (its call sites box nothing).
+func (c *config) logs(format string, args ...string) {
+	if c.Logf != nil {
+		a := make([]any, len(args))
+		for i, s := range args {
+			a[i] = s
+		}
+		c.Logf(format, a...)
+	}
+}
+
 func (c *config) logf(format string, args ...any) {
 	if c.Logf != nil {
 		c.Logf(format, args...)

@@ -67,14 +67,14 @@ func (p *Pending) clone() *Pending {
 // Pending implements PendingStore.
 func (m *MemoryStore) Pending(_ context.Context, resource, issuer string) (*Pending, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.pending[[2]string{resource, issuer}].clone(), nil
+	p := m.pending[[2]string{resource, issuer}].clone()
+	m.mu.Unlock()
+	return p, nil
 }
 
 // SetPending implements PendingStore.
 func (m *MemoryStore) SetPending(_ context.Context, resource, issuer string, p *Pending) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.pending == nil {
 		m.pending = map[[2]string]*Pending{}
 	}
@@ -83,6 +83,7 @@ func (m *MemoryStore) SetPending(_ context.Context, resource, issuer string, p *
 	} else {
 		m.pending[[2]string{resource, issuer}] = p.clone()
 	}
+	m.mu.Unlock()
 	return nil
 }
 
@@ -94,7 +95,7 @@ func (d *Doer) savePending(ctx context.Context, disc *discovery, p *Pending) err
 		return nil
 	}
 	if err := ps.SetPending(ctx, disc.resource, disc.issuer, p); err != nil {
-		return errf.Errorf("auth: storing the pending authorization: %w", err)
+		return wrapErr("auth: storing the pending authorization", err)
 	}
 	return nil
 }
@@ -110,9 +111,9 @@ func (d *Doer) dropPending(ctx context.Context, disc *discovery) {
 // takeCallback returns Options.CallbackURL the first time it is asked for.
 func (d *Doer) takeCallback() string {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	cb := d.callback
 	d.callback = ""
+	d.mu.Unlock()
 	return cb
 }
 
@@ -127,24 +128,24 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 	}
 	p, err := ps.Pending(ctx, disc.resource, disc.issuer)
 	if err != nil {
-		return nil, false, errf.Errorf("auth: reading the pending authorization: %w", err)
+		return nil, false, wrapErr("auth: reading the pending authorization", err)
 	}
 	if p == nil {
-		d.cfg.logf("auth: no pending authorization for %s at %s: ignoring the callback URL", disc.resource, disc.issuer)
+		d.cfg.logs("auth: no pending authorization for %s at %s: ignoring the callback URL", disc.resource, disc.issuer)
 		return nil, false, nil
 	}
 	// One use: whatever happens next, this authorization is spent.
 	if err := ps.SetPending(ctx, disc.resource, disc.issuer, nil); err != nil {
-		return nil, false, errf.Errorf("auth: removing the pending authorization: %w", err)
+		return nil, false, wrapErr("auth: removing the pending authorization", err)
 	}
 	if !d.cfg.Now().Before(p.Created.Add(d.cfg.AuthorizationTimeout)) {
-		return nil, false, errf.Errorf("%w: the authorization for %s started at %s has expired", ErrNoPendingAuthorization, disc.resource, createdText(p.Created))
+		return nil, false, failf(ErrNoPendingAuthorization, "%w: the authorization for %s started at %s has expired", disc.resource, createdText(p.Created))
 	}
 	ru, err := urlx.Parse(p.RedirectURI)
 	if err != nil || ru.Scheme == "" || p.State == "" || p.Verifier == "" {
 		return nil, false, errf.Errorf("%w: the stored pending authorization is incomplete", ErrNoPendingAuthorization)
 	}
-	d.cfg.logf("auth: finishing the authorization for %s started before a redirect", disc.resource)
+	d.cfg.logs("auth: finishing the authorization for %s started before a redirect", disc.resource)
 	code, err := checkCallback(cb, ru, p.State, disc.meta, disc.issuer)
 	if err != nil {
 		return nil, false, err
@@ -166,9 +167,21 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 // the second. time's MarshalText writes RFC 3339 without the general
 // layout engine that Format would link into the WebAssembly modules.
 func createdText(t time.Time) string {
-	b, err := t.Truncate(time.Second).MarshalText()
+	b, err := t.MarshalText()
 	if err != nil {
 		return "an unknown time"
+	}
+	// To the second: drop the fraction (what Truncate(time.Second) would
+	// do, without linking time's division).
+	for i, c := range b {
+		if c == '.' {
+			j := i + 1
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				j++
+			}
+			b = append(b[:i], b[j:]...)
+			break
+		}
 	}
 	return string(b)
 }

@@ -2,10 +2,9 @@ package auth
 
 import (
 	"context"
-	"slices"
-	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // Store keeps what the Doer learns: client registrations, keyed by the
@@ -66,7 +65,26 @@ func (t *Token) expired(now time.Time) bool {
 	return !t.Expiry.IsZero() && !now.Before(t.Expiry.Add(-30*time.Second))
 }
 
-func (t *Token) scopes() []string { return strings.Fields(t.Scope) }
+// fields splits s around runs of white space, as strings.Fields does
+// (without its ASCII fast path and FieldsFunc, which nothing else links).
+func fields(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
 
 func (t *Token) clone() *Token {
 	if t == nil {
@@ -81,7 +99,7 @@ func (r *Registration) clone() *Registration {
 		return nil
 	}
 	c := *r
-	c.RedirectURIs = slices.Clone(r.RedirectURIs)
+	c.RedirectURIs = append(r.RedirectURIs[:0:0], r.RedirectURIs...)
 	return &c
 }
 
@@ -102,37 +120,39 @@ func NewMemoryStore() *MemoryStore {
 // Registration implements Store.
 func (m *MemoryStore) Registration(_ context.Context, issuer string) (*Registration, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.clients[issuer].clone(), nil
+	r := m.clients[issuer].clone()
+	m.mu.Unlock()
+	return r, nil
 }
 
 // SetRegistration implements Store.
 func (m *MemoryStore) SetRegistration(_ context.Context, issuer string, r *Registration) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if r == nil {
 		delete(m.clients, issuer)
 	} else {
 		m.clients[issuer] = r.clone()
 	}
+	m.mu.Unlock()
 	return nil
 }
 
 // Token implements Store.
 func (m *MemoryStore) Token(_ context.Context, resource, issuer string) (*Token, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.tokens[[2]string{resource, issuer}].clone(), nil
+	t := m.tokens[[2]string{resource, issuer}].clone()
+	m.mu.Unlock()
+	return t, nil
 }
 
 // SetToken implements Store.
 func (m *MemoryStore) SetToken(_ context.Context, resource, issuer string, t *Token) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if t == nil {
 		delete(m.tokens, [2]string{resource, issuer})
 	} else {
 		m.tokens[[2]string{resource, issuer}] = t.clone()
 	}
+	m.mu.Unlock()
 	return nil
 }

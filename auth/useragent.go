@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"io"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -72,17 +71,16 @@ func (h *HeadlessAgent) RedirectURI() string {
 func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, error) {
 	redirect, err := urlx.Parse(h.RedirectURI())
 	if err != nil {
-		return "", errf.Errorf("auth: invalid redirect URI: %w", err)
+		return "", wrapErr("auth: invalid redirect URI", err)
 	}
 	next := authURL
 	for hop := 0; hop < 10; hop++ {
 		resp, err := h.HTTP.Do(ctx, &fetch.Request{Method: "GET", URL: next, NoRedirect: true})
 		if err != nil {
-			return "", errf.Errorf("auth: headless authorization: %w", err)
+			return "", wrapErr("auth: headless authorization", err)
 		}
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		resp.Body.Close()
-		loc := resp.Header.Get("Location")
+		b, _ := readAtMost(resp, 4096)
+		loc := hget(resp.Header, "location")
 		if resp.StatusCode < 300 || resp.StatusCode > 399 || loc == "" {
 			if resp.StatusCode == 0 {
 				return "", errf.Errorf("auth: headless authorization: the platform hides redirects (opaque redirect): use an interactive user agent")
@@ -96,13 +94,13 @@ func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, 
 		base, _ := urlx.Parse(next)
 		u, err := base.Parse(loc)
 		if err != nil {
-			return "", errf.Errorf("%w: invalid Location %q", ErrBadResponse, loc)
+			return "", failf(ErrBadResponse, "%w: invalid Location %q", loc)
 		}
 		if atRedirect(u, redirect) {
 			return u.String(), nil
 		}
 		if !strings.EqualFold(u.Scheme, base.Scheme) || canonicalHostPort(u) != canonicalHostPort(base) {
-			return "", errf.Errorf("%w: the authorization endpoint redirected to %s, another origin (a headless agent follows redirects only within %s)", ErrRedirectMismatch, redact(u.String()), origin(base))
+			return "", failf(ErrRedirectMismatch, "%w: the authorization endpoint redirected to %s, another origin (a headless agent follows redirects only within %s)", redact(u.String()), origin(base))
 		}
 		next = u.String()
 	}

@@ -19,6 +19,10 @@
 //     are not consulted: hosts of http and https URLs take at most one
 //     colon outside brackets and ParseQuery refuses more than 10000
 //     parameters, net/url's defaults;
+//   - IP literals are read by ParseIP, net/netip's ParseAddr without its
+//     Addr type (whose interned zones link package unique): the same
+//     addresses and error texts, FuzzParseIP checks it against netip; the
+//     URL guard of package auth classifies the addresses it returns;
 //   - there is no JoinPath, RequestURI, Redacted, ParseRequestURI,
 //     User/UserPassword constructors or binary marshalling: nothing uses
 //     them.

@@ -54,43 +54,27 @@ func isAlnum(c byte) bool {
 }
 
 // shouldEscape reports whether c is written percent-encoded in component
-// m (RFC 3986 §2, with net/url's choices for each component).
+// m (RFC 3986 §2, with net/url's choices for each component): controls
+// and non-ASCII bytes always, the printable ASCII bytes as escapeTable says.
 func shouldEscape(c byte, m mode) bool {
-	if isAlnum(c) {
-		return false
-	}
-	if m == modeHost || m == modeZone {
-		// Sub-delims, the port's colon, the brackets of an IP literal, and
-		// < > " (which a host cannot percent-encode either).
-		switch c {
-		case '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=', ':', '[', ']', '<', '>', '"':
-			return false
-		}
-	}
-	switch c {
-	case '-', '_', '.', '~':
-		return false
-	case '$', '&', '+', ',', '/', ':', ';', '=', '?', '@':
-		switch m {
-		case modePath:
-			return c == '?'
-		case modePathSegment:
-			return c == '/' || c == ';' || c == ',' || c == '?'
-		case modeUserinfo:
-			return c == '@' || c == '/' || c == '?' || c == ':'
-		case modeQueryComponent:
-			return true
-		case modeFragment:
-			return false
-		}
-	}
-	if m == modeFragment {
-		switch c {
-		case '!', '(', ')', '*':
-			return false
-		}
-	}
-	return true
+	return c < 0x20 || c >= 0x80 || escapeTable[m][c>>5-1]>>(c&31)&1 != 0
+}
+
+// escapeTable has, per mode, a bit set for each byte 0x20 to 0x7f that is
+// escaped in that component: alphanumerics and -_.~ never; sub-delims, the
+// port's colon, the brackets of an IP literal and < > " not in a host or
+// zone; $&+,/:;=?@ as each component requires (a path escapes only ?, a
+// path segment also / ; , and userinfo @ / ? :, a query component all, a
+// fragment none, nor ! ( ) *). escape_test.go checks it against the rules
+// written out.
+var escapeTable = [...][3]uint32{
+	modePath:           {0xd00007af, 0x78000000, 0xb8000001},
+	modePathSegment:    {0xd80097af, 0x78000000, 0xb8000001},
+	modeHost:           {0x80008029, 0x50000001, 0xb8000001},
+	modeZone:           {0x80008029, 0x50000001, 0xb8000001},
+	modeUserinfo:       {0xd40087af, 0x78000001, 0xb8000001},
+	modeQueryComponent: {0xfc009fff, 0x78000001, 0xb8000001},
+	modeFragment:       {0x500000ad, 0x78000000, 0xb8000001},
 }
 
 // unescape decodes the percent-escapes of s (and '+' as a space in a query

@@ -3,7 +3,6 @@ package urlx
 import (
 	"bytes"
 	"errors"
-	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 // Error is a failed parse: Op is "parse", URL the input, Err the reason.
 type Error struct {
+	_   [0]func() // not comparable: no generated equality function
 	Op  string
 	URL string
 	Err error
@@ -32,6 +32,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // decoded (RawPath and RawFragment keep the original escaping when it
 // differs from the default one), RawQuery is the encoded query.
 type URL struct {
+	_           [0]func() // not comparable: no generated equality function
 	Scheme      string
 	Opaque      string    // encoded opaque data
 	User        *Userinfo // nil: no userinfo
@@ -48,6 +49,7 @@ type URL struct {
 // Userinfo is the user information of a URL: a user name and maybe a
 // password. It is immutable.
 type Userinfo struct {
+	_           [0]func() // not comparable: no generated equality function
 	username    string
 	password    string
 	passwordSet bool
@@ -88,13 +90,13 @@ func Parse(raw string) (*URL, error) {
 	rest, frag, hasFrag := strings.Cut(raw, "#")
 	u, err := parse(rest)
 	if err != nil {
-		return nil, &Error{"parse", rest, err}
+		return nil, &Error{Op: "parse", URL: rest, Err: err}
 	}
 	if !hasFrag || frag == "" {
 		return u, nil
 	}
 	if err := u.setFragment(frag); err != nil {
-		return nil, &Error{"parse", raw, err}
+		return nil, &Error{Op: "parse", URL: raw, Err: err}
 	}
 	return u, nil
 }
@@ -253,11 +255,11 @@ func parseHost(scheme, host string) (string, error) {
 				return "", err
 			}
 		}
-		a, err := netip.ParseAddr(literal)
+		a, err := ParseIP(literal)
 		if err != nil {
 			return "", errors.New("invalid host: " + err.Error())
 		}
-		if a.Is4() {
+		if a.Is4 {
 			return "", errors.New("invalid IP-literal")
 		}
 		return "[" + literal + "]" + colonPort, nil
