@@ -2,7 +2,7 @@ package urlx
 
 // parseIPv4Fields and parseIPv6 are net/netip's parsers, returning bytes
 // instead of an Addr (net/netip: Copyright 2020 The Go Authors; BSD-style
-// license, see the LICENSE file of the Go distribution).
+// license, reproduced in LICENSE.go-netip beside this file).
 
 import "strconv"
 
