@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"errors"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
@@ -107,7 +106,7 @@ type Error struct {
 // oauthErr returns the *Error in err's chain, or nil.
 func oauthErr(err error) *Error {
 	var e *Error
-	if errors.As(err, &e) {
+	if errf.As(err, &e) {
 		return e
 	}
 	return nil

@@ -2,12 +2,12 @@ package auth
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
 	"context"
 	"encoding/base64"
 	"errors"
-	"slices"
 	"time"
 )
 
@@ -63,7 +63,7 @@ func jwkJSON(jwk map[string]string) []byte {
 	for k := range jwk {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	order.Strings(keys)
 	w := jsonscan.NewObjectWriter(nil)
 	for _, k := range keys {
 		w.String(k, jwk[k])

@@ -3,7 +3,7 @@ package urlx
 import (
 	"bytes"
 	"errors"
-	"slices"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 	"strconv"
 	"strings"
 )
@@ -547,7 +547,7 @@ func (v Values) Encode() string {
 	for k := range v {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	order.Strings(keys)
 	var b []byte
 	for _, k := range keys {
 		ek := QueryEscape(k)
