@@ -62,7 +62,8 @@ const (
 )
 
 // node is one compiled (sub)schema. Nodes are created by Compile and never
-// modified afterwards.
+// modified afterwards. Keywords of one kind share an array indexed as in
+// kwTable, so that compiling and evaluating them is one loop each.
 type node struct {
 	ptr    string // JSON pointer of this schema in the document
 	always bool   // true schema (or empty)
@@ -72,50 +73,113 @@ type node struct {
 	dyn       map[string]*node // resource roots: $dynamicAnchor name -> schema
 	recAnchor bool             // $recursiveAnchor: true
 
-	ref     *node
-	dynRef  *node
-	dynName string // $dynamicRef anchor name when bookended (dynamic)
-	recRef  *node
-	recDyn  bool // $recursiveRef target has $recursiveAnchor: true
+	refs    [3]*node // $ref, $dynamicRef, $recursiveRef (refKW)
+	dynName string   // $dynamicRef anchor name when bookended (dynamic)
+	recDyn  bool     // $recursiveRef target has $recursiveAnchor: true
 
 	types    uint8
 	hasConst bool
-	constV   any
 	hasEnum  bool
+	constV   any
 	enum     []any
 
-	minimum, maximum, exMin, exMax, multipleOf *num
+	nums   [5]*num // minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf
+	counts [8]int  // countKW; -1 when absent
+	sub    [nSub]*node
+	lists  [3][]*node // allOf, anyOf, oneOf
 
-	minLen, maxLen int // -1 when absent
-	pattern        matcher
-	patternSrc     string
+	pattern    matcher
+	patternSrc string
 
-	minItems, maxItems       int
-	unique                   bool
-	prefix                   []*node
-	items                    *node
-	contains                 *node
-	minContains, maxContains int
-	unevalItems              *node
-	containsEval             bool // contains marks items as evaluated (2020-12)
+	unique       bool
+	containsEval bool // contains marks items as evaluated (2020-12)
+	prefix       []*node
 
-	minProps, maxProps int
-	required           []string
-	depReq             []depReq
-	props              map[string]*node
-	propOrder          []string
-	patProps           []patProp
-	addProps           *node
-	propNames          *node
-	depSchemas         []depSchema
-	unevalProps        *node
-
-	allOf, anyOf, oneOf []*node
-	not                 *node
-	ifS, thenS, elseS   *node
+	required   []string
+	depReq     []depReq
+	props      map[string]*node
+	propOrder  []string
+	patProps   []patProp
+	depSchemas []depSchema
 
 	needAnn bool // has unevaluatedItems or unevaluatedProperties
 	hasNum  bool // has a numeric assertion
+}
+
+// Indexes of node.sub.
+const (
+	sItems = iota
+	sContains
+	sUnevalItems
+	sAddProps
+	sPropNames
+	sUnevalProps
+	sNot
+	sIf
+	sThen
+	sElse
+	nSub
+)
+
+// Indexes of node.counts; countKW holds their keyword paths.
+const (
+	cMinLen = iota
+	cMaxLen
+	cMinItems
+	cMaxItems
+	cMinProps
+	cMaxProps
+	cMinContains
+	cMaxContains
+)
+
+var (
+	refKW   = [3]string{"/$ref", "/$dynamicRef", "/$recursiveRef"}
+	countKW = [8]string{"/minLength", "/maxLength", "/minItems", "/maxItems", "/minProperties", "/maxProperties", "/minContains", "/maxContains"}
+	subKW   = [nSub]string{"/items", "/contains", "/unevaluatedItems", "/additionalProperties", "/propertyNames", "/unevaluatedProperties", "/not", "/if", "/then", "/else"}
+	numKW   = [5]string{"/minimum", "/maximum", "/exclusiveMinimum", "/exclusiveMaximum", "/multipleOf"}
+	listKW  = [3]string{"/allOf", "/anyOf", "/oneOf"}
+)
+
+// Kinds of kwTable entries.
+const (
+	kNum = iota
+	kCount
+	kSub
+	kList
+	kType
+	kConst
+	kEnum
+	kPattern
+	kUnique
+	kPrefix
+	kItems
+	kContains
+	kRequired
+	kDepReq
+	kProps
+	kPatProps
+	kDepSchemas
+	kDeps
+	kIf
+)
+
+// kwTable lists the keywords compileObject reads, in the order it reads
+// them: a kind and an index into the node array of that kind.
+var kwTable = [...]struct {
+	kind, idx uint8
+	name      string // keyword path: "/" + keyword
+}{
+	{kType, 0, "/type"}, {kConst, 0, "/const"}, {kEnum, 0, "/enum"},
+	{kNum, 0, "/minimum"}, {kNum, 1, "/maximum"}, {kNum, 2, "/exclusiveMinimum"}, {kNum, 3, "/exclusiveMaximum"}, {kNum, 4, "/multipleOf"},
+	{kCount, cMinLen, "/minLength"}, {kCount, cMaxLen, "/maxLength"}, {kPattern, 0, "/pattern"},
+	{kCount, cMinItems, "/minItems"}, {kCount, cMaxItems, "/maxItems"}, {kUnique, 0, "/uniqueItems"},
+	{kPrefix, 0, "/prefixItems"}, {kItems, 0, "/items"}, {kContains, 0, "/contains"}, {kSub, sUnevalItems, "/unevaluatedItems"},
+	{kCount, cMinProps, "/minProperties"}, {kCount, cMaxProps, "/maxProperties"}, {kRequired, 0, "/required"},
+	{kDepReq, 0, "/dependentRequired"}, {kProps, 0, "/properties"}, {kPatProps, 0, "/patternProperties"},
+	{kSub, sAddProps, "/additionalProperties"}, {kSub, sPropNames, "/propertyNames"},
+	{kDepSchemas, 0, "/dependentSchemas"}, {kDeps, 0, "/dependencies"}, {kSub, sUnevalProps, "/unevaluatedProperties"},
+	{kList, 0, "/allOf"}, {kList, 1, "/anyOf"}, {kList, 2, "/oneOf"}, {kSub, sNot, "/not"}, {kIf, 0, "/if"},
 }
 
 type depReq struct {
@@ -287,10 +351,11 @@ func (c *compiler) refOverrides(m map[string]any) bool {
 	return ok
 }
 
-func (c *compiler) fail(ptr, format string, args ...any) {
+// fail records the first error of the document: msg about the keyword at
+// the pointer ptr.
+func (c *compiler) fail(ptr, msg string) {
 	if c.err == nil {
-		loc := "#" + ptr
-		c.err = errf.Errorf("%w: %s: %s", ErrInvalidSchema, loc, errf.Sprintf(format, args...))
+		c.err = errf.Errorf("%w: #%s: %s", ErrInvalidSchema, ptr, msg)
 	}
 }
 
@@ -405,8 +470,7 @@ func (c *compiler) compile(ptr string) *node {
 	if n, ok := c.nodes[ptr]; ok {
 		return n
 	}
-	n := &node{ptr: ptr, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1,
-		minProps: -1, maxProps: -1, minContains: -1, maxContains: -1}
+	n := &node{ptr: ptr, counts: [8]int{-1, -1, -1, -1, -1, -1, -1, -1}}
 	c.nodes[ptr] = n
 	in := c.infoOf(ptr)
 	n.res = c.compile(in.res)
@@ -414,7 +478,6 @@ func (c *compiler) compile(ptr string) *node {
 	switch v := v.(type) {
 	case bool:
 		n.always, n.never = v, !v
-		return n
 	case map[string]any:
 		c.compileObject(n, v, in.base)
 	default:
@@ -423,12 +486,10 @@ func (c *compiler) compile(ptr string) *node {
 	return n
 }
 
-func (c *compiler) child(n *node, path string) *node { return c.compile(n.ptr + path) }
-
 func (c *compiler) compileObject(n *node, m map[string]any, base string) {
 	ptr := n.ptr
 	if c.refOverrides(m) {
-		c.compileRef(n, m, base, "$ref")
+		c.compileRef(n, m, base, 0)
 		return
 	}
 	if len(m) == 0 {
@@ -436,210 +497,162 @@ func (c *compiler) compileObject(n *node, m map[string]any, base string) {
 		return
 	}
 	n.recAnchor = m["$recursiveAnchor"] == true
-	c.compileRef(n, m, base, "$ref")
-	c.compileRef(n, m, base, "$dynamicRef")
+	c.compileRef(n, m, base, 0)
+	c.compileRef(n, m, base, 1)
 	if c.draft == d2019 {
-		c.compileRef(n, m, base, "$recursiveRef")
+		c.compileRef(n, m, base, 2)
 	}
-
-	// type
-	switch t := m["type"].(type) {
-	case nil:
-	case string:
-		n.types = c.typeBit(ptr, t)
-	case []any:
-		for _, e := range t {
-			s, ok := e.(string)
+	for _, e := range kwTable {
+		v, ok := m[e.name[1:]]
+		if !ok {
+			continue
+		}
+		kw, path, i := e.name[1:], ptr+e.name, e.idx
+		switch e.kind {
+		case kType:
+			switch t := v.(type) {
+			case nil:
+			case string:
+				n.types = c.typeBit(path, t)
+			case []any:
+				for _, x := range t {
+					s, ok := x.(string)
+					if !ok {
+						c.fail(path, "type must be a string or an array of strings")
+						break
+					}
+					n.types |= c.typeBit(path, s)
+				}
+				if n.types == 0 { // "type": [] allows nothing
+					n.types = 0x80
+				}
+			default:
+				c.fail(path, "type must be a string or an array of strings")
+			}
+		case kConst:
+			n.hasConst, n.constV = true, v
+		case kEnum:
+			arr, ok := v.([]any)
 			if !ok {
-				c.fail(ptr+"/type", "type must be a string or an array of strings")
-				break
+				c.fail(path, "enum must be an array")
 			}
-			n.types |= c.typeBit(ptr, s)
-		}
-		if n.types == 0 { // "type": [] allows nothing
-			n.types = 0xff &^ (tNull | tBool | tObject | tArray | tNumber | tString | tInteger)
-		}
-	default:
-		c.fail(ptr+"/type", "type must be a string or an array of strings")
-	}
-	if v, ok := m["const"]; ok {
-		n.hasConst, n.constV = true, v
-	}
-	if v, ok := m["enum"]; ok {
-		arr, ok := v.([]any)
-		if !ok {
-			c.fail(ptr+"/enum", "enum must be an array")
-		}
-		n.hasEnum, n.enum = true, arr
-	}
-
-	// numbers
-	n.minimum = c.number(m, ptr, "minimum")
-	n.maximum = c.number(m, ptr, "maximum")
-	if b, ok := m["exclusiveMinimum"].(bool); ok { // draft-04
-		if b {
-			n.exMin, n.minimum = n.minimum, nil
-		}
-	} else {
-		n.exMin = c.number(m, ptr, "exclusiveMinimum")
-	}
-	if b, ok := m["exclusiveMaximum"].(bool); ok { // draft-04
-		if b {
-			n.exMax, n.maximum = n.maximum, nil
-		}
-	} else {
-		n.exMax = c.number(m, ptr, "exclusiveMaximum")
-	}
-	n.multipleOf = c.number(m, ptr, "multipleOf")
-	if n.multipleOf != nil && (n.multipleOf.d.neg || len(n.multipleOf.d.d) == 0) {
-		c.fail(ptr+"/multipleOf", "multipleOf must be greater than 0")
-	}
-	n.hasNum = n.minimum != nil || n.maximum != nil || n.exMin != nil || n.exMax != nil || n.multipleOf != nil
-
-	// strings
-	n.minLen = c.count(m, ptr, "minLength")
-	n.maxLen = c.count(m, ptr, "maxLength")
-	if v, ok := m["pattern"]; ok {
-		s, ok := v.(string)
-		if !ok {
-			c.fail(ptr+"/pattern", "pattern must be a string")
-		}
-		n.pattern, n.patternSrc = c.regexp(ptr+"/pattern", s), s
-	}
-
-	// arrays
-	n.minItems = c.count(m, ptr, "minItems")
-	n.maxItems = c.count(m, ptr, "maxItems")
-	n.unique = c.boolean(m, ptr, "uniqueItems")
-	if arr, ok := m["prefixItems"]; ok {
-		n.prefix = c.schemaArray(n, arr, "prefixItems")
-	}
-	switch it := m["items"].(type) {
-	case nil:
-	case []any: // draft-2019-09 and earlier tuple form
-		n.prefix = c.schemaArray(n, it, "items")
-		if _, ok := m["additionalItems"]; ok && c.draft != d2020 {
-			n.items = c.child(n, "/additionalItems")
-		}
-	default:
-		n.items = c.child(n, "/items")
-	}
-	if _, ok := m["contains"]; ok {
-		n.contains = c.child(n, "/contains")
-		n.containsEval = c.draft != d2019
-		n.minContains = c.count(m, ptr, "minContains")
-		n.maxContains = c.count(m, ptr, "maxContains")
-	}
-	if _, ok := m["unevaluatedItems"]; ok {
-		n.unevalItems = c.child(n, "/unevaluatedItems")
-	}
-
-	// objects
-	n.minProps = c.count(m, ptr, "minProperties")
-	n.maxProps = c.count(m, ptr, "maxProperties")
-	if v, ok := m["required"]; ok {
-		n.required = c.strings(v, ptr+"/required")
-	}
-	if v, ok := m["dependentRequired"]; ok {
-		obj, ok := v.(map[string]any)
-		if !ok {
-			c.fail(ptr+"/dependentRequired", "dependentRequired must be an object")
-		}
-		for _, k := range sortedKeys(obj) {
-			n.depReq = append(n.depReq, depReq{k, c.strings(obj[k], ptr+"/dependentRequired/"+escapeToken(k))})
-		}
-	}
-	if v, ok := m["properties"]; ok {
-		obj := c.object(v, ptr, "properties")
-		n.props = make(map[string]*node, len(obj))
-		n.propOrder = sortedKeys(obj)
-		for _, k := range n.propOrder {
-			n.props[k] = c.child(n, "/properties/"+escapeToken(k))
-		}
-	}
-	if v, ok := m["patternProperties"]; ok {
-		obj := c.object(v, ptr, "patternProperties")
-		for _, k := range sortedKeys(obj) {
-			path := "/patternProperties/" + escapeToken(k)
-			if re := c.regexp(ptr+path, k); re != nil {
-				n.patProps = append(n.patProps, patProp{re, c.child(n, path)})
+			n.hasEnum, n.enum = true, arr
+		case kNum:
+			if b, ok := v.(bool); ok && i&^1 == 2 { // draft-04 exclusiveMinimum/Maximum
+				if b {
+					n.nums[i], n.nums[i-2] = n.nums[i-2], nil
+				}
+				continue
+			}
+			s, _ := v.(jsonscan.Number)
+			d, ok := parseDec(string(s), nil)
+			if !ok {
+				c.fail(path, kw+" must be a number")
+				continue
+			}
+			if i == 4 && (d.neg || len(d.d) == 0) {
+				c.fail(path, "multipleOf must be greater than 0")
+			}
+			n.nums[i] = &num{text: string(s), d: d}
+			n.hasNum = true
+		case kCount:
+			n.counts[i] = c.count(v, path, kw)
+		case kPattern:
+			s, ok := v.(string)
+			if !ok {
+				c.fail(path, "pattern must be a string")
+			}
+			n.pattern, n.patternSrc = c.regexp(path, s), s
+		case kUnique:
+			b, ok := v.(bool)
+			if !ok {
+				c.fail(path, "uniqueItems must be a boolean")
+			}
+			n.unique = b
+		case kPrefix:
+			n.prefix = c.schemaArray(v, path, "prefixItems")
+		case kItems:
+			if _, ok := v.([]any); !ok {
+				n.sub[sItems] = c.compile(path)
+				continue
+			}
+			// draft-2019-09 and earlier tuple form
+			n.prefix = c.schemaArray(v, path, "items")
+			if _, ok := m["additionalItems"]; ok && c.draft != d2020 {
+				n.sub[sItems] = c.compile(ptr + "/additionalItems")
+			}
+		case kContains:
+			n.sub[sContains] = c.compile(path)
+			n.containsEval = c.draft != d2019
+			for j := cMinContains; j <= cMaxContains; j++ {
+				if v, ok := m[countKW[j][1:]]; ok {
+					n.counts[j] = c.count(v, ptr+countKW[j], countKW[j][1:])
+				}
+			}
+		case kSub:
+			n.sub[i] = c.compile(path)
+		case kRequired:
+			n.required = c.strings(v, path)
+		case kDepReq:
+			obj := c.object(v, path, kw)
+			for _, k := range sortedKeys(obj) {
+				n.depReq = append(n.depReq, depReq{k, c.strings(obj[k], path+"/"+escapeToken(k))})
+			}
+		case kProps:
+			obj := c.object(v, path, kw)
+			n.props = make(map[string]*node, len(obj))
+			n.propOrder = sortedKeys(obj)
+			for _, k := range n.propOrder {
+				n.props[k] = c.compile(path + "/" + escapeToken(k))
+			}
+		case kPatProps:
+			for _, k := range sortedKeys(c.object(v, path, kw)) {
+				p := path + "/" + escapeToken(k)
+				if re := c.regexp(p, k); re != nil {
+					n.patProps = append(n.patProps, patProp{re, c.compile(p)})
+				}
+			}
+		case kDepSchemas, kDeps:
+			obj := c.object(v, path, kw)
+			for _, k := range sortedKeys(obj) {
+				p := path + "/" + escapeToken(k)
+				if arr, ok := obj[k].([]any); ok && e.kind == kDeps {
+					n.depReq = append(n.depReq, depReq{k, c.strings(arr, p)})
+				} else {
+					n.depSchemas = append(n.depSchemas, depSchema{k, c.compile(p)})
+				}
+			}
+		case kList:
+			if arr, ok := v.([]any); !ok || len(arr) == 0 {
+				c.fail(path, kw+" must be a non-empty array of schemas")
+				continue
+			}
+			n.lists[i] = c.schemaArray(v, path, kw)
+		case kIf:
+			n.sub[sIf] = c.compile(path)
+			for j := sThen; j <= sElse; j++ {
+				if _, ok := m[subKW[j][1:]]; ok {
+					n.sub[j] = c.compile(ptr + subKW[j])
+				}
 			}
 		}
 	}
-	if _, ok := m["additionalProperties"]; ok {
-		n.addProps = c.child(n, "/additionalProperties")
-	}
-	if _, ok := m["propertyNames"]; ok {
-		n.propNames = c.child(n, "/propertyNames")
-	}
-	if v, ok := m["dependentSchemas"]; ok {
-		obj := c.object(v, ptr, "dependentSchemas")
-		for _, k := range sortedKeys(obj) {
-			n.depSchemas = append(n.depSchemas, depSchema{k, c.child(n, "/dependentSchemas/"+escapeToken(k))})
-		}
-	}
-	if v, ok := m["dependencies"]; ok {
-		obj := c.object(v, ptr, "dependencies")
-		for _, k := range sortedKeys(obj) {
-			path := "/dependencies/" + escapeToken(k)
-			if arr, ok := obj[k].([]any); ok {
-				n.depReq = append(n.depReq, depReq{k, c.strings(arr, ptr+path)})
-			} else {
-				n.depSchemas = append(n.depSchemas, depSchema{k, c.child(n, path)})
-			}
-		}
-	}
-	if _, ok := m["unevaluatedProperties"]; ok {
-		n.unevalProps = c.child(n, "/unevaluatedProperties")
-	}
-
-	// in-place applicators
-	for _, kw := range [...]string{"allOf", "anyOf", "oneOf"} {
-		v, ok := m[kw]
-		if !ok {
-			continue
-		}
-		arr, ok := v.([]any)
-		if !ok || len(arr) == 0 {
-			c.fail(ptr+"/"+kw, "%s must be a non-empty array of schemas", kw)
-			continue
-		}
-		list := c.schemaArray(n, arr, kw)
-		switch kw {
-		case "allOf":
-			n.allOf = list
-		case "anyOf":
-			n.anyOf = list
-		default:
-			n.oneOf = list
-		}
-	}
-	if _, ok := m["not"]; ok {
-		n.not = c.child(n, "/not")
-	}
-	if _, ok := m["if"]; ok {
-		n.ifS = c.child(n, "/if")
-		if _, ok := m["then"]; ok {
-			n.thenS = c.child(n, "/then")
-		}
-		if _, ok := m["else"]; ok {
-			n.elseS = c.child(n, "/else")
-		}
-	}
-	n.needAnn = n.unevalItems != nil || n.unevalProps != nil
+	n.needAnn = n.sub[sUnevalItems] != nil || n.sub[sUnevalProps] != nil
 }
 
-func (c *compiler) compileRef(n *node, m map[string]any, base, kw string) {
+// compileRef compiles the reference keyword refKW[i] of m.
+func (c *compiler) compileRef(n *node, m map[string]any, base string, i int) {
+	kw := refKW[i][1:]
 	v, ok := m[kw]
 	if !ok {
 		return
 	}
 	ref, ok := v.(string)
 	if !ok {
-		c.fail(n.ptr+"/"+kw, "%s must be a string", kw)
+		c.fail(n.ptr+refKW[i], kw+" must be a string")
 		return
 	}
-	if kw == "$recursiveRef" {
+	if i == 2 {
 		ref = "#" // the only value defined by draft 2019-09
 	}
 	p, abs, ok := c.resolve(base, ref)
@@ -647,24 +660,20 @@ func (c *compiler) compileRef(n *node, m map[string]any, base, kw string) {
 		c.unresolved[abs] = true
 		return
 	}
-	t := c.compile(p)
-	switch kw {
-	case "$ref":
-		n.ref = t
-	case "$dynamicRef":
-		n.dynRef = t
+	n.refs[i] = c.compile(p)
+	if i == 0 {
+		return
+	}
+	tm, _ := lookupMap(c.doc, p)
+	switch i {
+	case 1:
 		// Dynamic resolution only applies when the statically resolved
 		// target carries a matching $dynamicAnchor ("bookending").
-		if _, frag, _ := strings.Cut(abs, "#"); frag != "" && frag[0] != '/' {
-			if tm, ok := lookupMap(c.doc, p); ok && tm["$dynamicAnchor"] == frag {
-				n.dynName = frag
-			}
+		if _, frag, _ := strings.Cut(abs, "#"); frag != "" && frag[0] != '/' && tm["$dynamicAnchor"] == frag {
+			n.dynName = frag
 		}
-	case "$recursiveRef":
-		n.recRef = t
-		if tm, ok := lookupMap(c.doc, p); ok && tm["$recursiveAnchor"] == true {
-			n.recDyn = true
-		}
+	case 2:
+		n.recDyn = tm["$recursiveAnchor"] == true
 	}
 }
 
@@ -674,95 +683,60 @@ func lookupMap(doc any, ptr string) (map[string]any, bool) {
 	return m, ok
 }
 
-func (c *compiler) typeBit(ptr, s string) uint8 {
+func (c *compiler) typeBit(path, s string) uint8 {
 	for i, name := range typeNames {
 		if s == name {
 			return 1 << i
 		}
 	}
-	c.fail(ptr+"/type", "unknown type %q", s)
+	c.fail(path, "unknown type "+strconv.Quote(s))
 	return 0
 }
 
-func (c *compiler) schemaArray(n *node, v any, kw string) []*node {
+func (c *compiler) schemaArray(v any, path, kw string) []*node {
 	arr, ok := v.([]any)
 	if !ok {
-		c.fail(n.ptr+"/"+kw, "%s must be an array of schemas", kw)
+		c.fail(path, kw+" must be an array of schemas")
 		return nil
 	}
 	out := make([]*node, len(arr))
 	for i := range arr {
-		out[i] = c.child(n, "/"+kw+"/"+strconv.Itoa(i))
+		out[i] = c.compile(path + "/" + strconv.Itoa(i))
 	}
 	return out
 }
 
-func (c *compiler) object(v any, ptr, kw string) map[string]any {
+func (c *compiler) object(v any, path, kw string) map[string]any {
 	obj, ok := v.(map[string]any)
 	if !ok {
-		c.fail(ptr+"/"+kw, "%s must be an object", kw)
+		c.fail(path, kw+" must be an object")
 	}
 	return obj
 }
 
-func (c *compiler) strings(v any, ptr string) []string {
-	arr, ok := v.([]any)
-	if !ok {
-		c.fail(ptr, "must be an array of strings")
-		return nil
-	}
+func (c *compiler) strings(v any, path string) []string {
+	arr, _ := v.([]any)
 	out := make([]string, 0, len(arr))
 	for _, e := range arr {
 		s, ok := e.(string)
 		if !ok {
-			c.fail(ptr, "must be an array of strings")
-			return nil
+			break
 		}
 		out = append(out, s)
+	}
+	if _, ok := v.([]any); !ok || len(out) < len(arr) {
+		c.fail(path, "must be an array of strings")
+		return nil
 	}
 	return out
 }
 
-func (c *compiler) boolean(m map[string]any, ptr, kw string) bool {
-	v, ok := m[kw]
-	if !ok {
-		return false
-	}
-	b, ok := v.(bool)
-	if !ok {
-		c.fail(ptr+"/"+kw, "%s must be a boolean", kw)
-	}
-	return b
-}
-
-func (c *compiler) number(m map[string]any, ptr, kw string) *num {
-	v, ok := m[kw]
-	if !ok {
-		return nil
-	}
-	s, ok := v.(jsonscan.Number)
-	if !ok {
-		c.fail(ptr+"/"+kw, "%s must be a number", kw)
-		return nil
-	}
-	d, ok := parseDec(string(s), nil)
-	if !ok {
-		c.fail(ptr+"/"+kw, "%s must be a number", kw)
-		return nil
-	}
-	return &num{text: string(s), d: d}
-}
-
-// count parses a non-negative integer keyword; -1 when absent.
-func (c *compiler) count(m map[string]any, ptr, kw string) int {
-	v, ok := m[kw]
-	if !ok {
-		return -1
-	}
+// count parses a non-negative integer keyword.
+func (c *compiler) count(v any, path, kw string) int {
 	s, _ := v.(jsonscan.Number)
 	d, ok := parseDec(string(s), nil)
 	if !ok || d.neg || !d.isInt() {
-		c.fail(ptr+"/"+kw, "%s must be a non-negative integer", kw)
+		c.fail(path, kw+" must be a non-negative integer")
 		return -1
 	}
 	i := 0
