@@ -143,25 +143,27 @@ var (
 
 // Kinds of kwTable entries.
 const (
-	kNum = iota
-	kCount
-	kSub
-	kList
+	kNum   = iota // idx: node.nums
+	kCount        // idx: node.counts
+	kSub          // idx: node.sub
+	kList         // idx: node.lists
+	kMap          // idx: oDepReq...
 	kType
 	kConst
 	kEnum
 	kPattern
 	kUnique
 	kPrefix
-	kItems
-	kContains
 	kRequired
-	kDepReq
-	kProps
-	kPatProps
-	kDepSchemas
-	kDeps
-	kIf
+)
+
+// Indexes of kMap entries: keywords whose value is an object.
+const (
+	oDepReq = iota
+	oProps
+	oPatProps
+	oDepSchemas
+	oDeps
 )
 
 // kwTable lists the keywords compileObject reads, in the order it reads
@@ -174,12 +176,12 @@ var kwTable = [...]struct {
 	{kNum, 0, "/minimum"}, {kNum, 1, "/maximum"}, {kNum, 2, "/exclusiveMinimum"}, {kNum, 3, "/exclusiveMaximum"}, {kNum, 4, "/multipleOf"},
 	{kCount, cMinLen, "/minLength"}, {kCount, cMaxLen, "/maxLength"}, {kPattern, 0, "/pattern"},
 	{kCount, cMinItems, "/minItems"}, {kCount, cMaxItems, "/maxItems"}, {kUnique, 0, "/uniqueItems"},
-	{kPrefix, 0, "/prefixItems"}, {kItems, 0, "/items"}, {kContains, 0, "/contains"}, {kSub, sUnevalItems, "/unevaluatedItems"},
+	{kPrefix, 0, "/prefixItems"}, {kSub, sItems, "/items"}, {kSub, sContains, "/contains"}, {kSub, sUnevalItems, "/unevaluatedItems"},
 	{kCount, cMinProps, "/minProperties"}, {kCount, cMaxProps, "/maxProperties"}, {kRequired, 0, "/required"},
-	{kDepReq, 0, "/dependentRequired"}, {kProps, 0, "/properties"}, {kPatProps, 0, "/patternProperties"},
+	{kMap, oDepReq, "/dependentRequired"}, {kMap, oProps, "/properties"}, {kMap, oPatProps, "/patternProperties"},
 	{kSub, sAddProps, "/additionalProperties"}, {kSub, sPropNames, "/propertyNames"},
-	{kDepSchemas, 0, "/dependentSchemas"}, {kDeps, 0, "/dependencies"}, {kSub, sUnevalProps, "/unevaluatedProperties"},
-	{kList, 0, "/allOf"}, {kList, 1, "/anyOf"}, {kList, 2, "/oneOf"}, {kSub, sNot, "/not"}, {kIf, 0, "/if"},
+	{kMap, oDepSchemas, "/dependentSchemas"}, {kMap, oDeps, "/dependencies"}, {kSub, sUnevalProps, "/unevaluatedProperties"},
+	{kList, 0, "/allOf"}, {kList, 1, "/anyOf"}, {kList, 2, "/oneOf"}, {kSub, sNot, "/not"}, {kSub, sIf, "/if"},
 }
 
 type depReq struct {
@@ -497,46 +499,53 @@ func (c *compiler) compileObject(n *node, m map[string]any, base string) {
 		return
 	}
 	n.recAnchor = m["$recursiveAnchor"] == true
-	c.compileRef(n, m, base, 0)
-	c.compileRef(n, m, base, 1)
-	if c.draft == d2019 {
-		c.compileRef(n, m, base, 2)
+	for i := range refKW {
+		if i < 2 || c.draft == d2019 {
+			c.compileRef(n, m, base, i)
+		}
 	}
 	for _, e := range kwTable {
-		v, ok := m[e.name[1:]]
+		kw := e.name[1:]
+		v, ok := m[kw]
 		if !ok {
 			continue
 		}
-		kw, path, i := e.name[1:], ptr+e.name, e.idx
+		// msg is the error, if any; one starting with a space follows the
+		// keyword's name.
+		path, i, msg := ptr+e.name, e.idx, ""
 		switch e.kind {
 		case kType:
-			switch t := v.(type) {
-			case nil:
-			case string:
-				n.types = c.typeBit(path, t)
-			case []any:
-				for _, x := range t {
-					s, ok := x.(string)
-					if !ok {
-						c.fail(path, "type must be a string or an array of strings")
-						break
-					}
-					n.types |= c.typeBit(path, s)
+			list, isList := v.([]any)
+			if !isList {
+				list = []any{v}
+			}
+			for _, x := range list {
+				if msg != "" {
+					break
 				}
-				if n.types == 0 { // "type": [] allows nothing
-					n.types = 0x80
+				s, ok := x.(string)
+				t := slices.Index(typeNames[:], s)
+				switch {
+				case x == nil && !isList:
+				case !ok:
+					msg = "type must be a string or an array of strings"
+				case t < 0:
+					msg = "unknown type " + strconv.Quote(s)
+				default:
+					n.types |= 1 << t
 				}
-			default:
-				c.fail(path, "type must be a string or an array of strings")
+			}
+			if isList && n.types == 0 { // "type": [] allows nothing
+				n.types = 0x80
 			}
 		case kConst:
 			n.hasConst, n.constV = true, v
 		case kEnum:
-			arr, ok := v.([]any)
+			n.enum, ok = v.([]any)
+			n.hasEnum = true
 			if !ok {
-				c.fail(path, "enum must be an array")
+				msg = " must be an array"
 			}
-			n.hasEnum, n.enum = true, arr
 		case kNum:
 			if b, ok := v.(bool); ok && i&^1 == 2 { // draft-04 exclusiveMinimum/Maximum
 				if b {
@@ -546,95 +555,95 @@ func (c *compiler) compileObject(n *node, m map[string]any, base string) {
 			}
 			s, _ := v.(jsonscan.Number)
 			d, ok := parseDec(string(s), nil)
-			if !ok {
-				c.fail(path, kw+" must be a number")
-				continue
+			switch {
+			case !ok:
+				msg = " must be a number"
+			case i == 4 && (d.neg || len(d.d) == 0):
+				msg = " must be greater than 0"
+				fallthrough
+			default:
+				n.nums[i] = &num{text: string(s), d: d}
+				n.hasNum = true
 			}
-			if i == 4 && (d.neg || len(d.d) == 0) {
-				c.fail(path, "multipleOf must be greater than 0")
-			}
-			n.nums[i] = &num{text: string(s), d: d}
-			n.hasNum = true
 		case kCount:
 			n.counts[i] = c.count(v, path, kw)
 		case kPattern:
 			s, ok := v.(string)
 			if !ok {
-				c.fail(path, "pattern must be a string")
+				msg = " must be a string"
 			}
 			n.pattern, n.patternSrc = c.regexp(path, s), s
 		case kUnique:
-			b, ok := v.(bool)
-			if !ok {
-				c.fail(path, "uniqueItems must be a boolean")
+			if n.unique, ok = v.(bool); !ok {
+				msg = " must be a boolean"
 			}
-			n.unique = b
 		case kPrefix:
-			n.prefix = c.schemaArray(v, path, "prefixItems")
-		case kItems:
-			if _, ok := v.([]any); !ok {
-				n.sub[sItems] = c.compile(path)
-				continue
+			n.prefix = c.schemaArray(v, path, kw)
+		case kSub:
+			if _, ok := v.([]any); ok && i == sItems {
+				// draft-2019-09 and earlier tuple form
+				n.prefix = c.schemaArray(v, path, kw)
+				if _, ok := m["additionalItems"]; !ok || c.draft == d2020 {
+					continue
+				}
+				path = ptr + "/additionalItems"
 			}
-			// draft-2019-09 and earlier tuple form
-			n.prefix = c.schemaArray(v, path, "items")
-			if _, ok := m["additionalItems"]; ok && c.draft != d2020 {
-				n.sub[sItems] = c.compile(ptr + "/additionalItems")
-			}
-		case kContains:
-			n.sub[sContains] = c.compile(path)
-			n.containsEval = c.draft != d2019
-			for j := cMinContains; j <= cMaxContains; j++ {
-				if v, ok := m[countKW[j][1:]]; ok {
-					n.counts[j] = c.count(v, ptr+countKW[j], countKW[j][1:])
+			n.sub[i] = c.compile(path)
+			switch i {
+			case sContains:
+				n.containsEval = c.draft != d2019
+				for j := cMinContains; j <= cMaxContains; j++ {
+					if v, ok := m[countKW[j][1:]]; ok {
+						n.counts[j] = c.count(v, ptr+countKW[j], countKW[j][1:])
+					}
+				}
+			case sIf:
+				for j := sThen; j <= sElse; j++ {
+					if _, ok := m[subKW[j][1:]]; ok {
+						n.sub[j] = c.compile(ptr + subKW[j])
+					}
 				}
 			}
-		case kSub:
-			n.sub[i] = c.compile(path)
 		case kRequired:
 			n.required = c.strings(v, path)
-		case kDepReq:
-			obj := c.object(v, path, kw)
-			for _, k := range sortedKeys(obj) {
-				n.depReq = append(n.depReq, depReq{k, c.strings(obj[k], path+"/"+escapeToken(k))})
+		case kMap:
+			obj, ok := v.(map[string]any)
+			if !ok {
+				msg = " must be an object"
 			}
-		case kProps:
-			obj := c.object(v, path, kw)
-			n.props = make(map[string]*node, len(obj))
-			n.propOrder = sortedKeys(obj)
-			for _, k := range n.propOrder {
-				n.props[k] = c.compile(path + "/" + escapeToken(k))
+			keys := sortedKeys(obj)
+			if i == oProps {
+				n.props = make(map[string]*node, len(obj))
+				n.propOrder = keys
 			}
-		case kPatProps:
-			for _, k := range sortedKeys(c.object(v, path, kw)) {
+			for _, k := range keys {
 				p := path + "/" + escapeToken(k)
-				if re := c.regexp(p, k); re != nil {
-					n.patProps = append(n.patProps, patProp{re, c.compile(p)})
-				}
-			}
-		case kDepSchemas, kDeps:
-			obj := c.object(v, path, kw)
-			for _, k := range sortedKeys(obj) {
-				p := path + "/" + escapeToken(k)
-				if arr, ok := obj[k].([]any); ok && e.kind == kDeps {
-					n.depReq = append(n.depReq, depReq{k, c.strings(arr, p)})
-				} else {
+				_, isArr := obj[k].([]any)
+				switch {
+				case i == oDepReq || i == oDeps && isArr:
+					n.depReq = append(n.depReq, depReq{k, c.strings(obj[k], p)})
+				case i == oProps:
+					n.props[k] = c.compile(p)
+				case i == oPatProps:
+					if re := c.regexp(p, k); re != nil {
+						n.patProps = append(n.patProps, patProp{re, c.compile(p)})
+					}
+				default:
 					n.depSchemas = append(n.depSchemas, depSchema{k, c.compile(p)})
 				}
 			}
 		case kList:
 			if arr, ok := v.([]any); !ok || len(arr) == 0 {
-				c.fail(path, kw+" must be a non-empty array of schemas")
-				continue
+				msg = " must be a non-empty array of schemas"
+			} else {
+				n.lists[i] = c.schemaArray(v, path, kw)
 			}
-			n.lists[i] = c.schemaArray(v, path, kw)
-		case kIf:
-			n.sub[sIf] = c.compile(path)
-			for j := sThen; j <= sElse; j++ {
-				if _, ok := m[subKW[j][1:]]; ok {
-					n.sub[j] = c.compile(ptr + subKW[j])
-				}
+		}
+		if msg != "" {
+			if msg[0] == ' ' {
+				msg = kw + msg
 			}
+			c.fail(path, msg)
 		}
 	}
 	n.needAnn = n.sub[sUnevalItems] != nil || n.sub[sUnevalProps] != nil
@@ -681,16 +690,6 @@ func lookupMap(doc any, ptr string) (map[string]any, bool) {
 	v, _ := lookup(doc, ptr)
 	m, ok := v.(map[string]any)
 	return m, ok
-}
-
-func (c *compiler) typeBit(path, s string) uint8 {
-	for i, name := range typeNames {
-		if s == name {
-			return 1 << i
-		}
-	}
-	c.fail(path, "unknown type "+strconv.Quote(s))
-	return 0
 }
 
 func (c *compiler) schemaArray(v any, path, kw string) []*node {
