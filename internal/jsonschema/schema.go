@@ -214,14 +214,14 @@ type compiler struct {
 	doc        any
 	draft      int
 	info       map[string]scanInfo
-	resources  map[string]string   // absolute URI (no fragment) -> pointer
-	anchors    map[string]string   // URI#name -> pointer
+	ptrs       []string            // the keys of info
+	ids        map[string]string   // absolute URI (no fragment), or URI#anchor -> pointer
 	dynAnchors map[string][]string // resource pointer -> [name, pointer, ...]
 	nodes      map[string]*node
 	regexps    map[string]matcher
-	unresolved map[string]bool
-	skipped    map[string]bool
-	pattern    PatternFunc // nil: compileECMA
+	unresolved map[string]string // set
+	skipped    map[string]string // set
+	pattern    PatternFunc       // nil: compileECMA
 	err        error
 }
 
@@ -233,47 +233,43 @@ type compiler struct {
 // for concurrent use, and the returned *Schema is immutable.
 func Compile(doc []byte) (*Schema, error) { return CompileWith(doc, nil) }
 
+// invalid is Compile's error: ErrInvalidSchema with msg.
+func invalid(msg string) error { return errf.Errorf("%w: %s", ErrInvalidSchema, msg) }
+
 // CompileWith is Compile with options; opts may be nil.
 func CompileWith(doc []byte, opts *Options) (*Schema, error) {
 	v, err := decodeJSON(doc)
-	switch {
-	case errors.Is(err, errTrailing):
-		return nil, errf.Errorf("%w: trailing data after the schema", ErrInvalidSchema)
-	case err != nil:
-		return nil, errf.Errorf("%w: %v", ErrInvalidSchema, err)
+	if err == errTrailing {
+		return nil, invalid("trailing data after the schema")
 	}
-	switch v.(type) {
-	case map[string]any, bool:
-	default:
-		return nil, errf.Errorf("%w: a schema must be a JSON object or boolean", ErrInvalidSchema)
+	if err != nil {
+		return nil, invalid(err.Error())
+	}
+	m, isObj := v.(map[string]any)
+	if _, ok := v.(bool); !ok && !isObj {
+		return nil, invalid("a schema must be a JSON object or boolean")
 	}
 	c := &compiler{
 		doc:        v,
+		draft:      draftOf(m["$schema"]),
 		info:       map[string]scanInfo{},
-		resources:  map[string]string{},
-		anchors:    map[string]string{},
+		ids:        map[string]string{"": ""},
 		dynAnchors: map[string][]string{},
 		nodes:      map[string]*node{},
 		regexps:    map[string]matcher{},
-		unresolved: map[string]bool{},
-		skipped:    map[string]bool{},
+		unresolved: map[string]string{},
+		skipped:    map[string]string{},
 	}
 	if opts != nil {
 		c.pattern = opts.Pattern
 	}
-	if m, ok := v.(map[string]any); ok {
-		c.draft = draftOf(m["$schema"])
-	}
-	c.resources[""] = ""
 	c.scan(v, "", "", "")
 	root := c.compile("")
 	// Compile every other subschema too, so that the whole document is
 	// checked and the result does not depend on which parts are reachable.
-	for _, p := range sortedKeys(c.info) {
+	slices.Sort(c.ptrs)
+	for _, p := range c.ptrs {
 		c.compile(p)
-	}
-	if c.err != nil {
-		return nil, c.err
 	}
 	// Attach $dynamicAnchor tables to their resources.
 	for resPtr, list := range c.dynAnchors {
@@ -292,16 +288,11 @@ func CompileWith(doc []byte, opts *Options) (*Schema, error) {
 }
 
 // sortedKeys returns the keys of m in order (nil when m is empty).
-func sortedKeys[V any](m map[string]V) []string {
+func sortedKeys(m map[string]string) []string {
 	if len(m) == 0 {
 		return nil
 	}
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return jsonscan.SortedKeys(m)
 }
 
 // errTrailing is decodeJSON's error for data after the JSON value.
@@ -357,30 +348,31 @@ func (c *compiler) refOverrides(m map[string]any) bool {
 // the pointer ptr.
 func (c *compiler) fail(ptr, msg string) {
 	if c.err == nil {
-		c.err = errf.Errorf("%w: #%s: %s", ErrInvalidSchema, ptr, msg)
+		c.err = invalid("#" + ptr + ": " + msg)
 	}
 }
 
-// Keywords whose value is a schema, an array of schemas, or an object of
-// schemas. The scan only descends through these, so values of enum, const,
-// examples, default, … are never mistaken for schemas.
-var (
-	kwSchema = []string{"additionalProperties", "propertyNames", "additionalItems", "contains", "not",
-		"if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "items"}
-	kwArray = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
-	kwMap   = []string{"$defs", "definitions", "properties", "patternProperties", "dependentSchemas", "dependencies"}
-)
+// scanKW lists the keywords whose value is a schema (flag 1), an array of
+// schemas (2) or an object of schemas (4). The scan only descends through
+// these, so values of enum, const, examples, default, … are never mistaken
+// for schemas.
+var scanKW = [...]struct {
+	name string
+	flag uint8
+}{
+	{"additionalProperties", 1}, {"propertyNames", 1}, {"additionalItems", 1}, {"contains", 1}, {"not", 1},
+	{"if", 1}, {"then", 1}, {"else", 1}, {"unevaluatedItems", 1}, {"unevaluatedProperties", 1}, {"contentSchema", 1}, {"items", 1},
+	{"allOf", 2}, {"anyOf", 2}, {"oneOf", 2}, {"prefixItems", 2}, {"items", 2},
+	{"$defs", 4}, {"definitions", 4}, {"properties", 4}, {"patternProperties", 4}, {"dependentSchemas", 4}, {"dependencies", 4},
+}
 
 // scan indexes the document: base URIs, resources, anchors.
 func (c *compiler) scan(v any, ptr, base, res string) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		if _, ok := v.(bool); ok {
-			c.info[ptr] = scanInfo{base, res}
-		}
+	m, isObj := v.(map[string]any)
+	if _, ok := v.(bool); !ok && !isObj {
 		return
 	}
-	if !c.refOverrides(m) {
+	if isObj && !c.refOverrides(m) {
 		idKey := "$id"
 		if c.draft == d4 {
 			idKey = "id"
@@ -391,41 +383,44 @@ func (c *compiler) scan(v any, ptr, base, res string) {
 			if !strings.HasPrefix(id, "#") {
 				base = uri
 				res = ptr
-				if _, dup := c.resources[uri]; !dup || uri == "" {
-					c.resources[uri] = ptr
+				if _, dup := c.ids[uri]; !dup || uri == "" {
+					c.ids[uri] = ptr
 				}
 			}
 			if frag != "" && frag[0] != '/' {
-				c.anchors[uri+"#"+frag] = ptr // draft-07 style "#name" anchor
+				c.ids[uri+"#"+frag] = ptr // draft-07 style "#name" anchor
 			}
 		}
 		if a, ok := m["$anchor"].(string); ok {
-			c.anchors[base+"#"+a] = ptr
+			c.ids[base+"#"+a] = ptr
 		}
 		if a, ok := m["$dynamicAnchor"].(string); ok {
-			if _, dup := c.anchors[base+"#"+a]; !dup {
-				c.anchors[base+"#"+a] = ptr
+			if _, dup := c.ids[base+"#"+a]; !dup {
+				c.ids[base+"#"+a] = ptr
 			}
 			c.dynAnchors[res] = append(c.dynAnchors[res], a, ptr)
 		}
 	}
 	c.info[ptr] = scanInfo{base, res}
-	for _, kw := range kwSchema {
-		if sub, ok := m[kw]; ok {
-			c.scan(sub, ptr+"/"+escapeToken(kw), base, res)
+	c.ptrs = append(c.ptrs, ptr)
+	for _, kw := range scanKW {
+		sub, ok := m[kw.name]
+		if !ok {
+			continue
 		}
-	}
-	for _, kw := range kwArray {
-		if arr, ok := m[kw].([]any); ok {
+		p := ptr + "/" + kw.name
+		arr, isArr := sub.([]any)
+		obj, isObj := sub.(map[string]any)
+		switch {
+		case kw.flag == 1:
+			c.scan(sub, p, base, res)
+		case kw.flag == 2 && isArr:
 			for i, sub := range arr {
-				c.scan(sub, ptr+"/"+kw+"/"+strconv.Itoa(i), base, res)
+				c.scan(sub, p+"/"+strconv.Itoa(i), base, res)
 			}
-		}
-	}
-	for _, kw := range kwMap {
-		if obj, ok := m[kw].(map[string]any); ok {
+		case kw.flag == 4 && isObj:
 			for k, sub := range obj {
-				c.scan(sub, ptr+"/"+escapeToken(kw)+"/"+escapeToken(k), base, res)
+				c.scan(sub, p+"/"+escapeToken(k), base, res)
 			}
 		}
 	}
@@ -453,7 +448,7 @@ func (c *compiler) resolve(base, ref string) (ptr, abs string, ok bool) {
 	uri, frag, _ := strings.Cut(abs, "#")
 	frag = percentDecode(frag)
 	if frag == "" || frag[0] == '/' {
-		root, found := c.resources[uri]
+		root, found := c.ids[uri]
 		if !found {
 			return "", abs, false
 		}
@@ -463,7 +458,7 @@ func (c *compiler) resolve(base, ref string) (ptr, abs string, ok bool) {
 		}
 		return p, abs, true
 	}
-	p, found := c.anchors[uri+"#"+frag]
+	p, found := c.ids[uri+"#"+frag]
 	return p, abs, found
 }
 
@@ -611,7 +606,7 @@ func (c *compiler) compileObject(n *node, m map[string]any, base string) {
 			if !ok {
 				msg = " must be an object"
 			}
-			keys := sortedKeys(obj)
+			keys := jsonscan.SortedKeys(obj)
 			if i == oProps {
 				n.props = make(map[string]*node, len(obj))
 				n.propOrder = keys
@@ -666,7 +661,7 @@ func (c *compiler) compileRef(n *node, m map[string]any, base string, i int) {
 	}
 	p, abs, ok := c.resolve(base, ref)
 	if !ok {
-		c.unresolved[abs] = true
+		c.unresolved[abs] = ""
 		return
 	}
 	n.refs[i] = c.compile(p)
@@ -754,7 +749,7 @@ func (c *compiler) count(v any, path, kw string) int {
 func (c *compiler) regexp(ptr, src string) matcher {
 	if re, ok := c.regexps[src]; ok {
 		if re == nil {
-			c.skipped[ptr+": "+src] = true
+			c.skipped[ptr+": "+src] = ""
 		}
 		return re
 	}
@@ -772,7 +767,7 @@ func (c *compiler) regexp(ptr, src string) matcher {
 	}
 	if err != nil {
 		re = nil
-		c.skipped[ptr+": "+src] = true
+		c.skipped[ptr+": "+src] = ""
 	}
 	c.regexps[src] = re
 	return re
