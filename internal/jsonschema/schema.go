@@ -483,165 +483,168 @@ func (c *compiler) compile(ptr string) *node {
 	return n
 }
 
-func (c *compiler) compileObject(n *node, m map[string]any, base string) {
+// compileObject compiles the keywords of m into dst. It fills a copy on
+// the stack and stores it once: stores into the heap node would each need
+// a write barrier.
+func (c *compiler) compileObject(dst *node, m map[string]any, base string) {
+	n := *dst
 	ptr := n.ptr
 	if c.refOverrides(m) {
-		c.compileRef(n, m, base, 0)
-		return
-	}
-	if len(m) == 0 {
+		c.compileRef(&n, m, base, 0)
+	} else if len(m) == 0 {
 		n.always = true
-		return
-	}
-	n.recAnchor = m["$recursiveAnchor"] == true
-	for i := range refKW {
-		if i < 2 || c.draft == d2019 {
-			c.compileRef(n, m, base, i)
+	} else {
+		n.recAnchor = m["$recursiveAnchor"] == true
+		for i := range refKW {
+			if i < 2 || c.draft == d2019 {
+				c.compileRef(&n, m, base, i)
+			}
 		}
-	}
-	for _, e := range kwTable {
-		kw := e.name[1:]
-		v, ok := m[kw]
-		if !ok {
-			continue
-		}
-		// msg is the error, if any; one starting with a space follows the
-		// keyword's name.
-		path, i, msg := ptr+e.name, e.idx, ""
-		switch e.kind {
-		case kType:
-			list, isList := v.([]any)
-			if !isList {
-				list = []any{v}
-			}
-			for _, x := range list {
-				if msg != "" {
-					break
-				}
-				s, ok := x.(string)
-				t := slices.Index(typeNames[:], s)
-				switch {
-				case x == nil && !isList:
-				case !ok:
-					msg = "type must be a string or an array of strings"
-				case t < 0:
-					msg = "unknown type " + strconv.Quote(s)
-				default:
-					n.types |= 1 << t
-				}
-			}
-			if isList && n.types == 0 { // "type": [] allows nothing
-				n.types = 0x80
-			}
-		case kConst:
-			n.hasConst, n.constV = true, v
-		case kEnum:
-			n.enum, ok = v.([]any)
-			n.hasEnum = true
+		for _, e := range kwTable {
+			kw := e.name[1:]
+			v, ok := m[kw]
 			if !ok {
-				msg = " must be an array"
-			}
-		case kNum:
-			if b, ok := v.(bool); ok && i&^1 == 2 { // draft-04 exclusiveMinimum/Maximum
-				if b {
-					n.nums[i], n.nums[i-2] = n.nums[i-2], nil
-				}
 				continue
 			}
-			s, _ := v.(jsonscan.Number)
-			d, ok := parseDec(string(s), nil)
-			switch {
-			case !ok:
-				msg = " must be a number"
-			case i == 4 && (d.neg || len(d.d) == 0):
-				msg = " must be greater than 0"
-				fallthrough
-			default:
-				n.nums[i] = &num{text: string(s), d: d}
-				n.hasNum = true
-			}
-		case kCount:
-			n.counts[i] = c.count(v, path, kw)
-		case kPattern:
-			s, ok := v.(string)
-			if !ok {
-				msg = " must be a string"
-			}
-			n.pattern, n.patternSrc = c.regexp(path, s), s
-		case kUnique:
-			if n.unique, ok = v.(bool); !ok {
-				msg = " must be a boolean"
-			}
-		case kPrefix:
-			n.prefix = c.schemaArray(v, path, kw)
-		case kSub:
-			if _, ok := v.([]any); ok && i == sItems {
-				// draft-2019-09 and earlier tuple form
-				n.prefix = c.schemaArray(v, path, kw)
-				if _, ok := m["additionalItems"]; !ok || c.draft == d2020 {
+			// msg is the error, if any; one starting with a space follows the
+			// keyword's name.
+			path, i, msg := ptr+e.name, e.idx, ""
+			switch e.kind {
+			case kType:
+				list, isList := v.([]any)
+				if !isList {
+					list = []any{v}
+				}
+				for _, x := range list {
+					if msg != "" {
+						break
+					}
+					s, ok := x.(string)
+					t := slices.Index(typeNames[:], s)
+					switch {
+					case x == nil && !isList:
+					case !ok:
+						msg = "type must be a string or an array of strings"
+					case t < 0:
+						msg = "unknown type " + strconv.Quote(s)
+					default:
+						n.types |= 1 << t
+					}
+				}
+				if isList && n.types == 0 { // "type": [] allows nothing
+					n.types = 0x80
+				}
+			case kConst:
+				n.hasConst, n.constV = true, v
+			case kEnum:
+				n.enum, ok = v.([]any)
+				n.hasEnum = true
+				if !ok {
+					msg = " must be an array"
+				}
+			case kNum:
+				if b, ok := v.(bool); ok && i&^1 == 2 { // draft-04 exclusiveMinimum/Maximum
+					if b {
+						n.nums[i], n.nums[i-2] = n.nums[i-2], nil
+					}
 					continue
 				}
-				path = ptr + "/additionalItems"
-			}
-			n.sub[i] = c.compile(path)
-			switch i {
-			case sContains:
-				n.containsEval = c.draft != d2019
-				for j := cMinContains; j <= cMaxContains; j++ {
-					if v, ok := m[countKW[j][1:]]; ok {
-						n.counts[j] = c.count(v, ptr+countKW[j], countKW[j][1:])
-					}
-				}
-			case sIf:
-				for j := sThen; j <= sElse; j++ {
-					if _, ok := m[subKW[j][1:]]; ok {
-						n.sub[j] = c.compile(ptr + subKW[j])
-					}
-				}
-			}
-		case kRequired:
-			n.required = c.strings(v, path)
-		case kMap:
-			obj, ok := v.(map[string]any)
-			if !ok {
-				msg = " must be an object"
-			}
-			keys := jsonscan.SortedKeys(obj)
-			if i == oProps {
-				n.props = make(map[string]*node, len(obj))
-				n.propOrder = keys
-			}
-			for _, k := range keys {
-				p := path + "/" + escapeToken(k)
-				_, isArr := obj[k].([]any)
+				s, _ := v.(jsonscan.Number)
+				d, ok := parseDec(string(s), nil)
 				switch {
-				case i == oDepReq || i == oDeps && isArr:
-					n.depReq = append(n.depReq, depReq{k, c.strings(obj[k], p)})
-				case i == oProps:
-					n.props[k] = c.compile(p)
-				case i == oPatProps:
-					if re := c.regexp(p, k); re != nil {
-						n.patProps = append(n.patProps, patProp{re, c.compile(p)})
-					}
+				case !ok:
+					msg = " must be a number"
+				case i == 4 && (d.neg || len(d.d) == 0):
+					msg = " must be greater than 0"
+					fallthrough
 				default:
-					n.depSchemas = append(n.depSchemas, depSchema{k, c.compile(p)})
+					n.nums[i] = &num{text: string(s), d: d}
+					n.hasNum = true
+				}
+			case kCount:
+				n.counts[i] = c.count(v, path, kw)
+			case kPattern:
+				s, ok := v.(string)
+				if !ok {
+					msg = " must be a string"
+				}
+				n.pattern, n.patternSrc = c.regexp(path, s), s
+			case kUnique:
+				if n.unique, ok = v.(bool); !ok {
+					msg = " must be a boolean"
+				}
+			case kPrefix:
+				n.prefix = c.schemaArray(v, path, kw)
+			case kSub:
+				if _, ok := v.([]any); ok && i == sItems {
+					// draft-2019-09 and earlier tuple form
+					n.prefix = c.schemaArray(v, path, kw)
+					if _, ok := m["additionalItems"]; !ok || c.draft == d2020 {
+						continue
+					}
+					path = ptr + "/additionalItems"
+				}
+				n.sub[i] = c.compile(path)
+				switch i {
+				case sContains:
+					n.containsEval = c.draft != d2019
+					for j := cMinContains; j <= cMaxContains; j++ {
+						if v, ok := m[countKW[j][1:]]; ok {
+							n.counts[j] = c.count(v, ptr+countKW[j], countKW[j][1:])
+						}
+					}
+				case sIf:
+					for j := sThen; j <= sElse; j++ {
+						if _, ok := m[subKW[j][1:]]; ok {
+							n.sub[j] = c.compile(ptr + subKW[j])
+						}
+					}
+				}
+			case kRequired:
+				n.required = c.strings(v, path)
+			case kMap:
+				obj, ok := v.(map[string]any)
+				if !ok {
+					msg = " must be an object"
+				}
+				keys := jsonscan.SortedKeys(obj)
+				if i == oProps {
+					n.props = make(map[string]*node, len(obj))
+					n.propOrder = keys
+				}
+				for _, k := range keys {
+					p := path + "/" + escapeToken(k)
+					_, isArr := obj[k].([]any)
+					switch {
+					case i == oDepReq || i == oDeps && isArr:
+						n.depReq = append(n.depReq, depReq{k, c.strings(obj[k], p)})
+					case i == oProps:
+						n.props[k] = c.compile(p)
+					case i == oPatProps:
+						if re := c.regexp(p, k); re != nil {
+							n.patProps = append(n.patProps, patProp{re, c.compile(p)})
+						}
+					default:
+						n.depSchemas = append(n.depSchemas, depSchema{k, c.compile(p)})
+					}
+				}
+			case kList:
+				if arr, ok := v.([]any); !ok || len(arr) == 0 {
+					msg = " must be a non-empty array of schemas"
+				} else {
+					n.lists[i] = c.schemaArray(v, path, kw)
 				}
 			}
-		case kList:
-			if arr, ok := v.([]any); !ok || len(arr) == 0 {
-				msg = " must be a non-empty array of schemas"
-			} else {
-				n.lists[i] = c.schemaArray(v, path, kw)
+			if msg != "" {
+				if msg[0] == ' ' {
+					msg = kw + msg
+				}
+				c.fail(path, msg)
 			}
 		}
-		if msg != "" {
-			if msg[0] == ' ' {
-				msg = kw + msg
-			}
-			c.fail(path, msg)
-		}
+		n.needAnn = n.sub[sUnevalItems] != nil || n.sub[sUnevalProps] != nil
 	}
-	n.needAnn = n.sub[sUnevalItems] != nil || n.sub[sUnevalProps] != nil
+	*dst = n
 }
 
 // compileRef compiles the reference keyword refKW[i] of m.
