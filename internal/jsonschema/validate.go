@@ -170,18 +170,24 @@ func (a *annot) merge(b *annot) {
 // validator holds the state of one validation pass. Paths are kept as
 // stacks (not linked lists) so that they never escape to the heap.
 type validator struct {
-	quick     bool // stop at the first failure and record nothing
+	state
 	causes    []Cause
 	scope     []*node  // dynamic scope: schema resources entered, outermost first
 	stack     []frame  // schemas being evaluated, innermost last
 	ipath     []ielem  // current instance location
 	kpath     []string // current keyword path, as escaped pointer suffixes
-	fails     int      // failures so far (a schema fails when it adds one)
 	evals     int      // evaluations so far
 	budget    int      // evaluations allowed
 	grown     bool     // budget already sized to the instance
 	exhausted bool     // the evaluation limits were hit
 	root      any      // the instance, to size the budget
+}
+
+// state is the part of a validator that test saves and restores.
+type state struct {
+	quick  bool // stop at the first failure and record nothing
+	halted bool // a failure must end the evaluation at once
+	fails  int  // failures so far (a schema fails when it adds one)
 }
 
 // frame is an active evaluation: a schema and the depth of its instance
@@ -201,7 +207,7 @@ type buffers struct {
 }
 
 func newValidator(instance any, quick bool, b *buffers) validator {
-	return validator{quick: quick, scope: b.scope[:0], stack: b.stack[:0], ipath: b.ipath[:0], kpath: b.kpath[:0],
+	return validator{state: state{quick: quick}, scope: b.scope[:0], stack: b.stack[:0], ipath: b.ipath[:0], kpath: b.kpath[:0],
 		budget: minEvals, root: instance}
 }
 
@@ -217,9 +223,6 @@ func (v *validator) instPath() string {
 	}
 	return string(b)
 }
-
-// halt reports whether a failure must end the evaluation at once.
-func (v *validator) halt() bool { return v.quick || len(v.causes) >= maxCauses }
 
 // Messages of fail, by code. In a template, \x01 and \x02 stand for the
 // integers a and b, \x03 for s, \x04 for s quoted, \x05 for t, \x06 for
@@ -286,6 +289,7 @@ var messages = [...]string{
 func (v *validator) fail(kw string, code int, x any, a, b int, s, t string) bool {
 	v.fails++
 	if v.quick {
+		v.halted = true
 		return true
 	}
 	if len(v.causes) < maxCauses {
@@ -316,7 +320,8 @@ func (v *validator) fail(kw string, code int, x any, a, b int, s, t string) bool
 		}
 		v.causes = append(v.causes, Cause{v.instPath(), strings.Join(v.kpath, "") + kw, string(m)})
 	}
-	return len(v.causes) >= maxCauses
+	v.halted = len(v.causes) >= maxCauses
+	return v.halted
 }
 
 // grow raises the evaluation budget, once, in proportion to the size of
@@ -358,10 +363,10 @@ func (v *validator) in(s *node, x any, kw string, ann *annot) bool {
 // the applicators that only need to know whether s passes; the failures
 // it meets are not counted.
 func (v *validator) test(s *node, x any, ann *annot) bool {
-	q, f := v.quick, v.fails
+	saved := v.state
 	v.quick = true
 	ok := v.in(s, x, "", ann)
-	v.quick, v.fails = q, f
+	v.state = saved
 	return ok
 }
 
@@ -424,8 +429,8 @@ func rel(parent, child *node) string { return child.ptr[len(parent.ptr):] }
 
 // evalKeywords evaluates the keywords of n against x. Every failure goes
 // through fail, which counts it: n passes when the count did not change.
-// A failure returns at once when fail (or halt, after a subschema failed)
-// says so.
+// A failure returns at once when fail (or halted, after a subschema
+// failed) says so.
 func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 	start := v.fails
 	local := ann
@@ -452,7 +457,7 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 				}
 			}
 		}
-		if !v.in(t, x, refKW[i], local) && v.halt() {
+		if !v.in(t, x, refKW[i], local) && v.halted {
 			return false
 		}
 	}
@@ -495,27 +500,27 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 			return false
 		}
 	case []any:
-		if !v.evalArray(n, x, local) && v.halt() {
+		if !v.evalArray(n, x, local) && v.halted {
 			return false
 		}
 	case map[string]any:
-		if !v.evalObject(n, x, local) && v.halt() {
+		if !v.evalObject(n, x, local) && v.halted {
 			return false
 		}
 	default:
-		if k == tNumber && n.hasNum && !v.evalNumber(n, x) && v.halt() {
+		if k == tNumber && n.hasNum && !v.evalNumber(n, x) && v.halted {
 			return false
 		}
 	}
 
-	if !v.evalApplicators(n, x, local) && v.halt() {
+	if !v.evalApplicators(n, x, local) && v.halted {
 		return false
 	}
 
 	if s := n.sub[sUnevalProps]; s != nil {
 		if m, isObj := x.(map[string]any); isObj && !local.allProps {
 			for _, key := range v.keys(m) {
-				if !local.propDone(key) && !v.at(s, m[key], key, -1, "/unevaluatedProperties", "unevaluated ") && v.halt() {
+				if !local.propDone(key) && !v.at(s, m[key], key, -1, "/unevaluatedProperties", "unevaluated ") && v.halted {
 					return false
 				}
 			}
@@ -525,7 +530,7 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 	if s := n.sub[sUnevalItems]; s != nil {
 		if a, isArr := x.([]any); isArr && !local.allItems {
 			for i, e := range a {
-				if !local.itemDone(i) && !v.at(s, e, "", i, "/unevaluatedItems", "unevaluated ") && v.halt() {
+				if !local.itemDone(i) && !v.at(s, e, "", i, "/unevaluatedItems", "unevaluated ") && v.halted {
 					return false
 				}
 			}
@@ -612,7 +617,7 @@ func (v *validator) evalArray(n *node, a []any, ann *annot) bool {
 		if i >= len(a) {
 			break
 		}
-		if !v.at(p, a[i], "", i, rel(n, p), "") && v.halt() {
+		if !v.at(p, a[i], "", i, rel(n, p), "") && v.halted {
 			return false
 		}
 	}
@@ -622,7 +627,7 @@ func (v *validator) evalArray(n *node, a []any, ann *annot) bool {
 	if s := n.sub[sItems]; s != nil {
 		kw := rel(n, s)
 		for i := len(n.prefix); i < len(a); i++ {
-			if !v.at(s, a[i], "", i, kw, "additional ") && v.halt() {
+			if !v.at(s, a[i], "", i, kw, "additional ") && v.halted {
 				return false
 			}
 		}
@@ -631,7 +636,7 @@ func (v *validator) evalArray(n *node, a []any, ann *annot) bool {
 		}
 	}
 	if s := n.sub[sContains]; s != nil {
-		q, f := v.quick, v.fails
+		saved := v.state
 		v.quick = true
 		matches := 0
 		for i, e := range a {
@@ -642,7 +647,7 @@ func (v *validator) evalArray(n *node, a []any, ann *annot) bool {
 				}
 			}
 		}
-		v.quick, v.fails = q, f
+		v.state = saved
 		if n.counts[cMinContains] < 0 && matches == 0 {
 			if v.fail("/contains", mCount+cMinContains, nil, 1, 0, "", "") {
 				return false
@@ -678,7 +683,7 @@ func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 		}
 		ann.markProp(name)
 		s := n.props[name]
-		if !v.at(s, val, name, -1, rel(n, s), "") && v.halt() {
+		if !v.at(s, val, name, -1, rel(n, s), "") && v.halted {
 			return false
 		}
 	}
@@ -691,7 +696,7 @@ func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 			}
 		} else {
 			for _, key := range v.keys(m) {
-				if !v.evalKey(n, key, m[key], ann) && v.halt() {
+				if !v.evalKey(n, key, m[key], ann) && v.halted {
 					return false
 				}
 			}
@@ -701,7 +706,7 @@ func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 		}
 	}
 	for _, ds := range n.depSchemas {
-		if _, has := m[ds.prop]; has && !v.in(ds.n, m, rel(n, ds.n), ann) && v.halt() {
+		if _, has := m[ds.prop]; has && !v.in(ds.n, m, rel(n, ds.n), ann) && v.halted {
 			return false
 		}
 	}
@@ -712,7 +717,7 @@ func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 // to one property.
 func (v *validator) evalKey(n *node, key string, val any, ann *annot) bool {
 	start := v.fails
-	if s := n.sub[sPropNames]; s != nil && !v.at(s, key, key, -1, "/propertyNames", "") && v.halt() {
+	if s := n.sub[sPropNames]; s != nil && !v.at(s, key, key, -1, "/propertyNames", "") && v.halted {
 		return false
 	}
 	_, matched := n.props[key]
@@ -722,11 +727,11 @@ func (v *validator) evalKey(n *node, key string, val any, ann *annot) bool {
 		}
 		matched = true
 		ann.markProp(key)
-		if !v.at(pp.n, val, key, -1, rel(n, pp.n), "") && v.halt() {
+		if !v.at(pp.n, val, key, -1, rel(n, pp.n), "") && v.halted {
 			return false
 		}
 	}
-	if s := n.sub[sAddProps]; !matched && s != nil && !v.at(s, val, key, -1, "/additionalProperties", "additional ") && v.halt() {
+	if s := n.sub[sAddProps]; !matched && s != nil && !v.at(s, val, key, -1, "/additionalProperties", "additional ") && v.halted {
 		return false
 	}
 	return v.fails == start
@@ -736,7 +741,7 @@ func (v *validator) evalKey(n *node, key string, val any, ann *annot) bool {
 func (v *validator) evalApplicators(n *node, x any, ann *annot) bool {
 	start := v.fails
 	for _, s := range n.lists[0] {
-		if !v.in(s, x, rel(n, s), ann) && v.halt() {
+		if !v.in(s, x, rel(n, s), ann) && v.halted {
 			return false
 		}
 	}
@@ -798,7 +803,7 @@ func (v *validator) evalApplicators(n *node, x any, ann *annot) bool {
 				ann.merge(a)
 			}
 		}
-		if next != nil && !v.in(next, x, rel(n, next), ann) && v.halt() {
+		if next != nil && !v.in(next, x, rel(n, next), ann) && v.halted {
 			return false
 		}
 	}
@@ -837,7 +842,8 @@ func (v *validator) explain(n *node, branches []*node, x any) bool {
 			v.causes = append(v.causes, c)
 		}
 	}
-	return len(v.causes) >= maxCauses
+	v.halted = len(v.causes) >= maxCauses
+	return v.halted
 }
 
 func kindOf(x any) uint8 {
