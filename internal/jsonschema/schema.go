@@ -318,19 +318,18 @@ func decodeJSON(raw []byte) (any, error) {
 	return nil, jsonscan.StdError(raw, err, true)
 }
 
+// drafts maps the path of a $schema URI to its draft, newest first.
+var drafts = [...]struct {
+	path  string
+	draft int
+}{{"/draft/2020-12/", d2020}, {"/draft/2019-09/", d2019}, {"/draft-07/", d7}, {"/draft-06/", d6}, {"/draft-04/", d4}, {"/draft-03/", d4}}
+
 func draftOf(v any) int {
 	s, _ := v.(string)
-	switch {
-	case strings.Contains(s, "/draft/2020-12/"):
-		return d2020
-	case strings.Contains(s, "/draft/2019-09/"):
-		return d2019
-	case strings.Contains(s, "/draft-07/"):
-		return d7
-	case strings.Contains(s, "/draft-06/"):
-		return d6
-	case strings.Contains(s, "/draft-04/"), strings.Contains(s, "/draft-03/"):
-		return d4
+	for _, d := range drafts {
+		if strings.Contains(s, d.path) {
+			return d.draft
+		}
 	}
 	return dDefault
 }
@@ -785,14 +784,12 @@ func escapeToken(s string) string {
 	}
 	b := make([]byte, 0, len(s)+4)
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '~':
-			b = append(b, "~0"...)
-		case '/':
-			b = append(b, "~1"...)
-		default:
-			b = append(b, s[i])
+		c := s[i]
+		if c == '~' || c == '/' {
+			b = append(b, '~')
+			c = '0' + c&1 // '~' is even, '/' odd
 		}
+		b = append(b, c)
 	}
 	return string(b)
 }
@@ -803,12 +800,12 @@ func unescapeToken(s string) string {
 	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
-		if s[i] == '~' && i+1 < len(s) && (s[i+1] == '0' || s[i+1] == '1') {
-			b = append(b, "~/"[s[i+1]-'0'])
+		c := s[i]
+		if c == '~' && i+1 < len(s) && s[i+1]&^1 == '0' {
 			i++
-			continue
+			c = "~/"[s[i]-'0']
 		}
-		b = append(b, s[i])
+		b = append(b, c)
 	}
 	return string(b)
 }

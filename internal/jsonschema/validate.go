@@ -226,8 +226,8 @@ func (v *validator) instPath() string {
 
 // Messages of fail, by code. In a template, \x01 and \x02 stand for the
 // integers a and b, \x03 for s, \x04 for s quoted, \x05 for t, \x06 for
-// t quoted, \x07 for x rendered as JSON, \x08 for the kind of x (type a)
-// and \x0e for the type set b.
+// t quoted, \x07 for x rendered as JSON (or, for mType, the kind of x,
+// type a) and \x08 for the type set b.
 const (
 	mFalse = iota
 	mCycle
@@ -257,7 +257,7 @@ var messages = [...]string{
 	mCycle:                "circular schema reference at the same instance location",
 	mLimit:                limitMsg,
 	mGoValue:              "unsupported Go value (not a decoded JSON value)",
-	mType:                 "got \x08, want \x0e",
+	mType:                 "got \x07, want \x08",
 	mConst:                "must be equal to \x07",
 	mEnum:                 "must be one of \x07",
 	mNumber:               "invalid number \x03",
@@ -293,28 +293,19 @@ func (v *validator) fail(kw string, code int, x any, a, b int, s, t string) bool
 		return true
 	}
 	if len(v.causes) < maxCauses {
+		var x7, x8 string
+		switch code {
+		case mType:
+			x7, x8 = kindName(x, uint8(a)), typesString(uint8(b))
+		case mConst, mEnum:
+			x7 = render(x)
+		}
+		args := [...]string{1: strconv.Itoa(a), 2: strconv.Itoa(b), 3: s, 4: strconv.Quote(s), 5: t, 6: strconv.Quote(t), 7: x7, 8: x8}
 		var m []byte
 		for _, c := range []byte(messages[code]) {
-			switch c {
-			case 1:
-				m = strconv.AppendInt(m, int64(a), 10)
-			case 2:
-				m = strconv.AppendInt(m, int64(b), 10)
-			case 3:
-				m = append(m, s...)
-			case 4:
-				m = strconv.AppendQuote(m, s)
-			case 5:
-				m = append(m, t...)
-			case 6:
-				m = strconv.AppendQuote(m, t)
-			case 7:
-				m = append(m, render(x)...)
-			case 8:
-				m = append(m, kindName(x, uint8(a))...)
-			case 14:
-				m = append(m, typesString(uint8(b))...)
-			default:
+			if c < byte(len(args)) {
+				m = append(m, args[c]...)
+			} else {
 				m = append(m, c)
 			}
 		}
