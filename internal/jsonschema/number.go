@@ -199,8 +199,8 @@ func isMultiple(a, b dec) bool {
 		return false // A would need to be divisible by 10
 	}
 	if len(b.d) > 18 {
-		fa, _ := strconv.ParseFloat(a.String(), 64)
-		fb, _ := strconv.ParseFloat(b.String(), 64)
+		fa, _ := strconv.ParseFloat(string(a.appendTo(nil)), 64)
+		fb, _ := strconv.ParseFloat(string(b.appendTo(nil)), 64)
 		q := fa / fb
 		return !math.IsInf(q, 0) && !math.IsNaN(q) && q == math.Trunc(q)
 	}
@@ -232,9 +232,7 @@ func powMod(base, e, m uint64) uint64 {
 	return r
 }
 
-// String returns a canonical decimal representation ("-0.123e5").
-func (x dec) String() string { return string(x.appendTo(nil)) }
-
+// appendTo appends a canonical decimal representation ("-0.123e5").
 func (x dec) appendTo(b []byte) []byte {
 	if x.neg {
 		b = append(b, '-')

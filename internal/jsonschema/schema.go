@@ -390,14 +390,18 @@ func (c *compiler) scan(v any, ptr, base, res string) {
 				c.ids[uri+"#"+frag] = ptr // draft-07 style "#name" anchor
 			}
 		}
-		if a, ok := m["$anchor"].(string); ok {
-			c.ids[base+"#"+a] = ptr
-		}
-		if a, ok := m["$dynamicAnchor"].(string); ok {
-			if _, dup := c.ids[base+"#"+a]; !dup {
+		for _, kw := range [2]string{"$anchor", "$dynamicAnchor"} {
+			a, ok := m[kw].(string)
+			if !ok {
+				continue
+			}
+			// A $dynamicAnchor does not replace an $anchor of that name.
+			if _, dup := c.ids[base+"#"+a]; !dup || kw == "$anchor" {
 				c.ids[base+"#"+a] = ptr
 			}
-			c.dynAnchors[res] = append(c.dynAnchors[res], a, ptr)
+			if kw != "$anchor" {
+				c.dynAnchors[res] = append(c.dynAnchors[res], a, ptr)
+			}
 		}
 	}
 	c.info[ptr] = scanInfo{base, res}
