@@ -938,7 +938,9 @@ func equal(a, b any) bool {
 	return ok1 && ok2 && cmpDec(da, db) == 0
 }
 
-// findDuplicate returns the indexes of two equal items.
+// findDuplicate returns the indexes of two equal items: for a long array,
+// items are chained by hash (hashJSON agrees with equal) and compared
+// within a chain only.
 func findDuplicate(a []any) (int, int, bool) {
 	if len(a) <= 16 {
 		for i := range a {
@@ -950,53 +952,54 @@ func findDuplicate(a []any) (int, int, bool) {
 		}
 		return 0, 0, false
 	}
-	seen := make(map[string]int, len(a))
-	var buf []byte
+	last := make(map[uint64]int, len(a)) // hash -> latest index + 1
+	prev := make([]int, len(a))          // index -> previous index with its hash + 1
 	for j, e := range a {
-		buf = appendCanonical(buf[:0], e)
-		if i, dup := seen[string(buf)]; dup {
-			return i, j, true
+		h := hashJSON(e)
+		for i := last[h] - 1; i >= 0; i = prev[i] - 1 {
+			if equal(a[i], e) {
+				return i, j, true
+			}
 		}
-		seen[string(buf)] = j
+		prev[j], last[h] = last[h], j+1
 	}
 	return 0, 0, false
 }
 
-// appendCanonical appends an unambiguous encoding of a JSON value in which
-// equal values (per equal) encode identically.
-func appendCanonical(b []byte, v any) []byte {
+// hashJSON hashes a JSON value (FNV-1a); equal values hash alike (object
+// members are combined in any order, numbers by their exact value).
+func hashJSON(v any) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	var s string
 	switch x := v.(type) {
 	case nil:
-		return append(b, 'n')
+		return 1
 	case bool:
 		if x {
-			return append(b, 't')
+			return 2
 		}
-		return append(b, 'f')
+		return 3
 	case string:
-		b = append(b, 's')
-		b = strconv.AppendInt(b, int64(len(x)), 10)
-		b = append(b, ':')
-		return append(b, x...)
+		s = x
 	case []any:
-		b = append(b, '[')
 		for _, e := range x {
-			b = appendCanonical(b, e)
+			h = (h ^ hashJSON(e)) * prime
 		}
-		return append(b, ']')
+		return h
 	case map[string]any:
-		b = append(b, '{')
-		for _, k := range jsonscan.SortedKeys(x) {
-			b = appendCanonical(b, k)
-			b = appendCanonical(b, x[k])
+		h = 5
+		for k, e := range x {
+			h += (hashJSON(k)*31 ^ hashJSON(e)) * prime
 		}
-		return append(b, '}')
+		return h
+	default:
+		var buf [40]byte
+		d, _ := toDec(v, buf[:0])
+		s = string(d.appendTo(buf[:0])) // does not escape: no allocation
 	}
-	var buf [40]byte
-	if d, ok := toDec(v, buf[:0]); ok {
-		b = append(b, 'd')
-		b = d.appendTo(b)
-		return append(b, ';')
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * prime
 	}
-	return append(b, "?unsupported;"...)
+	return h
 }
