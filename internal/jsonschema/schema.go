@@ -176,12 +176,15 @@ var kwTable = [...]struct {
 	{kNum, 0, "/minimum"}, {kNum, 1, "/maximum"}, {kNum, 2, "/exclusiveMinimum"}, {kNum, 3, "/exclusiveMaximum"}, {kNum, 4, "/multipleOf"},
 	{kCount, cMinLen, "/minLength"}, {kCount, cMaxLen, "/maxLength"}, {kPattern, 0, "/pattern"},
 	{kCount, cMinItems, "/minItems"}, {kCount, cMaxItems, "/maxItems"}, {kUnique, 0, "/uniqueItems"},
-	{kPrefix, 0, "/prefixItems"}, {kSub, sItems, "/items"}, {kSub, sContains, "/contains"}, {kSub, sUnevalItems, "/unevaluatedItems"},
+	{kPrefix, 0, "/prefixItems"}, {kSub, sItems, "/items"}, {kSub, sItems, "/additionalItems"},
+	{kSub, sContains, "/contains"}, {kCount, cMinContains, "/minContains"}, {kCount, cMaxContains, "/maxContains"},
+	{kSub, sUnevalItems, "/unevaluatedItems"},
 	{kCount, cMinProps, "/minProperties"}, {kCount, cMaxProps, "/maxProperties"}, {kRequired, 0, "/required"},
 	{kMap, oDepReq, "/dependentRequired"}, {kMap, oProps, "/properties"}, {kMap, oPatProps, "/patternProperties"},
 	{kSub, sAddProps, "/additionalProperties"}, {kSub, sPropNames, "/propertyNames"},
 	{kMap, oDepSchemas, "/dependentSchemas"}, {kMap, oDeps, "/dependencies"}, {kSub, sUnevalProps, "/unevaluatedProperties"},
-	{kList, 0, "/allOf"}, {kList, 1, "/anyOf"}, {kList, 2, "/oneOf"}, {kSub, sNot, "/not"}, {kSub, sIf, "/if"},
+	{kList, 0, "/allOf"}, {kList, 1, "/anyOf"}, {kList, 2, "/oneOf"}, {kSub, sNot, "/not"},
+	{kSub, sIf, "/if"}, {kSub, sThen, "/then"}, {kSub, sElse, "/else"},
 }
 
 type depReq struct {
@@ -498,6 +501,8 @@ func (c *compiler) compileObject(dst *node, m map[string]any, base string) {
 		n.always = true
 	} else {
 		n.recAnchor = m["$recursiveAnchor"] == true
+		n.containsEval = c.draft != d2019
+		tuple := false
 		for i := range refKW {
 			if i < 2 || c.draft == d2019 {
 				c.compileRef(&n, m, base, i)
@@ -565,7 +570,9 @@ func (c *compiler) compileObject(dst *node, m map[string]any, base string) {
 					n.hasNum = true
 				}
 			case kCount:
-				n.counts[i] = c.count(v, path, kw)
+				if i < cMinContains || n.sub[sContains] != nil {
+					n.counts[i] = c.count(v, path, kw)
+				}
 			case kPattern:
 				s, ok := v.(string)
 				if !ok {
@@ -579,30 +586,20 @@ func (c *compiler) compileObject(dst *node, m map[string]any, base string) {
 			case kPrefix:
 				n.prefix = c.schemaArray(v, path, kw)
 			case kSub:
-				if _, ok := v.([]any); ok && i == sItems {
-					// draft-2019-09 and earlier tuple form
-					n.prefix = c.schemaArray(v, path, kw)
-					if _, ok := m["additionalItems"]; !ok || c.draft == d2020 {
+				if i == sItems {
+					_, isArr := v.([]any)
+					if kw[0] == 'i' && isArr { // draft-2019-09 and earlier tuple form
+						n.prefix, tuple = c.schemaArray(v, path, kw), true
 						continue
 					}
-					path = ptr + "/additionalItems"
+					if kw[0] == 'a' && (!tuple || c.draft == d2020) { // additionalItems
+						continue
+					}
+				}
+				if i >= sThen && n.sub[sIf] == nil {
+					continue
 				}
 				n.sub[i] = c.compile(path)
-				switch i {
-				case sContains:
-					n.containsEval = c.draft != d2019
-					for j := cMinContains; j <= cMaxContains; j++ {
-						if v, ok := m[countKW[j][1:]]; ok {
-							n.counts[j] = c.count(v, ptr+countKW[j], countKW[j][1:])
-						}
-					}
-				case sIf:
-					for j := sThen; j <= sElse; j++ {
-						if _, ok := m[subKW[j][1:]]; ok {
-							n.sub[j] = c.compile(ptr + subKW[j])
-						}
-					}
-				}
 			case kRequired:
 				n.required = c.strings(v, path)
 			case kMap:
