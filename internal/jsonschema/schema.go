@@ -432,21 +432,6 @@ func (c *compiler) scan(v any, ptr, base, res string) {
 	}
 }
 
-// infoOf returns the scan information of ptr or of its nearest scanned
-// ancestor (for references into places the scan does not descend into).
-func (c *compiler) infoOf(ptr string) scanInfo {
-	for {
-		if in, ok := c.info[ptr]; ok {
-			return in
-		}
-		i := strings.LastIndexByte(ptr, '/')
-		if i < 0 {
-			return scanInfo{}
-		}
-		ptr = ptr[:i]
-	}
-}
-
 // resolve resolves a reference against base to a pointer in the document.
 // abs is the absolute form of the reference.
 func (c *compiler) resolve(base, ref string) (ptr, abs string, ok bool) {
@@ -475,7 +460,15 @@ func (c *compiler) compile(ptr string) *node {
 	}
 	n := &node{ptr: ptr, counts: [8]int{-1, -1, -1, -1, -1, -1, -1, -1}}
 	c.nodes[ptr] = n
-	in := c.infoOf(ptr)
+	// The scan information of ptr or of its nearest scanned ancestor (for
+	// references into places the scan does not descend into).
+	var in scanInfo
+	for p := ptr; ; p = p[:strings.LastIndexByte(p, '/')] {
+		var ok bool
+		if in, ok = c.info[p]; ok || !strings.Contains(p, "/") {
+			break
+		}
+	}
 	n.res = c.compile(in.res)
 	v, _ := lookup(c.doc, ptr)
 	switch v := v.(type) {
@@ -671,7 +664,8 @@ func (c *compiler) compileRef(n *node, m map[string]any, base string, i int) {
 	if i == 0 {
 		return
 	}
-	tm, _ := lookupMap(c.doc, p)
+	t, _ := lookup(c.doc, p)
+	tm, _ := t.(map[string]any)
 	switch i {
 	case 1:
 		// Dynamic resolution only applies when the statically resolved
@@ -682,12 +676,6 @@ func (c *compiler) compileRef(n *node, m map[string]any, base string, i int) {
 	case 2:
 		n.recDyn = tm["$recursiveAnchor"] == true
 	}
-}
-
-func lookupMap(doc any, ptr string) (map[string]any, bool) {
-	v, _ := lookup(doc, ptr)
-	m, ok := v.(map[string]any)
-	return m, ok
 }
 
 func (c *compiler) schemaArray(v any, path, kw string) []*node {

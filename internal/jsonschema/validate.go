@@ -315,16 +315,6 @@ func (v *validator) fail(kw string, code int, x any, a, b int, s, t string) bool
 	return v.halted
 }
 
-// grow raises the evaluation budget, once, in proportion to the size of
-// the instance; it reports whether evaluation may continue.
-func (v *validator) grow() bool {
-	if !v.grown {
-		v.grown = true
-		v.budget = max(minEvals, evalsPerValue*countValues(v.root))
-	}
-	return v.evals < v.budget
-}
-
 // countValues counts the JSON values in v.
 func countValues(v any) int {
 	n := 1
@@ -396,7 +386,13 @@ func (v *validator) eval(n *node, x any, ann *annot) bool {
 			return false
 		}
 	}
-	if v.evals >= v.budget && !v.grow() || len(v.stack) >= maxDepth {
+	if v.evals >= v.budget && !v.grown {
+		// Raise the evaluation budget, once, in proportion to the size of
+		// the instance.
+		v.grown = true
+		v.budget = max(minEvals, evalsPerValue*countValues(v.root))
+	}
+	if v.evals >= v.budget || len(v.stack) >= maxDepth {
 		v.exhausted = true
 		v.fail("", mLimit, nil, 0, 0, "", "")
 		return false
@@ -465,8 +461,16 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 	if n.hasConst && !equal(x, n.constV) && v.fail("/const", mConst, n.constV, 0, 0, "", "") {
 		return false
 	}
-	if n.hasEnum && !inEnum(x, n.enum) && v.fail("/enum", mEnum, n.enum, 0, 0, "", "") {
-		return false
+	if n.hasEnum {
+		found := false
+		for _, e := range n.enum {
+			if found = equal(x, e); found {
+				break
+			}
+		}
+		if !found && v.fail("/enum", mEnum, n.enum, 0, 0, "", "") {
+			return false
+		}
 	}
 
 	// minLength/maxLength, minItems/maxItems, minProperties/maxProperties
@@ -542,15 +546,6 @@ func (v *validator) count(n *node, c, size int) bool {
 		return false
 	}
 	return v.fail(countKW[c], mCount+c, nil, lim, size, "", "")
-}
-
-func inEnum(x any, enum []any) bool {
-	for _, e := range enum {
-		if equal(x, e) {
-			return true
-		}
-	}
-	return false
 }
 
 // keys returns the keys of m; sorted unless in quick mode (where order does
