@@ -295,10 +295,33 @@ func (v *validator) fail(kw string, code int, x any, a, b int, s, t string) bool
 	if len(v.causes) < maxCauses {
 		var x7, x8 string
 		switch code {
-		case mType:
-			x7, x8 = kindName(x, uint8(a)), typesString(uint8(b))
-		case mConst, mEnum:
-			x7 = render(x)
+		case mType: // x's kind is the type bit a; b is the types allowed
+			x7 = "unknown"
+			for i, name := range typeNames {
+				if a == 1<<i {
+					x7 = name
+				}
+				if b&(1<<i) != 0 {
+					if x8 != "" {
+						x8 += " or "
+					}
+					x8 += name
+				}
+			}
+			if a == int(tNumber) && isInteger(x) {
+				x7 = "integer"
+			}
+			if x8 == "" {
+				x8 = "nothing"
+			}
+		case mConst, mEnum: // a short JSON rendering of x
+			r, err := jsonscan.Marshal(x)
+			x7 = string(r)
+			if err != nil {
+				x7 = "the given value"
+			} else if len(r) > 64 {
+				x7 = string(r[:60]) + " …"
+			}
 		}
 		args := [...]string{1: strconv.Itoa(a), 2: strconv.Itoa(b), 3: s, 4: strconv.Quote(s), 5: t, 6: strconv.Quote(t), 7: x7, 8: x8}
 		var m []byte
@@ -842,43 +865,6 @@ func kindOf(x any) uint8 {
 		return tNumber
 	}
 	return 0
-}
-
-func kindName(x any, k uint8) string {
-	if k == tNumber && isInteger(x) {
-		return "integer"
-	}
-	for i, name := range typeNames {
-		if k == 1<<i {
-			return name
-		}
-	}
-	return "unknown"
-}
-
-func typesString(t uint8) string {
-	var names []string
-	for i, name := range typeNames {
-		if t&(1<<i) != 0 {
-			names = append(names, name)
-		}
-	}
-	if len(names) == 0 {
-		return "nothing"
-	}
-	return strings.Join(names, " or ")
-}
-
-// render returns a short JSON rendering of a schema value for messages.
-func render(v any) string {
-	b, err := jsonscan.Marshal(v)
-	if err != nil {
-		return "the given value"
-	}
-	if len(b) > 64 {
-		return string(b[:60]) + " …"
-	}
-	return string(b)
 }
 
 // equal reports deep JSON equality; numbers compare by value (1 == 1.0).
