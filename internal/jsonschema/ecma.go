@@ -366,7 +366,7 @@ func (p *ecmaParser) atom(depth int) (*ecmaNode, error) {
 		return &ecmaNode{kind: nAssert, op: opEnd}, nil
 	case '.':
 		p.i++
-		return p.newClass(&charClass{neg: true, ranges: []rune{'\n', '\n', '\r', '\r', 0x2028, 0x2029}}), nil
+		return p.newClass(&charClass{neg: true, ranges: shorthands[3]}), nil
 	case '*', '+', '?':
 		return nil, errAt(p, "nothing to repeat")
 	case '{':
@@ -374,23 +374,22 @@ func (p *ecmaParser) atom(depth int) (*ecmaNode, error) {
 			return nil, errAt(p, "nothing to repeat")
 		}
 	case '(':
-		rest := p.p[p.i:]
+		g := p.p[p.i:] + "   " // padded: the group syntax is read without length checks
 		switch {
-		case strings.HasPrefix(rest, "(?="), strings.HasPrefix(rest, "(?!"),
-			strings.HasPrefix(rest, "(?<="), strings.HasPrefix(rest, "(?<!"):
-			return nil, errUnsupportedRegexp // look-around
-		case strings.HasPrefix(rest, "(?:"):
+		case g[1] != '?':
+			p.i++
+		case g[2] == ':':
 			p.i += 3
-		case strings.HasPrefix(rest, "(?<"):
-			end := strings.IndexByte(rest, '>')
+		case g[2] == '=' || g[2] == '!' || g[2] == '<' && (g[3] == '=' || g[3] == '!'):
+			return nil, errUnsupportedRegexp // look-around
+		case g[2] == '<':
+			end := strings.IndexByte(p.p[p.i:], '>')
 			if end < 4 {
 				return nil, errAt(p, "invalid group name")
 			}
 			p.i += end + 1
-		case strings.HasPrefix(rest, "(?"):
-			return nil, errAt(p, "invalid group")
 		default:
-			p.i++
+			return nil, errAt(p, "invalid group")
 		}
 		n, err := p.alt(depth + 1)
 		if err != nil {
@@ -504,12 +503,13 @@ func (p *ecmaParser) classAtom() (rune, *charClass, error) {
 	return r, nil, nil
 }
 
-// shorthands are the ranges of \d, \w and \s (the ECMA-262 WhiteSpace and
-// LineTerminator set), shared by the classes made from them (never
-// appended to).
-var shorthands = [3][]rune{{'0', '9'}, {'0', '9', 'A', 'Z', '_', '_', 'a', 'z'},
+// shorthands are the ranges of \d, \w, \s (the ECMA-262 WhiteSpace and
+// LineTerminator set) and the complement of ., shared by the classes made
+// from them (never appended to).
+var shorthands = [4][]rune{{'0', '9'}, {'0', '9', 'A', 'Z', '_', '_', 'a', 'z'},
 	{'\t', '\r', ' ', ' ', 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a,
-		0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff}}
+		0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff},
+	{'\n', '\n', '\r', '\r', 0x2028, 0x2029}}
 
 // escape parses the escape at p.i ('\\'): a character, or a set (\d, \p{…}…).
 func (p *ecmaParser) escape(inClass bool) (rune, *charClass, error) {
