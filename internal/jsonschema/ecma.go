@@ -43,6 +43,7 @@ const (
 )
 
 type ecmaInst struct {
+	_    noCompare
 	op   ecmaOp
 	x, y int32 // opSplit/opJmp targets; opChar: x is the class index
 }

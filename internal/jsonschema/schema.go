@@ -187,17 +187,23 @@ var kwTable = [...]struct {
 	{kSub, sIf, "/if"}, {kSub, sThen, "/then"}, {kSub, sElse, "/else"},
 }
 
+// noCompare makes a struct type incomparable, so that the compiler emits
+// no equality function for it (code that nothing calls).
+type noCompare [0]func()
+
 type depReq struct {
 	prop string
 	req  []string
 }
 
 type depSchema struct {
+	_    noCompare
 	prop string
 	n    *node
 }
 
 type patProp struct {
+	_  noCompare
 	re matcher
 	n  *node
 }
@@ -209,6 +215,7 @@ type num struct {
 }
 
 type scanInfo struct {
+	_    noCompare
 	base string // base URI in effect for the schema at this pointer
 	res  string // pointer of the enclosing schema resource
 }
@@ -407,7 +414,7 @@ func (c *compiler) scan(v any, ptr, base, res string) {
 			}
 		}
 	}
-	c.info[ptr] = scanInfo{base, res}
+	c.info[ptr] = scanInfo{base: base, res: res}
 	c.ptrs = append(c.ptrs, ptr)
 	for _, kw := range scanKW {
 		sub, ok := m[kw.name]
@@ -615,10 +622,10 @@ func (c *compiler) compileObject(dst *node, m map[string]any, base string) {
 						n.props[k] = c.compile(p)
 					case i == oPatProps:
 						if re := c.regexp(p, k); re != nil {
-							n.patProps = append(n.patProps, patProp{re, c.compile(p)})
+							n.patProps = append(n.patProps, patProp{re: re, n: c.compile(p)})
 						}
 					default:
-						n.depSchemas = append(n.depSchemas, depSchema{k, c.compile(p)})
+						n.depSchemas = append(n.depSchemas, depSchema{prop: k, n: c.compile(p)})
 					}
 				}
 			case kList:

@@ -84,7 +84,8 @@ func (s *Schema) Validate(instance any) error {
 	v.eval(s.root, instance, nil)
 	if v.exhausted {
 		// The result may only reflect the limit: say so first.
-		v.causes = append([]Cause{{Message: limitMsg}}, v.causes[:min(len(v.causes), maxCauses-1)]...)
+		causes := append(make([]Cause, 0, maxCauses), Cause{Message: limitMsg})
+		v.causes = append(causes, v.causes[:min(len(v.causes), maxCauses-1)]...)
 	}
 	if len(v.causes) == 0 {
 		v.causes = append(v.causes, Cause{Message: "instance is invalid"})
@@ -106,6 +107,7 @@ func (s *Schema) ValidateJSON(raw []byte) error {
 // ielem is one step of an instance path: an object key, or an array
 // index when idx >= 0.
 type ielem struct {
+	_   noCompare
 	key string
 	idx int
 }
@@ -378,7 +380,7 @@ func (v *validator) test(s *node, x any, ann *annot) bool {
 // member key when idx < 0, array element idx otherwise). When s is the
 // false schema, the cause is worded with what ("additional ", …).
 func (v *validator) at(s *node, x any, key string, idx int, kw, what string) bool {
-	v.ipath = append(v.ipath, ielem{key, idx})
+	v.ipath = append(v.ipath, ielem{key: key, idx: idx})
 	ok := false
 	switch {
 	case !s.never:
