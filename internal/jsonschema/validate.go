@@ -699,34 +699,17 @@ func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 		}
 	}
 	if len(n.patProps) > 0 || n.sub[sAddProps] != nil || n.sub[sPropNames] != nil {
-		// In quick mode in map order; otherwise in key order (keys), for
-		// deterministic causes.
-		var keys []string
-		if !v.quick {
-			keys = v.keys(m)
-		}
-		i := 0
-		for key, val := range m {
-			if keys != nil {
-				key, val = keys[i], m[keys[i]]
-				i++
-			}
-			if s := n.sub[sPropNames]; s != nil && !v.at(s, key, key, -1, "/propertyNames", "") && v.halted {
-				return false
-			}
-			_, matched := n.props[key]
-			for _, pp := range n.patProps {
-				if !pp.re.MatchString(key) {
-					continue
-				}
-				matched = true
-				ann.markProp(key)
-				if !v.at(pp.n, val, key, -1, rel(n, pp.n), "") && v.halted {
+		if v.quick {
+			for key, val := range m {
+				if !v.evalKey(n, key, val, ann) {
 					return false
 				}
 			}
-			if s := n.sub[sAddProps]; !matched && s != nil && !v.at(s, val, key, -1, "/additionalProperties", "additional ") && v.halted {
-				return false
+		} else {
+			for _, key := range v.keys(m) {
+				if !v.evalKey(n, key, m[key], ann) && v.halted {
+					return false
+				}
 			}
 		}
 		if n.sub[sAddProps] != nil && ann != nil {
@@ -737,6 +720,30 @@ func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 		if _, has := m[ds.prop]; has && !v.in(ds.n, m, rel(n, ds.n), ann) && v.halted {
 			return false
 		}
+	}
+	return v.fails == start
+}
+
+// evalKey applies propertyNames, patternProperties and additionalProperties
+// to one property.
+func (v *validator) evalKey(n *node, key string, val any, ann *annot) bool {
+	start := v.fails
+	if s := n.sub[sPropNames]; s != nil && !v.at(s, key, key, -1, "/propertyNames", "") && v.halted {
+		return false
+	}
+	_, matched := n.props[key]
+	for _, pp := range n.patProps {
+		if !pp.re.MatchString(key) {
+			continue
+		}
+		matched = true
+		ann.markProp(key)
+		if !v.at(pp.n, val, key, -1, rel(n, pp.n), "") && v.halted {
+			return false
+		}
+	}
+	if s := n.sub[sAddProps]; !matched && s != nil && !v.at(s, val, key, -1, "/additionalProperties", "additional ") && v.halted {
+		return false
 	}
 	return v.fails == start
 }
