@@ -141,14 +141,6 @@ func floatDec(f float64, size int, buf []byte) (dec, bool) {
 	return parseDec(string(b), b[:0])
 }
 
-func isNumber(v any) bool {
-	switch v.(type) {
-	case float64, jsonscan.Number, float32, int, int32, int64, uint, uint32, uint64:
-		return true
-	}
-	return false
-}
-
 // isInteger reports whether a numeric instance has no fractional part.
 func isInteger(v any) bool {
 	if f, ok := v.(float64); ok { // the common case, without a conversion

@@ -754,16 +754,11 @@ func (c *compiler) regexp(ptr, src string) matcher {
 	var re matcher
 	var err error
 	if c.pattern != nil {
-		var f func(string) bool
-		if f, err = c.pattern(src); err == nil && f != nil {
-			re = funcMatcher(f)
-		} else if err == nil {
-			err = errUnsupportedRegexp
-		}
+		re, err = c.pattern(src)
 	} else {
 		re, err = compileECMA(src)
 	}
-	if err != nil {
+	if err != nil || re == nil {
 		re = nil
 		c.skipped[ptr+": "+src] = ""
 	}

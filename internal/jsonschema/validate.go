@@ -516,7 +516,7 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 
 	switch x := x.(type) {
 	case string:
-		if n.pattern != nil && !n.pattern.MatchString(x) && v.fail("/pattern", mPattern, nil, 0, 0, n.patternSrc, "") {
+		if n.pattern != nil && !n.pattern(x) && v.fail("/pattern", mPattern, nil, 0, 0, n.patternSrc, "") {
 			return false
 		}
 	case []any:
@@ -733,7 +733,7 @@ func (v *validator) evalKey(n *node, key string, val any, ann *annot) bool {
 	}
 	_, matched := n.props[key]
 	for _, pp := range n.patProps {
-		if !pp.re.MatchString(key) {
+		if !pp.re(key) {
 			continue
 		}
 		matched = true
@@ -869,8 +869,7 @@ func kindOf(x any) uint8 {
 		return tArray
 	case string:
 		return tString
-	}
-	if isNumber(x) {
+	case float64, jsonscan.Number, float32, int, int32, int64, uint, uint32, uint64:
 		return tNumber
 	}
 	return 0
@@ -919,7 +918,7 @@ func equal(a, b any) bool {
 			return true
 		}
 	}
-	if !isNumber(a) || !isNumber(b) {
+	if kindOf(a) != tNumber || kindOf(b) != tNumber {
 		return false
 	}
 	var ba, bb [40]byte
