@@ -229,8 +229,7 @@ type compiler struct {
 	dynAnchors map[string][]string // resource pointer -> [name, pointer, ...]
 	nodes      map[string]*node
 	regexps    map[string]matcher
-	unresolved map[string]string // set
-	skipped    map[string]string // set
+	notes      map[string]string // set: "u" + unresolved reference, "s" + skipped pattern
 	pattern    PatternFunc       // nil: compileECMA
 	err        error
 }
@@ -267,8 +266,7 @@ func CompileWith(doc []byte, opts *Options) (*Schema, error) {
 		dynAnchors: map[string][]string{},
 		nodes:      map[string]*node{},
 		regexps:    map[string]matcher{},
-		unresolved: map[string]string{},
-		skipped:    map[string]string{},
+		notes:      map[string]string{},
 	}
 	if opts != nil {
 		c.pattern = opts.Pattern
@@ -294,15 +292,15 @@ func CompileWith(doc []byte, opts *Options) (*Schema, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	return &Schema{root: root, unresolved: sortedKeys(c.unresolved), skipped: sortedKeys(c.skipped)}, nil
-}
-
-// sortedKeys returns the keys of m in order (nil when m is empty).
-func sortedKeys(m map[string]string) []string {
-	if len(m) == 0 {
-		return nil
+	s := &Schema{root: root}
+	for _, k := range jsonscan.SortedKeys(c.notes) {
+		if k[0] == 'u' {
+			s.unresolved = append(s.unresolved, k[1:])
+		} else {
+			s.skipped = append(s.skipped, k[1:])
+		}
 	}
-	return jsonscan.SortedKeys(m)
+	return s, nil
 }
 
 // errTrailing is decodeJSON's error for data after the JSON value.
@@ -664,7 +662,7 @@ func (c *compiler) compileRef(n *node, m map[string]any, base string, i int) {
 	}
 	p, abs, ok := c.resolve(base, ref)
 	if !ok {
-		c.unresolved[abs] = ""
+		c.notes["u"+abs] = ""
 		return
 	}
 	n.refs[i] = c.compile(p)
@@ -747,7 +745,7 @@ func (c *compiler) count(v any, path, kw string) int {
 func (c *compiler) regexp(ptr, src string) matcher {
 	if re, ok := c.regexps[src]; ok {
 		if re == nil {
-			c.skipped[ptr+": "+src] = ""
+			c.notes["s"+ptr+": "+src] = ""
 		}
 		return re
 	}
@@ -760,7 +758,7 @@ func (c *compiler) regexp(ptr, src string) matcher {
 	}
 	if err != nil || re == nil {
 		re = nil
-		c.skipped[ptr+": "+src] = ""
+		c.notes["s"+ptr+": "+src] = ""
 	}
 	c.regexps[src] = re
 	return re
