@@ -830,104 +830,70 @@ func lookup(v any, ptr string) (any, bool) {
 
 // ---- URIs (RFC 3986 reference resolution, no I/O) ----
 
-type uriRef struct {
-	scheme, auth, path, query, frag string
-	hasAuth, hasQuery, hasFrag      bool
-}
-
-func parseURI(s string) (u uriRef) {
+// splitURI splits a URI reference into its scheme, authority, path, query
+// and fragment, each with its delimiter ("http:", "//host", "/p", "?q",
+// "#f"): a component is present when it is not empty.
+func splitURI(s string) (u [5]string) {
 	if i := strings.IndexByte(s, '#'); i >= 0 {
-		u.frag, u.hasFrag, s = s[i+1:], true, s[:i]
+		u[4], s = s[i:], s[:i]
 	}
 	if i := strings.IndexByte(s, '?'); i >= 0 {
-		u.query, u.hasQuery, s = s[i+1:], true, s[:i]
+		u[3], s = s[i:], s[:i]
 	}
-	if i := strings.IndexByte(s, ':'); i > 0 && !strings.ContainsAny(s[:i], "/") && isScheme(s[:i]) {
-		u.scheme, s = s[:i], s[i+1:]
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		scheme := true
+		for k := 0; k < i; k++ {
+			c := s[k] | 0x20 // lower case for letters
+			if !('a' <= c && c <= 'z' || k > 0 && ('0' <= s[k] && s[k] <= '9' || s[k] == '+' || s[k] == '-' || s[k] == '.')) {
+				scheme = false
+			}
+		}
+		if scheme {
+			u[0], s = s[:i+1], s[i+1:]
+		}
 	}
 	if strings.HasPrefix(s, "//") {
-		s = s[2:]
-		i := strings.IndexByte(s, '/')
-		if i < 0 {
+		i := strings.IndexByte(s[2:], '/') + 2
+		if i < 2 {
 			i = len(s)
 		}
-		u.auth, u.hasAuth, s = s[:i], true, s[i:]
+		u[1], s = s[:i], s[i:]
 	}
-	u.path = s
+	u[2] = s
 	return u
-}
-
-func isScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			return false
-		}
-	}
-	return true
-}
-
-func (u uriRef) String() string {
-	var b strings.Builder
-	if u.scheme != "" {
-		b.WriteString(u.scheme)
-		b.WriteByte(':')
-	}
-	if u.hasAuth {
-		b.WriteString("//")
-		b.WriteString(u.auth)
-	}
-	b.WriteString(u.path)
-	if u.hasQuery {
-		b.WriteByte('?')
-		b.WriteString(u.query)
-	}
-	if u.hasFrag {
-		b.WriteByte('#')
-		b.WriteString(u.frag)
-	}
-	return b.String()
 }
 
 // resolveURI resolves ref against base (RFC 3986 section 5.2.2). An empty
 // fragment is dropped.
 func resolveURI(base, ref string) string {
-	r := parseURI(ref)
-	var t uriRef
-	switch {
-	case r.scheme != "":
-		t = r
-		t.path = removeDots(r.path)
-	default:
-		b := parseURI(base)
-		t.scheme = b.scheme
-		switch {
-		case r.hasAuth:
-			t.auth, t.hasAuth, t.path, t.query, t.hasQuery = r.auth, true, removeDots(r.path), r.query, r.hasQuery
-		case r.path == "":
-			t.auth, t.hasAuth, t.path = b.auth, b.hasAuth, b.path
-			t.query, t.hasQuery = b.query, b.hasQuery
-			if r.hasQuery {
-				t.query, t.hasQuery = r.query, true
-			}
-		default:
-			t.auth, t.hasAuth, t.query, t.hasQuery = b.auth, b.hasAuth, r.query, r.hasQuery
+	t := splitURI(ref)
+	path := true // the path comes from ref: remove its dot segments
+	if t[0] == "" {
+		b := splitURI(base)
+		t[0] = b[0]
+		if t[1] == "" {
+			t[1] = b[1]
 			switch {
-			case r.path[0] == '/':
-				t.path = removeDots(r.path)
-			case b.hasAuth && b.path == "":
-				t.path = removeDots("/" + r.path)
+			case t[2] == "":
+				t[2], path = b[2], false
+				if t[3] == "" {
+					t[3] = b[3]
+				}
+			case t[2][0] == '/':
+			case b[1] != "" && b[2] == "":
+				t[2] = "/" + t[2]
 			default:
-				i := strings.LastIndexByte(b.path, '/')
-				t.path = removeDots(b.path[:i+1] + r.path)
+				t[2] = b[2][:strings.LastIndexByte(b[2], '/')+1] + t[2]
 			}
 		}
-		t.frag, t.hasFrag = r.frag, r.hasFrag
 	}
-	if t.frag == "" {
-		t.hasFrag = false
+	if path {
+		t[2] = removeDots(t[2])
 	}
-	return t.String()
+	if t[4] == "#" {
+		t[4] = ""
+	}
+	return t[0] + t[1] + t[2] + t[3] + t[4]
 }
 
 func removeDots(p string) string {
