@@ -43,6 +43,7 @@ const (
 )
 
 type ecmaInst struct {
+	_    noCompare
 	op   ecmaOp
 	x, y int32 // opSplit/opJmp targets; opChar: x is the class index
 }
@@ -366,7 +367,7 @@ func (p *ecmaParser) atom(depth int) (*ecmaNode, error) {
 		return &ecmaNode{kind: nAssert, op: opEnd}, nil
 	case '.':
 		p.i++
-		return p.newClass(&charClass{neg: true, ranges: []rune{'\n', '\n', '\r', '\r', 0x2028, 0x2029}}), nil
+		return p.newClass(&charClass{neg: true, ranges: shorthands[3]}), nil
 	case '*', '+', '?':
 		return nil, errAt(p, "nothing to repeat")
 	case '{':
@@ -374,23 +375,22 @@ func (p *ecmaParser) atom(depth int) (*ecmaNode, error) {
 			return nil, errAt(p, "nothing to repeat")
 		}
 	case '(':
-		rest := p.p[p.i:]
+		g := p.p[p.i:] + "   " // padded: the group syntax is read without length checks
 		switch {
-		case strings.HasPrefix(rest, "(?="), strings.HasPrefix(rest, "(?!"),
-			strings.HasPrefix(rest, "(?<="), strings.HasPrefix(rest, "(?<!"):
-			return nil, errUnsupportedRegexp // look-around
-		case strings.HasPrefix(rest, "(?:"):
+		case g[1] != '?':
+			p.i++
+		case g[2] == ':':
 			p.i += 3
-		case strings.HasPrefix(rest, "(?<"):
-			end := strings.IndexByte(rest, '>')
+		case g[2] == '=' || g[2] == '!' || g[2] == '<' && (g[3] == '=' || g[3] == '!'):
+			return nil, errUnsupportedRegexp // look-around
+		case g[2] == '<':
+			end := strings.IndexByte(p.p[p.i:], '>')
 			if end < 4 {
 				return nil, errAt(p, "invalid group name")
 			}
 			p.i += end + 1
-		case strings.HasPrefix(rest, "(?"):
-			return nil, errAt(p, "invalid group")
 		default:
-			p.i++
+			return nil, errAt(p, "invalid group")
 		}
 		n, err := p.alt(depth + 1)
 		if err != nil {
@@ -504,12 +504,13 @@ func (p *ecmaParser) classAtom() (rune, *charClass, error) {
 	return r, nil, nil
 }
 
-// ecmaSpaceRanges returns the ECMA-262 WhiteSpace and LineTerminator set
-// (\s) as range pairs.
-func ecmaSpaceRanges() []rune {
-	return []rune{'\t', '\r', ' ', ' ', 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a,
-		0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff}
-}
+// shorthands are the ranges of \d, \w, \s (the ECMA-262 WhiteSpace and
+// LineTerminator set) and the complement of ., shared by the classes made
+// from them (never appended to).
+var shorthands = [4][]rune{{'0', '9'}, {'0', '9', 'A', 'Z', '_', '_', 'a', 'z'},
+	{'\t', '\r', ' ', ' ', 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a,
+		0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff},
+	{'\n', '\n', '\r', '\r', 0x2028, 0x2029}}
 
 // escape parses the escape at p.i ('\\'): a character, or a set (\d, \p{…}…).
 func (p *ecmaParser) escape(inClass bool) (rune, *charClass, error) {
@@ -518,13 +519,13 @@ func (p *ecmaParser) escape(inClass bool) (rune, *charClass, error) {
 	}
 	p.i += 2
 	e := p.p[p.i-1]
+	if k := strings.IndexByte("dDwWsS", e); k >= 0 {
+		return 0, &charClass{neg: k&1 == 1, ranges: shorthands[k/2]}, nil
+	}
+	if k := strings.IndexByte("tnvfr", e); k >= 0 {
+		return rune("\t\n\v\f\r"[k]), nil, nil
+	}
 	switch e {
-	case 'd', 'D':
-		return 0, &charClass{neg: e == 'D', ranges: []rune{'0', '9'}}, nil
-	case 'w', 'W':
-		return 0, &charClass{neg: e == 'W', ranges: []rune{'0', '9', 'A', 'Z', '_', '_', 'a', 'z'}}, nil
-	case 's', 'S':
-		return 0, &charClass{neg: e == 'S', ranges: ecmaSpaceRanges()}, nil
 	case 'p', 'P':
 		if p.i >= len(p.p) || p.p[p.i] != '{' {
 			return 0, nil, errUnsupportedRegexp
@@ -542,16 +543,6 @@ func (p *ecmaParser) escape(inClass bool) (rune, *charClass, error) {
 		}
 		p.i += end + 1
 		return 0, &charClass{neg: e == 'P', preds: []func(rune) bool{pred}}, nil
-	case 't':
-		return '\t', nil, nil
-	case 'n':
-		return '\n', nil, nil
-	case 'v':
-		return '\v', nil, nil
-	case 'f':
-		return '\f', nil, nil
-	case 'r':
-		return '\r', nil, nil
 	case '0':
 		if p.i < len(p.p) && '0' <= p.p[p.i] && p.p[p.i] <= '9' {
 			return 0, nil, errUnsupportedRegexp // legacy octal escape
@@ -560,9 +551,9 @@ func (p *ecmaParser) escape(inClass bool) (rune, *charClass, error) {
 	case '1', '2', '3', '4', '5', '6', '7', '8', '9', 'k':
 		return 0, nil, errUnsupportedRegexp // back-references
 	case 'x':
-		if p.i+2 <= len(p.p) && unhex(p.p[p.i]) >= 0 && unhex(p.p[p.i+1]) >= 0 {
+		if r, ok := hexDigits(p.p, p.i, 2); ok {
 			p.i += 2
-			return rune(unhex(p.p[p.i-2])<<4 | unhex(p.p[p.i-1])), nil, nil
+			return r, nil, nil
 		}
 		return 'x', nil, nil
 	case 'u':
@@ -609,16 +600,25 @@ func hexRune(p string, i int) (r rune, n int) {
 		}
 		return rune(v), end + 1
 	}
-	if i+4 > len(p) {
-		return 0, 0
+	if r, ok := hexDigits(p, i, 4); ok {
+		return r, 4
 	}
-	for k := i; k < i+4; k++ {
-		if unhex(p[k]) < 0 {
-			return 0, 0
+	return 0, 0
+}
+
+// hexDigits parses the n hex digits at p[i:].
+func hexDigits(p string, i, n int) (r rune, ok bool) {
+	if i+n > len(p) {
+		return 0, false
+	}
+	for k := i; k < i+n; k++ {
+		d := unhex(p[k])
+		if d < 0 {
+			return 0, false
 		}
-		r = r<<4 | rune(unhex(p[k]))
+		r = r<<4 | rune(d)
 	}
-	return r, 4
+	return r, true
 }
 
 // ---- compiling ----

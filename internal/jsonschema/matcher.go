@@ -6,12 +6,11 @@ import "errors"
 // support.
 var errUnsupportedRegexp = errors.New("unsupported ECMA-262 regular expression feature")
 
-// matcher is a compiled pattern: Go's regexp natively (ECMA-262 syntax
-// translated to RE2), compileLinear's engine under GOOS=js, or what
-// Options.Pattern made. It must be safe for concurrent use.
-type matcher interface {
-	MatchString(s string) bool
-}
+// matcher is a compiled pattern, reporting whether a string contains a
+// match: Go's regexp natively (ECMA-262 syntax translated to RE2),
+// compileLinear's engine under GOOS=js, or what Options.Pattern made. It
+// must be safe for concurrent use.
+type matcher = func(s string) bool
 
 // PatternFunc compiles an ECMA-262 regular expression (pattern,
 // patternProperties) into a predicate that reports whether a string
@@ -20,11 +19,6 @@ type matcher interface {
 // come from servers. An error makes the schema skip the pattern (see
 // Schema.Skipped).
 type PatternFunc func(src string) (match func(s string) bool, err error)
-
-// funcMatcher adapts a PatternFunc's predicate to matcher.
-type funcMatcher func(s string) bool
-
-func (f funcMatcher) MatchString(s string) bool { return f(s) }
 
 // LinearPattern returns the package's linear-time engine (a Pike VM for the
 // ECMA-262 pattern subset; look-around and back-references are refused)

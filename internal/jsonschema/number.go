@@ -98,63 +98,57 @@ func (x dec) isInt() bool { return len(x.d) == 0 || x.exp >= len(x.d) }
 // toDec converts a numeric instance value. buf should have room for about
 // 32 bytes to avoid allocation.
 func toDec(v any, buf []byte) (dec, bool) {
-	var b []byte
+	var i int64
+	var u uint64
+	signed, size := true, 64
 	switch v := v.(type) {
 	case jsonscan.Number:
 		return parseDec(string(v), buf)
-	case float64:
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return dec{}, false
-		}
-		b = strconv.AppendFloat(buf[:0], v, 'e', -1, 64)
 	case float32:
-		if math.IsInf(float64(v), 0) || math.IsNaN(float64(v)) {
-			return dec{}, false
-		}
-		b = strconv.AppendFloat(buf[:0], float64(v), 'e', -1, 32)
+		size = 32
+		return floatDec(float64(v), size, buf)
+	case float64:
+		return floatDec(v, size, buf)
 	case int:
-		b = strconv.AppendInt(buf[:0], int64(v), 10)
+		i = int64(v)
 	case int32:
-		b = strconv.AppendInt(buf[:0], int64(v), 10)
+		i = int64(v)
 	case int64:
-		b = strconv.AppendInt(buf[:0], v, 10)
+		i = v
 	case uint:
-		b = strconv.AppendUint(buf[:0], uint64(v), 10)
+		u, signed = uint64(v), false
 	case uint32:
-		b = strconv.AppendUint(buf[:0], uint64(v), 10)
+		u, signed = uint64(v), false
 	case uint64:
-		b = strconv.AppendUint(buf[:0], v, 10)
+		u, signed = v, false
 	default:
 		return dec{}, false
+	}
+	b := strconv.AppendUint(buf[:0], u, 10)
+	if signed {
+		b = strconv.AppendInt(buf[:0], i, 10)
 	}
 	// string(b) is short and does not escape: no allocation.
 	return parseDec(string(b), b[:0])
 }
 
-func isNumber(v any) bool {
-	switch v.(type) {
-	case float64, jsonscan.Number, float32, int, int32, int64, uint, uint32, uint64:
-		return true
+// floatDec is toDec for a float of the given size in bits.
+func floatDec(f float64, size int, buf []byte) (dec, bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return dec{}, false
 	}
-	return false
+	b := strconv.AppendFloat(buf[:0], f, 'e', -1, size)
+	return parseDec(string(b), b[:0])
 }
 
 // isInteger reports whether a numeric instance has no fractional part.
 func isInteger(v any) bool {
-	switch v := v.(type) {
-	case float64:
-		return v == math.Trunc(v) && !math.IsInf(v, 0)
-	case jsonscan.Number:
-		var buf [32]byte
-		d, ok := parseDec(string(v), buf[:0])
-		return ok && d.isInt()
-	case float32:
-		f := float64(v)
+	if f, ok := v.(float64); ok { // the common case, without a conversion
 		return f == math.Trunc(f) && !math.IsInf(f, 0)
-	case int, int32, int64, uint, uint32, uint64:
-		return true
 	}
-	return false
+	var buf [40]byte
+	d, ok := toDec(v, buf[:0])
+	return ok && d.isInt()
 }
 
 func cmpDec(a, b dec) int {
@@ -197,8 +191,8 @@ func isMultiple(a, b dec) bool {
 		return false // A would need to be divisible by 10
 	}
 	if len(b.d) > 18 {
-		fa, _ := strconv.ParseFloat(a.String(), 64)
-		fb, _ := strconv.ParseFloat(b.String(), 64)
+		fa, _ := strconv.ParseFloat(string(a.appendTo(nil)), 64)
+		fb, _ := strconv.ParseFloat(string(b.appendTo(nil)), 64)
 		q := fa / fb
 		return !math.IsInf(q, 0) && !math.IsNaN(q) && q == math.Trunc(q)
 	}
@@ -230,9 +224,7 @@ func powMod(base, e, m uint64) uint64 {
 	return r
 }
 
-// String returns a canonical decimal representation ("-0.123e5").
-func (x dec) String() string { return string(x.appendTo(nil)) }
-
+// appendTo appends a canonical decimal representation ("-0.123e5").
 func (x dec) appendTo(b []byte) []byte {
 	if x.neg {
 		b = append(b, '-')

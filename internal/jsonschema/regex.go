@@ -34,7 +34,7 @@ func compileECMA(src string) (matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return re, nil
+	return re.MatchString, nil
 }
 
 func translateECMA(p string) (string, error) {

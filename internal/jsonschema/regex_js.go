@@ -14,5 +14,5 @@ func compileECMA(src string) (matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return re, nil
+	return re.MatchString, nil
 }

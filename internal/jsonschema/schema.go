@@ -62,7 +62,8 @@ const (
 )
 
 // node is one compiled (sub)schema. Nodes are created by Compile and never
-// modified afterwards.
+// modified afterwards. Keywords of one kind share an array indexed as in
+// kwTable, so that compiling and evaluating them is one loop each.
 type node struct {
 	ptr    string // JSON pointer of this schema in the document
 	always bool   // true schema (or empty)
@@ -72,51 +73,123 @@ type node struct {
 	dyn       map[string]*node // resource roots: $dynamicAnchor name -> schema
 	recAnchor bool             // $recursiveAnchor: true
 
-	ref     *node
-	dynRef  *node
-	dynName string // $dynamicRef anchor name when bookended (dynamic)
-	recRef  *node
-	recDyn  bool // $recursiveRef target has $recursiveAnchor: true
+	refs    [3]*node // $ref, $dynamicRef, $recursiveRef (refKW)
+	dynName string   // $dynamicRef anchor name when bookended (dynamic)
+	recDyn  bool     // $recursiveRef target has $recursiveAnchor: true
 
 	types    uint8
 	hasConst bool
-	constV   any
 	hasEnum  bool
+	constV   any
 	enum     []any
 
-	minimum, maximum, exMin, exMax, multipleOf *num
+	nums   [5]*num // minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf
+	counts [8]int  // countKW; -1 when absent
+	sub    [nSub]*node
+	lists  [3][]*node // allOf, anyOf, oneOf
 
-	minLen, maxLen int // -1 when absent
-	pattern        matcher
-	patternSrc     string
+	pattern    matcher
+	patternSrc string
 
-	minItems, maxItems       int
-	unique                   bool
-	prefix                   []*node
-	items                    *node
-	contains                 *node
-	minContains, maxContains int
-	unevalItems              *node
-	containsEval             bool // contains marks items as evaluated (2020-12)
+	unique       bool
+	containsEval bool // contains marks items as evaluated (2020-12)
+	prefix       []*node
 
-	minProps, maxProps int
-	required           []string
-	depReq             []depReq
-	props              map[string]*node
-	propOrder          []string
-	patProps           []patProp
-	addProps           *node
-	propNames          *node
-	depSchemas         []depSchema
-	unevalProps        *node
-
-	allOf, anyOf, oneOf []*node
-	not                 *node
-	ifS, thenS, elseS   *node
+	required   []string
+	depReq     []depReq
+	props      map[string]*node
+	propOrder  []string
+	patProps   []patProp
+	depSchemas []depSchema
 
 	needAnn bool // has unevaluatedItems or unevaluatedProperties
 	hasNum  bool // has a numeric assertion
 }
+
+// Indexes of node.sub.
+const (
+	sItems = iota
+	sContains
+	sUnevalItems
+	sAddProps
+	sPropNames
+	sUnevalProps
+	sNot
+	sIf
+	sThen
+	sElse
+	nSub
+)
+
+// Indexes of node.counts; countKW holds their keyword paths.
+const (
+	cMinLen = iota
+	cMaxLen
+	cMinItems
+	cMaxItems
+	cMinProps
+	cMaxProps
+	cMinContains
+	cMaxContains
+)
+
+var (
+	refKW   = [3]string{"/$ref", "/$dynamicRef", "/$recursiveRef"}
+	countKW = [8]string{"/minLength", "/maxLength", "/minItems", "/maxItems", "/minProperties", "/maxProperties", "/minContains", "/maxContains"}
+	subKW   = [nSub]string{"/items", "/contains", "/unevaluatedItems", "/additionalProperties", "/propertyNames", "/unevaluatedProperties", "/not", "/if", "/then", "/else"}
+	numKW   = [5]string{"/minimum", "/maximum", "/exclusiveMinimum", "/exclusiveMaximum", "/multipleOf"}
+	listKW  = [3]string{"/allOf", "/anyOf", "/oneOf"}
+)
+
+// Kinds of kwTable entries.
+const (
+	kNum   = iota // idx: node.nums
+	kCount        // idx: node.counts
+	kSub          // idx: node.sub
+	kList         // idx: node.lists
+	kMap          // idx: oDepReq...
+	kType
+	kConst
+	kEnum
+	kPattern
+	kUnique
+	kPrefix
+	kRequired
+)
+
+// Indexes of kMap entries: keywords whose value is an object.
+const (
+	oDepReq = iota
+	oProps
+	oPatProps
+	oDepSchemas
+	oDeps
+)
+
+// kwTable lists the keywords compileObject reads, in the order it reads
+// them: a kind and an index into the node array of that kind.
+var kwTable = [...]struct {
+	kind, idx uint8
+	name      string // keyword path: "/" + keyword
+}{
+	{kType, 0, "/type"}, {kConst, 0, "/const"}, {kEnum, 0, "/enum"},
+	{kNum, 0, "/minimum"}, {kNum, 1, "/maximum"}, {kNum, 2, "/exclusiveMinimum"}, {kNum, 3, "/exclusiveMaximum"}, {kNum, 4, "/multipleOf"},
+	{kCount, cMinLen, "/minLength"}, {kCount, cMaxLen, "/maxLength"}, {kPattern, 0, "/pattern"},
+	{kCount, cMinItems, "/minItems"}, {kCount, cMaxItems, "/maxItems"}, {kUnique, 0, "/uniqueItems"},
+	{kPrefix, 0, "/prefixItems"}, {kSub, sItems, "/items"}, {kSub, sItems, "/additionalItems"},
+	{kSub, sContains, "/contains"}, {kCount, cMinContains, "/minContains"}, {kCount, cMaxContains, "/maxContains"},
+	{kSub, sUnevalItems, "/unevaluatedItems"},
+	{kCount, cMinProps, "/minProperties"}, {kCount, cMaxProps, "/maxProperties"}, {kRequired, 0, "/required"},
+	{kMap, oDepReq, "/dependentRequired"}, {kMap, oProps, "/properties"}, {kMap, oPatProps, "/patternProperties"},
+	{kSub, sAddProps, "/additionalProperties"}, {kSub, sPropNames, "/propertyNames"},
+	{kMap, oDepSchemas, "/dependentSchemas"}, {kMap, oDeps, "/dependencies"}, {kSub, sUnevalProps, "/unevaluatedProperties"},
+	{kList, 0, "/allOf"}, {kList, 1, "/anyOf"}, {kList, 2, "/oneOf"}, {kSub, sNot, "/not"},
+	{kSub, sIf, "/if"}, {kSub, sThen, "/then"}, {kSub, sElse, "/else"},
+}
+
+// noCompare makes a struct type incomparable, so that the compiler emits
+// no equality function for it (code that nothing calls).
+type noCompare [0]func()
 
 type depReq struct {
 	prop string
@@ -124,11 +197,13 @@ type depReq struct {
 }
 
 type depSchema struct {
+	_    noCompare
 	prop string
 	n    *node
 }
 
 type patProp struct {
+	_  noCompare
 	re matcher
 	n  *node
 }
@@ -140,6 +215,7 @@ type num struct {
 }
 
 type scanInfo struct {
+	_    noCompare
 	base string // base URI in effect for the schema at this pointer
 	res  string // pointer of the enclosing schema resource
 }
@@ -148,14 +224,13 @@ type compiler struct {
 	doc        any
 	draft      int
 	info       map[string]scanInfo
-	resources  map[string]string   // absolute URI (no fragment) -> pointer
-	anchors    map[string]string   // URI#name -> pointer
+	ptrs       []string            // the keys of info
+	ids        map[string]string   // absolute URI (no fragment), or URI#anchor -> pointer
 	dynAnchors map[string][]string // resource pointer -> [name, pointer, ...]
 	nodes      map[string]*node
 	regexps    map[string]matcher
-	unresolved map[string]bool
-	skipped    map[string]bool
-	pattern    PatternFunc // nil: compileECMA
+	notes      map[string]string // set: "u" + unresolved reference, "s" + skipped pattern
+	pattern    PatternFunc       // nil: compileECMA
 	err        error
 }
 
@@ -167,47 +242,42 @@ type compiler struct {
 // for concurrent use, and the returned *Schema is immutable.
 func Compile(doc []byte) (*Schema, error) { return CompileWith(doc, nil) }
 
+// invalid is Compile's error: ErrInvalidSchema with msg.
+func invalid(msg string) error { return errf.Errorf("%w: %s", ErrInvalidSchema, msg) }
+
 // CompileWith is Compile with options; opts may be nil.
 func CompileWith(doc []byte, opts *Options) (*Schema, error) {
 	v, err := decodeJSON(doc)
-	switch {
-	case errors.Is(err, errTrailing):
-		return nil, errf.Errorf("%w: trailing data after the schema", ErrInvalidSchema)
-	case err != nil:
-		return nil, errf.Errorf("%w: %v", ErrInvalidSchema, err)
+	if err == errTrailing {
+		return nil, invalid("trailing data after the schema")
 	}
-	switch v.(type) {
-	case map[string]any, bool:
-	default:
-		return nil, errf.Errorf("%w: a schema must be a JSON object or boolean", ErrInvalidSchema)
+	if err != nil {
+		return nil, invalid(err.Error())
+	}
+	m, isObj := v.(map[string]any)
+	if _, ok := v.(bool); !ok && !isObj {
+		return nil, invalid("a schema must be a JSON object or boolean")
 	}
 	c := &compiler{
 		doc:        v,
+		draft:      draftOf(m["$schema"]),
 		info:       map[string]scanInfo{},
-		resources:  map[string]string{},
-		anchors:    map[string]string{},
+		ids:        map[string]string{"": ""},
 		dynAnchors: map[string][]string{},
 		nodes:      map[string]*node{},
 		regexps:    map[string]matcher{},
-		unresolved: map[string]bool{},
-		skipped:    map[string]bool{},
+		notes:      map[string]string{},
 	}
 	if opts != nil {
 		c.pattern = opts.Pattern
 	}
-	if m, ok := v.(map[string]any); ok {
-		c.draft = draftOf(m["$schema"])
-	}
-	c.resources[""] = ""
 	c.scan(v, "", "", "")
 	root := c.compile("")
 	// Compile every other subschema too, so that the whole document is
 	// checked and the result does not depend on which parts are reachable.
-	for _, p := range sortedKeys(c.info) {
+	slices.Sort(c.ptrs)
+	for _, p := range c.ptrs {
 		c.compile(p)
-	}
-	if c.err != nil {
-		return nil, c.err
 	}
 	// Attach $dynamicAnchor tables to their resources.
 	for resPtr, list := range c.dynAnchors {
@@ -222,20 +292,15 @@ func CompileWith(doc []byte, opts *Options) (*Schema, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	return &Schema{root: root, unresolved: sortedKeys(c.unresolved), skipped: sortedKeys(c.skipped)}, nil
-}
-
-// sortedKeys returns the keys of m in order (nil when m is empty).
-func sortedKeys[V any](m map[string]V) []string {
-	if len(m) == 0 {
-		return nil
+	s := &Schema{root: root}
+	for _, k := range jsonscan.SortedKeys(c.notes) {
+		if k[0] == 'u' {
+			s.unresolved = append(s.unresolved, k[1:])
+		} else {
+			s.skipped = append(s.skipped, k[1:])
+		}
 	}
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return s, nil
 }
 
 // errTrailing is decodeJSON's error for data after the JSON value.
@@ -261,19 +326,18 @@ func decodeJSON(raw []byte) (any, error) {
 	return nil, jsonscan.StdError(raw, err, true)
 }
 
+// drafts maps the path of a $schema URI to its draft, newest first.
+var drafts = [...]struct {
+	path  string
+	draft int
+}{{"/draft/2020-12/", d2020}, {"/draft/2019-09/", d2019}, {"/draft-07/", d7}, {"/draft-06/", d6}, {"/draft-04/", d4}, {"/draft-03/", d4}}
+
 func draftOf(v any) int {
 	s, _ := v.(string)
-	switch {
-	case strings.Contains(s, "/draft/2020-12/"):
-		return d2020
-	case strings.Contains(s, "/draft/2019-09/"):
-		return d2019
-	case strings.Contains(s, "/draft-07/"):
-		return d7
-	case strings.Contains(s, "/draft-06/"):
-		return d6
-	case strings.Contains(s, "/draft-04/"), strings.Contains(s, "/draft-03/"):
-		return d4
+	for _, d := range drafts {
+		if strings.Contains(s, d.path) {
+			return d.draft
+		}
 	}
 	return dDefault
 }
@@ -287,33 +351,35 @@ func (c *compiler) refOverrides(m map[string]any) bool {
 	return ok
 }
 
-func (c *compiler) fail(ptr, format string, args ...any) {
+// fail records the first error of the document: msg about the keyword at
+// the pointer ptr.
+func (c *compiler) fail(ptr, msg string) {
 	if c.err == nil {
-		loc := "#" + ptr
-		c.err = errf.Errorf("%w: %s: %s", ErrInvalidSchema, loc, errf.Sprintf(format, args...))
+		c.err = invalid("#" + ptr + ": " + msg)
 	}
 }
 
-// Keywords whose value is a schema, an array of schemas, or an object of
-// schemas. The scan only descends through these, so values of enum, const,
-// examples, default, … are never mistaken for schemas.
-var (
-	kwSchema = []string{"additionalProperties", "propertyNames", "additionalItems", "contains", "not",
-		"if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "items"}
-	kwArray = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
-	kwMap   = []string{"$defs", "definitions", "properties", "patternProperties", "dependentSchemas", "dependencies"}
-)
+// scanKW lists the keywords whose value is a schema (flag 1), an array of
+// schemas (2) or an object of schemas (4). The scan only descends through
+// these, so values of enum, const, examples, default, … are never mistaken
+// for schemas.
+var scanKW = [...]struct {
+	name string
+	flag uint8
+}{
+	{"additionalProperties", 1}, {"propertyNames", 1}, {"additionalItems", 1}, {"contains", 1}, {"not", 1},
+	{"if", 1}, {"then", 1}, {"else", 1}, {"unevaluatedItems", 1}, {"unevaluatedProperties", 1}, {"contentSchema", 1}, {"items", 1},
+	{"allOf", 2}, {"anyOf", 2}, {"oneOf", 2}, {"prefixItems", 2}, {"items", 2},
+	{"$defs", 4}, {"definitions", 4}, {"properties", 4}, {"patternProperties", 4}, {"dependentSchemas", 4}, {"dependencies", 4},
+}
 
 // scan indexes the document: base URIs, resources, anchors.
 func (c *compiler) scan(v any, ptr, base, res string) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		if _, ok := v.(bool); ok {
-			c.info[ptr] = scanInfo{base, res}
-		}
+	m, isObj := v.(map[string]any)
+	if _, ok := v.(bool); !ok && !isObj {
 		return
 	}
-	if !c.refOverrides(m) {
+	if isObj && !c.refOverrides(m) {
 		idKey := "$id"
 		if c.draft == d4 {
 			idKey = "id"
@@ -324,58 +390,50 @@ func (c *compiler) scan(v any, ptr, base, res string) {
 			if !strings.HasPrefix(id, "#") {
 				base = uri
 				res = ptr
-				if _, dup := c.resources[uri]; !dup || uri == "" {
-					c.resources[uri] = ptr
+				if _, dup := c.ids[uri]; !dup || uri == "" {
+					c.ids[uri] = ptr
 				}
 			}
 			if frag != "" && frag[0] != '/' {
-				c.anchors[uri+"#"+frag] = ptr // draft-07 style "#name" anchor
+				c.ids[uri+"#"+frag] = ptr // draft-07 style "#name" anchor
 			}
 		}
-		if a, ok := m["$anchor"].(string); ok {
-			c.anchors[base+"#"+a] = ptr
-		}
-		if a, ok := m["$dynamicAnchor"].(string); ok {
-			if _, dup := c.anchors[base+"#"+a]; !dup {
-				c.anchors[base+"#"+a] = ptr
+		for _, kw := range [2]string{"$anchor", "$dynamicAnchor"} {
+			a, ok := m[kw].(string)
+			if !ok {
+				continue
 			}
-			c.dynAnchors[res] = append(c.dynAnchors[res], a, ptr)
+			// A $dynamicAnchor does not replace an $anchor of that name.
+			if _, dup := c.ids[base+"#"+a]; !dup || kw == "$anchor" {
+				c.ids[base+"#"+a] = ptr
+			}
+			if kw != "$anchor" {
+				c.dynAnchors[res] = append(c.dynAnchors[res], a, ptr)
+			}
 		}
 	}
-	c.info[ptr] = scanInfo{base, res}
-	for _, kw := range kwSchema {
-		if sub, ok := m[kw]; ok {
-			c.scan(sub, ptr+"/"+escapeToken(kw), base, res)
+	c.info[ptr] = scanInfo{base: base, res: res}
+	c.ptrs = append(c.ptrs, ptr)
+	for _, kw := range scanKW {
+		sub, ok := m[kw.name]
+		if !ok {
+			continue
 		}
-	}
-	for _, kw := range kwArray {
-		if arr, ok := m[kw].([]any); ok {
+		p := ptr + "/" + kw.name
+		arr, isArr := sub.([]any)
+		obj, isObj := sub.(map[string]any)
+		switch {
+		case kw.flag == 1:
+			c.scan(sub, p, base, res)
+		case kw.flag == 2 && isArr:
 			for i, sub := range arr {
-				c.scan(sub, ptr+"/"+kw+"/"+strconv.Itoa(i), base, res)
+				c.scan(sub, p+"/"+strconv.Itoa(i), base, res)
 			}
-		}
-	}
-	for _, kw := range kwMap {
-		if obj, ok := m[kw].(map[string]any); ok {
+		case kw.flag == 4 && isObj:
 			for k, sub := range obj {
-				c.scan(sub, ptr+"/"+escapeToken(kw)+"/"+escapeToken(k), base, res)
+				c.scan(sub, p+"/"+escapeToken(k), base, res)
 			}
 		}
-	}
-}
-
-// infoOf returns the scan information of ptr or of its nearest scanned
-// ancestor (for references into places the scan does not descend into).
-func (c *compiler) infoOf(ptr string) scanInfo {
-	for {
-		if in, ok := c.info[ptr]; ok {
-			return in
-		}
-		i := strings.LastIndexByte(ptr, '/')
-		if i < 0 {
-			return scanInfo{}
-		}
-		ptr = ptr[:i]
 	}
 }
 
@@ -386,7 +444,7 @@ func (c *compiler) resolve(base, ref string) (ptr, abs string, ok bool) {
 	uri, frag, _ := strings.Cut(abs, "#")
 	frag = percentDecode(frag)
 	if frag == "" || frag[0] == '/' {
-		root, found := c.resources[uri]
+		root, found := c.ids[uri]
 		if !found {
 			return "", abs, false
 		}
@@ -396,7 +454,7 @@ func (c *compiler) resolve(base, ref string) (ptr, abs string, ok bool) {
 		}
 		return p, abs, true
 	}
-	p, found := c.anchors[uri+"#"+frag]
+	p, found := c.ids[uri+"#"+frag]
 	return p, abs, found
 }
 
@@ -405,16 +463,22 @@ func (c *compiler) compile(ptr string) *node {
 	if n, ok := c.nodes[ptr]; ok {
 		return n
 	}
-	n := &node{ptr: ptr, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1,
-		minProps: -1, maxProps: -1, minContains: -1, maxContains: -1}
+	n := &node{ptr: ptr, counts: [8]int{-1, -1, -1, -1, -1, -1, -1, -1}}
 	c.nodes[ptr] = n
-	in := c.infoOf(ptr)
+	// The scan information of ptr or of its nearest scanned ancestor (for
+	// references into places the scan does not descend into).
+	var in scanInfo
+	for p := ptr; ; p = p[:strings.LastIndexByte(p, '/')] {
+		var ok bool
+		if in, ok = c.info[p]; ok || !strings.Contains(p, "/") {
+			break
+		}
+	}
 	n.res = c.compile(in.res)
 	v, _ := lookup(c.doc, ptr)
 	switch v := v.(type) {
 	case bool:
 		n.always, n.never = v, !v
-		return n
 	case map[string]any:
 		c.compileObject(n, v, in.base)
 	default:
@@ -423,346 +487,246 @@ func (c *compiler) compile(ptr string) *node {
 	return n
 }
 
-func (c *compiler) child(n *node, path string) *node { return c.compile(n.ptr + path) }
-
-func (c *compiler) compileObject(n *node, m map[string]any, base string) {
+// compileObject compiles the keywords of m into dst. It fills a copy on
+// the stack and stores it once: stores into the heap node would each need
+// a write barrier.
+func (c *compiler) compileObject(dst *node, m map[string]any, base string) {
+	n := *dst
 	ptr := n.ptr
 	if c.refOverrides(m) {
-		c.compileRef(n, m, base, "$ref")
-		return
-	}
-	if len(m) == 0 {
+		c.compileRef(&n, m, base, 0)
+	} else if len(m) == 0 {
 		n.always = true
-		return
-	}
-	n.recAnchor = m["$recursiveAnchor"] == true
-	c.compileRef(n, m, base, "$ref")
-	c.compileRef(n, m, base, "$dynamicRef")
-	if c.draft == d2019 {
-		c.compileRef(n, m, base, "$recursiveRef")
-	}
-
-	// type
-	switch t := m["type"].(type) {
-	case nil:
-	case string:
-		n.types = c.typeBit(ptr, t)
-	case []any:
-		for _, e := range t {
-			s, ok := e.(string)
-			if !ok {
-				c.fail(ptr+"/type", "type must be a string or an array of strings")
-				break
-			}
-			n.types |= c.typeBit(ptr, s)
-		}
-		if n.types == 0 { // "type": [] allows nothing
-			n.types = 0xff &^ (tNull | tBool | tObject | tArray | tNumber | tString | tInteger)
-		}
-	default:
-		c.fail(ptr+"/type", "type must be a string or an array of strings")
-	}
-	if v, ok := m["const"]; ok {
-		n.hasConst, n.constV = true, v
-	}
-	if v, ok := m["enum"]; ok {
-		arr, ok := v.([]any)
-		if !ok {
-			c.fail(ptr+"/enum", "enum must be an array")
-		}
-		n.hasEnum, n.enum = true, arr
-	}
-
-	// numbers
-	n.minimum = c.number(m, ptr, "minimum")
-	n.maximum = c.number(m, ptr, "maximum")
-	if b, ok := m["exclusiveMinimum"].(bool); ok { // draft-04
-		if b {
-			n.exMin, n.minimum = n.minimum, nil
-		}
 	} else {
-		n.exMin = c.number(m, ptr, "exclusiveMinimum")
-	}
-	if b, ok := m["exclusiveMaximum"].(bool); ok { // draft-04
-		if b {
-			n.exMax, n.maximum = n.maximum, nil
-		}
-	} else {
-		n.exMax = c.number(m, ptr, "exclusiveMaximum")
-	}
-	n.multipleOf = c.number(m, ptr, "multipleOf")
-	if n.multipleOf != nil && (n.multipleOf.d.neg || len(n.multipleOf.d.d) == 0) {
-		c.fail(ptr+"/multipleOf", "multipleOf must be greater than 0")
-	}
-	n.hasNum = n.minimum != nil || n.maximum != nil || n.exMin != nil || n.exMax != nil || n.multipleOf != nil
-
-	// strings
-	n.minLen = c.count(m, ptr, "minLength")
-	n.maxLen = c.count(m, ptr, "maxLength")
-	if v, ok := m["pattern"]; ok {
-		s, ok := v.(string)
-		if !ok {
-			c.fail(ptr+"/pattern", "pattern must be a string")
-		}
-		n.pattern, n.patternSrc = c.regexp(ptr+"/pattern", s), s
-	}
-
-	// arrays
-	n.minItems = c.count(m, ptr, "minItems")
-	n.maxItems = c.count(m, ptr, "maxItems")
-	n.unique = c.boolean(m, ptr, "uniqueItems")
-	if arr, ok := m["prefixItems"]; ok {
-		n.prefix = c.schemaArray(n, arr, "prefixItems")
-	}
-	switch it := m["items"].(type) {
-	case nil:
-	case []any: // draft-2019-09 and earlier tuple form
-		n.prefix = c.schemaArray(n, it, "items")
-		if _, ok := m["additionalItems"]; ok && c.draft != d2020 {
-			n.items = c.child(n, "/additionalItems")
-		}
-	default:
-		n.items = c.child(n, "/items")
-	}
-	if _, ok := m["contains"]; ok {
-		n.contains = c.child(n, "/contains")
+		n.recAnchor = m["$recursiveAnchor"] == true
 		n.containsEval = c.draft != d2019
-		n.minContains = c.count(m, ptr, "minContains")
-		n.maxContains = c.count(m, ptr, "maxContains")
-	}
-	if _, ok := m["unevaluatedItems"]; ok {
-		n.unevalItems = c.child(n, "/unevaluatedItems")
-	}
-
-	// objects
-	n.minProps = c.count(m, ptr, "minProperties")
-	n.maxProps = c.count(m, ptr, "maxProperties")
-	if v, ok := m["required"]; ok {
-		n.required = c.strings(v, ptr+"/required")
-	}
-	if v, ok := m["dependentRequired"]; ok {
-		obj, ok := v.(map[string]any)
-		if !ok {
-			c.fail(ptr+"/dependentRequired", "dependentRequired must be an object")
-		}
-		for _, k := range sortedKeys(obj) {
-			n.depReq = append(n.depReq, depReq{k, c.strings(obj[k], ptr+"/dependentRequired/"+escapeToken(k))})
-		}
-	}
-	if v, ok := m["properties"]; ok {
-		obj := c.object(v, ptr, "properties")
-		n.props = make(map[string]*node, len(obj))
-		n.propOrder = sortedKeys(obj)
-		for _, k := range n.propOrder {
-			n.props[k] = c.child(n, "/properties/"+escapeToken(k))
-		}
-	}
-	if v, ok := m["patternProperties"]; ok {
-		obj := c.object(v, ptr, "patternProperties")
-		for _, k := range sortedKeys(obj) {
-			path := "/patternProperties/" + escapeToken(k)
-			if re := c.regexp(ptr+path, k); re != nil {
-				n.patProps = append(n.patProps, patProp{re, c.child(n, path)})
+		tuple := false
+		for i := range refKW {
+			if i < 2 || c.draft == d2019 {
+				c.compileRef(&n, m, base, i)
 			}
 		}
-	}
-	if _, ok := m["additionalProperties"]; ok {
-		n.addProps = c.child(n, "/additionalProperties")
-	}
-	if _, ok := m["propertyNames"]; ok {
-		n.propNames = c.child(n, "/propertyNames")
-	}
-	if v, ok := m["dependentSchemas"]; ok {
-		obj := c.object(v, ptr, "dependentSchemas")
-		for _, k := range sortedKeys(obj) {
-			n.depSchemas = append(n.depSchemas, depSchema{k, c.child(n, "/dependentSchemas/"+escapeToken(k))})
-		}
-	}
-	if v, ok := m["dependencies"]; ok {
-		obj := c.object(v, ptr, "dependencies")
-		for _, k := range sortedKeys(obj) {
-			path := "/dependencies/" + escapeToken(k)
-			if arr, ok := obj[k].([]any); ok {
-				n.depReq = append(n.depReq, depReq{k, c.strings(arr, ptr+path)})
-			} else {
-				n.depSchemas = append(n.depSchemas, depSchema{k, c.child(n, path)})
+		for _, e := range kwTable {
+			kw := e.name[1:]
+			v, ok := m[kw]
+			if !ok {
+				continue
+			}
+			// msg is the error, if any; one starting with a space follows the
+			// keyword's name.
+			path, i, msg := ptr+e.name, e.idx, ""
+			switch e.kind {
+			case kType:
+				list, isList := v.([]any)
+				if !isList {
+					list = []any{v}
+				}
+				for _, x := range list {
+					if msg != "" {
+						break
+					}
+					s, ok := x.(string)
+					t := slices.Index(typeNames[:], s)
+					switch {
+					case x == nil && !isList:
+					case !ok:
+						msg = "type must be a string or an array of strings"
+					case t < 0:
+						msg = "unknown type " + strconv.Quote(s)
+					default:
+						n.types |= 1 << t
+					}
+				}
+				if isList && n.types == 0 { // "type": [] allows nothing
+					n.types = 0x80
+				}
+			case kConst:
+				n.hasConst, n.constV = true, v
+			case kEnum:
+				n.enum, ok = v.([]any)
+				n.hasEnum = true
+				if !ok {
+					msg = " must be an array"
+				}
+			case kNum:
+				if b, ok := v.(bool); ok && i&^1 == 2 { // draft-04 exclusiveMinimum/Maximum
+					if b {
+						n.nums[i], n.nums[i-2] = n.nums[i-2], nil
+					}
+					continue
+				}
+				s, _ := v.(jsonscan.Number)
+				d, ok := parseDec(string(s), nil)
+				switch {
+				case !ok:
+					msg = " must be a number"
+				case i == 4 && (d.neg || len(d.d) == 0):
+					msg = " must be greater than 0"
+					fallthrough
+				default:
+					n.nums[i] = &num{text: string(s), d: d}
+					n.hasNum = true
+				}
+			case kCount:
+				if i < cMinContains || n.sub[sContains] != nil {
+					n.counts[i] = c.count(v, path, kw)
+				}
+			case kPattern:
+				s, ok := v.(string)
+				if !ok {
+					msg = " must be a string"
+				}
+				n.pattern, n.patternSrc = c.regexp(path, s), s
+			case kUnique:
+				if n.unique, ok = v.(bool); !ok {
+					msg = " must be a boolean"
+				}
+			case kPrefix:
+				n.prefix = c.schemaArray(v, path, kw)
+			case kSub:
+				if i == sItems {
+					_, isArr := v.([]any)
+					if kw[0] == 'i' && isArr { // draft-2019-09 and earlier tuple form
+						n.prefix, tuple = c.schemaArray(v, path, kw), true
+						continue
+					}
+					if kw[0] == 'a' && (!tuple || c.draft == d2020) { // additionalItems
+						continue
+					}
+				}
+				if i >= sThen && n.sub[sIf] == nil {
+					continue
+				}
+				n.sub[i] = c.compile(path)
+			case kRequired:
+				n.required = c.strings(v, path)
+			case kMap:
+				obj, ok := v.(map[string]any)
+				if !ok {
+					msg = " must be an object"
+				}
+				keys := jsonscan.SortedKeys(obj)
+				if i == oProps {
+					n.props = make(map[string]*node, len(obj))
+					n.propOrder = keys
+				}
+				for _, k := range keys {
+					p := path + "/" + escapeToken(k)
+					_, isArr := obj[k].([]any)
+					switch {
+					case i == oDepReq || i == oDeps && isArr:
+						n.depReq = append(n.depReq, depReq{k, c.strings(obj[k], p)})
+					case i == oProps:
+						n.props[k] = c.compile(p)
+					case i == oPatProps:
+						if re := c.regexp(p, k); re != nil {
+							n.patProps = append(n.patProps, patProp{re: re, n: c.compile(p)})
+						}
+					default:
+						n.depSchemas = append(n.depSchemas, depSchema{prop: k, n: c.compile(p)})
+					}
+				}
+			case kList:
+				if arr, ok := v.([]any); !ok || len(arr) == 0 {
+					msg = " must be a non-empty array of schemas"
+				} else {
+					n.lists[i] = c.schemaArray(v, path, kw)
+				}
+			}
+			if msg != "" {
+				if msg[0] == ' ' {
+					msg = kw + msg
+				}
+				c.fail(path, msg)
 			}
 		}
+		n.needAnn = n.sub[sUnevalItems] != nil || n.sub[sUnevalProps] != nil
 	}
-	if _, ok := m["unevaluatedProperties"]; ok {
-		n.unevalProps = c.child(n, "/unevaluatedProperties")
-	}
-
-	// in-place applicators
-	for _, kw := range [...]string{"allOf", "anyOf", "oneOf"} {
-		v, ok := m[kw]
-		if !ok {
-			continue
-		}
-		arr, ok := v.([]any)
-		if !ok || len(arr) == 0 {
-			c.fail(ptr+"/"+kw, "%s must be a non-empty array of schemas", kw)
-			continue
-		}
-		list := c.schemaArray(n, arr, kw)
-		switch kw {
-		case "allOf":
-			n.allOf = list
-		case "anyOf":
-			n.anyOf = list
-		default:
-			n.oneOf = list
-		}
-	}
-	if _, ok := m["not"]; ok {
-		n.not = c.child(n, "/not")
-	}
-	if _, ok := m["if"]; ok {
-		n.ifS = c.child(n, "/if")
-		if _, ok := m["then"]; ok {
-			n.thenS = c.child(n, "/then")
-		}
-		if _, ok := m["else"]; ok {
-			n.elseS = c.child(n, "/else")
-		}
-	}
-	n.needAnn = n.unevalItems != nil || n.unevalProps != nil
+	*dst = n
 }
 
-func (c *compiler) compileRef(n *node, m map[string]any, base, kw string) {
+// compileRef compiles the reference keyword refKW[i] of m.
+func (c *compiler) compileRef(n *node, m map[string]any, base string, i int) {
+	kw := refKW[i][1:]
 	v, ok := m[kw]
 	if !ok {
 		return
 	}
 	ref, ok := v.(string)
 	if !ok {
-		c.fail(n.ptr+"/"+kw, "%s must be a string", kw)
+		c.fail(n.ptr+refKW[i], kw+" must be a string")
 		return
 	}
-	if kw == "$recursiveRef" {
+	if i == 2 {
 		ref = "#" // the only value defined by draft 2019-09
 	}
 	p, abs, ok := c.resolve(base, ref)
 	if !ok {
-		c.unresolved[abs] = true
+		c.notes["u"+abs] = ""
 		return
 	}
-	t := c.compile(p)
-	switch kw {
-	case "$ref":
-		n.ref = t
-	case "$dynamicRef":
-		n.dynRef = t
+	n.refs[i] = c.compile(p)
+	if i == 0 {
+		return
+	}
+	t, _ := lookup(c.doc, p)
+	tm, _ := t.(map[string]any)
+	switch i {
+	case 1:
 		// Dynamic resolution only applies when the statically resolved
 		// target carries a matching $dynamicAnchor ("bookending").
-		if _, frag, _ := strings.Cut(abs, "#"); frag != "" && frag[0] != '/' {
-			if tm, ok := lookupMap(c.doc, p); ok && tm["$dynamicAnchor"] == frag {
-				n.dynName = frag
-			}
+		if _, frag, _ := strings.Cut(abs, "#"); frag != "" && frag[0] != '/' && tm["$dynamicAnchor"] == frag {
+			n.dynName = frag
 		}
-	case "$recursiveRef":
-		n.recRef = t
-		if tm, ok := lookupMap(c.doc, p); ok && tm["$recursiveAnchor"] == true {
-			n.recDyn = true
-		}
+	case 2:
+		n.recDyn = tm["$recursiveAnchor"] == true
 	}
 }
 
-func lookupMap(doc any, ptr string) (map[string]any, bool) {
-	v, _ := lookup(doc, ptr)
-	m, ok := v.(map[string]any)
-	return m, ok
-}
-
-func (c *compiler) typeBit(ptr, s string) uint8 {
-	for i, name := range typeNames {
-		if s == name {
-			return 1 << i
-		}
-	}
-	c.fail(ptr+"/type", "unknown type %q", s)
-	return 0
-}
-
-func (c *compiler) schemaArray(n *node, v any, kw string) []*node {
+func (c *compiler) schemaArray(v any, path, kw string) []*node {
 	arr, ok := v.([]any)
 	if !ok {
-		c.fail(n.ptr+"/"+kw, "%s must be an array of schemas", kw)
+		c.fail(path, kw+" must be an array of schemas")
 		return nil
 	}
 	out := make([]*node, len(arr))
 	for i := range arr {
-		out[i] = c.child(n, "/"+kw+"/"+strconv.Itoa(i))
+		out[i] = c.compile(path + "/" + strconv.Itoa(i))
 	}
 	return out
 }
 
-func (c *compiler) object(v any, ptr, kw string) map[string]any {
+func (c *compiler) object(v any, path, kw string) map[string]any {
 	obj, ok := v.(map[string]any)
 	if !ok {
-		c.fail(ptr+"/"+kw, "%s must be an object", kw)
+		c.fail(path, kw+" must be an object")
 	}
 	return obj
 }
 
-func (c *compiler) strings(v any, ptr string) []string {
-	arr, ok := v.([]any)
-	if !ok {
-		c.fail(ptr, "must be an array of strings")
-		return nil
-	}
+func (c *compiler) strings(v any, path string) []string {
+	arr, _ := v.([]any)
 	out := make([]string, 0, len(arr))
 	for _, e := range arr {
 		s, ok := e.(string)
 		if !ok {
-			c.fail(ptr, "must be an array of strings")
-			return nil
+			break
 		}
 		out = append(out, s)
+	}
+	if _, ok := v.([]any); !ok || len(out) < len(arr) {
+		c.fail(path, "must be an array of strings")
+		return nil
 	}
 	return out
 }
 
-func (c *compiler) boolean(m map[string]any, ptr, kw string) bool {
-	v, ok := m[kw]
-	if !ok {
-		return false
-	}
-	b, ok := v.(bool)
-	if !ok {
-		c.fail(ptr+"/"+kw, "%s must be a boolean", kw)
-	}
-	return b
-}
-
-func (c *compiler) number(m map[string]any, ptr, kw string) *num {
-	v, ok := m[kw]
-	if !ok {
-		return nil
-	}
-	s, ok := v.(jsonscan.Number)
-	if !ok {
-		c.fail(ptr+"/"+kw, "%s must be a number", kw)
-		return nil
-	}
-	d, ok := parseDec(string(s), nil)
-	if !ok {
-		c.fail(ptr+"/"+kw, "%s must be a number", kw)
-		return nil
-	}
-	return &num{text: string(s), d: d}
-}
-
-// count parses a non-negative integer keyword; -1 when absent.
-func (c *compiler) count(m map[string]any, ptr, kw string) int {
-	v, ok := m[kw]
-	if !ok {
-		return -1
-	}
+// count parses a non-negative integer keyword.
+func (c *compiler) count(v any, path, kw string) int {
 	s, _ := v.(jsonscan.Number)
 	d, ok := parseDec(string(s), nil)
 	if !ok || d.neg || !d.isInt() {
-		c.fail(ptr+"/"+kw, "%s must be a non-negative integer", kw)
+		c.fail(path, kw+" must be a non-negative integer")
 		return -1
 	}
 	i := 0
@@ -781,25 +745,20 @@ func (c *compiler) count(m map[string]any, ptr, kw string) int {
 func (c *compiler) regexp(ptr, src string) matcher {
 	if re, ok := c.regexps[src]; ok {
 		if re == nil {
-			c.skipped[ptr+": "+src] = true
+			c.notes["s"+ptr+": "+src] = ""
 		}
 		return re
 	}
 	var re matcher
 	var err error
 	if c.pattern != nil {
-		var f func(string) bool
-		if f, err = c.pattern(src); err == nil && f != nil {
-			re = funcMatcher(f)
-		} else if err == nil {
-			err = errUnsupportedRegexp
-		}
+		re, err = c.pattern(src)
 	} else {
 		re, err = compileECMA(src)
 	}
-	if err != nil {
+	if err != nil || re == nil {
 		re = nil
-		c.skipped[ptr+": "+src] = true
+		c.notes["s"+ptr+": "+src] = ""
 	}
 	c.regexps[src] = re
 	return re
@@ -814,14 +773,12 @@ func escapeToken(s string) string {
 	}
 	b := make([]byte, 0, len(s)+4)
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '~':
-			b = append(b, "~0"...)
-		case '/':
-			b = append(b, "~1"...)
-		default:
-			b = append(b, s[i])
+		c := s[i]
+		if c == '~' || c == '/' {
+			b = append(b, '~')
+			c = '0' + c&1 // '~' is even, '/' odd
 		}
+		b = append(b, c)
 	}
 	return string(b)
 }
@@ -832,12 +789,12 @@ func unescapeToken(s string) string {
 	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
-		if s[i] == '~' && i+1 < len(s) && (s[i+1] == '0' || s[i+1] == '1') {
-			b = append(b, "~/"[s[i+1]-'0'])
+		c := s[i]
+		if c == '~' && i+1 < len(s) && s[i+1]&^1 == '0' {
 			i++
-			continue
+			c = "~/"[s[i]-'0']
 		}
-		b = append(b, s[i])
+		b = append(b, c)
 	}
 	return string(b)
 }
@@ -873,104 +830,70 @@ func lookup(v any, ptr string) (any, bool) {
 
 // ---- URIs (RFC 3986 reference resolution, no I/O) ----
 
-type uriRef struct {
-	scheme, auth, path, query, frag string
-	hasAuth, hasQuery, hasFrag      bool
-}
-
-func parseURI(s string) (u uriRef) {
+// splitURI splits a URI reference into its scheme, authority, path, query
+// and fragment, each with its delimiter ("http:", "//host", "/p", "?q",
+// "#f"): a component is present when it is not empty.
+func splitURI(s string) (u [5]string) {
 	if i := strings.IndexByte(s, '#'); i >= 0 {
-		u.frag, u.hasFrag, s = s[i+1:], true, s[:i]
+		u[4], s = s[i:], s[:i]
 	}
 	if i := strings.IndexByte(s, '?'); i >= 0 {
-		u.query, u.hasQuery, s = s[i+1:], true, s[:i]
+		u[3], s = s[i:], s[:i]
 	}
-	if i := strings.IndexByte(s, ':'); i > 0 && !strings.ContainsAny(s[:i], "/") && isScheme(s[:i]) {
-		u.scheme, s = s[:i], s[i+1:]
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		scheme := true
+		for k := 0; k < i; k++ {
+			c := s[k] | 0x20 // lower case for letters
+			if !('a' <= c && c <= 'z' || k > 0 && ('0' <= s[k] && s[k] <= '9' || s[k] == '+' || s[k] == '-' || s[k] == '.')) {
+				scheme = false
+			}
+		}
+		if scheme {
+			u[0], s = s[:i+1], s[i+1:]
+		}
 	}
 	if strings.HasPrefix(s, "//") {
-		s = s[2:]
-		i := strings.IndexByte(s, '/')
-		if i < 0 {
+		i := strings.IndexByte(s[2:], '/') + 2
+		if i < 2 {
 			i = len(s)
 		}
-		u.auth, u.hasAuth, s = s[:i], true, s[i:]
+		u[1], s = s[:i], s[i:]
 	}
-	u.path = s
+	u[2] = s
 	return u
-}
-
-func isScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			return false
-		}
-	}
-	return true
-}
-
-func (u uriRef) String() string {
-	var b strings.Builder
-	if u.scheme != "" {
-		b.WriteString(u.scheme)
-		b.WriteByte(':')
-	}
-	if u.hasAuth {
-		b.WriteString("//")
-		b.WriteString(u.auth)
-	}
-	b.WriteString(u.path)
-	if u.hasQuery {
-		b.WriteByte('?')
-		b.WriteString(u.query)
-	}
-	if u.hasFrag {
-		b.WriteByte('#')
-		b.WriteString(u.frag)
-	}
-	return b.String()
 }
 
 // resolveURI resolves ref against base (RFC 3986 section 5.2.2). An empty
 // fragment is dropped.
 func resolveURI(base, ref string) string {
-	r := parseURI(ref)
-	var t uriRef
-	switch {
-	case r.scheme != "":
-		t = r
-		t.path = removeDots(r.path)
-	default:
-		b := parseURI(base)
-		t.scheme = b.scheme
-		switch {
-		case r.hasAuth:
-			t.auth, t.hasAuth, t.path, t.query, t.hasQuery = r.auth, true, removeDots(r.path), r.query, r.hasQuery
-		case r.path == "":
-			t.auth, t.hasAuth, t.path = b.auth, b.hasAuth, b.path
-			t.query, t.hasQuery = b.query, b.hasQuery
-			if r.hasQuery {
-				t.query, t.hasQuery = r.query, true
-			}
-		default:
-			t.auth, t.hasAuth, t.query, t.hasQuery = b.auth, b.hasAuth, r.query, r.hasQuery
+	t := splitURI(ref)
+	path := true // the path comes from ref: remove its dot segments
+	if t[0] == "" {
+		b := splitURI(base)
+		t[0] = b[0]
+		if t[1] == "" {
+			t[1] = b[1]
 			switch {
-			case r.path[0] == '/':
-				t.path = removeDots(r.path)
-			case b.hasAuth && b.path == "":
-				t.path = removeDots("/" + r.path)
+			case t[2] == "":
+				t[2], path = b[2], false
+				if t[3] == "" {
+					t[3] = b[3]
+				}
+			case t[2][0] == '/':
+			case b[1] != "" && b[2] == "":
+				t[2] = "/" + t[2]
 			default:
-				i := strings.LastIndexByte(b.path, '/')
-				t.path = removeDots(b.path[:i+1] + r.path)
+				t[2] = b[2][:strings.LastIndexByte(b[2], '/')+1] + t[2]
 			}
 		}
-		t.frag, t.hasFrag = r.frag, r.hasFrag
 	}
-	if t.frag == "" {
-		t.hasFrag = false
+	if path {
+		t[2] = removeDots(t[2])
 	}
-	return t.String()
+	if t[4] == "#" {
+		t[4] = ""
+	}
+	return t[0] + t[1] + t[2] + t[3] + t[4]
 }
 
 func removeDots(p string) string {

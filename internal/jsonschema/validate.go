@@ -84,7 +84,8 @@ func (s *Schema) Validate(instance any) error {
 	v.eval(s.root, instance, nil)
 	if v.exhausted {
 		// The result may only reflect the limit: say so first.
-		v.causes = append([]Cause{{Message: limitMsg}}, v.causes[:min(len(v.causes), maxCauses-1)]...)
+		causes := append(make([]Cause, 0, maxCauses), Cause{Message: limitMsg})
+		v.causes = append(causes, v.causes[:min(len(v.causes), maxCauses-1)]...)
 	}
 	if len(v.causes) == 0 {
 		v.causes = append(v.causes, Cause{Message: "instance is invalid"})
@@ -106,6 +107,7 @@ func (s *Schema) ValidateJSON(raw []byte) error {
 // ielem is one step of an instance path: an object key, or an array
 // index when idx >= 0.
 type ielem struct {
+	_   noCompare
 	key string
 	idx int
 }
@@ -170,7 +172,7 @@ func (a *annot) merge(b *annot) {
 // validator holds the state of one validation pass. Paths are kept as
 // stacks (not linked lists) so that they never escape to the heap.
 type validator struct {
-	quick     bool // stop at the first failure and record nothing
+	state
 	causes    []Cause
 	scope     []*node  // dynamic scope: schema resources entered, outermost first
 	stack     []frame  // schemas being evaluated, innermost last
@@ -181,6 +183,13 @@ type validator struct {
 	grown     bool     // budget already sized to the instance
 	exhausted bool     // the evaluation limits were hit
 	root      any      // the instance, to size the budget
+}
+
+// state is the part of a validator that test saves and restores.
+type state struct {
+	quick  bool // stop at the first failure and record nothing
+	halted bool // a failure must end the evaluation at once
+	fails  int  // failures so far (a schema fails when it adds one)
 }
 
 // frame is an active evaluation: a schema and the depth of its instance
@@ -200,43 +209,135 @@ type buffers struct {
 }
 
 func newValidator(instance any, quick bool, b *buffers) validator {
-	return validator{quick: quick, scope: b.scope[:0], stack: b.stack[:0], ipath: b.ipath[:0], kpath: b.kpath[:0],
+	return validator{state: state{quick: quick}, scope: b.scope[:0], stack: b.stack[:0], ipath: b.ipath[:0], kpath: b.kpath[:0],
 		budget: minEvals, root: instance}
 }
 
 func (v *validator) instPath() string {
-	var b strings.Builder
+	var b []byte
 	for _, e := range v.ipath {
-		b.WriteByte('/')
+		b = append(b, '/')
 		if e.idx >= 0 {
-			b.WriteString(strconv.Itoa(e.idx))
+			b = strconv.AppendInt(b, int64(e.idx), 10)
 		} else {
-			b.WriteString(escapeToken(e.key))
+			b = append(b, escapeToken(e.key)...)
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
-// halt reports whether a failure must end the evaluation at once.
-func (v *validator) halt() bool { return v.quick || len(v.causes) >= maxCauses }
+// Messages of fail, by code. In a template, \x01 and \x02 stand for the
+// integers a and b, \x03 for s, \x04 for s quoted, \x05 for t, \x06 for
+// t quoted, \x07 for x rendered as JSON (or, for mType, the kind of x,
+// type a) and \x08 for the type set b.
+const (
+	mFalse = iota
+	mCycle
+	mLimit
+	mGoValue
+	mType
+	mConst
+	mEnum
+	mNumber
+	mBound
+	mMultiple
+	mPattern
+	mUnique
+	mRequired
+	mDepReq
+	mAnyOf
+	mOneOf
+	mOneOfMany
+	mNot
+	mItem
+	mProp
+	mCount // + index in node.counts
+)
 
-// failf records a cause for keyword kw (never call it in quick mode) and
-// reports whether evaluation must stop.
-func (v *validator) failf(kw, format string, args ...any) bool {
+var messages = [...]string{
+	mFalse:                "value is not allowed (false schema)",
+	mCycle:                "circular schema reference at the same instance location",
+	mLimit:                limitMsg,
+	mGoValue:              "unsupported Go value (not a decoded JSON value)",
+	mType:                 "got \x07, want \x08",
+	mConst:                "must be equal to \x07",
+	mEnum:                 "must be one of \x07",
+	mNumber:               "invalid number \x03",
+	mBound:                "must be \x03 \x05",
+	mMultiple:             "must be a multiple of \x03",
+	mPattern:              "must match pattern \x04",
+	mUnique:               "array items \x01 and \x02 are equal",
+	mRequired:             "missing required property \x04",
+	mDepReq:               "property \x04 is required when \x06 is present",
+	mAnyOf:                "value does not match any schema in anyOf",
+	mOneOf:                "value does not match any schema in oneOf",
+	mOneOfMany:            "value matches more than one schema in oneOf (\x01 and \x02)",
+	mNot:                  "value must not match the schema in not",
+	mItem:                 "\x03array item is not allowed",
+	mProp:                 "\x03property \x06 is not allowed",
+	mCount + cMinLen:      "length must be >= \x01, got \x02",
+	mCount + cMaxLen:      "length must be <= \x01, got \x02",
+	mCount + cMinItems:    "array must have at least \x01 items, got \x02",
+	mCount + cMaxItems:    "array must have at most \x01 items, got \x02",
+	mCount + cMinProps:    "object must have at least \x01 properties, got \x02",
+	mCount + cMaxProps:    "object must have at most \x01 properties, got \x02",
+	mCount + cMinContains: "array must contain at least \x01 matching items, got \x02",
+	mCount + cMaxContains: "array must contain at most \x01 matching items, got \x02",
+}
+
+// fail records a failure of the keyword at kw (relative to the current
+// keyword path) with the message messages[code], and reports whether
+// evaluation must stop. In quick mode it only counts the failure.
+func (v *validator) fail(kw string, code int, x any, a, b int, s, t string) bool {
+	v.fails++
+	if v.quick {
+		v.halted = true
+		return true
+	}
 	if len(v.causes) < maxCauses {
-		v.causes = append(v.causes, Cause{v.instPath(), strings.Join(v.kpath, "") + kw, errf.Sprintf(format, args...)})
+		var x7, x8 string
+		switch code {
+		case mType: // x's kind is the type bit a; b is the types allowed
+			x7 = "unknown"
+			for i, name := range typeNames {
+				if a == 1<<i {
+					x7 = name
+				}
+				if b&(1<<i) != 0 {
+					if x8 != "" {
+						x8 += " or "
+					}
+					x8 += name
+				}
+			}
+			if a == int(tNumber) && isInteger(x) {
+				x7 = "integer"
+			}
+			if x8 == "" {
+				x8 = "nothing"
+			}
+		case mConst, mEnum: // a short JSON rendering of x
+			r, err := jsonscan.Marshal(x)
+			x7 = string(r)
+			if err != nil {
+				x7 = "the given value"
+			} else if len(r) > 64 {
+				x7 = string(r[:60]) + " …"
+			}
+		}
+		args := [...]string{1: strconv.Itoa(a), 2: strconv.Itoa(b), 3: s, 4: strconv.Quote(s), 5: t, 6: strconv.Quote(t), 7: x7, 8: x8}
+		var m []byte
+		for _, c := range []byte(messages[code]) {
+			if c < byte(len(args)) {
+				m = append(m, args[c]...)
+			} else {
+				m = append(m, c)
+			}
+		}
+		v.causes = append(v.causes, Cause{v.instPath(), strings.Join(v.kpath, "") + kw, string(m)})
 	}
-	return len(v.causes) >= maxCauses
-}
-
-// grow raises the evaluation budget, once, in proportion to the size of
-// the instance; it reports whether evaluation may continue.
-func (v *validator) grow() bool {
-	if !v.grown {
-		v.grown = true
-		v.budget = max(minEvals, evalsPerValue*countValues(v.root))
-	}
-	return v.evals < v.budget
+	v.halted = len(v.causes) >= maxCauses
+	return v.halted
 }
 
 // countValues counts the JSON values in v.
@@ -265,12 +366,13 @@ func (v *validator) in(s *node, x any, kw string, ann *annot) bool {
 }
 
 // test evaluates s against x at the current location in quick mode, for
-// the applicators that only need to know whether s passes.
+// the applicators that only need to know whether s passes; the failures
+// it meets are not counted.
 func (v *validator) test(s *node, x any, ann *annot) bool {
-	q := v.quick
+	saved := v.state
 	v.quick = true
 	ok := v.in(s, x, "", ann)
-	v.quick = q
+	v.state = saved
 	return ok
 }
 
@@ -278,16 +380,15 @@ func (v *validator) test(s *node, x any, ann *annot) bool {
 // member key when idx < 0, array element idx otherwise). When s is the
 // false schema, the cause is worded with what ("additional ", …).
 func (v *validator) at(s *node, x any, key string, idx int, kw, what string) bool {
-	v.ipath = append(v.ipath, ielem{key, idx})
-	var ok bool
+	v.ipath = append(v.ipath, ielem{key: key, idx: idx})
+	ok := false
 	switch {
 	case !s.never:
 		ok = v.in(s, x, kw, nil)
-	case v.quick:
 	case idx >= 0:
-		v.failf(kw, "%sarray item is not allowed", what)
+		v.fail(kw, mItem, nil, 0, 0, what, "")
 	default:
-		v.failf(kw, "%sproperty %q is not allowed", what, key)
+		v.fail(kw, mProp, nil, 0, 0, what, key)
 	}
 	v.ipath = v.ipath[:len(v.ipath)-1]
 	return ok
@@ -298,9 +399,7 @@ func (v *validator) eval(n *node, x any, ann *annot) bool {
 		return true
 	}
 	if n.never {
-		if !v.quick {
-			v.failf("", "value is not allowed (false schema)")
-		}
+		v.fail("", mFalse, nil, 0, 0, "", "")
 		return false
 	}
 	depth := len(v.ipath)
@@ -308,17 +407,19 @@ func (v *validator) eval(n *node, x any, ann *annot) bool {
 		if v.stack[i].n == n {
 			// The same schema again at the same instance location: a
 			// reference cycle such as {"$ref": "#"} that would never end.
-			if !v.quick {
-				v.failf("", "circular schema reference at the same instance location")
-			}
+			v.fail("", mCycle, nil, 0, 0, "", "")
 			return false
 		}
 	}
-	if v.evals >= v.budget && !v.grow() || len(v.stack) >= maxDepth {
+	if v.evals >= v.budget && !v.grown {
+		// Raise the evaluation budget, once, in proportion to the size of
+		// the instance.
+		v.grown = true
+		v.budget = max(minEvals, evalsPerValue*countValues(v.root))
+	}
+	if v.evals >= v.budget || len(v.stack) >= maxDepth {
 		v.exhausted = true
-		if !v.quick {
-			v.failf("", limitMsg)
-		}
+		v.fail("", mLimit, nil, 0, 0, "", "")
 		return false
 	}
 	v.evals++
@@ -338,21 +439,21 @@ func (v *validator) eval(n *node, x any, ann *annot) bool {
 // rel is the keyword path from parent to its structural child.
 func rel(parent, child *node) string { return child.ptr[len(parent.ptr):] }
 
+// evalKeywords evaluates the keywords of n against x. Every failure goes
+// through fail, which counts it: n passes when the count did not change.
+// A failure returns at once when fail (or halted, after a subschema
+// failed) says so.
 func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
-	ok := true
+	start := v.fails
 	local := ann
 	if n.needAnn {
 		local = &annot{}
 	}
-	if n.ref != nil && !v.in(n.ref, x, "/$ref", local) {
-		if v.halt() {
-			return false
+	for i, t := range n.refs {
+		if t == nil {
+			continue
 		}
-		ok = false
-	}
-	if n.dynRef != nil {
-		t := n.dynRef
-		if n.dynName != "" {
+		if i == 1 && n.dynName != "" {
 			for _, r := range v.scope {
 				if d, found := r.dyn[n.dynName]; found {
 					t = d
@@ -360,16 +461,7 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 				}
 			}
 		}
-		if !v.in(t, x, "/$dynamicRef", local) {
-			if v.halt() {
-				return false
-			}
-			ok = false
-		}
-	}
-	if n.recRef != nil {
-		t := n.recRef
-		if n.recDyn {
+		if i == 2 && n.recDyn {
 			for _, r := range v.scope {
 				if r.recAnchor {
 					t = r
@@ -377,105 +469,89 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 				}
 			}
 		}
-		if !v.in(t, x, "/$recursiveRef", local) {
-			if v.halt() {
-				return false
-			}
-			ok = false
+		if !v.in(t, x, refKW[i], local) && v.halted {
+			return false
 		}
 	}
 
 	k := kindOf(x)
 	if k == 0 {
-		if !v.quick {
-			v.failf("", "unsupported Go value (not a decoded JSON value)")
-		}
+		v.fail("", mGoValue, nil, 0, 0, "", "")
 		return false
 	}
-	if n.types != 0 && n.types&k == 0 && (k != tNumber || n.types&tInteger == 0 || !isInteger(x)) {
-		if v.quick || v.failf("/type", "got %s, want %s", kindName(x, k), typesString(n.types)) {
-			return false
-		}
-		ok = false
+	if n.types != 0 && n.types&k == 0 && (k != tNumber || n.types&tInteger == 0 || !isInteger(x)) &&
+		v.fail("/type", mType, x, int(k), int(n.types), "", "") {
+		return false
 	}
-	if n.hasConst && !equal(x, n.constV) {
-		if v.quick || v.failf("/const", "must be equal to %s", render(n.constV)) {
-			return false
-		}
-		ok = false
+	if n.hasConst && !equal(x, n.constV) && v.fail("/const", mConst, n.constV, 0, 0, "", "") {
+		return false
 	}
-	if n.hasEnum && !inEnum(x, n.enum) {
-		if v.quick || v.failf("/enum", "must be one of %s", render(n.enum)) {
+	if n.hasEnum {
+		found := false
+		for _, e := range n.enum {
+			if found = equal(x, e); found {
+				break
+			}
+		}
+		if !found && v.fail("/enum", mEnum, n.enum, 0, 0, "", "") {
 			return false
-		}
-		ok = false
-	}
-
-	switch k {
-	case tNumber:
-		if n.hasNum && !v.evalNumber(n, x) {
-			if v.halt() {
-				return false
-			}
-			ok = false
-		}
-	case tString:
-		if !v.evalString(n, x.(string)) {
-			if v.halt() {
-				return false
-			}
-			ok = false
-		}
-	case tArray:
-		if !v.evalArray(n, x.([]any), local) {
-			if v.halt() {
-				return false
-			}
-			ok = false
-		}
-	case tObject:
-		if !v.evalObject(n, x.(map[string]any), local) {
-			if v.halt() {
-				return false
-			}
-			ok = false
 		}
 	}
 
-	if !v.evalApplicators(n, x, local) {
-		if v.halt() {
-			return false
+	// minLength/maxLength, minItems/maxItems, minProperties/maxProperties
+	c, size := -1, 0
+	switch x := x.(type) {
+	case string:
+		if n.counts[cMinLen] >= 0 || n.counts[cMaxLen] >= 0 {
+			c, size = cMinLen, utf8.RuneCountInString(x)
 		}
-		ok = false
+	case []any:
+		c, size = cMinItems, len(x)
+	case map[string]any:
+		c, size = cMinProps, len(x)
+	}
+	if c >= 0 && (v.count(n, c, size) || v.count(n, c+1, size)) {
+		return false
 	}
 
-	if n.unevalProps != nil {
+	switch x := x.(type) {
+	case string:
+		if n.pattern != nil && !n.pattern(x) && v.fail("/pattern", mPattern, nil, 0, 0, n.patternSrc, "") {
+			return false
+		}
+	case []any:
+		if !v.evalArray(n, x, local) && v.halted {
+			return false
+		}
+	case map[string]any:
+		if !v.evalObject(n, x, local) && v.halted {
+			return false
+		}
+	default:
+		if k == tNumber && n.hasNum && !v.evalNumber(n, x) && v.halted {
+			return false
+		}
+	}
+
+	if !v.evalApplicators(n, x, local) && v.halted {
+		return false
+	}
+
+	if s := n.sub[sUnevalProps]; s != nil {
 		if m, isObj := x.(map[string]any); isObj && !local.allProps {
 			for _, key := range v.keys(m) {
-				if local.propDone(key) {
-					continue
-				}
-				if !v.at(n.unevalProps, m[key], key, -1, "/unevaluatedProperties", "unevaluated ") {
-					if v.halt() {
-						return false
-					}
-					ok = false
+				if !local.propDone(key) && !v.at(s, m[key], key, -1, "/unevaluatedProperties", "unevaluated ") && v.halted {
+					return false
 				}
 			}
 			local.allProps = true
 		}
 	}
-	if n.unevalItems != nil {
+	if s := n.sub[sUnevalItems]; s != nil {
 		if a, isArr := x.([]any); isArr && !local.allItems {
 			for i, e := range a {
-				if local.itemDone(i) {
-					continue
-				}
-				if !v.at(n.unevalItems, e, "", i, "/unevaluatedItems", "unevaluated ") {
-					if v.halt() {
-						return false
-					}
-					ok = false
+				if !local.itemDone(i) && !v.at(s, e, "", i, "/unevaluatedItems", "unevaluated ") && v.halted {
+					return false
 				}
 			}
 			local.allItems = true
@@ -484,16 +560,17 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 	if ann != nil && local != ann {
 		ann.merge(local)
 	}
-	return ok
+	return v.fails == start
 }
 
-func inEnum(x any, enum []any) bool {
-	for _, e := range enum {
-		if equal(x, e) {
-			return true
-		}
+// count checks the bound n.counts[c] (a minimum when c is even) against
+// size; it reports whether evaluation must stop.
+func (v *validator) count(n *node, c, size int) bool {
+	lim := n.counts[c]
+	if lim < 0 || (c&1 == 0 && size >= lim) || (c&1 == 1 && size <= lim) {
+		return false
 	}
-	return false
+	return v.fail(countKW[c], mCount+c, nil, lim, size, "", "")
 }
 
 // keys returns the keys of m; sorted unless in quick mode (where order does
@@ -513,7 +590,6 @@ func (v *validator) keys(m map[string]any) []string {
 // exclusiveMaximum; a comparison result of boundFail (or 0 for the
 // exclusive ones) fails.
 var (
-	boundKW   = [4]string{"/minimum", "/maximum", "/exclusiveMinimum", "/exclusiveMaximum"}
 	boundOp   = [4]string{">=", "<=", ">", "<"}
 	boundFail = [4]int{-1, 1, -1, 1}
 )
@@ -522,161 +598,83 @@ func (v *validator) evalNumber(n *node, x any) bool {
 	var buf [40]byte
 	d, valid := toDec(x, buf[:0])
 	if !valid {
-		if !v.quick {
-			v.failf("", "invalid number %v", x)
-		}
+		v.fail("", mNumber, nil, 0, 0, errf.Sprintf("%v", x), "")
 		return false
 	}
-	ok := true
-	for i, b := range [4]*num{n.minimum, n.maximum, n.exMin, n.exMax} {
+	start := v.fails
+	for i, b := range n.nums {
 		if b == nil {
 			continue
 		}
-		if c := cmpDec(d, b.d); c == boundFail[i] || i >= 2 && c == 0 {
-			if v.quick || v.failf(boundKW[i], "must be %s %s", boundOp[i], b.text) {
+		if i == 4 {
+			if !isMultiple(d, b.d) && v.fail("/multipleOf", mMultiple, nil, 0, 0, b.text, "") {
 				return false
 			}
-			ok = false
-		}
-	}
-	if n.multipleOf != nil && !isMultiple(d, n.multipleOf.d) {
-		if v.quick || v.failf("/multipleOf", "must be a multiple of %s", n.multipleOf.text) {
+		} else if c := cmpDec(d, b.d); (c == boundFail[i] || i >= 2 && c == 0) && v.fail(numKW[i], mBound, nil, 0, 0, boundOp[i], b.text) {
 			return false
 		}
-		ok = false
 	}
-	return ok
-}
-
-func (v *validator) evalString(n *node, s string) bool {
-	ok := true
-	if n.minLen >= 0 || n.maxLen >= 0 {
-		l := utf8.RuneCountInString(s)
-		if n.minLen >= 0 && l < n.minLen {
-			if v.quick || v.failf("/minLength", "length must be >= %d, got %d", n.minLen, l) {
-				return false
-			}
-			ok = false
-		}
-		if n.maxLen >= 0 && l > n.maxLen {
-			if v.quick || v.failf("/maxLength", "length must be <= %d, got %d", n.maxLen, l) {
-				return false
-			}
-			ok = false
-		}
-	}
-	if n.pattern != nil && !n.pattern.MatchString(s) {
-		if v.quick || v.failf("/pattern", "must match pattern %q", n.patternSrc) {
-			return false
-		}
-		ok = false
-	}
-	return ok
+	return v.fails == start
 }
 
 func (v *validator) evalArray(n *node, a []any, ann *annot) bool {
-	ok := true
-	if n.minItems >= 0 && len(a) < n.minItems {
-		if v.quick || v.failf("/minItems", "array must have at least %d items, got %d", n.minItems, len(a)) {
-			return false
-		}
-		ok = false
-	}
-	if n.maxItems >= 0 && len(a) > n.maxItems {
-		if v.quick || v.failf("/maxItems", "array must have at most %d items, got %d", n.maxItems, len(a)) {
-			return false
-		}
-		ok = false
-	}
+	start := v.fails
 	if n.unique {
-		if i, j, dup := findDuplicate(a); dup {
-			if v.quick || v.failf("/uniqueItems", "array items %d and %d are equal", i, j) {
-				return false
-			}
-			ok = false
+		if i, j, dup := findDuplicate(a); dup && v.fail("/uniqueItems", mUnique, nil, i, j, "", "") {
+			return false
 		}
 	}
 	for i, p := range n.prefix {
 		if i >= len(a) {
 			break
 		}
-		if !v.at(p, a[i], "", i, rel(n, p), "") {
-			if v.halt() {
-				return false
-			}
-			ok = false
+		if !v.at(p, a[i], "", i, rel(n, p), "") && v.halted {
+			return false
 		}
 	}
 	if ann != nil {
 		ann.nItems = max(ann.nItems, min(len(a), len(n.prefix)))
 	}
-	if n.items != nil {
-		kw := rel(n, n.items)
+	if s := n.sub[sItems]; s != nil {
+		kw := rel(n, s)
 		for i := len(n.prefix); i < len(a); i++ {
-			if !v.at(n.items, a[i], "", i, kw, "additional ") {
-				if v.halt() {
-					return false
-				}
-				ok = false
+			if !v.at(s, a[i], "", i, kw, "additional ") && v.halted {
+				return false
 			}
 		}
 		if ann != nil {
 			ann.allItems = true
 		}
 	}
-	if n.contains != nil {
-		q := v.quick
+	if s := n.sub[sContains]; s != nil {
+		saved := v.state
 		v.quick = true
 		matches := 0
 		for i, e := range a {
-			if v.at(n.contains, e, "", i, "/contains", "") {
+			if v.at(s, e, "", i, "/contains", "") {
 				matches++
 				if ann != nil && n.containsEval {
 					ann.markItem(i)
 				}
 			}
 		}
-		v.quick = q
-		lo, kw := n.minContains, "/minContains"
-		if lo < 0 {
-			lo, kw = 1, "/contains"
-		}
-		if matches < lo {
-			if v.quick || v.failf(kw, "array must contain at least %d matching items, got %d", lo, matches) {
+		v.state = saved
+		if n.counts[cMinContains] < 0 && matches == 0 {
+			if v.fail("/contains", mCount+cMinContains, nil, 1, 0, "", "") {
 				return false
 			}
-			ok = false
-		}
-		if n.maxContains >= 0 && matches > n.maxContains {
-			if v.quick || v.failf("/maxContains", "array must contain at most %d matching items, got %d", n.maxContains, matches) {
-				return false
-			}
-			ok = false
+		} else if v.count(n, cMinContains, matches) || v.count(n, cMaxContains, matches) {
+			return false
 		}
 	}
-	return ok
+	return v.fails == start
 }
 
 func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
-	ok := true
-	if n.minProps >= 0 && len(m) < n.minProps {
-		if v.quick || v.failf("/minProperties", "object must have at least %d properties, got %d", n.minProps, len(m)) {
-			return false
-		}
-		ok = false
-	}
-	if n.maxProps >= 0 && len(m) > n.maxProps {
-		if v.quick || v.failf("/maxProperties", "object must have at most %d properties, got %d", n.maxProps, len(m)) {
-			return false
-		}
-		ok = false
-	}
+	start := v.fails
 	for _, r := range n.required {
-		if _, has := m[r]; !has {
-			if v.quick || v.failf("/required", "missing required property %q", r) {
-				return false
-			}
-			ok = false
+		if _, has := m[r]; !has && v.fail("/required", mRequired, nil, 0, 0, r, "") {
+			return false
 		}
 	}
 	for _, dr := range n.depReq {
@@ -684,11 +682,8 @@ func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 			continue
 		}
 		for _, r := range dr.req {
-			if _, has := m[r]; !has {
-				if v.quick || v.failf("/dependentRequired", "property %q is required when %q is present", r, dr.prop) {
-					return false
-				}
-				ok = false
+			if _, has := m[r]; !has && v.fail("/dependentRequired", mDepReq, nil, 0, 0, r, dr.prop) {
+				return false
 			}
 		}
 	}
@@ -699,14 +694,11 @@ func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 		}
 		ann.markProp(name)
 		s := n.props[name]
-		if !v.at(s, val, name, -1, rel(n, s), "") {
-			if v.halt() {
-				return false
-			}
-			ok = false
+		if !v.at(s, val, name, -1, rel(n, s), "") && v.halted {
+			return false
 		}
 	}
-	if len(n.patProps) > 0 || n.addProps != nil || n.propNames != nil {
+	if len(n.patProps) > 0 || n.sub[sAddProps] != nil || n.sub[sPropNames] != nil {
 		if v.quick {
 			for key, val := range m {
 				if !v.evalKey(n, key, val, ann) {
@@ -715,155 +707,118 @@ func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 			}
 		} else {
 			for _, key := range v.keys(m) {
-				if !v.evalKey(n, key, m[key], ann) {
-					if v.halt() {
-						return false
-					}
-					ok = false
+				if !v.evalKey(n, key, m[key], ann) && v.halted {
+					return false
 				}
 			}
 		}
-		if n.addProps != nil && ann != nil {
+		if n.sub[sAddProps] != nil && ann != nil {
 			ann.allProps = true
 		}
 	}
 	for _, ds := range n.depSchemas {
-		if _, has := m[ds.prop]; !has {
-			continue
-		}
-		if !v.in(ds.n, m, rel(n, ds.n), ann) {
-			if v.halt() {
-				return false
-			}
-			ok = false
+		if _, has := m[ds.prop]; has && !v.in(ds.n, m, rel(n, ds.n), ann) && v.halted {
+			return false
 		}
 	}
-	return ok
+	return v.fails == start
 }
 
 // evalKey applies propertyNames, patternProperties and additionalProperties
 // to one property.
 func (v *validator) evalKey(n *node, key string, val any, ann *annot) bool {
-	ok := true
-	if n.propNames != nil && !v.at(n.propNames, key, key, -1, "/propertyNames", "") {
-		if v.halt() {
-			return false
-		}
-		ok = false
+	start := v.fails
+	if s := n.sub[sPropNames]; s != nil && !v.at(s, key, key, -1, "/propertyNames", "") && v.halted {
+		return false
 	}
 	_, matched := n.props[key]
 	for _, pp := range n.patProps {
-		if !pp.re.MatchString(key) {
+		if !pp.re(key) {
 			continue
 		}
 		matched = true
 		ann.markProp(key)
-		if !v.at(pp.n, val, key, -1, rel(n, pp.n), "") {
-			if v.halt() {
-				return false
-			}
-			ok = false
-		}
-	}
-	if !matched && n.addProps != nil && !v.at(n.addProps, val, key, -1, "/additionalProperties", "additional ") {
-		if v.halt() {
+		if !v.at(pp.n, val, key, -1, rel(n, pp.n), "") && v.halted {
 			return false
 		}
-		ok = false
 	}
-	return ok
+	if s := n.sub[sAddProps]; !matched && s != nil && !v.at(s, val, key, -1, "/additionalProperties", "additional ") && v.halted {
+		return false
+	}
+	return v.fails == start
 }
 
 // evalApplicators evaluates allOf, anyOf, oneOf, not and if/then/else.
 func (v *validator) evalApplicators(n *node, x any, ann *annot) bool {
-	ok := true
-	for _, s := range n.allOf {
-		if !v.in(s, x, rel(n, s), ann) {
-			if v.halt() {
-				return false
-			}
-			ok = false
+	start := v.fails
+	for _, s := range n.lists[0] {
+		if !v.in(s, x, rel(n, s), ann) && v.halted {
+			return false
 		}
 	}
-	if len(n.anyOf) > 0 {
-		matched := false
-		for _, s := range n.anyOf {
+	// anyOf (i == 1) and oneOf (i == 2)
+	for i := 1; i <= 2; i++ {
+		list := n.lists[i]
+		if len(list) == 0 {
+			continue
+		}
+		first, second := -1, -1
+		var best *annot
+		for j, s := range list {
 			var a *annot
 			if ann != nil {
 				a = &annot{}
 			}
-			if v.test(s, x, a) {
-				matched = true
+			if !v.test(s, x, a) {
+				continue
+			}
+			if i == 1 {
+				first = j
 				if ann == nil {
 					break
 				}
 				ann.merge(a)
+				continue
 			}
-		}
-		if !matched {
-			if v.quick || v.failf("/anyOf", "value does not match any schema in anyOf") || v.explain(n, n.anyOf, x) {
-				return false
+			if first >= 0 {
+				second = j
+				break
 			}
-			ok = false
-		}
-	}
-	if len(n.oneOf) > 0 {
-		first, second := -1, -1
-		var best *annot
-		for i, s := range n.oneOf {
-			var a *annot
-			if ann != nil {
-				a = &annot{}
-			}
-			if v.test(s, x, a) {
-				if first >= 0 {
-					second = i
-					break
-				}
-				first, best = i, a
-			}
+			first, best = j, a
 		}
 		switch {
 		case first < 0:
-			if v.quick || v.failf("/oneOf", "value does not match any schema in oneOf") || v.explain(n, n.oneOf, x) {
+			if v.fail(listKW[i], mAnyOf+i-1, nil, 0, 0, "", "") || v.explain(n, list, x) {
 				return false
 			}
-			ok = false
 		case second >= 0:
-			if v.quick || v.failf("/oneOf", "value matches more than one schema in oneOf (%d and %d)", first, second) {
+			if v.fail("/oneOf", mOneOfMany, nil, first, second, "", "") {
 				return false
 			}
-			ok = false
-		case ann != nil:
+		case i == 2 && ann != nil:
 			ann.merge(best)
 		}
 	}
-	if n.not != nil && v.test(n.not, x, nil) {
-		if v.quick || v.failf("/not", "value must not match the schema in not") {
-			return false
-		}
-		ok = false
+	if s := n.sub[sNot]; s != nil && v.test(s, x, nil) && v.fail("/not", mNot, nil, 0, 0, "", "") {
+		return false
 	}
-	if n.ifS != nil && (n.thenS != nil || n.elseS != nil || ann != nil) {
+	if n.sub[sIf] != nil && (n.sub[sThen] != nil || n.sub[sElse] != nil || ann != nil) {
 		var a *annot
 		if ann != nil {
 			a = &annot{}
 		}
-		next := n.elseS
-		if v.test(n.ifS, x, a) {
-			next = n.thenS
+		next := n.sub[sElse]
+		if v.test(n.sub[sIf], x, a) {
+			next = n.sub[sThen]
 			if ann != nil {
 				ann.merge(a)
 			}
 		}
-		if next != nil && !v.in(next, x, rel(n, next), ann) {
-			if v.halt() {
-				return false
-			}
-			ok = false
+		if next != nil && !v.in(next, x, rel(n, next), ann) && v.halted {
+			return false
 		}
 	}
-	return ok
+	return v.fails == start
 }
 
 // explain adds the causes of the one branch of a failed anyOf/oneOf that
@@ -898,7 +853,8 @@ func (v *validator) explain(n *node, branches []*node, x any) bool {
 			v.causes = append(v.causes, c)
 		}
 	}
-	return len(v.causes) >= maxCauses
+	v.halted = len(v.causes) >= maxCauses
+	return v.halted
 }
 
 func kindOf(x any) uint8 {
@@ -913,48 +869,10 @@ func kindOf(x any) uint8 {
 		return tArray
 	case string:
 		return tString
-	}
-	if isNumber(x) {
+	case float64, jsonscan.Number, float32, int, int32, int64, uint, uint32, uint64:
 		return tNumber
 	}
 	return 0
-}
-
-func kindName(x any, k uint8) string {
-	if k == tNumber && isInteger(x) {
-		return "integer"
-	}
-	for i, name := range typeNames {
-		if k == 1<<i {
-			return name
-		}
-	}
-	return "unknown"
-}
-
-func typesString(t uint8) string {
-	var names []string
-	for i, name := range typeNames {
-		if t&(1<<i) != 0 {
-			names = append(names, name)
-		}
-	}
-	if len(names) == 0 {
-		return "nothing"
-	}
-	return strings.Join(names, " or ")
-}
-
-// render returns a short JSON rendering of a schema value for messages.
-func render(v any) string {
-	b, err := jsonscan.Marshal(v)
-	if err != nil {
-		return "the given value"
-	}
-	if len(b) > 64 {
-		return string(b[:60]) + " …"
-	}
-	return string(b)
 }
 
 // equal reports deep JSON equality; numbers compare by value (1 == 1.0).
@@ -1000,7 +918,7 @@ func equal(a, b any) bool {
 			return true
 		}
 	}
-	if !isNumber(a) || !isNumber(b) {
+	if kindOf(a) != tNumber || kindOf(b) != tNumber {
 		return false
 	}
 	var ba, bb [40]byte
@@ -1009,7 +927,9 @@ func equal(a, b any) bool {
 	return ok1 && ok2 && cmpDec(da, db) == 0
 }
 
-// findDuplicate returns the indexes of two equal items.
+// findDuplicate returns the indexes of two equal items: for a long array,
+// items are chained by hash (hashJSON agrees with equal) and compared
+// within a chain only.
 func findDuplicate(a []any) (int, int, bool) {
 	if len(a) <= 16 {
 		for i := range a {
@@ -1021,53 +941,54 @@ func findDuplicate(a []any) (int, int, bool) {
 		}
 		return 0, 0, false
 	}
-	seen := make(map[string]int, len(a))
-	var buf []byte
+	last := make(map[uint64]int, len(a)) // hash -> latest index + 1
+	prev := make([]int, len(a))          // index -> previous index with its hash + 1
 	for j, e := range a {
-		buf = appendCanonical(buf[:0], e)
-		if i, dup := seen[string(buf)]; dup {
-			return i, j, true
+		h := hashJSON(e)
+		for i := last[h] - 1; i >= 0; i = prev[i] - 1 {
+			if equal(a[i], e) {
+				return i, j, true
+			}
 		}
-		seen[string(buf)] = j
+		prev[j], last[h] = last[h], j+1
 	}
 	return 0, 0, false
 }
 
-// appendCanonical appends an unambiguous encoding of a JSON value in which
-// equal values (per equal) encode identically.
-func appendCanonical(b []byte, v any) []byte {
+// hashJSON hashes a JSON value (FNV-1a); equal values hash alike (object
+// members are combined in any order, numbers by their exact value).
+func hashJSON(v any) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	var s string
 	switch x := v.(type) {
 	case nil:
-		return append(b, 'n')
+		return 1
 	case bool:
 		if x {
-			return append(b, 't')
+			return 2
 		}
-		return append(b, 'f')
+		return 3
 	case string:
-		b = append(b, 's')
-		b = strconv.AppendInt(b, int64(len(x)), 10)
-		b = append(b, ':')
-		return append(b, x...)
+		s = x
 	case []any:
-		b = append(b, '[')
 		for _, e := range x {
-			b = appendCanonical(b, e)
+			h = (h ^ hashJSON(e)) * prime
 		}
-		return append(b, ']')
+		return h
 	case map[string]any:
-		b = append(b, '{')
-		for _, k := range jsonscan.SortedKeys(x) {
-			b = appendCanonical(b, k)
-			b = appendCanonical(b, x[k])
+		h = 5
+		for k, e := range x {
+			h += (hashJSON(k)*31 ^ hashJSON(e)) * prime
 		}
-		return append(b, '}')
+		return h
+	default:
+		var buf [40]byte
+		d, _ := toDec(v, buf[:0])
+		s = string(d.appendTo(buf[:0])) // does not escape: no allocation
 	}
-	var buf [40]byte
-	if d, ok := toDec(v, buf[:0]); ok {
-		b = append(b, 'd')
-		b = d.appendTo(b)
-		return append(b, ';')
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * prime
 	}
-	return append(b, "?unsupported;"...)
+	return h
 }

@@ -405,6 +405,6 @@ func TestLongValuesInMessages(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, `jsonschema: (root): must be equal to "`+long[:59]+` …`, err.Error())
 	s := mustCompile(t, `{"maxLength":1e2,"minLength":1e300}`)
-	assert.Equal(t, 100, s.root.maxLen)
+	assert.Equal(t, 100, s.root.counts[cMaxLen])
 	assert.Error(t, s.Validate(long))
 }
