@@ -2,6 +2,7 @@ package jsonschema
 
 import (
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 	"io"
 	"slices"
 	"strconv"
@@ -275,7 +276,7 @@ func CompileWith(doc []byte, opts *Options) (*Schema, error) {
 	root := c.compile("")
 	// Compile every other subschema too, so that the whole document is
 	// checked and the result does not depend on which parts are reachable.
-	slices.Sort(c.ptrs)
+	order.Strings(c.ptrs)
 	for _, p := range c.ptrs {
 		c.compile(p)
 	}
@@ -318,7 +319,7 @@ func decodeJSON(raw []byte) (any, error) {
 		return nil, io.EOF
 	}
 	var je *jsonscan.Error
-	if errors.As(err, &je) && strings.HasSuffix(je.Msg, " after top-level value") {
+	if errf.As(err, &je) && strings.HasSuffix(je.Msg, " after top-level value") {
 		// The first value is whole: a json.Decoder would have read it.
 		return nil, errTrailing
 	}

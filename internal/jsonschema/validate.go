@@ -1,6 +1,7 @@
 package jsonschema
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/order"
 	"slices"
 	"strconv"
 	"strings"
@@ -581,7 +582,7 @@ func (v *validator) keys(m map[string]any) []string {
 		out = append(out, k)
 	}
 	if !v.quick {
-		slices.Sort(out)
+		order.Strings(out)
 	}
 	return out
 }
