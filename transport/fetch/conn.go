@@ -313,67 +313,86 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 		resp.Body.Close()
 	}
 	if err != nil {
-		c.dropStream(id)
-		rcancel()
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if c.ctx.Err() != nil {
-			return core.ErrClosed
-		}
-		if modern && m.Method == core.MethodDiscover && errors.Is(err, ErrNetwork) {
-			// In a browser a legacy server's CORS policy may refuse the
-			// modern probe's headers (Mcp-Method, ...) outright: try the
-			// legacy handshake before giving up.
-			return errf.Errorf("%w: POST %s: %w", core.ErrNotModern, m.Method, err)
-		}
-		return errf.Errorf("fetch: POST %s: %w", m.Method, err)
+		c.endStream(id, rcancel)
+		return c.postFailed(ctx, m.Method, modern, err)
 	}
+	if !modern || m.Method == core.MethodInitialize {
+		c.noteLegacy(m.Method, resp, modern, opts.ProtocolVersion, sid, id)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		b := readErrorBody(resp)
+		c.endStream(id, rcancel)
+		return c.postStatus(ctx, m, opts, resp, b, sid, modern)
+	}
+	if !modern && c.getGaveUp.Load() {
+		c.reviveGET(opts.ProtocolVersion)
+	}
+	if resp.StatusCode == 202 || resp.StatusCode == 204 {
+		// The answer will come on another stream (legacy servers).
+		resp.Body.Close()
+		c.endStream(id, rcancel)
+		return nil
+	}
+	// The response is read right here: the session runs Send on a
+	// goroutine of its own, so this saves one per request.
+	ct := mediaType(resp.Header.Get("Content-Type"))
+	c.wg.Add(1)
+	if ct == "text/event-stream" {
+		c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
+	} else {
+		c.readJSON(rctx, rcancel, resp, id, ct)
+	}
+	return nil
+}
 
-	if m.Method == core.MethodInitialize && resp.StatusCode < 300 {
-		c.mu.Lock()
+// endStream forgets request id's response stream and cancels its context.
+func (c *conn) endStream(id int64, cancel context.CancelFunc) {
+	c.dropStream(id)
+	cancel()
+}
+
+// postFailed is the error of a POST whose request failed (err).
+func (c *conn) postFailed(ctx context.Context, method string, modern bool, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if c.ctx.Err() != nil {
+		return core.ErrClosed
+	}
+	if modern && method == core.MethodDiscover && errors.Is(err, ErrNetwork) {
+		// In a browser a legacy server's CORS policy may refuse the
+		// modern probe's headers (Mcp-Method, ...) outright: try the
+		// legacy handshake before giving up.
+		return errf.Errorf("%w: POST %s: %w", core.ErrNotModern, method, err)
+	}
+	return errf.Errorf("fetch: POST %s: %w", method, err)
+}
+
+// noteLegacy records what a legacy POST's answer tells about the session:
+// the session id an initialize response assigns (or CORS hid), the
+// protocol version for GET and DELETE, and requests sent without a
+// possibly hidden session id.
+func (c *conn) noteLegacy(method string, resp *Response, modern bool, version, sid string, id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if method == core.MethodInitialize && resp.StatusCode < 300 {
 		c.sessionID = resp.Header.Get("Mcp-Session-Id")
 		c.maybeHidden = c.sessionID == "" && resp.Hidden != nil && resp.Hidden("mcp-session-id")
-		c.mu.Unlock()
 	}
-	if !modern && opts.ProtocolVersion != "" {
-		c.mu.Lock()
-		c.version = opts.ProtocolVersion
+	if !modern && version != "" {
+		c.version = version
 		if sid == "" && c.maybeHidden {
 			if c.hiddenIDs == nil {
 				c.hiddenIDs = map[int64]bool{}
 			}
 			c.hiddenIDs[id] = true
 		}
-		c.mu.Unlock()
 	}
+}
 
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		if c.getGaveUp.Load() && !modern {
-			c.reviveGET(opts.ProtocolVersion)
-		}
-		if resp.StatusCode == 202 || resp.StatusCode == 204 {
-			// The answer will come on another stream (legacy servers).
-			resp.Body.Close()
-			c.dropStream(id)
-			rcancel()
-			return nil
-		}
-		// The response is read right here: the session runs Send on a
-		// goroutine of its own, so this saves one per request.
-		ct := mediaType(resp.Header.Get("Content-Type"))
-		c.wg.Add(1)
-		if ct == "text/event-stream" {
-			c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
-		} else {
-			c.readJSON(rctx, rcancel, resp, id, ct)
-		}
-		return nil
-	}
-
-	b := readErrorBody(resp)
-	c.dropStream(id)
-	rcancel()
+// postStatus handles a POSTed request's answer with a status other than
+// 2xx; b is the start of its body.
+func (c *conn) postStatus(ctx context.Context, m *jsonrpc.Request, opts *core.SendOptions, resp *Response, b []byte, sid string, modern bool) error {
 	se := &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header, Method: m.Method}
 	if !modern && sid != "" && sessionGone(resp.StatusCode, b) {
 		return c.expired(sid, se)
