@@ -340,8 +340,11 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	if ct == "text/event-stream" {
 		c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
 	} else {
-		c.readJSON(rctx, rcancel, resp, id, ct)
+		c.readJSON(rctx, resp, id, ct)
 	}
+	resp.Body.Close()
+	c.endStream(id, rcancel)
+	c.wg.Done()
 	return nil
 }
 
@@ -436,12 +439,9 @@ func jsonrpcError(b []byte) *jsonrpc.Response {
 	return r
 }
 
-// readJSON delivers an application/json response.
-func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64, ct string) {
-	defer c.wg.Done()
-	defer cancel()
-	defer c.dropStream(id)
-	defer resp.Body.Close()
+// readJSON delivers an application/json response. (postRequest closes
+// the body and ends the request's stream.)
+func (c *conn) readJSON(ctx context.Context, resp *Response, id int64, ct string) {
 	var b []byte
 	whole := false
 	if w, ok := resp.Body.(interface{ Whole() ([]byte, bool) }); ok {
@@ -538,11 +538,9 @@ func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 
 // readPostStream reads the SSE response of a POSTed request. A legacy
 // stream that ends early is resumed with GET and Last-Event-ID after the
-// server's retry delay; a modern one fails the request.
+// server's retry delay; a modern one fails the request. (postRequest
+// ends the request's stream.)
 func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64, modern bool, version string) {
-	defer c.wg.Done()
-	defer cancel()
-	defer c.dropStream(id)
 	res := c.consume(resp.Body, id, cancel)
 	resp.Body.Close()
 	if res.answered || ctx.Err() != nil {
