@@ -118,8 +118,7 @@ func (c *conn) Close() error {
 	if sid != "" {
 		// Terminate the legacy session; servers may answer 405.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		h := c.baseHeader(version, sid)
-		if resp, err := c.t.doer.Do(ctx, &Request{Method: "DELETE", URL: c.t.endpoint, Header: h}); err == nil {
+		if resp, err := c.do(ctx, "DELETE", c.t.endpoint, nil, hVersion, version, hSession, sid); err == nil {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodySize))
 			resp.Body.Close()
 		}
@@ -130,19 +129,35 @@ func (c *conn) Close() error {
 	return nil
 }
 
-// baseHeader returns the headers common to every request.
-func (c *conn) baseHeader(version, sessionID string) Header {
+// Header names (lower case, as Header keeps them) and values the
+// transport sets.
+const (
+	hVersion     = "mcp-protocol-version"
+	hSession     = "mcp-session-id"
+	hAccept      = "accept"
+	hContentType = "content-type"
+	mimeJSON     = "application/json"
+	mimeSSE      = "text/event-stream"
+)
+
+// header returns the headers of a request: Options.Header, then the
+// name/value pairs kv whose value is not "".
+func (c *conn) header(kv ...string) Header {
 	h := make(Header, 8)
 	for k, v := range c.t.opts.Header {
 		h.Set(k, v)
 	}
-	if version != "" {
-		h.Set("MCP-Protocol-Version", version)
-	}
-	if sessionID != "" {
-		h.Set("Mcp-Session-Id", sessionID)
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			h[kv[i]] = []string{kv[i+1]}
+		}
 	}
 	return h
+}
+
+// do sends a request with the headers of header(kv...).
+func (c *conn) do(ctx context.Context, method, url string, body []byte, kv ...string) (*Response, error) {
+	return c.t.doer.Do(ctx, &Request{Method: method, URL: url, Header: c.header(kv...), Body: body})
 }
 
 func (c *conn) postHeader(opts *core.SendOptions) (Header, string) {
@@ -172,9 +187,7 @@ func (c *conn) postBase(version, sid string) Header {
 	if c.post.h != nil && c.post.version == version && c.post.sid == sid {
 		return c.post.h
 	}
-	h := c.baseHeader(version, sid)
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json, text/event-stream")
+	h := c.header(hVersion, version, hSession, sid, hContentType, mimeJSON, hAccept, "application/json, text/event-stream")
 	c.post.h, c.post.version, c.post.sid = h, version, sid
 	return h
 }
@@ -613,12 +626,7 @@ func (c *conn) get(ctx context.Context, version, lastID string) (*Response, erro
 	c.mu.Lock()
 	sid := c.sessionID
 	c.mu.Unlock()
-	h := c.baseHeader(version, sid)
-	h.Set("Accept", "text/event-stream")
-	if lastID != "" {
-		h.Set("Last-Event-ID", lastID)
-	}
-	return c.t.doer.Do(ctx, &Request{Method: "GET", URL: c.t.endpoint, Header: h})
+	return c.do(ctx, "GET", c.t.endpoint, nil, hVersion, version, hSession, sid, hAccept, mimeSSE, "last-event-id", lastID)
 }
 
 // startGET opens the standalone GET stream of a legacy session, over which

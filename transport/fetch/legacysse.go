@@ -52,9 +52,7 @@ func (c *conn) openLegacySSE(ctx context.Context) error {
 	}
 	c.mu.Unlock()
 
-	h := c.baseHeader("", "")
-	h.Set("Accept", "text/event-stream")
-	resp, err := c.t.doer.Do(c.ctx, &Request{Method: "GET", URL: c.t.endpoint, Header: h})
+	resp, err := c.do(c.ctx, "GET", c.t.endpoint, nil, hAccept, mimeSSE)
 	if err != nil {
 		return errf.Errorf("fetch: GET %s: %w", c.t.endpoint, err)
 	}
@@ -181,8 +179,6 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg jsonrpc.Message, opts *cor
 	if err != nil {
 		return err
 	}
-	h := c.baseHeader("", "")
-	h.Set("Content-Type", "application/json")
 	if id >= 0 {
 		c.mu.Lock()
 		if c.sseInFlight == nil {
@@ -191,7 +187,7 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg jsonrpc.Message, opts *cor
 		c.sseInFlight[id] = true
 		c.mu.Unlock()
 	}
-	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: l.postURL, Header: h, Body: body})
+	resp, err := c.do(ctx, "POST", l.postURL, body, hContentType, mimeJSON)
 	if err != nil {
 		c.forgetInFlight(id)
 		return errf.Errorf("fetch: POST %s: %w", l.postURL, err)
