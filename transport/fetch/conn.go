@@ -648,48 +648,45 @@ func (c *conn) startGET(version string) <-chan struct{} {
 }
 
 func (c *conn) runGET(version string, ready chan struct{}) {
-	defer c.wg.Done()
-	defer c.getEnded()
-	first := true
-	signal := func() {
-		if first {
-			first = false
-			close(ready)
-		}
+	if !c.getLoop(version, ready) {
+		close(ready)
 	}
-	defer signal()
+	c.getEnded()
+	c.wg.Done()
+}
+
+// getLoop runs the GET stream until it gives up, the server offers none
+// or the connection ends. It closes ready once the first attempt has its
+// answer, and reports whether it did.
+func (c *conn) getLoop(version string, ready chan struct{}) (signalled bool) {
 	ctx := c.ctx
 	st := c.newReconnect(streamResult{})
 	var last error
 	for ctx.Err() == nil && st.failures < c.t.opts.MaxReconnects {
 		resp, err := c.get(ctx, version, st.lastID)
-		signal()
-		if err != nil {
-			last = err
-			st.failures++
-			if !sleep(ctx, st.delay()) {
-				return
-			}
-			continue
+		if !signalled {
+			signalled = true
+			close(ready)
 		}
-		ct := mediaType(resp.Header.Get("Content-Type"))
-		if resp.StatusCode != 200 || ct != "text/event-stream" {
-			resp.Body.Close()
-			if resp.StatusCode == 405 || resp.StatusCode == 404 || resp.StatusCode == 400 {
-				return // the server offers no GET stream
+		if err == nil {
+			if resp.StatusCode == 200 && mediaType(resp.Header.Get("Content-Type")) == mimeSSE {
+				c.setStreamErr(nil)
+				res := c.consume(resp.Body, 0, nil)
+				resp.Body.Close()
+				st.after(res)
+				err = res.err
+			} else {
+				resp.Body.Close()
+				if resp.StatusCode == 405 || resp.StatusCode == 404 || resp.StatusCode == 400 {
+					return // the server offers no GET stream
+				}
+				err = &StatusError{StatusCode: resp.StatusCode, Method: "GET"}
+				st.failures++
 			}
-			last = &StatusError{StatusCode: resp.StatusCode, Method: "GET"}
+		} else {
 			st.failures++
-			if !sleep(ctx, st.delay()) {
-				return
-			}
-			continue
 		}
-		c.setStreamErr(nil)
-		res := c.consume(resp.Body, 0, nil)
-		resp.Body.Close()
-		st.after(res)
-		last = res.err
+		last = err
 		if !sleep(ctx, st.delay()) {
 			return
 		}
@@ -697,4 +694,5 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 	if ctx.Err() == nil {
 		c.gaveUp(st.failures, last)
 	}
+	return
 }
