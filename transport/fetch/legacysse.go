@@ -80,29 +80,39 @@ func (c *conn) openLegacySSE(ctx context.Context) error {
 	}
 }
 
+// errSSEEnded is the end of the HTTP+SSE stream.
+var errSSEEnded = errf.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded)
+
 // readLegacySSE reads the HTTP+SSE stream: the endpoint event first, then
 // messages. The end of the stream ends the connection.
 func (c *conn) readLegacySSE(body io.ReadCloser, r *sse.Reader, endpoint chan<- error) {
-	defer c.wg.Done()
-	defer body.Close()
 	stop := context.AfterFunc(c.ctx, func() { body.Close() })
-	defer stop()
+	if err := c.legacyEvents(r, endpoint); err != nil && c.ctx.Err() == nil {
+		if !errors.Is(err, io.EOF) {
+			err = errf.Errorf("%w: %w", errSSEEnded, err)
+		} else {
+			err = errSSEEnded
+		}
+		c.legacyLost(err)
+	}
+	stop()
+	body.Close()
+	c.wg.Done()
+}
+
+// legacyEvents delivers the HTTP+SSE stream's events until it ends; it
+// returns why, once the endpoint was announced (before, endpoint gets the
+// error and legacyEvents returns nil).
+func (c *conn) legacyEvents(r *sse.Reader, endpoint chan<- error) error {
 	announced := false
 	for {
 		ev, err := r.Next()
 		if err != nil {
 			if !announced {
 				endpoint <- errf.Errorf("%w: %v", ErrNoEndpoint, err)
-				return
+				return nil
 			}
-			if c.ctx.Err() == nil {
-				if errors.Is(err, io.EOF) {
-					c.legacyLost(errf.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded))
-				} else {
-					c.legacyLost(errf.Errorf("fetch: HTTP+SSE stream ended: %w: %w", ErrStreamEnded, err))
-				}
-			}
-			return
+			return err
 		}
 		switch {
 		case ev.Type == "endpoint":
@@ -110,7 +120,7 @@ func (c *conn) readLegacySSE(body io.ReadCloser, r *sse.Reader, endpoint chan<- 
 			if err != nil {
 				if !announced {
 					endpoint <- err
-					return
+					return nil
 				}
 				continue
 			}
@@ -163,7 +173,7 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg jsonrpc.Message, opts *cor
 	}
 	l := c.sse()
 	if l == nil {
-		return errf.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded)
+		return errSSEEnded
 	}
 	req, _ := msg.(*jsonrpc.Request)
 	id := int64(-1)
