@@ -57,15 +57,17 @@ func (c *conn) SetDeliver(deliver func(jsonrpc.Message)) { c.direct.Store(&deliv
 // SessionID returns the legacy session id ("" if none).
 func (c *conn) SessionID() string {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sessionID
+	sid := c.sessionID
+	c.mu.Unlock()
+	return sid
 }
 
 func (c *conn) Recv(ctx context.Context) (jsonrpc.Message, error) {
 	return inbox.Recv(ctx, c.in, c.ctx.Done(), func() error {
 		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.fatal
+		err := c.fatal
+		c.mu.Unlock()
+		return err
 	})
 }
 
@@ -183,12 +185,12 @@ func (c *conn) postHeader(opts *core.SendOptions) (Header, string) {
 // carries, built once per version and session.
 func (c *conn) postBase(version, sid string) Header {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.post.h != nil && c.post.version == version && c.post.sid == sid {
-		return c.post.h
+	if c.post.h == nil || c.post.version != version || c.post.sid != sid {
+		c.post.h = c.header(hVersion, version, hSession, sid, hContentType, mimeJSON, hAccept, "application/json, text/event-stream")
+		c.post.version, c.post.sid = version, sid
 	}
-	h := c.header(hVersion, version, hSession, sid, hContentType, mimeJSON, hAccept, "application/json, text/event-stream")
-	c.post.h, c.post.version, c.post.sid = h, version, sid
+	h := c.post.h
+	c.mu.Unlock()
 	return h
 }
 
@@ -390,7 +392,6 @@ func (c *conn) postFailed(ctx context.Context, method string, modern bool, err e
 // possibly hidden session id.
 func (c *conn) noteLegacy(method string, resp *Response, modern bool, version, sid string, id int64) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if method == core.MethodInitialize && resp.StatusCode < 300 {
 		c.sessionID = resp.Header.Get("Mcp-Session-Id")
 		c.maybeHidden = c.sessionID == "" && resp.Hidden != nil && resp.Hidden("mcp-session-id")
@@ -404,6 +405,7 @@ func (c *conn) noteLegacy(method string, resp *Response, modern bool, version, s
 			c.hiddenIDs[id] = true
 		}
 	}
+	c.mu.Unlock()
 }
 
 // postStatus handles a POSTed request's answer with a status other than
@@ -513,6 +515,7 @@ const answeredGrace = time.Second
 func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
 	var res streamResult
+	var grace *time.Timer
 	for {
 		ev, err := r.Next()
 		if err != nil {
@@ -534,8 +537,7 @@ func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 		for _, m := range msgs {
 			if resp, ok := m.(*jsonrpc.Response); ok && id > 0 && resp.ID == jsonrpc.Int64ID(id) {
 				if !res.answered && stop != nil {
-					t := time.AfterFunc(answeredGrace, stop)
-					defer t.Stop()
+					grace = time.AfterFunc(answeredGrace, stop)
 				}
 				res.answered = true
 			}
@@ -545,6 +547,9 @@ func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 	res.lastID = r.LastEventID()
 	if d, ok := r.Retry(); ok {
 		res.retry = d
+	}
+	if grace != nil {
+		grace.Stop()
 	}
 	return res
 }
@@ -612,13 +617,14 @@ func (c *conn) resume(ctx context.Context, id int64, version string, last stream
 
 func sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
-	defer t.Stop()
+	ok := true
 	select {
 	case <-t.C:
-		return true
 	case <-ctx.Done():
-		return false
+		ok = false
 	}
+	t.Stop()
+	return ok
 }
 
 // get opens a GET SSE stream of a legacy session.

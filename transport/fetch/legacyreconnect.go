@@ -63,16 +63,16 @@ func (c *conn) reopenLegacySSE(cause error) {
 // the stream was re-opened: the server's session is new, so the session
 // must re-initialize first.
 func (c *conn) newSSESession(req *jsonrpc.Request) error {
+	if req == nil {
+		return nil
+	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.sseReinit || req == nil {
-		return nil
-	}
-	if req.Method == core.MethodInitialize {
+	reinit := c.sseReinit
+	if reinit && req.Method == core.MethodInitialize {
 		c.sseReinit = false
-		return nil
 	}
-	if req.IsNotification() {
+	c.mu.Unlock()
+	if !reinit || req.Method == core.MethodInitialize || req.IsNotification() {
 		return nil
 	}
 	return errf.Errorf("%w: the HTTP+SSE stream was re-opened (a new server session)", core.ErrSessionExpired)

@@ -22,8 +22,9 @@ type legacySSE struct {
 
 func (c *conn) sse() *legacySSE {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.legacySSE
+	l := c.legacySSE
+	c.mu.Unlock()
+	return l
 }
 
 // fallbackToSSE switches to the HTTP+SSE transport after a Streamable HTTP
@@ -39,7 +40,12 @@ func (c *conn) fallbackToSSE(ctx context.Context, m *jsonrpc.Request, opts *core
 // openLegacySSE opens the GET stream and waits for the endpoint event.
 func (c *conn) openLegacySSE(ctx context.Context) error {
 	c.sseOpen.Lock()
-	defer c.sseOpen.Unlock()
+	err := c.openLegacySSELocked(ctx)
+	c.sseOpen.Unlock()
+	return err
+}
+
+func (c *conn) openLegacySSELocked(ctx context.Context) error {
 	c.mu.Lock()
 	if c.legacySSE != nil {
 		c.mu.Unlock()

@@ -135,8 +135,9 @@ func (c *conn) SetWarn(f func(error)) {
 // reason it was given up otherwise.
 func (c *conn) BackgroundStreamErr() error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.streamErr
+	err := c.streamErr
+	c.mu.Unlock()
+	return err
 }
 
 var (
