@@ -173,9 +173,10 @@ func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, opts *core.SendOpt
 // lastDropOr returns why the last socket went away, or def.
 func (c *conn) lastDropOr(def error) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.lastDrop != nil {
-		return c.lastDrop
+	err := c.lastDrop
+	c.mu.Unlock()
+	if err != nil {
+		return err
 	}
 	return def
 }
@@ -191,8 +192,9 @@ func (c *conn) untrack(id int64) {
 func (c *conn) Recv(ctx context.Context) (jsonrpc.Message, error) {
 	return inbox.Recv(ctx, c.in, c.ctx.Done(), func() error {
 		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.fatal
+		err := c.fatal
+		c.mu.Unlock()
+		return err
 	})
 }
 

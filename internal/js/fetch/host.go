@@ -66,19 +66,20 @@ func NewHostLink(host js.Value, port Port) *HostLink {
 // register makes f's configuration known to the helper, once.
 func (l *HostLink) register(f *Fetcher) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if f.hostConfig > 0 {
-		return f.hostConfig, nil
+	n := f.hostConfig
+	var err error
+	if n <= 0 {
+		err = jsbridge.Call(func() {
+			n = l.host.Call("register", f.fn, f.init, f.hostInit).Int()
+		})
+		if err != nil {
+			n = 0
+		} else {
+			f.hostConfig = n
+		}
 	}
-	var n int
-	err := jsbridge.Call(func() {
-		n = l.host.Call("register", f.fn, f.init, f.hostInit).Int()
-	})
-	if err != nil {
-		return 0, err
-	}
-	f.hostConfig = n
-	return n, nil
+	l.mu.Unlock()
+	return n, err
 }
 
 // Release frees the callback; exchanges in flight fail.
@@ -123,9 +124,9 @@ func (r *hostReq) push(b []byte, end error) {
 // now on it is not.
 func (r *hostReq) markSent() bool {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	first := !r.sent
 	r.sent = true
+	r.mu.Unlock()
 	return first
 }
 
@@ -143,11 +144,11 @@ func (e errBody) Close() error             { return nil }
 
 func (l *HostLink) get(id int, remove bool) *hostReq {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	r := l.reqs[id]
 	if remove {
 		delete(l.reqs, id)
 	}
+	l.mu.Unlock()
 	return r
 }
 
@@ -281,18 +282,18 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 // false otherwise, and then the body must be read as a stream.
 func (b *hostBody) Whole() (data []byte, ok bool) {
 	b.r.mu.Lock()
-	defer b.r.mu.Unlock()
-	if b.r.end != io.EOF || len(b.cur) > 0 || len(b.r.q) > 1 {
-		return nil, false
+	if b.r.end == io.EOF && len(b.cur) == 0 && len(b.r.q) <= 1 {
+		ok = true
+		if len(b.r.q) == 1 {
+			data = b.r.q[0]
+			b.r.q = nil
+		}
+		if data == nil {
+			data = []byte{}
+		}
 	}
-	if len(b.r.q) == 1 {
-		data = b.r.q[0]
-		b.r.q = nil
-	}
-	if data == nil {
-		data = []byte{}
-	}
-	return data, true
+	b.r.mu.Unlock()
+	return data, ok
 }
 
 // hostBody reads the chunks a helper delivered.
