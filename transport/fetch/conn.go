@@ -225,22 +225,27 @@ func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, opts *core.SendOpt
 			return err
 		}
 		if m.Method == core.NotificationInitialized {
-			// Wait (briefly) until the GET stream is established, so that
-			// server messages sent after initialization have a stream.
-			ready := c.startGET(opts.ProtocolVersion)
-			t := time.NewTimer(2 * time.Second)
-			select {
-			case <-ready:
-			case <-t.C:
-			case <-ctx.Done():
-			}
-			t.Stop()
+			c.awaitGET(ctx, opts.ProtocolVersion)
 		}
 		return nil
 	case *jsonrpc.Response:
 		return c.postNoReply(ctx, msg, "", opts)
 	}
 	return errors.New("fetch: cannot send a message that is neither a *Request nor a *Response")
+}
+
+// awaitGET opens the GET stream and waits (briefly) until it is
+// established, so that server messages sent after initialization have a
+// stream.
+func (c *conn) awaitGET(ctx context.Context, version string) {
+	ready := c.startGET(version)
+	t := time.NewTimer(2 * time.Second)
+	select {
+	case <-ready:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	t.Stop()
 }
 
 // abortStream closes the response stream of cancelled request id.
