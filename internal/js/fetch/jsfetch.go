@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
 // Errors of a Fetcher.
@@ -118,19 +119,14 @@ func New(opts *Options) (*Fetcher, error) {
 	return f, nil
 }
 
-// Request is one HTTP request. Do does not modify or retain it.
-type Request struct {
-	Method string
-	URL    string
-	// Header holds the request headers (names in any case).
-	Header map[string][]string
-	// Body is sent as a Uint8Array; nil sends none.
-	Body []byte
-	// NoRedirect sets redirect: "manual": a redirect is returned, not
-	// followed. Browsers return it as an "opaqueredirect" response with
-	// status 0 and no readable headers; Node returns the 3xx response.
-	NoRedirect bool
-}
+// Request is one HTTP request, transport/fetch's: Do does not modify it
+// (nor keep it past the exchange). Header names may be in any case; Body
+// is sent as a Uint8Array (nil sends none); NoRedirect sets redirect:
+// "manual": a redirect is returned, not followed. Browsers return it as an
+// "opaqueredirect" response with status 0 and no readable headers; Node
+// returns the 3xx response. (One type for both packages: the Doer passes
+// the transport's request through as it is.)
+type Request = fetch.Request
 
 // Response is one HTTP response. Its fields must not be modified; Body must
 // be closed. Hidden is safe for concurrent use; Body follows io.Reader's
