@@ -514,12 +514,12 @@ type streamResult struct {
 // stream's end (see core.Session's inline round trip).
 const answeredGrace = time.Second
 
-// consume reads SSE events, delivering messages; it notes whether the
-// response to request id (if id > 0) arrived. A stream that stays open
-// longer than answeredGrace after that response is ended with stop.
-func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
+// consume reads SSE events, delivering messages, into res (zero); it
+// notes whether the response to request id (if id > 0) arrived. A stream
+// that stays open longer than answeredGrace after that response is ended
+// with stop.
+func (c *conn) consume(body io.Reader, id int64, stop func(), res *streamResult) {
 	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
-	var res streamResult
 	var grace *time.Timer
 	for {
 		ev, err := r.Next()
@@ -556,7 +556,6 @@ func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 	if grace != nil {
 		grace.Stop()
 	}
-	return res
 }
 
 // readPostStream reads the SSE response of a POSTed request. A legacy
@@ -564,13 +563,14 @@ func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 // server's retry delay; a modern one fails the request. (postRequest
 // ends the request's stream.)
 func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64, modern bool, version string) {
-	res := c.consume(resp.Body, id, cancel)
+	var res streamResult
+	c.consume(resp.Body, id, cancel, &res)
 	resp.Body.Close()
 	if res.answered || ctx.Err() != nil {
 		return
 	}
 	if !modern && res.lastID != "" {
-		if c.resume(ctx, id, version, res) {
+		if c.resume(ctx, id, version, &res) {
 			return
 		}
 		if ctx.Err() != nil {
@@ -593,8 +593,8 @@ func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, re
 
 // resume re-opens a legacy stream with GET + Last-Event-ID until the
 // response arrives; it reports whether it did.
-func (c *conn) resume(ctx context.Context, id int64, version string, last streamResult) bool {
-	st := c.newReconnect(last)
+func (c *conn) resume(ctx context.Context, id int64, version string, last *streamResult) bool {
+	st := c.newReconnect(last.lastID, last.retry)
 	for st.failures < c.t.opts.MaxReconnects {
 		if !sleep(ctx, st.delay()) {
 			return false
@@ -610,12 +610,13 @@ func (c *conn) resume(ctx context.Context, id int64, version string, last stream
 			st.failures++
 			continue
 		}
-		res := c.consume(resp.Body, id, nil)
+		var res streamResult
+		c.consume(resp.Body, id, nil, &res)
 		resp.Body.Close()
 		if res.answered {
 			return true
 		}
-		st.after(res)
+		st.after(&res)
 	}
 	return false
 }
@@ -671,7 +672,7 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 // answer, and reports whether it did.
 func (c *conn) getLoop(version string, ready chan struct{}) (signalled bool) {
 	ctx := c.ctx
-	st := c.newReconnect(streamResult{})
+	st := c.newReconnect("", 0)
 	var last error
 	for ctx.Err() == nil && st.failures < c.t.opts.MaxReconnects {
 		resp, err := c.get(ctx, version, st.lastID)
@@ -682,9 +683,10 @@ func (c *conn) getLoop(version string, ready chan struct{}) (signalled bool) {
 		if err == nil {
 			if resp.StatusCode == 200 && mediaType(resp.Header.Get("Content-Type")) == mimeSSE {
 				c.setStreamErr(nil)
-				res := c.consume(resp.Body, 0, nil)
+				var res streamResult
+				c.consume(resp.Body, 0, nil, &res)
 				resp.Body.Close()
-				st.after(res)
+				st.after(&res)
 				err = res.err
 			} else {
 				resp.Body.Close()

@@ -38,7 +38,7 @@ func (c *conn) legacyLost(cause error) {
 // after Options.MaxReconnects failed attempts in a row.
 func (c *conn) reopenLegacySSE(cause error) {
 	defer c.wg.Done()
-	st := c.newReconnect(streamResult{})
+	st := c.newReconnect("", 0)
 	for st.failures < c.t.opts.MaxReconnects {
 		if !sleep(c.ctx, st.delay()) {
 			return

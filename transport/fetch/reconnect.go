@@ -37,15 +37,15 @@ type reconnect struct {
 	now      func() time.Time
 }
 
-func (c *conn) newReconnect(last streamResult) *reconnect {
-	return &reconnect{lastID: last.lastID, retry: last.retry, base: c.t.opts.Retry, perMin: c.t.opts.MaxReconnectsPerMinute, now: time.Now}
+func (c *conn) newReconnect(lastID string, retry time.Duration) *reconnect {
+	return &reconnect{lastID: lastID, retry: retry, base: c.t.opts.Retry, perMin: c.t.opts.MaxReconnectsPerMinute, now: time.Now}
 }
 
 // after notes the outcome of one stream: only a stream that delivered a
 // JSON-RPC message resets the failure count (priming events, comments and
 // empty events do not, or a server could keep the client reconnecting
 // forever with one event per connection).
-func (st *reconnect) after(res streamResult) {
+func (st *reconnect) after(res *streamResult) {
 	if res.lastID != "" {
 		st.lastID = res.lastID
 	}
