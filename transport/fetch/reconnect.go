@@ -69,17 +69,18 @@ func (st *reconnect) after(res *streamResult) {
 // MaxReconnectsPerMinute.
 func (st *reconnect) delay() time.Duration {
 	var d time.Duration
+	lo, span := 1.0, 0.2 // the server's retry: up to 20% longer
 	if st.retry > 0 {
 		d = min(max(st.retry, minRetryDelay), maxServerRetry)
-		d = time.Duration(float64(d) * (1 + 0.2*rand.Float64()))
 	} else {
 		d = st.base
 		for i := 1; i < st.failures && d < maxRetryDelay; i++ {
 			d *= 2
 		}
 		d = min(max(d, minRetryDelay), maxRetryDelay)
-		d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+		lo, span = 0.8, 0.4 // the client's backoff: ±20%
 	}
+	d = time.Duration(float64(d) * (lo + span*rand.Float64()))
 	now := st.now()
 	at := now.Add(d)
 	if st.perMin > 0 && len(st.recent) >= st.perMin {
