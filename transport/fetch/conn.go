@@ -660,25 +660,14 @@ func (c *conn) startGET(version string) <-chan struct{} {
 }
 
 func (c *conn) runGET(version string, ready chan struct{}) {
-	if !c.getLoop(version, ready) {
-		close(ready)
-	}
-	c.getEnded()
-	c.wg.Done()
-}
-
-// getLoop runs the GET stream until it gives up, the server offers none
-// or the connection ends. It closes ready once the first attempt has its
-// answer, and reports whether it did.
-func (c *conn) getLoop(version string, ready chan struct{}) (signalled bool) {
 	ctx := c.ctx
 	st := c.newReconnect("", 0)
 	var last error
 	for ctx.Err() == nil && st.failures < c.t.opts.MaxReconnects {
 		resp, err := c.get(ctx, version, st.lastID)
-		if !signalled {
-			signalled = true
-			close(ready)
+		if ready != nil {
+			close(ready) // the first attempt has its answer
+			ready = nil
 		}
 		if err == nil {
 			if resp.StatusCode == 200 && mediaType(resp.Header.Get("Content-Type")) == mimeSSE {
@@ -691,7 +680,7 @@ func (c *conn) getLoop(version string, ready chan struct{}) (signalled bool) {
 			} else {
 				resp.Body.Close()
 				if resp.StatusCode == 405 || resp.StatusCode == 404 || resp.StatusCode == 400 {
-					return // the server offers no GET stream
+					break // the server offers no GET stream
 				}
 				err = &StatusError{StatusCode: resp.StatusCode, Method: "GET"}
 				st.failures++
@@ -701,11 +690,17 @@ func (c *conn) getLoop(version string, ready chan struct{}) (signalled bool) {
 		}
 		last = err
 		if !sleep(ctx, st.delay()) {
-			return
+			break
+		}
+		if ctx.Err() == nil && st.failures >= c.t.opts.MaxReconnects {
+			c.gaveUp(st.failures, last)
 		}
 	}
-	if ctx.Err() == nil {
-		c.gaveUp(st.failures, last)
+	if ready != nil {
+		close(ready)
 	}
-	return
+	c.mu.Lock()
+	c.getStarted = false // the next notifications/initialized (after a re-initialization) may open a new one
+	c.mu.Unlock()
+	c.wg.Done()
 }

@@ -39,11 +39,3 @@ func (c *conn) expired(sid string, se *StatusError) error {
 	c.mu.Unlock()
 	return errf.Errorf("%w: %w", core.ErrSessionExpired, se)
 }
-
-// getEnded lets the next notifications/initialized (after a session is
-// re-initialized) open a new GET stream once the old one has ended.
-func (c *conn) getEnded() {
-	c.mu.Lock()
-	c.getStarted = false
-	c.mu.Unlock()
-}
