@@ -325,7 +325,6 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	// stream: the session sends a request on the caller's goroutine and
 	// cancels that ctx when the call fails (timeout, cancellation).
 	stop := context.AfterFunc(ctx, rcancel)
-	defer stop()
 	c.addStream(id, rcancel)
 	resp, err := c.t.doer.Do(rctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body})
 	if err == nil && ctx.Err() != nil {
@@ -333,7 +332,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 		resp.Body.Close()
 	}
 	if err != nil {
-		c.endStream(id, rcancel)
+		c.endStream(id, rcancel, stop)
 		return c.postFailed(ctx, m.Method, modern, err)
 	}
 	if !modern || m.Method == core.MethodInitialize {
@@ -341,7 +340,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	}
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		b := readErrorBody(resp)
-		c.endStream(id, rcancel)
+		c.endStream(id, rcancel, stop)
 		return c.postStatus(ctx, m, opts, resp, b, sid, modern)
 	}
 	if !modern && c.getGaveUp.Load() {
@@ -350,7 +349,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	if resp.StatusCode == 202 || resp.StatusCode == 204 {
 		// The answer will come on another stream (legacy servers).
 		resp.Body.Close()
-		c.endStream(id, rcancel)
+		c.endStream(id, rcancel, stop)
 		return nil
 	}
 	// The response is read right here: the session runs Send on a
@@ -363,13 +362,15 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 		c.readJSON(rctx, resp, id, ct)
 	}
 	resp.Body.Close()
-	c.endStream(id, rcancel)
+	c.endStream(id, rcancel, stop)
 	c.wg.Done()
 	return nil
 }
 
-// endStream forgets request id's response stream and cancels its context.
-func (c *conn) endStream(id int64, cancel context.CancelFunc) {
+// endStream forgets request id's response stream and cancels its context
+// (stop unties it from Send's).
+func (c *conn) endStream(id int64, cancel context.CancelFunc, stop func() bool) {
+	stop()
 	c.dropStream(id)
 	cancel()
 }

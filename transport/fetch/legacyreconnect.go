@@ -37,26 +37,26 @@ func (c *conn) legacyLost(cause error) {
 // reopenLegacySSE re-opens the HTTP+SSE stream, or ends the connection
 // after Options.MaxReconnects failed attempts in a row.
 func (c *conn) reopenLegacySSE(cause error) {
-	defer c.wg.Done()
 	st := c.newReconnect("", 0)
-	for st.failures < c.t.opts.MaxReconnects {
+	for {
+		if st.failures >= c.t.opts.MaxReconnects {
+			c.fail(errf.Errorf("fetch: HTTP+SSE stream could not be re-opened after %d attempts: %w", st.failures, cause))
+			break
+		}
 		if !sleep(c.ctx, st.delay()) {
-			return
+			break
 		}
 		c.mu.Lock()
 		c.legacyFailed = nil // each attempt is a fresh try
 		c.mu.Unlock()
 		err := c.openLegacySSE(c.ctx)
-		if err == nil {
-			return
-		}
-		if c.ctx.Err() != nil {
-			return
+		if err == nil || c.ctx.Err() != nil {
+			break
 		}
 		cause = err
 		st.failures++
 	}
-	c.fail(errf.Errorf("fetch: HTTP+SSE stream could not be re-opened after %d attempts: %w", st.failures, cause))
+	c.wg.Done()
 }
 
 // newSSESession refuses the first request (other than initialize) after
