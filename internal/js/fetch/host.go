@@ -152,6 +152,13 @@ func (l *HostLink) get(id int, remove bool) *hostReq {
 	return r
 }
 
+// abort ends exchange id, if still in flight.
+func (l *HostLink) abort(id int) {
+	if l.get(id, true) != nil {
+		l.port.Abort(id)
+	}
+}
+
 // Deliver passes the helper's report on exchange id (see HostLink) to the
 // exchange. It must not block: the entry point calls it from an export.
 // body is taken over.
@@ -242,11 +249,6 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 	id := l.next
 	l.reqs[id] = r
 	l.mu.Unlock()
-	abort := func() {
-		if l.get(id, true) != nil {
-			l.port.Abort(id)
-		}
-	}
 	config, err := l.register(f)
 	if err != nil {
 		l.get(id, true)
@@ -258,7 +260,7 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 	select {
 	case resp = <-r.head:
 	case <-ctx.Done():
-		abort()
+		l.abort(id)
 		return nil, ctx.Err()
 	}
 	if resp.Status < 0 {
@@ -268,10 +270,10 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 		}
 		return nil, err
 	}
-	b := &hostBody{r: r, abort: abort}
+	b := &hostBody{r: r, l: l, id: id}
 	b.stop = context.AfterFunc(ctx, func() {
 		b.fail(ctx.Err())
-		abort()
+		l.abort(id)
 	})
 	resp.Body = b
 	return resp, nil
@@ -298,10 +300,11 @@ func (b *hostBody) Whole() (data []byte, ok bool) {
 
 // hostBody reads the chunks a helper delivered.
 type hostBody struct {
-	r     *hostReq
-	abort func()
-	stop  func() bool
-	cur   []byte
+	r    *hostReq
+	l    *HostLink
+	id   int
+	stop func() bool
+	cur  []byte
 
 	mu     sync.Mutex
 	closed bool
@@ -366,7 +369,7 @@ func (b *hostBody) Close() error {
 	b.closed = true
 	b.mu.Unlock()
 	b.stop()
-	b.abort()
+	b.l.abort(b.id)
 	b.r.push(nil, ErrBodyClosed)
 	return nil
 }
