@@ -226,19 +226,21 @@ func headerPairs(parts []string) map[string][]string {
 	return h
 }
 
-func headerLines(h map[string][]string) string {
-	var b strings.Builder
-	for k, vs := range h {
+// requestHead is the request line and headers as the helper takes them,
+// separated by "\n": the method, the URL, then header names and values
+// alternating (with no header, the URL's line ends with "\n").
+func requestHead(req *Request) string {
+	parts := make([]string, 2, 2+2*len(req.Header))
+	parts[0], parts[1] = req.Method, req.URL
+	for k, vs := range req.Header {
 		for _, v := range vs {
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(k)
-			b.WriteByte('\n')
-			b.WriteString(v)
+			parts = append(parts, k, v)
 		}
 	}
-	return b.String()
+	if len(parts) == 2 {
+		parts = append(parts, "")
+	}
+	return strings.Join(parts, "\n")
 }
 
 // doHost performs req through the helper.
@@ -255,7 +257,7 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 		return nil, fetchError(err, req)
 	}
 	// The request line and headers travel as one string.
-	l.port.Start(id, config, req.Method+"\n"+req.URL+"\n"+headerLines(req.Header), req.Body, req.NoRedirect)
+	l.port.Start(id, config, requestHead(req), req.Body, req.NoRedirect)
 	var resp *Response
 	select {
 	case resp = <-r.head:
