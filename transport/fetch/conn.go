@@ -121,8 +121,7 @@ func (c *conn) Close() error {
 		// Terminate the legacy session; servers may answer 405.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		if resp, err := c.do(ctx, "DELETE", c.t.endpoint, nil, hVersion, version, hSession, sid); err == nil {
-			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodySize))
-			resp.Body.Close()
+			readErrorBody(resp)
 		}
 		cancel()
 	}

@@ -67,10 +67,9 @@ func (c *conn) openLegacySSELocked(ctx context.Context) error {
 		b := readErrorBody(resp)
 		return &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header}
 	}
-	r := sse.NewReader(resp.Body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
 	endpoint := make(chan error, 1)
 	c.wg.Add(1)
-	go c.readLegacySSE(resp.Body, r, endpoint)
+	go c.readLegacySSE(resp.Body, endpoint)
 	select {
 	case err := <-endpoint:
 		if err != nil {
@@ -91,8 +90,9 @@ var errSSEEnded = errf.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded
 
 // readLegacySSE reads the HTTP+SSE stream: the endpoint event first, then
 // messages. The end of the stream ends the connection.
-func (c *conn) readLegacySSE(body io.ReadCloser, r *sse.Reader, endpoint chan<- error) {
+func (c *conn) readLegacySSE(body io.ReadCloser, endpoint chan<- error) {
 	stop := context.AfterFunc(c.ctx, func() { body.Close() })
+	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
 	if err := c.legacyEvents(r, endpoint); err != nil && c.ctx.Err() == nil {
 		if !errors.Is(err, io.EOF) {
 			err = errf.Errorf("%w: %w", errSSEEnded, err)
