@@ -1,7 +1,7 @@
 package fetch
 
 import (
-	"bytes"
+	"strings"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -24,7 +24,7 @@ func sessionGone(status int, body []byte) bool {
 	case 404:
 		return true
 	case 400:
-		return bytes.Contains(bytes.ToLower(body), []byte("session"))
+		return strings.Contains(strings.ToLower(string(body)), "session")
 	}
 	return false
 }
