@@ -84,7 +84,7 @@ func (st *reconnect) delay() time.Duration {
 	now := st.now()
 	at := now.Add(d)
 	if st.perMin > 0 && len(st.recent) >= st.perMin {
-		if earliest := st.recent[len(st.recent)-st.perMin].Add(reconnectWindow); earliest.After(at) {
+		if earliest := st.recent[len(st.recent)-st.perMin].Add(reconnectWindow); earliest.Sub(at) > 0 {
 			at = earliest
 		}
 	}

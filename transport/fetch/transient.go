@@ -92,9 +92,18 @@ func parseHTTPDate(s string) (time.Time, bool) {
 	if month == 0 || day < 1 || hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, false
 	}
-	t := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC)
-	if t.Day() != day { // 31 Nov and the like
+	days := 31 // in the month: no 31 Nov and the like
+	switch month {
+	case 4, 6, 9, 11:
+		days = 30
+	case 2:
+		days = 28
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			days = 29
+		}
+	}
+	if day > days {
 		return time.Time{}, false
 	}
-	return t, true
+	return time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC), true
 }
