@@ -36,17 +36,17 @@ type conn struct {
 	fatal        error // the connection failed as a whole
 	legacySSE    *legacySSE
 	legacyFailed error
-	hiddenIDs    map[int64]bool // legacy requests sent without a possibly hidden session id
-	post         struct {       // postBase's cache: never modified, only replaced
+	hiddenIDs    map[int64]struct{} // legacy requests sent without a possibly hidden session id
+	post         struct {           // postBase's cache: never modified, only replaced
 		h            Header
 		version, sid string
 	}
-	getGaveUp   atomic.Bool    // the GET stream gave up: the next accepted request re-opens it
-	sseOpen     sync.Mutex     // serializes opening the HTTP+SSE stream
-	sseInFlight map[int64]bool // HTTP+SSE requests whose response is due on the stream
-	sseReinit   bool           // the HTTP+SSE stream was re-opened: the server's session is new
-	warn        func(error)    // the session's OnWarning (core.Warner)
-	streamErr   error          // why the GET stream was given up
+	getGaveUp   atomic.Bool        // the GET stream gave up: the next accepted request re-opens it
+	sseOpen     sync.Mutex         // serializes opening the HTTP+SSE stream
+	sseInFlight map[int64]struct{} // HTTP+SSE requests whose response is due on the stream
+	sseReinit   bool               // the HTTP+SSE stream was re-opened: the server's session is new
+	warn        func(error)        // the session's OnWarning (core.Warner)
+	streamErr   error              // why the GET stream was given up
 }
 
 func (c *conn) MirrorsHeaders() bool { return true }
@@ -78,7 +78,7 @@ func (c *conn) push(m jsonrpc.Message) {
 	if r, ok := m.(*jsonrpc.Response); ok && r.ID.IsValid() {
 		if id, ok := r.ID.Raw().(int64); ok {
 			c.mu.Lock()
-			hidden := c.hiddenIDs[id]
+			_, hidden := c.hiddenIDs[id]
 			delete(c.hiddenIDs, id)
 			delete(c.sseInFlight, id)
 			c.mu.Unlock()
@@ -405,9 +405,9 @@ func (c *conn) noteLegacy(method string, resp *Response, modern bool, version, s
 		c.version = version
 		if sid == "" && c.maybeHidden {
 			if c.hiddenIDs == nil {
-				c.hiddenIDs = map[int64]bool{}
+				c.hiddenIDs = map[int64]struct{}{}
 			}
-			c.hiddenIDs[id] = true
+			c.hiddenIDs[id] = struct{}{}
 		}
 	}
 	c.mu.Unlock()

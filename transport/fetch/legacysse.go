@@ -198,9 +198,9 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg jsonrpc.Message, opts *cor
 	if id >= 0 {
 		c.mu.Lock()
 		if c.sseInFlight == nil {
-			c.sseInFlight = map[int64]bool{}
+			c.sseInFlight = map[int64]struct{}{}
 		}
-		c.sseInFlight[id] = true
+		c.sseInFlight[id] = struct{}{}
 		c.mu.Unlock()
 	}
 	resp, err := c.do(ctx, "POST", l.postURL, body, hContentType, mimeJSON)
