@@ -150,7 +150,7 @@ var (
 // server is answering again (it restarted, or the network came back): the
 // stream's own attempts are bounded, the application's calls are not.
 func (c *conn) reviveGET(version string) {
-	if !c.getGaveUp.CompareAndSwap(true, false) {
+	if !c.getGaveUp.Swap(false) {
 		return
 	}
 	c.setStreamErr(nil)
