@@ -359,8 +359,8 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 		c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
 	} else {
 		c.readJSON(rctx, resp, id, ct)
+		resp.Body.Close() // (readPostStream closes its own)
 	}
-	resp.Body.Close()
 	c.endStream(id, rcancel, stop)
 	c.wg.Done()
 	return nil
