@@ -36,17 +36,17 @@ type conn struct {
 	fatal        error // the connection failed as a whole
 	legacySSE    *legacySSE
 	legacyFailed error
-	hiddenIDs    map[int64]bool // legacy requests sent without a possibly hidden session id
-	post         struct {       // postBase's cache: never modified, only replaced
+	hiddenIDs    map[int64]struct{} // legacy requests sent without a possibly hidden session id
+	post         struct {           // postBase's cache: never modified, only replaced
 		h            Header
 		version, sid string
 	}
-	getGaveUp   atomic.Bool    // the GET stream gave up: the next accepted request re-opens it
-	sseOpen     sync.Mutex     // serializes opening the HTTP+SSE stream
-	sseInFlight map[int64]bool // HTTP+SSE requests whose response is due on the stream
-	sseReinit   bool           // the HTTP+SSE stream was re-opened: the server's session is new
-	warn        func(error)    // the session's OnWarning (core.Warner)
-	streamErr   error          // why the GET stream was given up
+	getGaveUp   atomic.Bool        // the GET stream gave up: the next accepted request re-opens it
+	sseOpen     sync.Mutex         // serializes opening the HTTP+SSE stream
+	sseInFlight map[int64]struct{} // HTTP+SSE requests whose response is due on the stream
+	sseReinit   bool               // the HTTP+SSE stream was re-opened: the server's session is new
+	warn        func(error)        // the session's OnWarning (core.Warner)
+	streamErr   error              // why the GET stream was given up
 }
 
 func (c *conn) MirrorsHeaders() bool { return true }
@@ -57,15 +57,17 @@ func (c *conn) SetDeliver(deliver func(jsonrpc.Message)) { c.direct.Store(&deliv
 // SessionID returns the legacy session id ("" if none).
 func (c *conn) SessionID() string {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sessionID
+	sid := c.sessionID
+	c.mu.Unlock()
+	return sid
 }
 
 func (c *conn) Recv(ctx context.Context) (jsonrpc.Message, error) {
 	return inbox.Recv(ctx, c.in, c.ctx.Done(), func() error {
 		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.fatal
+		err := c.fatal
+		c.mu.Unlock()
+		return err
 	})
 }
 
@@ -76,7 +78,7 @@ func (c *conn) push(m jsonrpc.Message) {
 	if r, ok := m.(*jsonrpc.Response); ok && r.ID.IsValid() {
 		if id, ok := r.ID.Raw().(int64); ok {
 			c.mu.Lock()
-			hidden := c.hiddenIDs[id]
+			_, hidden := c.hiddenIDs[id]
 			delete(c.hiddenIDs, id)
 			delete(c.sseInFlight, id)
 			c.mu.Unlock()
@@ -118,10 +120,8 @@ func (c *conn) Close() error {
 	if sid != "" {
 		// Terminate the legacy session; servers may answer 405.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		h := c.baseHeader(version, sid)
-		if resp, err := c.t.doer.Do(ctx, &Request{Method: "DELETE", URL: c.t.endpoint, Header: h}); err == nil {
-			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodySize))
-			resp.Body.Close()
+		if resp, err := c.do(ctx, "DELETE", c.t.endpoint, nil, hVersion, version, hSession, sid); err == nil {
+			readErrorBody(resp)
 		}
 		cancel()
 	}
@@ -130,19 +130,35 @@ func (c *conn) Close() error {
 	return nil
 }
 
-// baseHeader returns the headers common to every request.
-func (c *conn) baseHeader(version, sessionID string) Header {
+// Header names (lower case, as Header keeps them) and values the
+// transport sets.
+const (
+	hVersion     = "mcp-protocol-version"
+	hSession     = "mcp-session-id"
+	hAccept      = "accept"
+	hContentType = "content-type"
+	mimeJSON     = "application/json"
+	mimeSSE      = "text/event-stream"
+)
+
+// header returns the headers of a request: Options.Header, then the
+// name/value pairs kv whose value is not "".
+func (c *conn) header(kv ...string) Header {
 	h := make(Header, 8)
 	for k, v := range c.t.opts.Header {
 		h.Set(k, v)
 	}
-	if version != "" {
-		h.Set("MCP-Protocol-Version", version)
-	}
-	if sessionID != "" {
-		h.Set("Mcp-Session-Id", sessionID)
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			h[kv[i]] = []string{kv[i+1]}
+		}
 	}
 	return h
+}
+
+// do sends a request with the headers of header(kv...).
+func (c *conn) do(ctx context.Context, method, url string, body []byte, kv ...string) (*Response, error) {
+	return c.t.doer.Do(ctx, &Request{Method: method, URL: url, Header: c.header(kv...), Body: body})
 }
 
 func (c *conn) postHeader(opts *core.SendOptions) (Header, string) {
@@ -168,14 +184,12 @@ func (c *conn) postHeader(opts *core.SendOptions) (Header, string) {
 // carries, built once per version and session.
 func (c *conn) postBase(version, sid string) Header {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.post.h != nil && c.post.version == version && c.post.sid == sid {
-		return c.post.h
+	if c.post.h == nil || c.post.version != version || c.post.sid != sid {
+		c.post.h = c.header(hVersion, version, hSession, sid, hContentType, mimeJSON, hAccept, "application/json, text/event-stream")
+		c.post.version, c.post.sid = version, sid
 	}
-	h := c.baseHeader(version, sid)
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json, text/event-stream")
-	c.post.h, c.post.version, c.post.sid = h, version, sid
+	h := c.post.h
+	c.mu.Unlock()
 	return h
 }
 
@@ -210,22 +224,27 @@ func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, opts *core.SendOpt
 			return err
 		}
 		if m.Method == core.NotificationInitialized {
-			// Wait (briefly) until the GET stream is established, so that
-			// server messages sent after initialization have a stream.
-			ready := c.startGET(opts.ProtocolVersion)
-			t := time.NewTimer(2 * time.Second)
-			select {
-			case <-ready:
-			case <-t.C:
-			case <-ctx.Done():
-			}
-			t.Stop()
+			c.awaitGET(ctx, opts.ProtocolVersion)
 		}
 		return nil
 	case *jsonrpc.Response:
 		return c.postNoReply(ctx, msg, "", opts)
 	}
 	return errors.New("fetch: cannot send a message that is neither a *Request nor a *Response")
+}
+
+// awaitGET opens the GET stream and waits (briefly) until it is
+// established, so that server messages sent after initialization have a
+// stream.
+func (c *conn) awaitGET(ctx context.Context, version string) {
+	ready := c.startGET(version)
+	t := time.NewTimer(2 * time.Second)
+	select {
+	case <-ready:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	t.Stop()
 }
 
 // abortStream closes the response stream of cancelled request id.
@@ -305,7 +324,6 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	// stream: the session sends a request on the caller's goroutine and
 	// cancels that ctx when the call fails (timeout, cancellation).
 	stop := context.AfterFunc(ctx, rcancel)
-	defer stop()
 	c.addStream(id, rcancel)
 	resp, err := c.t.doer.Do(rctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body})
 	if err == nil && ctx.Err() != nil {
@@ -313,67 +331,91 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 		resp.Body.Close()
 	}
 	if err != nil {
-		c.dropStream(id)
-		rcancel()
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if c.ctx.Err() != nil {
-			return core.ErrClosed
-		}
-		if modern && m.Method == core.MethodDiscover && errors.Is(err, ErrNetwork) {
-			// In a browser a legacy server's CORS policy may refuse the
-			// modern probe's headers (Mcp-Method, ...) outright: try the
-			// legacy handshake before giving up.
-			return errf.Errorf("%w: POST %s: %w", core.ErrNotModern, m.Method, err)
-		}
-		return errf.Errorf("fetch: POST %s: %w", m.Method, err)
+		c.endStream(id, rcancel, stop)
+		return c.postFailed(ctx, m.Method, modern, err)
 	}
-
-	if m.Method == core.MethodInitialize && resp.StatusCode < 300 {
-		c.mu.Lock()
-		c.sessionID = resp.Header.Get("Mcp-Session-Id")
-		c.maybeHidden = c.sessionID == "" && resp.Hidden != nil && resp.Hidden("mcp-session-id")
-		c.mu.Unlock()
+	if !modern || m.Method == core.MethodInitialize {
+		c.noteLegacy(m.Method, resp, modern, opts.ProtocolVersion, sid, id)
 	}
-	if !modern && opts.ProtocolVersion != "" {
-		c.mu.Lock()
-		c.version = opts.ProtocolVersion
-		if sid == "" && c.maybeHidden {
-			if c.hiddenIDs == nil {
-				c.hiddenIDs = map[int64]bool{}
-			}
-			c.hiddenIDs[id] = true
-		}
-		c.mu.Unlock()
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		b := readErrorBody(resp)
+		c.endStream(id, rcancel, stop)
+		return c.postStatus(ctx, m, opts, resp, b, sid, modern)
 	}
-
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		if c.getGaveUp.Load() && !modern {
-			c.reviveGET(opts.ProtocolVersion)
-		}
-		if resp.StatusCode == 202 || resp.StatusCode == 204 {
-			// The answer will come on another stream (legacy servers).
-			resp.Body.Close()
-			c.dropStream(id)
-			rcancel()
-			return nil
-		}
-		// The response is read right here: the session runs Send on a
-		// goroutine of its own, so this saves one per request.
-		ct := mediaType(resp.Header.Get("Content-Type"))
-		c.wg.Add(1)
-		if ct == "text/event-stream" {
-			c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
-		} else {
-			c.readJSON(rctx, rcancel, resp, id, ct)
-		}
+	if !modern && c.getGaveUp.Load() {
+		c.reviveGET(opts.ProtocolVersion)
+	}
+	if resp.StatusCode == 202 || resp.StatusCode == 204 {
+		// The answer will come on another stream (legacy servers).
+		resp.Body.Close()
+		c.endStream(id, rcancel, stop)
 		return nil
 	}
+	// The response is read right here: the session runs Send on a
+	// goroutine of its own, so this saves one per request.
+	ct := mediaType(resp.Header.Get("Content-Type"))
+	c.wg.Add(1)
+	if ct == "text/event-stream" {
+		c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
+	} else {
+		c.readJSON(rctx, resp, id, ct)
+		resp.Body.Close() // (readPostStream closes its own)
+	}
+	c.endStream(id, rcancel, stop)
+	c.wg.Done()
+	return nil
+}
 
-	b := readErrorBody(resp)
+// endStream forgets request id's response stream and cancels its context
+// (stop unties it from Send's).
+func (c *conn) endStream(id int64, cancel context.CancelFunc, stop func() bool) {
+	stop()
 	c.dropStream(id)
-	rcancel()
+	cancel()
+}
+
+// postFailed is the error of a POST whose request failed (err).
+func (c *conn) postFailed(ctx context.Context, method string, modern bool, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if c.ctx.Err() != nil {
+		return core.ErrClosed
+	}
+	if modern && method == core.MethodDiscover && errors.Is(err, ErrNetwork) {
+		// In a browser a legacy server's CORS policy may refuse the
+		// modern probe's headers (Mcp-Method, ...) outright: try the
+		// legacy handshake before giving up.
+		return errf.Errorf("%w: POST %s: %w", core.ErrNotModern, method, err)
+	}
+	return errf.Errorf("fetch: POST %s: %w", method, err)
+}
+
+// noteLegacy records what a legacy POST's answer tells about the session:
+// the session id an initialize response assigns (or CORS hid), the
+// protocol version for GET and DELETE, and requests sent without a
+// possibly hidden session id.
+func (c *conn) noteLegacy(method string, resp *Response, modern bool, version, sid string, id int64) {
+	c.mu.Lock()
+	if method == core.MethodInitialize && resp.StatusCode < 300 {
+		c.sessionID = resp.Header.Get("Mcp-Session-Id")
+		c.maybeHidden = c.sessionID == "" && resp.Hidden != nil && resp.Hidden("mcp-session-id")
+	}
+	if !modern && version != "" {
+		c.version = version
+		if sid == "" && c.maybeHidden {
+			if c.hiddenIDs == nil {
+				c.hiddenIDs = map[int64]struct{}{}
+			}
+			c.hiddenIDs[id] = struct{}{}
+		}
+	}
+	c.mu.Unlock()
+}
+
+// postStatus handles a POSTed request's answer with a status other than
+// 2xx; b is the start of its body.
+func (c *conn) postStatus(ctx context.Context, m *jsonrpc.Request, opts *core.SendOptions, resp *Response, b []byte, sid string, modern bool) error {
 	se := &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header, Method: m.Method}
 	if !modern && sid != "" && sessionGone(resp.StatusCode, b) {
 		return c.expired(sid, se)
@@ -417,12 +459,9 @@ func jsonrpcError(b []byte) *jsonrpc.Response {
 	return r
 }
 
-// readJSON delivers an application/json response.
-func (c *conn) readJSON(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64, ct string) {
-	defer c.wg.Done()
-	defer cancel()
-	defer c.dropStream(id)
-	defer resp.Body.Close()
+// readJSON delivers an application/json response. (postRequest closes
+// the body and ends the request's stream.)
+func (c *conn) readJSON(ctx context.Context, resp *Response, id int64, ct string) {
 	var b []byte
 	whole := false
 	if w, ok := resp.Body.(interface{ Whole() ([]byte, bool) }); ok {
@@ -475,12 +514,13 @@ type streamResult struct {
 // stream's end (see core.Session's inline round trip).
 const answeredGrace = time.Second
 
-// consume reads SSE events, delivering messages; it notes whether the
-// response to request id (if id > 0) arrived. A stream that stays open
-// longer than answeredGrace after that response is ended with stop.
-func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
+// consume reads SSE events, delivering messages, into res (zero); it
+// notes whether the response to request id (if id > 0) arrived. A stream
+// that stays open longer than answeredGrace after that response is ended
+// with stop.
+func (c *conn) consume(body io.Reader, id int64, stop func(), res *streamResult) {
 	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
-	var res streamResult
+	var grace *time.Timer
 	for {
 		ev, err := r.Next()
 		if err != nil {
@@ -502,8 +542,7 @@ func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 		for _, m := range msgs {
 			if resp, ok := m.(*jsonrpc.Response); ok && id > 0 && resp.ID == jsonrpc.Int64ID(id) {
 				if !res.answered && stop != nil {
-					t := time.AfterFunc(answeredGrace, stop)
-					defer t.Stop()
+					grace = time.AfterFunc(answeredGrace, stop)
 				}
 				res.answered = true
 			}
@@ -514,23 +553,24 @@ func (c *conn) consume(body io.Reader, id int64, stop func()) streamResult {
 	if d, ok := r.Retry(); ok {
 		res.retry = d
 	}
-	return res
+	if grace != nil {
+		grace.Stop()
+	}
 }
 
 // readPostStream reads the SSE response of a POSTed request. A legacy
 // stream that ends early is resumed with GET and Last-Event-ID after the
-// server's retry delay; a modern one fails the request.
+// server's retry delay; a modern one fails the request. (postRequest
+// ends the request's stream.)
 func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64, modern bool, version string) {
-	defer c.wg.Done()
-	defer cancel()
-	defer c.dropStream(id)
-	res := c.consume(resp.Body, id, cancel)
+	var res streamResult
+	c.consume(resp.Body, id, cancel, &res)
 	resp.Body.Close()
 	if res.answered || ctx.Err() != nil {
 		return
 	}
 	if !modern && res.lastID != "" {
-		if c.resume(ctx, id, version, res) {
+		if c.resume(ctx, id, version, &res) {
 			return
 		}
 		if ctx.Err() != nil {
@@ -553,8 +593,8 @@ func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, re
 
 // resume re-opens a legacy stream with GET + Last-Event-ID until the
 // response arrives; it reports whether it did.
-func (c *conn) resume(ctx context.Context, id int64, version string, last streamResult) bool {
-	st := c.newReconnect(last)
+func (c *conn) resume(ctx context.Context, id int64, version string, last *streamResult) bool {
+	st := c.newReconnect(last.lastID, last.retry)
 	for st.failures < c.t.opts.MaxReconnects {
 		if !sleep(ctx, st.delay()) {
 			return false
@@ -570,25 +610,27 @@ func (c *conn) resume(ctx context.Context, id int64, version string, last stream
 			st.failures++
 			continue
 		}
-		res := c.consume(resp.Body, id, nil)
+		var res streamResult
+		c.consume(resp.Body, id, nil, &res)
 		resp.Body.Close()
 		if res.answered {
 			return true
 		}
-		st.after(res)
+		st.after(&res)
 	}
 	return false
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
-	defer t.Stop()
+	ok := true
 	select {
 	case <-t.C:
-		return true
 	case <-ctx.Done():
-		return false
+		ok = false
 	}
+	t.Stop()
+	return ok
 }
 
 // get opens a GET SSE stream of a legacy session.
@@ -596,12 +638,7 @@ func (c *conn) get(ctx context.Context, version, lastID string) (*Response, erro
 	c.mu.Lock()
 	sid := c.sessionID
 	c.mu.Unlock()
-	h := c.baseHeader(version, sid)
-	h.Set("Accept", "text/event-stream")
-	if lastID != "" {
-		h.Set("Last-Event-ID", lastID)
-	}
-	return c.t.doer.Do(ctx, &Request{Method: "GET", URL: c.t.endpoint, Header: h})
+	return c.do(ctx, "GET", c.t.endpoint, nil, hVersion, version, hSession, sid, hAccept, mimeSSE, "last-event-id", lastID)
 }
 
 // startGET opens the standalone GET stream of a legacy session, over which
@@ -623,53 +660,47 @@ func (c *conn) startGET(version string) <-chan struct{} {
 }
 
 func (c *conn) runGET(version string, ready chan struct{}) {
-	defer c.wg.Done()
-	defer c.getEnded()
-	first := true
-	signal := func() {
-		if first {
-			first = false
-			close(ready)
-		}
-	}
-	defer signal()
 	ctx := c.ctx
-	st := c.newReconnect(streamResult{})
+	st := c.newReconnect("", 0)
 	var last error
 	for ctx.Err() == nil && st.failures < c.t.opts.MaxReconnects {
 		resp, err := c.get(ctx, version, st.lastID)
-		signal()
-		if err != nil {
-			last = err
-			st.failures++
-			if !sleep(ctx, st.delay()) {
-				return
-			}
-			continue
+		if ready != nil {
+			close(ready) // the first attempt has its answer
+			ready = nil
 		}
-		ct := mediaType(resp.Header.Get("Content-Type"))
-		if resp.StatusCode != 200 || ct != "text/event-stream" {
-			resp.Body.Close()
-			if resp.StatusCode == 405 || resp.StatusCode == 404 || resp.StatusCode == 400 {
-				return // the server offers no GET stream
+		if err == nil {
+			if resp.StatusCode == 200 && mediaType(resp.Header.Get("Content-Type")) == mimeSSE {
+				c.setStreamErr(nil)
+				var res streamResult
+				c.consume(resp.Body, 0, nil, &res)
+				resp.Body.Close()
+				st.after(&res)
+				err = res.err
+			} else {
+				resp.Body.Close()
+				if resp.StatusCode == 405 || resp.StatusCode == 404 || resp.StatusCode == 400 {
+					break // the server offers no GET stream
+				}
+				err = &StatusError{StatusCode: resp.StatusCode, Method: "GET"}
+				st.failures++
 			}
-			last = &StatusError{StatusCode: resp.StatusCode, Method: "GET"}
+		} else {
 			st.failures++
-			if !sleep(ctx, st.delay()) {
-				return
-			}
-			continue
 		}
-		c.setStreamErr(nil)
-		res := c.consume(resp.Body, 0, nil)
-		resp.Body.Close()
-		st.after(res)
-		last = res.err
+		last = err
 		if !sleep(ctx, st.delay()) {
-			return
+			break
+		}
+		if ctx.Err() == nil && st.failures >= c.t.opts.MaxReconnects {
+			c.gaveUp(st.failures, last)
 		}
 	}
-	if ctx.Err() == nil {
-		c.gaveUp(st.failures, last)
+	if ready != nil {
+		close(ready)
 	}
+	c.mu.Lock()
+	c.getStarted = false // the next notifications/initialized (after a re-initialization) may open a new one
+	c.mu.Unlock()
+	c.wg.Done()
 }

@@ -64,28 +64,30 @@ func (h Header) Add(name, value string) {
 	h[k] = append(h[k], value)
 }
 
+// headerKeys pairs the spellings of the names every request uses with
+// their lower case.
+var headerKeys = [...]string{
+	"Content-Type", "content-type",
+	"Accept", "accept",
+	"MCP-Protocol-Version", "mcp-protocol-version",
+	"Mcp-Protocol-Version", "mcp-protocol-version",
+	"Mcp-Session-Id", "mcp-session-id",
+	"Mcp-Method", "mcp-method",
+	"Mcp-Name", "mcp-name",
+	"Authorization", "authorization",
+	"WWW-Authenticate", "www-authenticate",
+	"Www-Authenticate", "www-authenticate",
+	"Last-Event-ID", "last-event-id",
+	"Last-Event-Id", "last-event-id",
+}
+
 // headerKey returns name in lower case, without allocating for the names
 // every request uses.
 func headerKey(name string) string {
-	switch name {
-	case "Content-Type":
-		return "content-type"
-	case "Accept":
-		return "accept"
-	case "MCP-Protocol-Version", "Mcp-Protocol-Version":
-		return "mcp-protocol-version"
-	case "Mcp-Session-Id":
-		return "mcp-session-id"
-	case "Mcp-Method":
-		return "mcp-method"
-	case "Mcp-Name":
-		return "mcp-name"
-	case "Authorization":
-		return "authorization"
-	case "WWW-Authenticate", "Www-Authenticate":
-		return "www-authenticate"
-	case "Last-Event-ID", "Last-Event-Id":
-		return "last-event-id"
+	for i := 0; i < len(headerKeys); i += 2 {
+		if headerKeys[i] == name {
+			return headerKeys[i+1]
+		}
 	}
 	return strings.ToLower(name)
 }

@@ -19,8 +19,8 @@ var ErrNoDefaultHTTP = errors.New("fetch: no default HTTP implementation in this
 // ErrNoDefaultHTTP; callers pass a Doer in Options.HTTP instead (wasm/js
 // passes the JavaScript fetch Doer of internal/js/fetch, the wasm/wasip1
 // reactor one on its host imports). It is safe for concurrent use.
-func DefaultDoer() Doer { return noHTTP{} }
+func DefaultDoer() Doer { return &noHTTP{} }
 
 type noHTTP struct{}
 
-func (noHTTP) Do(context.Context, *Request) (*Response, error) { return nil, ErrNoDefaultHTTP }
+func (*noHTTP) Do(context.Context, *Request) (*Response, error) { return nil, ErrNoDefaultHTTP }

@@ -37,42 +37,42 @@ func (c *conn) legacyLost(cause error) {
 // reopenLegacySSE re-opens the HTTP+SSE stream, or ends the connection
 // after Options.MaxReconnects failed attempts in a row.
 func (c *conn) reopenLegacySSE(cause error) {
-	defer c.wg.Done()
-	st := c.newReconnect(streamResult{})
-	for st.failures < c.t.opts.MaxReconnects {
+	st := c.newReconnect("", 0)
+	for {
+		if st.failures >= c.t.opts.MaxReconnects {
+			c.fail(errf.Errorf("fetch: HTTP+SSE stream could not be re-opened after %d attempts: %w", st.failures, cause))
+			break
+		}
 		if !sleep(c.ctx, st.delay()) {
-			return
+			break
 		}
 		c.mu.Lock()
 		c.legacyFailed = nil // each attempt is a fresh try
 		c.mu.Unlock()
 		err := c.openLegacySSE(c.ctx)
-		if err == nil {
-			return
-		}
-		if c.ctx.Err() != nil {
-			return
+		if err == nil || c.ctx.Err() != nil {
+			break
 		}
 		cause = err
 		st.failures++
 	}
-	c.fail(errf.Errorf("fetch: HTTP+SSE stream could not be re-opened after %d attempts: %w", st.failures, cause))
+	c.wg.Done()
 }
 
 // newSSESession refuses the first request (other than initialize) after
 // the stream was re-opened: the server's session is new, so the session
 // must re-initialize first.
 func (c *conn) newSSESession(req *jsonrpc.Request) error {
+	if req == nil {
+		return nil
+	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.sseReinit || req == nil {
-		return nil
-	}
-	if req.Method == core.MethodInitialize {
+	reinit := c.sseReinit
+	if reinit && req.Method == core.MethodInitialize {
 		c.sseReinit = false
-		return nil
 	}
-	if req.IsNotification() {
+	c.mu.Unlock()
+	if !reinit || req.Method == core.MethodInitialize || req.IsNotification() {
 		return nil
 	}
 	return errf.Errorf("%w: the HTTP+SSE stream was re-opened (a new server session)", core.ErrSessionExpired)

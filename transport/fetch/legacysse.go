@@ -22,8 +22,9 @@ type legacySSE struct {
 
 func (c *conn) sse() *legacySSE {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.legacySSE
+	l := c.legacySSE
+	c.mu.Unlock()
+	return l
 }
 
 // fallbackToSSE switches to the HTTP+SSE transport after a Streamable HTTP
@@ -39,7 +40,12 @@ func (c *conn) fallbackToSSE(ctx context.Context, m *jsonrpc.Request, opts *core
 // openLegacySSE opens the GET stream and waits for the endpoint event.
 func (c *conn) openLegacySSE(ctx context.Context) error {
 	c.sseOpen.Lock()
-	defer c.sseOpen.Unlock()
+	err := c.openLegacySSELocked(ctx)
+	c.sseOpen.Unlock()
+	return err
+}
+
+func (c *conn) openLegacySSELocked(ctx context.Context) error {
 	c.mu.Lock()
 	if c.legacySSE != nil {
 		c.mu.Unlock()
@@ -52,9 +58,7 @@ func (c *conn) openLegacySSE(ctx context.Context) error {
 	}
 	c.mu.Unlock()
 
-	h := c.baseHeader("", "")
-	h.Set("Accept", "text/event-stream")
-	resp, err := c.t.doer.Do(c.ctx, &Request{Method: "GET", URL: c.t.endpoint, Header: h})
+	resp, err := c.do(c.ctx, "GET", c.t.endpoint, nil, hAccept, mimeSSE)
 	if err != nil {
 		return errf.Errorf("fetch: GET %s: %w", c.t.endpoint, err)
 	}
@@ -63,10 +67,9 @@ func (c *conn) openLegacySSE(ctx context.Context) error {
 		b := readErrorBody(resp)
 		return &StatusError{StatusCode: resp.StatusCode, Body: string(b), Header: resp.Header}
 	}
-	r := sse.NewReader(resp.Body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
 	endpoint := make(chan error, 1)
 	c.wg.Add(1)
-	go c.readLegacySSE(resp.Body, r, endpoint)
+	go c.readLegacySSE(resp.Body, endpoint)
 	select {
 	case err := <-endpoint:
 		if err != nil {
@@ -82,29 +85,40 @@ func (c *conn) openLegacySSE(ctx context.Context) error {
 	}
 }
 
+// errSSEEnded is the end of the HTTP+SSE stream.
+var errSSEEnded = errf.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded)
+
 // readLegacySSE reads the HTTP+SSE stream: the endpoint event first, then
 // messages. The end of the stream ends the connection.
-func (c *conn) readLegacySSE(body io.ReadCloser, r *sse.Reader, endpoint chan<- error) {
-	defer c.wg.Done()
-	defer body.Close()
+func (c *conn) readLegacySSE(body io.ReadCloser, endpoint chan<- error) {
 	stop := context.AfterFunc(c.ctx, func() { body.Close() })
-	defer stop()
+	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
+	if err := c.legacyEvents(r, endpoint); err != nil && c.ctx.Err() == nil {
+		if !errors.Is(err, io.EOF) {
+			err = errf.Errorf("%w: %w", errSSEEnded, err)
+		} else {
+			err = errSSEEnded
+		}
+		c.legacyLost(err)
+	}
+	stop()
+	body.Close()
+	c.wg.Done()
+}
+
+// legacyEvents delivers the HTTP+SSE stream's events until it ends; it
+// returns why, once the endpoint was announced (before, endpoint gets the
+// error and legacyEvents returns nil).
+func (c *conn) legacyEvents(r *sse.Reader, endpoint chan<- error) error {
 	announced := false
 	for {
 		ev, err := r.Next()
 		if err != nil {
 			if !announced {
 				endpoint <- errf.Errorf("%w: %v", ErrNoEndpoint, err)
-				return
+				return nil
 			}
-			if c.ctx.Err() == nil {
-				if errors.Is(err, io.EOF) {
-					c.legacyLost(errf.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded))
-				} else {
-					c.legacyLost(errf.Errorf("fetch: HTTP+SSE stream ended: %w: %w", ErrStreamEnded, err))
-				}
-			}
-			return
+			return err
 		}
 		switch {
 		case ev.Type == "endpoint":
@@ -112,7 +126,7 @@ func (c *conn) readLegacySSE(body io.ReadCloser, r *sse.Reader, endpoint chan<- 
 			if err != nil {
 				if !announced {
 					endpoint <- err
-					return
+					return nil
 				}
 				continue
 			}
@@ -165,7 +179,7 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg jsonrpc.Message, opts *cor
 	}
 	l := c.sse()
 	if l == nil {
-		return errf.Errorf("fetch: HTTP+SSE stream ended: %w", ErrStreamEnded)
+		return errSSEEnded
 	}
 	req, _ := msg.(*jsonrpc.Request)
 	id := int64(-1)
@@ -181,17 +195,15 @@ func (c *conn) sendLegacySSE(ctx context.Context, msg jsonrpc.Message, opts *cor
 	if err != nil {
 		return err
 	}
-	h := c.baseHeader("", "")
-	h.Set("Content-Type", "application/json")
 	if id >= 0 {
 		c.mu.Lock()
 		if c.sseInFlight == nil {
-			c.sseInFlight = map[int64]bool{}
+			c.sseInFlight = map[int64]struct{}{}
 		}
-		c.sseInFlight[id] = true
+		c.sseInFlight[id] = struct{}{}
 		c.mu.Unlock()
 	}
-	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: l.postURL, Header: h, Body: body})
+	resp, err := c.do(ctx, "POST", l.postURL, body, hContentType, mimeJSON)
 	if err != nil {
 		c.forgetInFlight(id)
 		return errf.Errorf("fetch: POST %s: %w", l.postURL, err)

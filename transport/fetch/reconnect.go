@@ -37,15 +37,15 @@ type reconnect struct {
 	now      func() time.Time
 }
 
-func (c *conn) newReconnect(last streamResult) *reconnect {
-	return &reconnect{lastID: last.lastID, retry: last.retry, base: c.t.opts.Retry, perMin: c.t.opts.MaxReconnectsPerMinute, now: time.Now}
+func (c *conn) newReconnect(lastID string, retry time.Duration) *reconnect {
+	return &reconnect{lastID: lastID, retry: retry, base: c.t.opts.Retry, perMin: c.t.opts.MaxReconnectsPerMinute, now: time.Now}
 }
 
 // after notes the outcome of one stream: only a stream that delivered a
 // JSON-RPC message resets the failure count (priming events, comments and
 // empty events do not, or a server could keep the client reconnecting
 // forever with one event per connection).
-func (st *reconnect) after(res streamResult) {
+func (st *reconnect) after(res *streamResult) {
 	if res.lastID != "" {
 		st.lastID = res.lastID
 	}
@@ -69,21 +69,22 @@ func (st *reconnect) after(res streamResult) {
 // MaxReconnectsPerMinute.
 func (st *reconnect) delay() time.Duration {
 	var d time.Duration
+	lo, span := 1.0, 0.2 // the server's retry: up to 20% longer
 	if st.retry > 0 {
 		d = min(max(st.retry, minRetryDelay), maxServerRetry)
-		d = time.Duration(float64(d) * (1 + 0.2*rand.Float64()))
 	} else {
 		d = st.base
 		for i := 1; i < st.failures && d < maxRetryDelay; i++ {
 			d *= 2
 		}
 		d = min(max(d, minRetryDelay), maxRetryDelay)
-		d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+		lo, span = 0.8, 0.4 // the client's backoff: ±20%
 	}
+	d = time.Duration(float64(d) * (lo + span*rand.Float64()))
 	now := st.now()
 	at := now.Add(d)
 	if st.perMin > 0 && len(st.recent) >= st.perMin {
-		if earliest := st.recent[len(st.recent)-st.perMin].Add(reconnectWindow); earliest.After(at) {
+		if earliest := st.recent[len(st.recent)-st.perMin].Add(reconnectWindow); earliest.Sub(at) > 0 {
 			at = earliest
 		}
 	}
@@ -135,8 +136,9 @@ func (c *conn) SetWarn(f func(error)) {
 // reason it was given up otherwise.
 func (c *conn) BackgroundStreamErr() error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.streamErr
+	err := c.streamErr
+	c.mu.Unlock()
+	return err
 }
 
 var (
@@ -148,7 +150,7 @@ var (
 // server is answering again (it restarted, or the network came back): the
 // stream's own attempts are bounded, the application's calls are not.
 func (c *conn) reviveGET(version string) {
-	if !c.getGaveUp.CompareAndSwap(true, false) {
+	if !c.getGaveUp.Swap(false) {
 		return
 	}
 	c.setStreamErr(nil)

@@ -62,11 +62,11 @@ func TestReconnectDelay(t *testing.T) {
 	})
 	t.Run("only a delivered message resets the failure count", func(t *testing.T) {
 		st := newSt(0, 20)
-		st.after(streamResult{events: 3})
-		st.after(streamResult{events: 1, lastID: "7"})
+		st.after(&streamResult{events: 3})
+		st.after(&streamResult{events: 1, lastID: "7"})
 		assert.Equal(t, 2, st.failures)
 		assert.Equal(t, "7", st.lastID)
-		st.after(streamResult{events: 1, msgs: 1})
+		st.after(&streamResult{events: 1, msgs: 1})
 		assert.Equal(t, 0, st.failures)
 	})
 }

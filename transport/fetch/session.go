@@ -1,7 +1,7 @@
 package fetch
 
 import (
-	"bytes"
+	"strings"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -24,7 +24,7 @@ func sessionGone(status int, body []byte) bool {
 	case 404:
 		return true
 	case 400:
-		return bytes.Contains(bytes.ToLower(body), []byte("session"))
+		return strings.Contains(strings.ToLower(string(body)), "session")
 	}
 	return false
 }
@@ -38,12 +38,4 @@ func (c *conn) expired(sid string, se *StatusError) error {
 	}
 	c.mu.Unlock()
 	return errf.Errorf("%w: %w", core.ErrSessionExpired, se)
-}
-
-// getEnded lets the next notifications/initialized (after a session is
-// re-initialized) open a new GET stream once the old one has ended.
-func (c *conn) getEnded() {
-	c.mu.Lock()
-	c.getStarted = false
-	c.mu.Unlock()
 }

@@ -78,23 +78,32 @@ func parseHTTPDate(s string) (time.Time, bool) {
 			month = i + 1
 		}
 	}
-	num := func(d string) int {
-		n := 0
-		for i := 0; i < len(d); i++ {
-			if d[i] < '0' || d[i] > '9' {
-				return -1
+	// The numbers: day, year, hour, minute, second (start and end offsets).
+	var f [5]int
+	for i, r := range [5][2]uint8{{5, 7}, {12, 16}, {17, 19}, {20, 22}, {23, 25}} {
+		for _, c := range []byte(s[r[0]:r[1]]) {
+			if c < '0' || c > '9' {
+				return time.Time{}, false
 			}
-			n = n*10 + int(d[i]-'0')
+			f[i] = f[i]*10 + int(c-'0')
 		}
-		return n
 	}
-	day, year, hour, minute, sec := num(s[5:7]), num(s[12:16]), num(s[17:19]), num(s[20:22]), num(s[23:25])
-	if month == 0 || day < 1 || year < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+	day, year, hour, minute, sec := f[0], f[1], f[2], f[3], f[4]
+	if month == 0 || day < 1 || hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, false
 	}
-	t := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC)
-	if t.Day() != day { // 31 Nov and the like
+	days := 31 // in the month: no 31 Nov and the like
+	switch month {
+	case 4, 6, 9, 11:
+		days = 30
+	case 2:
+		days = 28
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			days = 29
+		}
+	}
+	if day > days {
 		return time.Time{}, false
 	}
-	return t, true
+	return time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC), true
 }

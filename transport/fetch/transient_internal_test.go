@@ -37,7 +37,7 @@ func TestParseRetryAfterHTTPDates(t *testing.T) {
 			assert.Equal(t, tt.want, parseRetryAfter(tt.in, now))
 		})
 	}
-	for _, in := range []string{"Sun, 06 Nov 1994 08:49:37 GMT", "Thu, 29 Feb 2024 23:59:59 GMT", "Fri, 01 Jan 2100 00:00:00 GMT"} {
+	for _, in := range []string{"Sun, 06 Nov 1994 08:49:37 GMT", "Thu, 29 Feb 2024 23:59:59 GMT", "Fri, 01 Jan 2100 00:00:00 GMT", "Tue, 29 Feb 2000 12:00:00 GMT", "Sat, 30 Apr 2022 00:00:00 GMT"} {
 		got, ok := parseHTTPDate(in)
 		want, err := time.Parse(time.RFC1123, in)
 		assert.True(t, ok, in)
@@ -46,4 +46,8 @@ func TestParseRetryAfterHTTPDates(t *testing.T) {
 	}
 	_, ok := parseHTTPDate("Sat, 29 Feb 2025 00:00:00 GMT")
 	assert.False(t, ok, "29 February of a common year")
+	_, ok = parseHTTPDate("Mon, 29 Feb 2100 00:00:00 GMT")
+	assert.False(t, ok, "29 February of a century that is not a leap year")
+	_, ok = parseHTTPDate("Sun, 31 Apr 2022 00:00:00 GMT")
+	assert.False(t, ok, "31 April")
 }

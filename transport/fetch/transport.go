@@ -148,12 +148,13 @@ func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
 
 func (t *Transport) sseMode() bool {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.useSSE
+	sse := t.useSSE
+	t.mu.Unlock()
+	return sse
 }
 
 func (t *Transport) rememberSSE() {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	t.useSSE = true
+	t.mu.Unlock()
 }

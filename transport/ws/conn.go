@@ -57,9 +57,16 @@ func (c *conn) link(ctx context.Context) (*link, error) {
 		return l, err
 	}
 	c.dialMu.Lock()
-	defer c.dialMu.Unlock()
+	l, err = c.dial(ctx)
+	c.dialMu.Unlock()
+	return l, err
+}
+
+// dial makes a new socket the current one (dialMu is held), unless
+// another Send made one meanwhile or the connection may not reconnect.
+func (c *conn) dial(ctx context.Context) (*link, error) {
 	c.mu.Lock()
-	l, err = c.cur, c.stateErrLocked()
+	l, err := c.cur, c.stateErrLocked()
 	c.mu.Unlock()
 	if err != nil || l != nil {
 		return l, err
@@ -173,9 +180,10 @@ func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, opts *core.SendOpt
 // lastDropOr returns why the last socket went away, or def.
 func (c *conn) lastDropOr(def error) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.lastDrop != nil {
-		return c.lastDrop
+	err := c.lastDrop
+	c.mu.Unlock()
+	if err != nil {
+		return err
 	}
 	return def
 }
@@ -191,8 +199,9 @@ func (c *conn) untrack(id int64) {
 func (c *conn) Recv(ctx context.Context) (jsonrpc.Message, error) {
 	return inbox.Recv(ctx, c.in, c.ctx.Done(), func() error {
 		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.fatal
+		err := c.fatal
+		c.mu.Unlock()
+		return err
 	})
 }
 
@@ -226,11 +235,11 @@ func (c *conn) Close() error {
 
 // readLoop reads the socket's frames until it closes.
 func (c *conn) readLoop(l *link) {
-	defer c.wg.Done()
 	for {
 		text, data, err := l.s.Read(c.ctx)
 		if err != nil {
 			c.drop(l, err)
+			c.wg.Done()
 			return
 		}
 		if !text {

@@ -95,10 +95,22 @@ func CheckInit(credentials, mode, cache, referrerPolicy string) error {
 		}
 		return errf.Errorf("%w: %s %q (want one of %s)", ErrBadOption, field, v, strings.Join(allowed, ", "))
 	}
-	return errors.Join(
+	// The errors joined as errors.Join joins them (one per line, each one
+	// wrapped), without linking errors.Join's type into the module.
+	var err error
+	for _, e := range [...]error{
 		check("credentials", credentials, credentialsValues),
 		check("mode", mode, modeValues),
 		check("cache", cache, cacheValues),
 		check("referrerPolicy", referrerPolicy, referrerPolicyValues),
-	)
+	} {
+		switch {
+		case e == nil:
+		case err == nil:
+			err = e
+		default:
+			err = errf.Errorf("%w\n%w", err, e)
+		}
+	}
+	return err
 }

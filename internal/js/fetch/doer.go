@@ -32,15 +32,9 @@ func NewDoer(opts *Options) (fetch.Doer, error) {
 type doer struct{ f *Fetcher }
 
 func (d *doer) Do(ctx context.Context, r *fetch.Request) (*fetch.Response, error) {
-	resp, err := d.f.Do(ctx, &Request{
-		Method: r.Method,
-		URL:    r.URL,
-		Header: r.Header,
-		Body:   r.Body,
-		// redirect: "manual". Browsers answer with an opaque redirect
-		// (status 0, every header hidden); Node with the 3xx response.
-		NoRedirect: r.NoRedirect,
-	})
+	// NoRedirect is redirect: "manual". Browsers answer with an opaque
+	// redirect (status 0, every header hidden); Node with the 3xx response.
+	resp, err := d.f.Do(ctx, r)
 	if errors.Is(err, ErrNetwork) {
 		return nil, errf.Errorf("%w: %w", fetch.ErrNetwork, err)
 	}

@@ -66,19 +66,20 @@ func NewHostLink(host js.Value, port Port) *HostLink {
 // register makes f's configuration known to the helper, once.
 func (l *HostLink) register(f *Fetcher) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if f.hostConfig > 0 {
-		return f.hostConfig, nil
+	n := f.hostConfig
+	var err error
+	if n <= 0 {
+		err = jsbridge.Call(func() {
+			n = l.host.Call("register", f.fn, f.init, f.hostInit).Int()
+		})
+		if err != nil {
+			n = 0
+		} else {
+			f.hostConfig = n
+		}
 	}
-	var n int
-	err := jsbridge.Call(func() {
-		n = l.host.Call("register", f.fn, f.init, f.hostInit).Int()
-	})
-	if err != nil {
-		return 0, err
-	}
-	f.hostConfig = n
-	return n, nil
+	l.mu.Unlock()
+	return n, err
 }
 
 // Release frees the callback; exchanges in flight fail.
@@ -123,9 +124,9 @@ func (r *hostReq) push(b []byte, end error) {
 // now on it is not.
 func (r *hostReq) markSent() bool {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	first := !r.sent
 	r.sent = true
+	r.mu.Unlock()
 	return first
 }
 
@@ -143,12 +144,19 @@ func (e errBody) Close() error             { return nil }
 
 func (l *HostLink) get(id int, remove bool) *hostReq {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	r := l.reqs[id]
 	if remove {
 		delete(l.reqs, id)
 	}
+	l.mu.Unlock()
 	return r
+}
+
+// abort ends exchange id, if still in flight.
+func (l *HostLink) abort(id int) {
+	if l.get(id, true) != nil {
+		l.port.Abort(id)
+	}
 }
 
 // Deliver passes the helper's report on exchange id (see HostLink) to the
@@ -218,19 +226,21 @@ func headerPairs(parts []string) map[string][]string {
 	return h
 }
 
-func headerLines(h map[string][]string) string {
-	var b strings.Builder
-	for k, vs := range h {
+// requestHead is the request line and headers as the helper takes them,
+// separated by "\n": the method, the URL, then header names and values
+// alternating (with no header, the URL's line ends with "\n").
+func requestHead(req *Request) string {
+	parts := make([]string, 2, 2+2*len(req.Header))
+	parts[0], parts[1] = req.Method, req.URL
+	for k, vs := range req.Header {
 		for _, v := range vs {
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(k)
-			b.WriteByte('\n')
-			b.WriteString(v)
+			parts = append(parts, k, v)
 		}
 	}
-	return b.String()
+	if len(parts) == 2 {
+		parts = append(parts, "")
+	}
+	return strings.Join(parts, "\n")
 }
 
 // doHost performs req through the helper.
@@ -241,23 +251,18 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 	id := l.next
 	l.reqs[id] = r
 	l.mu.Unlock()
-	abort := func() {
-		if l.get(id, true) != nil {
-			l.port.Abort(id)
-		}
-	}
 	config, err := l.register(f)
 	if err != nil {
 		l.get(id, true)
 		return nil, fetchError(err, req)
 	}
 	// The request line and headers travel as one string.
-	l.port.Start(id, config, req.Method+"\n"+req.URL+"\n"+headerLines(req.Header), req.Body, req.NoRedirect)
+	l.port.Start(id, config, requestHead(req), req.Body, req.NoRedirect)
 	var resp *Response
 	select {
 	case resp = <-r.head:
 	case <-ctx.Done():
-		abort()
+		l.abort(id)
 		return nil, ctx.Err()
 	}
 	if resp.Status < 0 {
@@ -267,10 +272,10 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 		}
 		return nil, err
 	}
-	b := &hostBody{r: r, abort: abort}
+	b := &hostBody{r: r, l: l, id: id}
 	b.stop = context.AfterFunc(ctx, func() {
 		b.fail(ctx.Err())
-		abort()
+		l.abort(id)
 	})
 	resp.Body = b
 	return resp, nil
@@ -281,26 +286,27 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 // false otherwise, and then the body must be read as a stream.
 func (b *hostBody) Whole() (data []byte, ok bool) {
 	b.r.mu.Lock()
-	defer b.r.mu.Unlock()
-	if b.r.end != io.EOF || len(b.cur) > 0 || len(b.r.q) > 1 {
-		return nil, false
+	if b.r.end == io.EOF && len(b.cur) == 0 && len(b.r.q) <= 1 {
+		ok = true
+		if len(b.r.q) == 1 {
+			data = b.r.q[0]
+			b.r.q = nil
+		}
+		if data == nil {
+			data = []byte{}
+		}
 	}
-	if len(b.r.q) == 1 {
-		data = b.r.q[0]
-		b.r.q = nil
-	}
-	if data == nil {
-		data = []byte{}
-	}
-	return data, true
+	b.r.mu.Unlock()
+	return data, ok
 }
 
 // hostBody reads the chunks a helper delivered.
 type hostBody struct {
-	r     *hostReq
-	abort func()
-	stop  func() bool
-	cur   []byte
+	r    *hostReq
+	l    *HostLink
+	id   int
+	stop func() bool
+	cur  []byte
 
 	mu     sync.Mutex
 	closed bool
@@ -365,7 +371,7 @@ func (b *hostBody) Close() error {
 	b.closed = true
 	b.mu.Unlock()
 	b.stop()
-	b.abort()
+	b.l.abort(b.id)
 	b.r.push(nil, ErrBodyClosed)
 	return nil
 }

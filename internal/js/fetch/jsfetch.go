@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
 // Errors of a Fetcher.
@@ -118,19 +119,14 @@ func New(opts *Options) (*Fetcher, error) {
 	return f, nil
 }
 
-// Request is one HTTP request. Do does not modify or retain it.
-type Request struct {
-	Method string
-	URL    string
-	// Header holds the request headers (names in any case).
-	Header map[string][]string
-	// Body is sent as a Uint8Array; nil sends none.
-	Body []byte
-	// NoRedirect sets redirect: "manual": a redirect is returned, not
-	// followed. Browsers return it as an "opaqueredirect" response with
-	// status 0 and no readable headers; Node returns the 3xx response.
-	NoRedirect bool
-}
+// Request is one HTTP request, transport/fetch's: Do does not modify it
+// (nor keep it past the exchange). Header names may be in any case; Body
+// is sent as a Uint8Array (nil sends none); NoRedirect sets redirect:
+// "manual": a redirect is returned, not followed. Browsers return it as an
+// "opaqueredirect" response with status 0 and no readable headers; Node
+// returns the 3xx response. (One type for both packages: the Doer passes
+// the transport's request through as it is.)
+type Request = fetch.Request
 
 // Response is one HTTP response. Its fields must not be modified; Body must
 // be closed. Hidden is safe for concurrent use; Body follows io.Reader's
@@ -173,9 +169,7 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (resp *Response, err err
 		p        js.Value
 		setupErr error
 	)
-	abort := func() {
-		_ = jsbridge.Call(func() { ac.Call("abort") })
-	}
+	abort := func() { abortFetch(ac) }
 	err = jsbridge.Call(func() {
 		global := js.Global()
 		fn, this := f.fn, js.Undefined()
@@ -232,7 +226,7 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (resp *Response, err err
 	v, err := jsbridge.Await(ctx, p)
 	if err != nil {
 		stop()
-		abort()
+		abortFetch(ac)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -241,11 +235,20 @@ func (f *Fetcher) Do(ctx context.Context, req *Request) (resp *Response, err err
 	resp, err = newResponse(v, ac, stop)
 	if err != nil {
 		stop()
-		abort()
+		abortFetch(ac)
 		return nil, err
 	}
 	return resp, nil
 }
+
+// abortFetch aborts the request of AbortController ac.
+func abortFetch(ac js.Value) {
+	_ = jsbridge.Call(func() { ac.Call("abort") })
+}
+
+// swallow, deferred, recovers a panic (a JavaScript exception) and drops
+// it: the function returns its zero results.
+func swallow() { recover() }
 
 // fetchError classifies a rejection of fetch. A TypeError is how fetch
 // reports both a network failure and a refused CORS request (a browser
@@ -273,12 +276,8 @@ func fetchError(err error, req *Request) error {
 // Worker, the only places that enforce CORS: a page has a document, a
 // worker a WorkerGlobalScope with importScripts (edge runtimes and Deno
 // have neither both).
-func inBrowser() (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
+func inBrowser() bool {
+	defer swallow()
 	g := js.Global()
 	if g.Get("document").Type() == js.TypeObject {
 		return true
@@ -310,12 +309,8 @@ func corsHint(req *Request) string {
 
 // causeOf returns the message of an Error's cause (Node's undici puts the
 // socket error there), or "".
-func causeOf(v js.Value) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = ""
-		}
-	}()
+func causeOf(v js.Value) string {
+	defer swallow()
 	if v.Type() != js.TypeObject {
 		return ""
 	}
