@@ -298,7 +298,7 @@ func (c *conn) malformed(l *link, data []byte, err error) {
 func (c *conn) drop(l *link, err error) {
 	var ce *CloseError
 	switch {
-	case errors.As(err, &ce), errors.Is(err, ErrTooLarge):
+	case errf.As(err, &ce), errors.Is(err, ErrTooLarge):
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		// The TCP connection ended without a close frame. (Not wrapping
 		// io.EOF: the session would take it for an orderly end.)

@@ -5,8 +5,8 @@ package jsfetch
 import (
 	"context"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -255,7 +255,7 @@ func swallow() { recover() }
 // hides which), so the error names what a CORS policy must allow for req.
 func fetchError(err error, req *Request) error {
 	var je *jsbridge.Error
-	if !errors.As(err, &je) {
+	if !errf.As(err, &je) {
 		return err
 	}
 	cause := ""
@@ -302,7 +302,7 @@ func corsHint(req *Request) string {
 	if len(names) == 0 {
 		return ""
 	}
-	slices.Sort(names)
+	order.Strings(names)
 	return errf.Sprintf("; a server on another origin must allow this %s with Access-Control-Allow-Origin and the request headers %s with Access-Control-Allow-Headers",
 		req.Method, strings.Join(names, ", "))
 }
