@@ -166,55 +166,33 @@ func (s *Session) onNotification(m *jsonrpc.Request) {
 		return
 	}
 
+	// The params of the notifications that have them, decoded at one
+	// place.
+	var params any
 	switch m.Method {
 	case NotificationProgress:
-		var p ProgressParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
-		var tok jsonrpc.ID
-		if b, err := appendAny(nil, p.ProgressToken); err == nil {
-			_ = tok.UnmarshalJSON(b)
-		}
-		s.mu.Lock()
-		call := s.progress[tok]
-		var onTouch func()
-		if call != nil {
-			onTouch = call.onTouch
-		}
-		s.mu.Unlock()
-		var onProg func(*ProgressParams)
-		if call != nil {
-			select {
-			case call.touch <- struct{}{}:
-			default:
-			}
-			if onTouch != nil {
-				onTouch()
-			}
-			onProg = call.onProg
-			if onProg != nil {
-				call.progressed.Store(true)
-			}
-		}
-		if onProg == nil && opts.ProgressHandler == nil {
-			return
-		}
-		s.notes.push(func() {
-			if onProg != nil {
-				onProg(&p)
-			}
-			if opts.ProgressHandler != nil {
-				opts.ProgressHandler(ctx, s, &p)
-			}
-		}, len(m.Params))
+		params = new(ProgressParams)
+	case NotificationCancelled:
+		params = new(CancelledParams)
+	case NotificationAcknowledged:
+		params = new(AcknowledgedParams)
+	case NotificationResourceUpdated:
+		params = new(ResourceUpdatedParams)
+	case NotificationMessage:
+		params = new(LoggingMessageParams)
+	case NotificationElicitComplete:
+		params = new(ElicitationCompleteParams)
+	}
+	if params != nil && !s.decodeNote(m, params) {
+		return
+	}
+
+	switch p := params.(type) {
+	case *ProgressParams:
+		s.onProgress(p, len(m.Params))
 		return
 
-	case NotificationCancelled:
-		var p CancelledParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
+	case *CancelledParams:
 		s.mu.Lock()
 		cancel := s.incoming[p.RequestID]
 		s.mu.Unlock()
@@ -229,11 +207,7 @@ func (s *Session) onNotification(m *jsonrpc.Request) {
 		}
 		return
 
-	case NotificationAcknowledged:
-		var p AcknowledgedParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
+	case *AcknowledgedParams:
 		if sub != nil {
 			sub.acknowledge(p.Notifications)
 		} else {
@@ -241,55 +215,90 @@ func (s *Session) onNotification(m *jsonrpc.Request) {
 		}
 		return
 
-	case NotificationToolsChanged:
-		s.cache.invalidateMethod(MethodListTools)
-		if h := opts.ToolListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
-			s.notes.push(func() { h(ctx, s) }, len(m.Params))
-		}
-	case NotificationPromptsChanged:
-		s.cache.invalidateMethod(MethodListPrompts)
-		if h := opts.PromptListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
-			s.notes.push(func() { h(ctx, s) }, len(m.Params))
-		}
-	case NotificationResourcesChanged:
-		s.cache.invalidateMethod(MethodListResources)
-		s.cache.invalidateMethod(MethodListResourceTemplates)
-		if h := opts.ResourceListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
-			s.notes.push(func() { h(ctx, s) }, len(m.Params))
-		}
-	case NotificationResourceUpdated:
-		var p ResourceUpdatedParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
+	case *ResourceUpdatedParams:
 		s.cache.invalidateResource(p.URI)
 		if h := opts.ResourceUpdatedHandler; h != nil && !s.managed.duplicate(sub, m.Method, p.URI) {
-			s.notes.push(func() { h(ctx, s, &p) }, len(m.Params))
+			s.notes.push(func() { h(ctx, s, p) }, len(m.Params))
 		}
-	case NotificationMessage:
-		var p LoggingMessageParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
+	case *LoggingMessageParams:
 		if h := opts.LoggingHandler; h != nil {
-			s.notes.push(func() { h(ctx, s, &p) }, len(m.Params))
+			s.notes.push(func() { h(ctx, s, p) }, len(m.Params))
+		}
+	case *ElicitationCompleteParams:
+		s.elicits.complete(p.ElicitationID)
+		if h := opts.ElicitationCompleteHandler; h != nil {
+			s.notes.push(func() { h(ctx, s, p) }, len(m.Params))
+		}
+	}
+
+	switch m.Method {
+	case NotificationToolsChanged, NotificationPromptsChanged, NotificationResourcesChanged:
+		// One path for the three list_changed notifications: the cached
+		// lists they invalidate, and their handler.
+		h := opts.ResourceListChangedHandler
+		switch m.Method {
+		case NotificationToolsChanged:
+			s.cache.invalidateMethod(MethodListTools)
+			h = opts.ToolListChangedHandler
+		case NotificationPromptsChanged:
+			s.cache.invalidateMethod(MethodListPrompts)
+			h = opts.PromptListChangedHandler
+		default:
+			s.cache.invalidateMethod(MethodListResources)
+			s.cache.invalidateMethod(MethodListResourceTemplates)
+		}
+		if h != nil && !s.managed.duplicate(sub, m.Method, "") {
+			s.notes.push(func() { h(ctx, s) }, len(m.Params))
 		}
 	case NotificationTaskStatus, NotificationTasks:
 		s.deliverTaskStatus(m.Params)
-	case NotificationElicitComplete:
-		var p ElicitationCompleteParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
-		s.elicits.complete(p.ElicitationID)
-		if h := opts.ElicitationCompleteHandler; h != nil {
-			s.notes.push(func() { h(ctx, s, &p) }, len(m.Params))
-		}
 	}
 	if sub != nil && sub.handler != nil {
 		h, method, params := sub.handler, m.Method, m.Params
 		s.notes.push(func() { h(ctx, method, params) }, len(m.Params))
 	}
+}
+
+// onProgress routes a progress notification to its call and to
+// ClientOptions.ProgressHandler.
+func (s *Session) onProgress(p *ProgressParams, size int) {
+	var tok jsonrpc.ID
+	if b, err := appendAny(nil, p.ProgressToken); err == nil {
+		_ = tok.UnmarshalJSON(b)
+	}
+	s.mu.Lock()
+	call := s.progress[tok]
+	var onTouch func()
+	if call != nil {
+		onTouch = call.onTouch
+	}
+	s.mu.Unlock()
+	var onProg func(*ProgressParams)
+	if call != nil {
+		select {
+		case call.touch <- struct{}{}:
+		default:
+		}
+		if onTouch != nil {
+			onTouch()
+		}
+		onProg = call.onProg
+		if onProg != nil {
+			call.progressed.Store(true)
+		}
+	}
+	opts, ctx := &s.client.opts, s.ctx
+	if onProg == nil && opts.ProgressHandler == nil {
+		return
+	}
+	s.notes.push(func() {
+		if onProg != nil {
+			onProg(p)
+		}
+		if opts.ProgressHandler != nil {
+			opts.ProgressHandler(ctx, s, p)
+		}
+	}, size)
 }
 
 // notificationSub returns the subscription a notification is routed to by
