@@ -216,3 +216,12 @@ type HeaderError struct {
 func (e *HeaderError) Error() string {
 	return errf.Sprintf("core: tool %q has an invalid x-mcp-header annotation: %s", e.Tool, e.Reason)
 }
+
+// wrapWhat is the one constructor of the "sentinel: what: cause" errors
+// (ErrInvalidResult and errBadParams mostly): a shared call instead of an
+// errf.Errorf call site, with its boxed arguments, at each place.
+//
+//go:noinline
+func wrapWhat(sentinel error, what string, cause any) error {
+	return errf.Errorf("%w: %s: %v", sentinel, what, cause)
+}

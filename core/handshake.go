@@ -223,7 +223,7 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 	}
 	var res InitializeResult
 	if err := decodeInitializeResult(raw, &res); err != nil {
-		return errf.Errorf("%w: initialize: %v", ErrInvalidResult, err)
+		return wrapWhat(ErrInvalidResult, "initialize", err)
 	}
 	_, legacy := splitVersions(s.versions)
 	if !slices.Contains(legacy, res.ProtocolVersion) {

@@ -312,7 +312,7 @@ func (s *Session) renegotiate(current string, supported []string) bool {
 func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessage) ([]jsonscan.Member, error) {
 	var ir inputRequiredResult
 	if err := decodeInputRequired(result, &ir); err != nil {
-		return nil, errf.Errorf("%w: input_required: %v", ErrInvalidResult, err)
+		return nil, wrapWhat(ErrInvalidResult, "input_required", err)
 	}
 	if len(ir.InputRequests) == 0 && len(ir.RequestState) == 0 {
 		return nil, errf.Errorf("%w: input_required result has neither inputRequests nor requestState", ErrInvalidResult)
@@ -351,7 +351,7 @@ func (s *Session) postProcess(method string, user []jsonscan.Member, result json
 // methods).
 func decodeResult(method string, raw json.RawMessage, v any) error {
 	if err := decodeTypedResult(raw, v); err != nil {
-		return errf.Errorf("%w: %s: %v", ErrInvalidResult, method, err)
+		return wrapWhat(ErrInvalidResult, method, err)
 	}
 	return nil
 }
@@ -408,7 +408,7 @@ func (s *Session) listTools(ctx context.Context, params json.RawMessage) (*ListT
 	}
 	var r ListToolsResult
 	if derr := decodeListToolsResult(raw, &r); derr != nil {
-		return nil, errf.Errorf("%w: %s: %v", ErrInvalidResult, MethodListTools, derr)
+		return nil, wrapWhat(ErrInvalidResult, MethodListTools, derr)
 	}
 	return &r, err
 }

@@ -418,7 +418,7 @@ func modernTaskCreated(raw, resultType json.RawMessage) (*wireTask, bool, error)
 	}
 	var w wireTask
 	if err := decodeWireTaskJSON(raw, &w); err != nil {
-		return nil, true, errf.Errorf("%w: task result: %v", ErrInvalidResult, err)
+		return nil, true, wrapWhat(ErrInvalidResult, "task result", err)
 	}
 	return &w, true, w.validate()
 }
@@ -462,7 +462,7 @@ func (s *Session) CallToolAsTask(ctx context.Context, params *CallToolParams, op
 func (s *Session) CallToolAsTaskRaw(ctx context.Context, params json.RawMessage, opts *TaskOptions) (*Task, error) {
 	ms, err := objectMembers(params)
 	if err != nil {
-		return nil, errf.Errorf("%w: tools/call params: %v", errBadParams, err)
+		return nil, wrapWhat(errBadParams, "tools/call params", err)
 	}
 	name := stringMember(ms, "name")
 	if name == "" {
@@ -484,7 +484,7 @@ func (s *Session) callToolAsTask(ctx context.Context, name string, params json.R
 		}
 		ms, err := objectMembers(params)
 		if err != nil {
-			return nil, errf.Errorf("%w: tools/call params: %v", errBadParams, err)
+			return nil, wrapWhat(errBadParams, "tools/call params", err)
 		}
 		req = appendObject(nil, setMembers(ms, jsonscan.Member{Key: "task", Val: task}))
 	}
@@ -520,7 +520,7 @@ func (s *Session) startTask(ctx context.Context, tool string, params json.RawMes
 func toolResult(raw json.RawMessage, err error) (*CallToolResult, error) {
 	var r CallToolResult
 	if derr := decodeCallToolResult(raw, &r); derr != nil {
-		return nil, errf.Errorf("%w: %s: %v", ErrInvalidResult, MethodCallTool, derr)
+		return nil, wrapWhat(ErrInvalidResult, MethodCallTool, derr)
 	}
 	var ose *OutputSchemaError
 	if errors.As(err, &ose) {
@@ -586,7 +586,7 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 	if era == EraLegacy && s.legacyTaskTools() {
 		ms, err := objectMembers(params)
 		if err != nil {
-			return nil, errf.Errorf("%w: tools/call params: %v", errBadParams, err)
+			return nil, wrapWhat(errBadParams, "tools/call params", err)
 		}
 		name = stringMember(ms, "name")
 		s.learnTaskSupport(ctx, name)
@@ -705,7 +705,7 @@ func (t *Task) refresh(ctx context.Context, opts *TaskWaitOptions) (*wireTask, e
 	}
 	var w wireTask
 	if err := decodeWireTaskJSON(raw, &w); err != nil {
-		return nil, errf.Errorf("%w: tasks/get: %v", ErrInvalidResult, err)
+		return nil, wrapWhat(ErrInvalidResult, "tasks/get", err)
 	}
 	if w.TaskID == "" {
 		w.TaskID = id
@@ -937,7 +937,7 @@ func (t *Task) decodeResult(raw json.RawMessage) (*CallToolResult, error) {
 	t.mu.Unlock()
 	var r CallToolResult
 	if err := decodeCallToolResult(raw, &r); err != nil {
-		return nil, errf.Errorf("%w: %s: %v", ErrInvalidResult, MethodCallTool, err)
+		return nil, wrapWhat(ErrInvalidResult, MethodCallTool, err)
 	}
 	if t.tool != "" && !t.s.client.opts.DisableOutputValidation {
 		if err := t.s.validateOutput(t.tool, raw); err != nil {
@@ -1042,7 +1042,7 @@ func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*List
 	var r listTasksWire
 	err = decodeParamsOf(raw, &r)
 	if err != nil {
-		return nil, errf.Errorf("%w: tasks/list: %v", ErrInvalidResult, err)
+		return nil, wrapWhat(ErrInvalidResult, "tasks/list", err)
 	}
 	out := &ListTasksResult{NextCursor: r.NextCursor, Tasks: make([]TaskState, 0, len(r.Tasks))}
 	for _, w := range r.Tasks {
