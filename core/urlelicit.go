@@ -74,16 +74,29 @@ var ErrDeclined = errors.New("core: the user declined the elicitation")
 func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, started time.Time, rpc *RPCError) error {
 	var data urlElicitationData
 	_ = decodeParamsOf(rpc.Data, &data)
-	fail := func(err error) error {
-		return &URLElicitationError{Method: c.method, Elicitations: data.Elicitations, RPC: rpc, Err: err}
+	var wait []string
+	err, bare := s.elicitURLs(ctx, c, started, data.Elicitations, &wait)
+	for _, id := range wait {
+		s.elicits.forget(id)
 	}
+	if err == nil || bare {
+		return err
+	}
+	return &URLElicitationError{Method: c.method, Elicitations: data.Elicitations, RPC: rpc, Err: err}
+}
+
+// elicitURLs is completeURLElicitations' work. It adds the elicitations it
+// waits for to wait (the caller forgets them); bare reports an error
+// returned as it is rather than in a *URLElicitationError.
+func (s *Session) elicitURLs(ctx context.Context, c *callSpec, started time.Time, list []*ElicitParams, wait *[]string) (err error, bare bool) {
 	h := s.client.opts.ElicitationHandler
 	if h == nil {
-		return fail(ErrNoHandler)
+		return ErrNoHandler, false
 	}
-	if len(data.Elicitations) == 0 {
-		return fail(errf.Errorf("%w: the error lists no elicitations", ErrInvalidResult))
+	if len(list) == 0 {
+		return errf.Errorf("%w: the error lists no elicitations", ErrInvalidResult), false
 	}
+	total := &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
 	hctx := ctx // the handler talks to the user: only the hard limit applies
 	if c.total > 0 {
 		var cancel context.CancelFunc
@@ -91,15 +104,9 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 		hctx, cancel = context.WithTimeout(ctx, c.total-s.client.clock.Now().Sub(started))
 		defer cancel()
 	}
-	var wait []string
-	defer func() {
-		for _, id := range wait {
-			s.elicits.forget(id)
-		}
-	}()
-	for _, p := range data.Elicitations {
+	for _, p := range list {
 		if p == nil {
-			return fail(errf.Errorf("%w: an empty elicitation", ErrInvalidResult))
+			return errf.Errorf("%w: an empty elicitation", ErrInvalidResult), false
 		}
 		if p.Mode == "" {
 			p.Mode = ElicitModeURL
@@ -108,57 +115,53 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 			s.elicits.channel(p.ElicitationID) // start listening before asking
 		}
 		r, err := h(hctx, &ElicitRequest{Session: s, Params: p})
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if hctx.Err() != nil {
-				return fail(&TimeoutError{Method: c.method, Timeout: c.total, Total: true})
-			}
-			return fail(&InputError{Method: MethodElicit, Err: err})
-		}
-		if r == nil || r.Action != ActionAccept {
-			return fail(ErrDeclined)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return ctx.Err(), true
+		case err != nil && hctx.Err() != nil:
+			return total, false
+		case err != nil:
+			return &InputError{Method: MethodElicit, Err: err}, false
+		case r == nil || r.Action != ActionAccept:
+			return ErrDeclined, false
 		}
 		if p.ElicitationID != "" {
 			if r.Completed {
 				s.elicits.forget(p.ElicitationID)
 			} else {
-				wait = append(wait, p.ElicitationID)
+				*wait = append(*wait, p.ElicitationID)
 			}
 		}
 	}
-	if len(wait) == 0 {
-		return nil
+	if len(*wait) == 0 {
+		return nil, true
 	}
+	// One timer: the call's timeout, or what remains of its maximum total
+	// time when that is sooner.
 	var limit <-chan time.Time
-	terr := &TimeoutError{Method: c.method, Timeout: c.timeout}
-	if c.timeout > 0 {
-		t := s.client.clock.NewTimer(c.timeout)
+	d, terr := c.timeout, &TimeoutError{Method: c.method, Timeout: c.timeout}
+	if c.total > 0 {
+		if rem := c.total - s.client.clock.Now().Sub(started); c.timeout <= 0 || rem < c.timeout {
+			d, terr = max(rem, 0), total
+		}
+	}
+	if c.timeout > 0 || c.total > 0 {
+		t := s.client.clock.NewTimer(d)
 		defer t.Stop()
 		limit = t.C()
 	}
-	if c.total > 0 {
-		rem := c.total - s.client.clock.Now().Sub(started)
-		if limit == nil || rem < c.timeout {
-			t := s.client.clock.NewTimer(max(rem, 0))
-			defer t.Stop()
-			limit = t.C()
-			terr = &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
-		}
-	}
-	for _, id := range wait {
+	for _, id := range *wait {
 		select {
 		case <-s.elicits.channel(id):
 		case <-limit:
-			return fail(errf.Errorf("no notifications/elicitation/complete for %q: %w", id, terr))
+			return errf.Errorf("no notifications/elicitation/complete for %q: %w", id, terr), false
 		case <-ctx.Done():
-			return ctx.Err()
+			return ctx.Err(), true
 		case <-s.done:
-			return s.closedErr()
+			return s.closedErr(), true
 		}
 	}
-	return nil
+	return nil, true
 }
 
 // closedErr returns the error calls on the closed session get.
