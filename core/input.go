@@ -81,6 +81,20 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 			err = errf.Errorf("core: %s handler panicked: %v", method, r)
 		}
 	}()
+	// One return here: a deferred call is expanded at every return of its
+	// function.
+	return s.runHandlerFor(ctx, method, params)
+}
+
+// noHandlerFor is the error of a server request no handler answers.
+//
+//go:noinline
+func noHandlerFor(what string) error {
+	return errf.Errorf("%w: %w (%s)", errUnknownMethod, ErrNoHandler, what)
+}
+
+// runHandlerFor is fulfil without the recovery.
+func (s *Session) runHandlerFor(ctx context.Context, method string, params json.RawMessage) (result json.RawMessage, err error) {
 	opts := &s.client.opts
 	var out any
 	switch method {
@@ -88,7 +102,7 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		return json.RawMessage("{}"), nil
 	case MethodCreateMessage:
 		if opts.SamplingHandler == nil {
-			return nil, errf.Errorf("%w: %w (sampling)", errUnknownMethod, ErrNoHandler)
+			return nil, noHandlerFor("sampling")
 		}
 		var p CreateMessageParams
 		if err := unmarshalParams(params, &p); err != nil {
@@ -104,7 +118,7 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		out = r
 	case MethodElicit:
 		if opts.ElicitationHandler == nil {
-			return nil, errf.Errorf("%w: %w (elicitation)", errUnknownMethod, ErrNoHandler)
+			return nil, noHandlerFor("elicitation")
 		}
 		var p ElicitParams
 		if err := unmarshalParams(params, &p); err != nil {
@@ -138,7 +152,7 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		} else if roots := s.client.Roots(); roots != nil {
 			out = &ListRootsResult{Roots: roots}
 		} else {
-			return nil, errf.Errorf("%w: %w (roots)", errUnknownMethod, ErrNoHandler)
+			return nil, noHandlerFor("roots")
 		}
 	default:
 		return nil, errf.Errorf("%w: %s", errUnknownMethod, method)
