@@ -126,10 +126,7 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 					v, lastErr = next, err
 					continue
 				}
-				if lv, ok := pickVersion(legacy, sup); ok {
-					return &legacyFallback{version: lv, cause: err}
-				}
-				return errf.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, sup, s.versions)
+				return s.noModernVersion(legacy, sup, err)
 			}
 			if IsModernError(rpc.Code) {
 				return err
@@ -148,10 +145,7 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 		if !slices.Contains(res.SupportedVersions, v) {
 			next, ok := pickVersion(modern, res.SupportedVersions)
 			if !ok {
-				if lv, ok := pickVersion(legacy, res.SupportedVersions); ok {
-					return &legacyFallback{version: lv, cause: errf.Errorf("server supports %v", res.SupportedVersions)}
-				}
-				return errf.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, res.SupportedVersions, s.versions)
+				return s.noModernVersion(legacy, res.SupportedVersions, nil)
 			}
 			v = next
 		}
@@ -159,6 +153,19 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 		return nil
 	}
 	return errf.Errorf("%w: version negotiation did not converge: %w", ErrUnsupportedVersion, lastErr)
+}
+
+// noModernVersion is the probe's answer when the server supports none of
+// the client's modern versions: a fallback to a legacy version both
+// support (cause nil: the server's list), or an error.
+func (s *Session) noModernVersion(legacy, sup []string, cause error) error {
+	if lv, ok := pickVersion(legacy, sup); ok {
+		if cause == nil {
+			cause = errf.Errorf("server supports %v", sup)
+		}
+		return &legacyFallback{version: lv, cause: cause}
+	}
+	return errf.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, sup, s.versions)
 }
 
 func (s *Session) commitDiscover(v string, res *DiscoverResult, raw json.RawMessage) {
