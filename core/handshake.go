@@ -178,13 +178,13 @@ func (s *Session) commitDiscover(v string, res *DiscoverResult, raw json.RawMess
 		res.ServerInfo = info
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.era = EraModern
 	s.setVersionLocked(v)
 	s.discover = res
 	s.serverInfo = res.ServerInfo
 	s.serverCaps = res.Capabilities
 	s.instructions = res.Instructions
+	s.mu.Unlock()
 }
 
 // setVersionLocked records the protocol version and precomputes the

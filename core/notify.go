@@ -83,8 +83,9 @@ func (q *notificationQueue) pushBarrier(f func()) {
 // len returns the number of queued handlers.
 func (q *notificationQueue) len() int {
 	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.items)
+	v := len(q.items)
+	q.mu.Unlock()
+	return v
 }
 
 func (q *notificationQueue) close() {
@@ -344,7 +345,6 @@ func (w *elicitWaiters) init() {
 
 func (w *elicitWaiters) channel(id string) chan struct{} {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	ch := w.waiting[id]
 	if ch == nil {
 		ch = make(chan struct{})
@@ -353,6 +353,7 @@ func (w *elicitWaiters) channel(id string) chan struct{} {
 			close(ch)
 		}
 	}
+	w.mu.Unlock()
 	return ch
 }
 
@@ -386,7 +387,7 @@ func (w *elicitWaiters) complete(id string) {
 
 func (w *elicitWaiters) forget(id string) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	delete(w.waiting, id)
 	delete(w.done, id)
+	w.mu.Unlock()
 }

@@ -300,10 +300,10 @@ func (s *Session) renegotiate(current string, supported []string) bool {
 		return false
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.version == current {
 		s.setVersionLocked(next)
 	}
+	s.mu.Unlock()
 	return true
 }
 

@@ -159,55 +159,62 @@ func (s *Session) Client() *Client { return s.client }
 // Era returns the protocol era of the server.
 func (s *Session) Era() Era {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.era
+	v := s.era
+	s.mu.Unlock()
+	return v
 }
 
 // ProtocolVersion returns the negotiated protocol version.
 func (s *Session) ProtocolVersion() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.version
+	v := s.version
+	s.mu.Unlock()
+	return v
 }
 
 // ServerInfo returns the server's identity (nil if it sent none).
 func (s *Session) ServerInfo() *Implementation {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.serverInfo
+	v := s.serverInfo
+	s.mu.Unlock()
+	return v
 }
 
 // ServerCapabilities returns the server's capabilities (never nil).
 func (s *Session) ServerCapabilities() *ServerCapabilities {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.serverCaps == nil {
+	v := s.serverCaps
+	s.mu.Unlock()
+	if v == nil {
 		return &ServerCapabilities{}
 	}
-	return s.serverCaps
+	return v
 }
 
 // Instructions returns the server's instructions.
 func (s *Session) Instructions() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.instructions
+	v := s.instructions
+	s.mu.Unlock()
+	return v
 }
 
 // InitializeResult returns the legacy initialize result (nil for modern
 // servers).
 func (s *Session) InitializeResult() *InitializeResult {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.initResult
+	v := s.initResult
+	s.mu.Unlock()
+	return v
 }
 
 // DiscoverResult returns the modern server/discover result (nil for legacy
 // servers).
 func (s *Session) DiscoverResult() *DiscoverResult {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.discover
+	v := s.discover
+	s.mu.Unlock()
+	return v
 }
 
 // ID returns the server-assigned session id of a legacy HTTP session, or "".
@@ -225,8 +232,9 @@ func (s *Session) Done() <-chan struct{} { return s.done }
 // connection error otherwise.
 func (s *Session) Err() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closeErr
+	v := s.closeErr
+	s.mu.Unlock()
+	return v
 }
 
 // Close ends the session: pending calls fail with ErrClosed, subscriptions
@@ -357,15 +365,17 @@ func (s *Session) deliver(r *jsonrpc.Response) {
 // register adds a pending call.
 func (s *Session) register(p *pendingCall) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	var err error
 	if s.closed {
-		return s.closedErrLocked()
+		err = s.closedErrLocked()
+	} else {
+		s.pending[p.id] = p
+		if p.token.IsValid() {
+			s.progress[p.token] = p
+		}
 	}
-	s.pending[p.id] = p
-	if p.token.IsValid() {
-		s.progress[p.token] = p
-	}
-	return nil
+	s.mu.Unlock()
+	return err
 }
 
 func (s *Session) closedErrLocked() error {
@@ -377,13 +387,13 @@ func (s *Session) closedErrLocked() error {
 
 func (s *Session) unregister(p *pendingCall) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.pending[p.id] == p {
 		delete(s.pending, p.id)
 	}
 	if p.token.IsValid() && s.progress[p.token] == p {
 		delete(s.progress, p.token)
 	}
+	s.mu.Unlock()
 }
 
 // send transmits a message and tees it.

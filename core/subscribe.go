@@ -49,8 +49,9 @@ func (sub *Subscription) Requested() SubscriptionFilter { return sub.requested }
 // Acknowledged returns the subset of the filter the server agreed to honour.
 func (sub *Subscription) Acknowledged() *SubscriptionFilter {
 	sub.mu.Lock()
-	defer sub.mu.Unlock()
-	return sub.ack
+	v := sub.ack
+	sub.mu.Unlock()
+	return v
 }
 
 // Done is closed when the subscription has ended.
@@ -60,8 +61,9 @@ func (sub *Subscription) Done() <-chan struct{} { return sub.done }
 // (Close, or the server's completion result), and the cause otherwise.
 func (sub *Subscription) Err() error {
 	sub.mu.Lock()
-	defer sub.mu.Unlock()
-	return sub.err
+	v := sub.err
+	sub.mu.Unlock()
+	return v
 }
 
 // Close ends the subscription (the listen stream is closed, which is the
@@ -100,22 +102,23 @@ func (sub *Subscription) finish(err error) {
 
 func (s *Session) addSub(sub *Subscription) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.subs[sub.id] = sub
+	s.mu.Unlock()
 }
 
 func (s *Session) removeSub(sub *Subscription) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.subs[sub.id] == sub {
 		delete(s.subs, sub.id)
 	}
+	s.mu.Unlock()
 }
 
 func (s *Session) subscription(id int64) *Subscription {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.subs[id]
+	v := s.subs[id]
+	s.mu.Unlock()
+	return v
 }
 
 // Listen opens a subscriptions/listen stream (modern servers only) and
@@ -179,24 +182,23 @@ type managedListen struct {
 
 func (m *managedListen) init(s *Session) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	m.s = s
+	m.mu.Unlock()
 }
 
 func (m *managedListen) uris() []string {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	out := make([]string, 0, len(m.uriS))
 	for u := range m.uriS {
 		out = append(out, u)
 	}
+	m.mu.Unlock()
 	sort.Strings(out)
 	return out
 }
 
 func (m *managedListen) setURI(uri string, on bool) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.uriS == nil {
 		m.uriS = map[string]bool{}
 	}
@@ -205,6 +207,7 @@ func (m *managedListen) setURI(uri string, on bool) {
 	} else {
 		delete(m.uriS, uri)
 	}
+	m.mu.Unlock()
 }
 
 // filter computes what the managed stream should listen for.

@@ -224,8 +224,9 @@ func (t *Task) PollInterval() time.Duration { return t.State().PollInterval }
 // State returns the last known state.
 func (t *Task) State() TaskState {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.st
+	v := t.st
+	t.mu.Unlock()
+	return v
 }
 
 // Result returns the outcome once the task ended: the final CallToolResult,
@@ -233,11 +234,12 @@ func (t *Task) State() TaskState {
 // ErrTaskCancelled). Before that it returns ErrTaskPending.
 func (t *Task) Result() (*CallToolResult, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	r, err := t.result, t.err
 	if !t.final {
-		return nil, ErrTaskPending
+		r, err = nil, ErrTaskPending
 	}
-	return t.result, t.err
+	t.mu.Unlock()
+	return r, err
 }
 
 func (s *Session) newTask(tool string, w *wireTask) *Task {
@@ -314,11 +316,12 @@ func (t *Task) actionable() *wireTask {
 
 func (t *Task) finish(r *CallToolResult, err error) (*CallToolResult, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if !t.final {
 		t.final, t.result, t.err = true, r, err
 	}
-	return t.result, t.err
+	r, err = t.result, t.err
+	t.mu.Unlock()
+	return r, err
 }
 
 // tasksMeta returns the _meta override that declares the tasks extension
@@ -923,8 +926,9 @@ func (t *Task) step(ctx context.Context, w *wireTask, opts *TaskWaitOptions) (r 
 // task ended, or when it failed).
 func (t *Task) RawResult() json.RawMessage {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.raw
+	v := t.raw
+	t.mu.Unlock()
+	return v
 }
 
 // decodeResult decodes a task's final CallToolResult and validates it
@@ -1075,7 +1079,6 @@ func (tw *taskWatchers) add(t *Task) (remove func()) {
 	tw.mu.Unlock()
 	return func() {
 		tw.mu.Lock()
-		defer tw.mu.Unlock()
 		l := tw.m[id]
 		for i, x := range l {
 			if x == t {
@@ -1088,6 +1091,7 @@ func (tw *taskWatchers) add(t *Task) (remove func()) {
 		} else {
 			tw.m[id] = l
 		}
+		tw.mu.Unlock()
 	}
 }
 
@@ -1100,13 +1104,13 @@ func (s *Session) deliverTaskStatus(params json.RawMessage) {
 		return
 	}
 	s.taskWatch.mu.Lock()
-	defer s.taskWatch.mu.Unlock()
 	for _, t := range s.taskWatch.m[w.TaskID] {
 		select {
 		case t.notes <- w:
 		default:
 		}
 	}
+	s.taskWatch.mu.Unlock()
 }
 
 var (

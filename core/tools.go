@@ -42,8 +42,9 @@ type headerSpec struct {
 
 func (s *Session) toolInfo(name string) *toolInfo {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tools[name]
+	v := s.tools[name]
+	s.mu.Unlock()
+	return v
 }
 
 // registerTools remembers the tools of a tools/list page and, on header

@@ -167,6 +167,7 @@ func (s *Session) elicitURLs(ctx context.Context, c *callSpec, started time.Time
 // closedErr returns the error calls on the closed session get.
 func (s *Session) closedErr() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closedErrLocked()
+	v := s.closedErrLocked()
+	s.mu.Unlock()
+	return v
 }
