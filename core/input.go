@@ -19,38 +19,38 @@ import (
 
 // serveRequest answers a legacy server→client request.
 func (s *Session) serveRequest(m *jsonrpc.Request) {
-	defer s.wg.Done()
+	// No deferred calls (see dispatchLoop): one way out.
 	ctx, cancel := context.WithCancel(s.ctx)
-	defer cancel()
 	s.mu.Lock()
 	s.incoming[m.ID] = cancel
 	version := s.version
 	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.incoming, m.ID)
-		s.serving--
-		s.mu.Unlock()
-	}()
 
 	resp := &jsonrpc.Response{ID: m.ID}
 	result, err := s.fulfil(ctx, m.Method, m.Params)
 	switch {
 	case err == nil:
 		resp.Result = result
-	case ctx.Err() != nil && s.ctx.Err() != nil:
-		return // session ended
 	case ctx.Err() != nil:
-		// The server cancelled its request: no response is expected.
-		return
+		// The session ended, or the server cancelled its request: no
+		// response is expected.
+		resp = nil
 	default:
 		resp.Error = wireErrorFor(err)
 	}
-	sendCtx, stop := context.WithTimeout(s.ctx, 30*time.Second)
-	defer stop()
-	if err := s.send(sendCtx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
-		s.warn(errf.Errorf("core: answering %s: %w", m.Method, err))
+	if resp != nil {
+		sendCtx, stop := context.WithTimeout(s.ctx, 30*time.Second)
+		if err := s.send(sendCtx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
+			s.warn(errf.Errorf("core: answering %s: %w", m.Method, err))
+		}
+		stop()
 	}
+	s.mu.Lock()
+	delete(s.incoming, m.ID)
+	s.serving--
+	s.mu.Unlock()
+	cancel()
+	s.wg.Done()
 }
 
 // wireErrorFor turns a handler error into a JSON-RPC error object.
@@ -243,13 +243,13 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 	for key, req := range reqs {
 		wg.Add(1)
 		go func() {
-			defer wg.Done()
 			raw, err := s.fulfil(ctx, req.Method, req.Params)
 			if err != nil {
 				err = &InputError{Key: key, Method: req.Method, Err: err}
 				cancel()
 			}
 			answers <- answer{key, raw, err}
+			wg.Done()
 		}()
 	}
 	wg.Wait()

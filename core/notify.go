@@ -130,14 +130,17 @@ func (q *notificationQueue) next() (f func(), ok bool) {
 }
 
 func (s *Session) dispatchLoop() {
-	defer s.wg.Done()
+	// No deferred calls in the goroutines' functions: a panic there ends
+	// the program anyway, and each deferred call is a wrapper function
+	// plus its expansion at every return.
 	for {
 		f, ok := s.notes.next()
 		if !ok {
-			return
+			break
 		}
 		s.runHandler(f)
 	}
+	s.wg.Done()
 }
 
 // runHandler runs user code, turning a panic into a warning.
@@ -365,24 +368,23 @@ const maxUnclaimedElicitations = 64
 
 func (w *elicitWaiters) complete(id string) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.done[id] {
-		return
-	}
-	if ch := w.waiting[id]; ch != nil {
+	if ch := w.waiting[id]; w.done[id] {
+		// completed already
+	} else if ch != nil {
 		w.done[id] = true
 		close(ch)
-		return
-	}
-	for old := range w.done {
-		if len(w.done) < maxUnclaimedElicitations {
-			break
+	} else {
+		for old := range w.done {
+			if len(w.done) < maxUnclaimedElicitations {
+				break
+			}
+			if w.waiting[old] == nil {
+				delete(w.done, old)
+			}
 		}
-		if w.waiting[old] == nil {
-			delete(w.done, old)
-		}
+		w.done[id] = true
 	}
-	w.done[id] = true
+	w.mu.Unlock()
 }
 
 func (w *elicitWaiters) forget(id string) {

@@ -299,7 +299,6 @@ func (s *Session) tee(dir Direction, m jsonrpc.Message) {
 
 // readLoop receives messages until the connection ends.
 func (s *Session) readLoop() {
-	defer s.wg.Done()
 	for {
 		msg, err := s.conn.Recv(s.ctx)
 		if err != nil {
@@ -307,10 +306,11 @@ func (s *Session) readLoop() {
 				err = nil
 			}
 			s.shutdown(err)
-			return
+			break
 		}
 		s.receive(msg)
 	}
+	s.wg.Done()
 }
 
 // receive routes one incoming message. It runs on the reader goroutine,

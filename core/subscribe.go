@@ -141,8 +141,6 @@ func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *
 	params := marshalListenParams(filter)
 	s.wg.Add(1)
 	go func() {
-		defer s.wg.Done()
-		defer cancel()
 		copts := &CallOptions{Timeout: -1, MaxTotalTimeout: -1, NoCache: true, sub: sub}
 		if len(filter.TaskIDs) > 0 {
 			copts = s.tasksMeta(copts) // task notifications need the extension declared
@@ -152,6 +150,8 @@ func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *
 			err = nil // closed by the client
 		}
 		sub.finish(err)
+		cancel()
+		s.wg.Done()
 	}()
 	select {
 	case <-sub.ackCh:

@@ -293,25 +293,27 @@ func older(a, b string) bool {
 // one whose payload (result, error, input requests) came with it.
 func (t *Task) actionable() *wireTask {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	w := t.last
-	if w == nil {
-		return nil
+	if w != nil && !w.actionable(t.s.Era() == EraModern) {
+		w = nil
 	}
-	if t.s.Era() != EraModern {
-		if terminalStatus(w.Status) || w.Status == TaskInputRequired {
-			return w
-		}
-		return nil
+	t.mu.Unlock()
+	return w
+}
+
+// actionable is Task.actionable's test of one state.
+func (w *wireTask) actionable(modern bool) bool {
+	if !modern {
+		return terminalStatus(w.Status) || w.Status == TaskInputRequired
 	}
 	switch {
 	case w.Status == TaskCancelled,
 		w.Status == TaskCompleted && len(w.Result) > 0,
 		w.Status == TaskFailed && w.Error != nil,
 		w.Status == TaskInputRequired && len(w.InputRequests) > 0:
-		return w
+		return true
 	}
-	return nil
+	return false
 }
 
 func (t *Task) finish(r *CallToolResult, err error) (*CallToolResult, error) {
@@ -370,16 +372,16 @@ func (s *Session) legacyTaskTools() bool {
 	}
 	tw := &s.taskWatch
 	tw.mu.Lock()
-	defer tw.mu.Unlock()
-	if tw.caps == caps {
-		return tw.capsTools
+	if tw.caps != caps {
+		tw.caps = caps
+		var t tasksToolCall
+		ok := decodeShape(caps.Tasks, &t) == nil
+		call := t.Requests.Tools.Call
+		tw.capsTools = ok && len(call) > 0 && string(call) != "null"
 	}
-	tw.caps = caps
-	var t tasksToolCall
-	ok := decodeShape(caps.Tasks, &t) == nil
-	call := t.Requests.Tools.Call
-	tw.capsTools = ok && len(call) > 0 && string(call) != "null"
-	return tw.capsTools
+	v := tw.capsTools
+	tw.mu.Unlock()
+	return v
 }
 
 // serverHasTaskList reports whether a legacy server advertises tasks/list.
