@@ -466,13 +466,13 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*jsonrpc.Response
 // goroutine switch costs a lot inside WebAssembly (the whole stack unwinds
 // and rewinds), and this path has none of its own.
 func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSpec, req *jsonrpc.Request) (*jsonrpc.Response, error) {
+	// No deferred calls: one way out, where the timers and the send's
+	// context stop (each deferred call is expanded at every return).
 	sendCtx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
 	clk := s.client.clock
 	var idle, total timer
 	if c.timeout > 0 {
 		idle = clk.AfterFunc(c.timeout, func() { stop(errIdleTimeout) })
-		defer idle.Stop()
 		if c.reset {
 			s.mu.Lock() // onNotification reads it under s.mu
 			p.onTouch = func() { idle.Reset(c.timeout) }
@@ -481,42 +481,49 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 	}
 	if c.total > 0 {
 		total = clk.AfterFunc(c.total, func() { stop(errTotalTimeout) })
-		defer total.Stop()
 	}
 	sendErr := s.send(sendCtx, req, &c.send)
+	var r *jsonrpc.Response
 	select {
-	case r := <-p.ch:
+	case r = <-p.ch:
 		// Answered: the send's own outcome no longer matters.
-		if r.TransportErr != nil {
-			return nil, r.TransportErr
-		}
-		return r, nil
 	default:
-	}
-	if sendErr == nil {
-		// The answer comes on another stream (a legacy 202, WebSocket).
-		select {
-		case r := <-p.ch:
-			if r.TransportErr != nil {
-				return nil, r.TransportErr
+		if sendErr == nil {
+			// The answer comes on another stream (a legacy 202, WebSocket).
+			select {
+			case r = <-p.ch:
+			case <-sendCtx.Done():
 			}
-			return r, nil
-		case <-sendCtx.Done():
 		}
 	}
-	switch cause := context.Cause(sendCtx); {
-	case sendCtx.Err() == nil:
-		return nil, sendErr
-	case errors.Is(cause, errIdleTimeout):
-		s.cancelRequest(p.id, "timeout")
-		return nil, &TimeoutError{Method: c.method, Timeout: c.timeout}
-	case errors.Is(cause, errTotalTimeout):
-		s.cancelRequest(p.id, "timeout")
-		return nil, &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
-	default:
-		s.cancelRequest(p.id, "cancelled")
-		return nil, ctx.Err()
+	var err error
+	if r != nil {
+		if r.TransportErr != nil {
+			r, err = nil, r.TransportErr
+		}
+	} else {
+		switch cause := context.Cause(sendCtx); {
+		case sendCtx.Err() == nil:
+			err = sendErr
+		case errors.Is(cause, errIdleTimeout):
+			s.cancelRequest(p.id, "timeout")
+			err = &TimeoutError{Method: c.method, Timeout: c.timeout}
+		case errors.Is(cause, errTotalTimeout):
+			s.cancelRequest(p.id, "timeout")
+			err = &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
+		default:
+			s.cancelRequest(p.id, "cancelled")
+			err = ctx.Err()
+		}
 	}
+	if total != nil {
+		total.Stop()
+	}
+	if idle != nil {
+		idle.Stop()
+	}
+	stop(nil)
+	return r, err
 }
 
 // The causes with which a call's timers stop its inline send.
@@ -560,40 +567,47 @@ func (s *Session) drainNotes(ctx context.Context) {
 }
 
 func (s *Session) await(ctx context.Context, p *pendingCall, c *callSpec) (*jsonrpc.Response, error) {
+	// No deferred calls: one way out (see roundTripInline).
 	var idle, total <-chan time.Time
-	var idleTimer timer
+	var idleTimer, totalTimer timer
 	if c.timeout > 0 {
 		idleTimer = s.client.clock.NewTimer(c.timeout)
-		defer idleTimer.Stop()
 		idle = idleTimer.C()
 	}
 	if c.total > 0 {
-		t := s.client.clock.NewTimer(c.total)
-		defer t.Stop()
-		total = t.C()
+		totalTimer = s.client.clock.NewTimer(c.total)
+		total = totalTimer.C()
 	}
-	for {
+	var r *jsonrpc.Response
+	var err error
+	for r == nil && err == nil {
 		select {
-		case r := <-p.ch:
+		case r = <-p.ch:
 			if r.TransportErr != nil {
-				return nil, r.TransportErr
+				r, err = nil, r.TransportErr
 			}
-			return r, nil
 		case <-p.touch:
 			if c.reset && idleTimer != nil {
 				idleTimer.Reset(c.timeout)
 			}
 		case <-idle:
 			s.cancelRequest(p.id, "timeout")
-			return nil, &TimeoutError{Method: c.method, Timeout: c.timeout}
+			err = &TimeoutError{Method: c.method, Timeout: c.timeout}
 		case <-total:
 			s.cancelRequest(p.id, "timeout")
-			return nil, &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
+			err = &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
 		case <-ctx.Done():
 			s.cancelRequest(p.id, "cancelled")
-			return nil, ctx.Err()
+			err = ctx.Err()
 		}
 	}
+	if totalTimer != nil {
+		totalTimer.Stop()
+	}
+	if idleTimer != nil {
+		idleTimer.Stop()
+	}
+	return r, err
 }
 
 // cancelRequest abandons a request: the pending entry goes away and the
