@@ -629,8 +629,9 @@ func (s *Session) cancelRequest(id int64, reason string) {
 	params := cancelledParams(id, reason)
 	note := &jsonrpc.Request{Method: NotificationCancelled, Params: params}
 	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
-	defer cancel()
-	if err := s.send(ctx, note, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
+	err := s.send(ctx, note, &SendOptions{ProtocolVersion: version})
+	cancel()
+	if err != nil && s.ctx.Err() == nil {
 		s.warn(errf.Errorf("core: sending cancellation of request %d: %w", id, err))
 	}
 }

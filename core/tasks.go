@@ -1001,8 +1001,8 @@ func (t *Task) listen(ctx context.Context) *Subscription {
 		return nil
 	}
 	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
 	sub, err := t.s.Listen(lctx, &SubscriptionFilter{TaskIDs: []string{t.ID()}}, nil)
+	cancel() // it bounds only the wait for the acknowledgement
 	if err != nil {
 		return nil
 	}
