@@ -21,6 +21,11 @@ func (e *legacyFallback) Error() string {
 	return errf.Sprintf("core: server is not modern: %v", e.cause)
 }
 
+// splitVersions splits the configured versions by era. It and
+// pickVersion are not inlined: they run at the handshake and renegotiation
+// only, and each inlined copy of their loops costs more than the call.
+//
+//go:noinline
 func splitVersions(vs []string) (modern, legacy []string) {
 	for _, v := range vs {
 		if IsModernVersion(v) {
@@ -33,6 +38,8 @@ func splitVersions(vs []string) (modern, legacy []string) {
 }
 
 // pickVersion returns the first of ours that the server supports.
+//
+//go:noinline
 func pickVersion(ours, theirs []string) (string, bool) {
 	for _, v := range ours {
 		if slices.Contains(theirs, v) {
