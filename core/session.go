@@ -285,6 +285,10 @@ func (s *Session) shutdown(cause error) {
 	s.client.forget(s)
 }
 
+// warn reports err to ClientOptions.OnWarning. Not inlined: it is called
+// from some twenty cold places.
+//
+//go:noinline
 func (s *Session) warn(err error) {
 	if f := s.client.opts.OnWarning; f != nil {
 		f(s, err)
