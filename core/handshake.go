@@ -204,6 +204,12 @@ func (s *Session) setVersionLocked(v string) {
 	s.rebuildMetaLocked()
 }
 
+// rebuildMetaLocked recomputes the modern _meta members. It is not
+// inlined, nor are getMember, memberIndex, terminalStatus, Task.ID and
+// closedErrLocked: with the wasm backend their inlined copies at many call
+// sites cost more bytes than the calls.
+//
+//go:noinline
 func (s *Session) rebuildMetaLocked() {
 	if s.era != EraModern {
 		s.metaMembers = nil

@@ -382,6 +382,7 @@ func (s *Session) register(p *pendingCall) error {
 	return err
 }
 
+//go:noinline
 func (s *Session) closedErrLocked() error {
 	if s.closeErr != nil {
 		return errf.Errorf("%w: %w", ErrClosed, s.closeErr)

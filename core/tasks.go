@@ -109,6 +109,7 @@ type TaskState struct {
 // cancelled).
 func (st *TaskState) Terminal() bool { return terminalStatus(st.Status) }
 
+//go:noinline
 func terminalStatus(s string) bool {
 	return s == TaskCompleted || s == TaskFailed || s == TaskCancelled
 }
@@ -210,6 +211,8 @@ type Task struct {
 }
 
 // ID returns the task id ("" for a call the server answered directly).
+//
+//go:noinline
 func (t *Task) ID() string { return t.State().ID }
 
 // Status returns the last known status.
