@@ -37,12 +37,17 @@ func splitVersions(vs []string) (modern, legacy []string) {
 	return modern, legacy
 }
 
+// hasString is slices.Contains for the cold places that ask, not inlined.
+//
+//go:noinline
+func hasString(list []string, s string) bool { return slices.Contains(list, s) }
+
 // pickVersion returns the first of ours that the server supports.
 //
 //go:noinline
 func pickVersion(ours, theirs []string) (string, bool) {
 	for _, v := range ours {
-		if slices.Contains(theirs, v) {
+		if hasString(theirs, v) {
 			return v, true
 		}
 	}
@@ -149,7 +154,7 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 		if err := decodeDiscoverResult(raw, &res); err != nil || res.SupportedVersions == nil {
 			return &legacyFallback{cause: errf.Errorf("%w: server/discover answered without supportedVersions", ErrInvalidResult)}
 		}
-		if !slices.Contains(res.SupportedVersions, v) {
+		if !hasString(res.SupportedVersions, v) {
 			next, ok := pickVersion(modern, res.SupportedVersions)
 			if !ok {
 				return s.noModernVersion(legacy, res.SupportedVersions, nil)
@@ -246,7 +251,7 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 		return wrapWhat(ErrInvalidResult, "initialize", err)
 	}
 	_, legacy := splitVersions(s.versions)
-	if !slices.Contains(legacy, res.ProtocolVersion) {
+	if !hasString(legacy, res.ProtocolVersion) {
 		return errf.Errorf("%w: server chose %q, client accepts %v", ErrUnsupportedVersion, res.ProtocolVersion, legacy)
 	}
 	s.mu.Lock()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -320,7 +319,7 @@ func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	s.managed.setURI(uri, true)
 	sub, err := s.managed.refresh(ctx)
 	if err == nil && sub != nil {
-		if ack := sub.Acknowledged(); ack == nil || !slices.Contains(ack.ResourceSubscriptions, uri) {
+		if ack := sub.Acknowledged(); ack == nil || !hasString(ack.ResourceSubscriptions, uri) {
 			err = errf.Errorf("%w: the server did not acknowledge a subscription to %s", ErrNotSupported, uri)
 		}
 	}
@@ -380,7 +379,7 @@ func (m *managedListen) duplicate(sub *Subscription, method, uri string) bool {
 	case NotificationResourcesChanged:
 		return ack.ResourcesListChanged
 	case NotificationResourceUpdated:
-		return slices.Contains(ack.ResourceSubscriptions, uri)
+		return hasString(ack.ResourceSubscriptions, uri)
 	}
 	return false
 }

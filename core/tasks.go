@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -1009,7 +1008,7 @@ func (t *Task) listen(ctx context.Context) *Subscription {
 	if err != nil {
 		return nil
 	}
-	if ack := sub.Acknowledged(); ack == nil || !slices.Contains(ack.TaskIDs, t.ID()) {
+	if ack := sub.Acknowledged(); ack == nil || !hasString(ack.TaskIDs, t.ID()) {
 		sub.Close() // the server will not send this task's status
 		return nil
 	}
