@@ -3,7 +3,6 @@ package core
 import (
 	"encoding/json"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -189,18 +188,16 @@ type ToolError struct {
 }
 
 func (e *ToolError) Error() string {
-	var b strings.Builder
-	b.WriteString(errf.Sprintf("core: tool %q failed", e.Tool))
+	b := errf.Appendf(nil, "core: tool %q failed", e.Tool)
 	if e.Result != nil {
 		for _, c := range e.Result.Content {
 			if c != nil && c.Type == "text" && c.Text != "" {
-				b.WriteString(": ")
-				b.WriteString(c.Text)
+				b = errf.Appendf(b, ": %s", c.Text)
 				break
 			}
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // Unwrap returns ErrToolError.

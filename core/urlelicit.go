@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -31,21 +30,20 @@ type URLElicitationError struct {
 }
 
 func (e *URLElicitationError) Error() string {
-	var b strings.Builder
-	b.WriteString(errf.Sprintf("core: %s needs %d URL elicitation(s) completed", e.Method, len(e.Elicitations)))
+	b := errf.Appendf(nil, "core: %s needs %d URL elicitation(s) completed", e.Method, len(e.Elicitations))
 	for i, p := range e.Elicitations {
 		if i == 3 {
-			b.WriteString(", ...")
+			b = append(b, ", ..."...)
 			break
 		}
 		if p != nil && p.URL != "" {
-			b.WriteString(errf.Sprintf(" [%s]", p.URL))
+			b = errf.Appendf(b, " [%s]", p.URL)
 		}
 	}
 	if e.Err != nil {
-		b.WriteString(errf.Sprintf(": %v", e.Err))
+		b = errf.Appendf(b, ": %v", e.Err)
 	}
-	return b.String()
+	return string(b)
 }
 
 // Unwrap returns ErrURLElicitation, the server's error and the reason.
