@@ -13,7 +13,8 @@ import (
 
 // legacyFallback means the modern probe identified a legacy server.
 type legacyFallback struct {
-	version string // a legacy version the server named, if any
+	_       [0]func() // not comparable: no generated equality function
+	version string    // a legacy version the server named, if any
 	cause   error
 }
 

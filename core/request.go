@@ -81,7 +81,8 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 // whether it is a task handle, and the handle — so that CallToolRaw need
 // not walk a (possibly multi-megabyte) result a second time.
 type taskProbe struct {
-	set  bool // the pipeline checked this result (not a cached one)
+	_    [0]func() // not comparable: no generated equality function
+	set  bool      // the pipeline checked this result (not a cached one)
 	task *wireTask
 	ok   bool
 	err  error
