@@ -94,17 +94,18 @@ func (s *Session) elicitURLs(ctx context.Context, c *callSpec, started time.Time
 	if len(list) == 0 {
 		return errf.Errorf("%w: the error lists no elicitations", ErrInvalidResult), false
 	}
+	// No deferred calls: the loops below break out with err and bare,
+	// the handlers' context and the timer stop where they end.
 	total := &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
-	hctx := ctx // the handler talks to the user: only the hard limit applies
+	hctx, cancel := ctx, context.CancelFunc(nil) // the handler talks to the user: only the hard limit applies
 	if c.total > 0 {
-		var cancel context.CancelFunc
 		// started is on the client's clock: the deadline is what remains.
 		hctx, cancel = context.WithTimeout(ctx, c.total-s.client.clock.Now().Sub(started))
-		defer cancel()
 	}
 	for _, p := range list {
 		if p == nil {
-			return errf.Errorf("%w: an empty elicitation", ErrInvalidResult), false
+			err = errf.Errorf("%w: an empty elicitation", ErrInvalidResult)
+			break
 		}
 		if p.Mode == "" {
 			p.Mode = ElicitModeURL
@@ -112,31 +113,36 @@ func (s *Session) elicitURLs(ctx context.Context, c *callSpec, started time.Time
 		if p.ElicitationID != "" {
 			s.elicits.channel(p.ElicitationID) // start listening before asking
 		}
-		r, err := h(hctx, &ElicitRequest{Session: s, Params: p})
+		r, herr := h(hctx, &ElicitRequest{Session: s, Params: p})
 		switch {
-		case err != nil && ctx.Err() != nil:
-			return ctx.Err(), true
-		case err != nil && hctx.Err() != nil:
-			return total, false
-		case err != nil:
-			return &InputError{Method: MethodElicit, Err: err}, false
+		case herr != nil && ctx.Err() != nil:
+			err, bare = ctx.Err(), true
+		case herr != nil && hctx.Err() != nil:
+			err = total
+		case herr != nil:
+			err = &InputError{Method: MethodElicit, Err: herr}
 		case r == nil || r.Action != ActionAccept:
-			return ErrDeclined, false
+			err = ErrDeclined
+		case p.ElicitationID == "":
+		case r.Completed:
+			s.elicits.forget(p.ElicitationID)
+		default:
+			*wait = append(*wait, p.ElicitationID)
 		}
-		if p.ElicitationID != "" {
-			if r.Completed {
-				s.elicits.forget(p.ElicitationID)
-			} else {
-				*wait = append(*wait, p.ElicitationID)
-			}
+		if err != nil {
+			break
 		}
 	}
-	if len(*wait) == 0 {
-		return nil, true
+	if cancel != nil {
+		cancel()
+	}
+	if err != nil || len(*wait) == 0 {
+		return err, bare || err == nil
 	}
 	// One timer: the call's timeout, or what remains of its maximum total
 	// time when that is sooner.
 	var limit <-chan time.Time
+	var t timer
 	d, terr := c.timeout, &TimeoutError{Method: c.method, Timeout: c.timeout}
 	if c.total > 0 {
 		if rem := c.total - s.client.clock.Now().Sub(started); c.timeout <= 0 || rem < c.timeout {
@@ -144,22 +150,28 @@ func (s *Session) elicitURLs(ctx context.Context, c *callSpec, started time.Time
 		}
 	}
 	if c.timeout > 0 || c.total > 0 {
-		t := s.client.clock.NewTimer(d)
-		defer t.Stop()
+		t = s.client.clock.NewTimer(d)
 		limit = t.C()
 	}
+	bare = true
 	for _, id := range *wait {
 		select {
 		case <-s.elicits.channel(id):
 		case <-limit:
-			return errf.Errorf("no notifications/elicitation/complete for %q: %w", id, terr), false
+			err, bare = errf.Errorf("no notifications/elicitation/complete for %q: %w", id, terr), false
 		case <-ctx.Done():
-			return ctx.Err(), true
+			err = ctx.Err()
 		case <-s.done:
-			return s.closedErr(), true
+			err = s.closedErr()
+		}
+		if err != nil {
+			break
 		}
 	}
-	return nil, true
+	if t != nil {
+		t.Stop()
+	}
+	return err, bare
 }
 
 // closedErr returns the error calls on the closed session get.
