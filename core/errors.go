@@ -214,6 +214,14 @@ func (e *HeaderError) Error() string {
 	return errf.Sprintf("core: tool %q has an invalid x-mcp-header annotation: %s", e.Tool, e.Reason)
 }
 
+// wrap is the one constructor of the "sentinel: cause" errors (cause an
+// error or a text).
+//
+//go:noinline
+func wrap(sentinel error, cause any) error {
+	return errf.Errorf("%w: %v", sentinel, cause)
+}
+
 // wrapWhat is the one constructor of the "sentinel: what: cause" errors
 // (ErrInvalidResult and errBadParams mostly): a shared call instead of an
 // errf.Errorf call site, with its boxed arguments, at each place.

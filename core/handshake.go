@@ -83,7 +83,7 @@ func (s *Session) handshake(ctx context.Context) error {
 		probeErr = fb.cause
 	}
 	if len(legacy) == 0 {
-		return errf.Errorf("%w: no protocol versions configured", ErrUnsupportedVersion)
+		return wrap(ErrUnsupportedVersion, "no protocol versions configured")
 	}
 	err := s.initialize(ctx, legacyVersion)
 	if err != nil && probeErr != nil {
@@ -153,7 +153,7 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 		}
 		var res DiscoverResult
 		if err := decodeDiscoverResult(raw, &res); err != nil || res.SupportedVersions == nil {
-			return &legacyFallback{cause: errf.Errorf("%w: server/discover answered without supportedVersions", ErrInvalidResult)}
+			return &legacyFallback{cause: wrap(ErrInvalidResult, "server/discover answered without supportedVersions")}
 		}
 		if !hasString(res.SupportedVersions, v) {
 			next, ok := pickVersion(modern, res.SupportedVersions)

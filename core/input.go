@@ -184,7 +184,7 @@ func unmarshalParams(params json.RawMessage, v any) error {
 		return nil
 	}
 	if err := decodeParamsOf(params, v); err != nil {
-		return errf.Errorf("%w: %v", errBadParams, err)
+		return wrap(errBadParams, err)
 	}
 	return nil
 }

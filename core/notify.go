@@ -215,7 +215,7 @@ func (s *Session) onNotification(m *jsonrpc.Request) {
 		if sub != nil {
 			sub.acknowledge(p.Notifications)
 		} else {
-			s.warn(errf.Errorf("%w: acknowledgement for unknown subscription", ErrInvalidResult))
+			s.warn(wrap(ErrInvalidResult, "acknowledgement for unknown subscription"))
 		}
 		return
 

@@ -20,7 +20,7 @@ func objectMembers(obj json.RawMessage) ([]jsonscan.Member, error) {
 		return nil, errf.Errorf("%w: a JSON object is needed, got %.40s", errBadParams, string(obj))
 	}
 	if err := jsonscan.SyntaxError(obj); err != nil {
-		return nil, errf.Errorf("%w: %v", errBadParams, err)
+		return nil, wrap(errBadParams, err)
 	}
 	return jsonscan.SplitMembers(obj)
 }

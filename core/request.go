@@ -316,7 +316,7 @@ func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessag
 		return nil, wrapWhat(ErrInvalidResult, "input_required", err)
 	}
 	if len(ir.InputRequests) == 0 && len(ir.RequestState) == 0 {
-		return nil, errf.Errorf("%w: input_required result has neither inputRequests nor requestState", ErrInvalidResult)
+		return nil, wrap(ErrInvalidResult, "input_required result has neither inputRequests nor requestState")
 	}
 	// Each retry carries exactly what this round asked for: responses to
 	// this round's requests and this round's state, or none.
@@ -385,7 +385,7 @@ func (s *Session) Ping(ctx context.Context) error {
 // result, served from the cache while fresh.
 func (s *Session) Discover(ctx context.Context, opts *CallOptions) (*DiscoverResult, error) {
 	if s.Era() != EraModern {
-		return nil, errf.Errorf("%w: server/discover on a legacy server", ErrNotSupported)
+		return nil, wrap(ErrNotSupported, "server/discover on a legacy server")
 	}
 	return typed[DiscoverResult](ctx, s, MethodDiscover, nil, opts)
 }
@@ -424,7 +424,7 @@ func (s *Session) listTools(ctx context.Context, params json.RawMessage) (*ListT
 // returns its handle in a *TaskCreatedError instead.
 func (s *Session) CallTool(ctx context.Context, params *CallToolParams, opts *CallOptions) (*CallToolResult, error) {
 	if params == nil || params.Name == "" {
-		return nil, errf.Errorf("%w: CallTool needs a tool name", errBadParams)
+		return nil, wrap(errBadParams, "CallTool needs a tool name")
 	}
 	return s.callToolTask(ctx, params, opts)
 }

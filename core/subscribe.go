@@ -126,7 +126,7 @@ func (s *Session) subscription(id int64) *Subscription {
 // or the session ends.
 func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *ListenOptions) (*Subscription, error) {
 	if s.Era() != EraModern {
-		return nil, errf.Errorf("%w: subscriptions/listen needs a modern server; use Subscribe", ErrNotSupported)
+		return nil, wrap(ErrNotSupported, "subscriptions/listen needs a modern server; use Subscribe")
 	}
 	if filter == nil {
 		filter = &SubscriptionFilter{}
@@ -159,7 +159,7 @@ func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *
 		if err := sub.Err(); err != nil {
 			return nil, err
 		}
-		return nil, errf.Errorf("%w: subscription ended before it was acknowledged", ErrInvalidResult)
+		return nil, wrap(ErrInvalidResult, "subscription ended before it was acknowledged")
 	case <-ctx.Done():
 		cancel()
 		<-sub.done

@@ -152,7 +152,7 @@ func (w *wireTask) state() TaskState {
 
 func (w *wireTask) validate() error {
 	if w.TaskID == "" {
-		return errf.Errorf("%w: task without taskId", ErrInvalidResult)
+		return wrap(ErrInvalidResult, "task without taskId")
 	}
 	switch w.Status {
 	case TaskWorking, TaskInputRequired, TaskCompleted, TaskFailed, TaskCancelled:
@@ -449,7 +449,7 @@ func taskResult(era Era, raw, resultType json.RawMessage) (*wireTask, bool, erro
 // ClientOptions.Tasks is off.
 func (s *Session) CallToolAsTask(ctx context.Context, params *CallToolParams, opts *TaskOptions) (*Task, error) {
 	if params == nil || params.Name == "" {
-		return nil, errf.Errorf("%w: CallToolAsTask needs a tool name", errBadParams)
+		return nil, wrap(errBadParams, "CallToolAsTask needs a tool name")
 	}
 	raw, err := marshalParams(params)
 	if err != nil {
@@ -473,7 +473,7 @@ func (s *Session) CallToolAsTaskRaw(ctx context.Context, params json.RawMessage,
 	}
 	name := stringMember(ms, "name")
 	if name == "" {
-		return nil, errf.Errorf("%w: CallToolAsTask needs a tool name", errBadParams)
+		return nil, wrap(errBadParams, "CallToolAsTask needs a tool name")
 	}
 	return s.callToolAsTask(ctx, name, params, opts)
 }
@@ -688,7 +688,7 @@ func requiresTasksExtension(rpc *RPCError) bool {
 // *RPCError (-32602 Invalid params).
 func (s *Session) GetTask(ctx context.Context, id string) (*Task, error) {
 	if id == "" {
-		return nil, errf.Errorf("%w: GetTask needs a task id", errBadParams)
+		return nil, wrap(errBadParams, "GetTask needs a task id")
 	}
 	t := &Task{s: s, st: TaskState{ID: id}, answered: map[string]bool{}, notes: make(chan wireTask, 8), waiting: make(chan struct{}, 1)}
 	if _, err := t.refresh(ctx, nil); err != nil {
@@ -1031,10 +1031,10 @@ func (s *Session) serverHasTasksExtension() bool {
 // ErrNotSupported.
 func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*ListTasksResult, error) {
 	if s.Era() == EraModern {
-		return nil, errf.Errorf("%w: the 2026-07-28 tasks extension has no tasks/list", ErrNotSupported)
+		return nil, wrap(ErrNotSupported, "the 2026-07-28 tasks extension has no tasks/list")
 	}
 	if !s.serverHasTaskList() {
-		return nil, errf.Errorf("%w: the server does not advertise tasks/list", ErrNotSupported)
+		return nil, wrap(ErrNotSupported, "the server does not advertise tasks/list")
 	}
 	var praw json.RawMessage
 	if params != nil {
@@ -1055,7 +1055,7 @@ func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*List
 	out := &ListTasksResult{NextCursor: r.NextCursor, Tasks: make([]TaskState, 0, len(r.Tasks))}
 	for _, w := range r.Tasks {
 		if w == nil || w.validate() != nil {
-			s.warn(errf.Errorf("%w: tasks/list: dropping a malformed task", ErrInvalidResult))
+			s.warn(wrap(ErrInvalidResult, "tasks/list: dropping a malformed task"))
 			continue
 		}
 		out.Tasks = append(out.Tasks, w.state())
@@ -1104,7 +1104,7 @@ func (tw *taskWatchers) add(t *Task) (remove func()) {
 func (s *Session) deliverTaskStatus(params json.RawMessage) {
 	var w wireTask
 	if err := decodeWireTaskJSON(params, &w); err != nil || w.validate() != nil {
-		s.warn(errf.Errorf("%w: malformed task status notification", ErrInvalidResult))
+		s.warn(wrap(ErrInvalidResult, "malformed task status notification"))
 		return
 	}
 	s.taskWatch.mu.Lock()

@@ -92,7 +92,7 @@ func (s *Session) elicitURLs(ctx context.Context, c *callSpec, started time.Time
 		return ErrNoHandler, false
 	}
 	if len(list) == 0 {
-		return errf.Errorf("%w: the error lists no elicitations", ErrInvalidResult), false
+		return wrap(ErrInvalidResult, "the error lists no elicitations"), false
 	}
 	// No deferred calls: the loops below break out with err and bare,
 	// the handlers' context and the timer stop where they end.
@@ -104,7 +104,7 @@ func (s *Session) elicitURLs(ctx context.Context, c *callSpec, started time.Time
 	}
 	for _, p := range list {
 		if p == nil {
-			err = errf.Errorf("%w: an empty elicitation", ErrInvalidResult)
+			err = wrap(ErrInvalidResult, "an empty elicitation")
 			break
 		}
 		if p.Mode == "" {
