@@ -239,7 +239,6 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 	answers := make(chan answer, len(reqs))
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	for key, req := range reqs {
 		wg.Add(1)
 		go func() {
@@ -253,6 +252,7 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 		}()
 	}
 	wg.Wait()
+	cancel()
 	close(answers)
 	out := make(map[string]json.RawMessage, len(reqs))
 	var firstErr error
