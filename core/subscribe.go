@@ -266,42 +266,41 @@ func (m *managedListen) swap(old, next *Subscription) {
 // watch re-opens the managed stream, with backoff, when it ends while it
 // is still the current one.
 func (m *managedListen) watch(sub *Subscription) {
-	defer m.s.wg.Done()
 	s := m.s
+	// No deferred call (see dispatchLoop): the loop breaks out.
 	select {
 	case <-sub.Done():
 	case <-s.ctx.Done():
-		return
 	}
 	backoff := 500 * time.Millisecond
-	for {
-		m.mu.Lock()
-		current := m.cur == sub
-		m.mu.Unlock()
-		if !current || s.ctx.Err() != nil {
-			return
-		}
+	for s.ctx.Err() == nil && m.current(sub) {
 		t := s.client.clock.NewTimer(backoff)
 		select {
 		case <-s.ctx.Done():
 			t.Stop()
-			return
+			continue
 		case <-t.C():
 		}
-		m.mu.Lock()
-		current = m.cur == sub
-		m.mu.Unlock()
-		if !current {
-			return
+		if !m.current(sub) {
+			break
 		}
 		ctx, cancel := context.WithTimeout(s.ctx, s.client.opts.ProbeTimeout)
 		_, err := m.refresh(ctx)
 		cancel()
 		if err == nil {
-			return
+			break
 		}
 		backoff = min(backoff*2, 30*time.Second)
 	}
+	s.wg.Done()
+}
+
+// current reports whether sub is the managed stream.
+func (m *managedListen) current(sub *Subscription) bool {
+	m.mu.Lock()
+	cur := m.cur == sub
+	m.mu.Unlock()
+	return cur
 }
 
 // Subscribe asks for notifications/resources/updated about uri: with
