@@ -32,7 +32,7 @@ func (s *Session) admitServerRequest(m *jsonrpc.Request) bool {
 		if s.refusing >= s.client.opts.MaxServerRequests {
 			// Even the refusals are at their limit: drop it.
 			s.mu.Unlock()
-			s.warn(errf.Errorf("%w: dropped %s from the server", ErrTooManyServerRequests, m.Method))
+			s.warn(errStr("%w: dropped %s from the server", ErrTooManyServerRequests, m.Method))
 			return false
 		}
 		s.refusing++
@@ -49,7 +49,7 @@ func (s *Session) admitServerRequest(m *jsonrpc.Request) bool {
 		resp := &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: CodeInternalError, Message: errf.Sprintf("%v (%d in progress)", ErrTooManyServerRequests, s.client.opts.MaxServerRequests)}}
 		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 		if err := s.send(ctx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
-			s.warn(errf.Errorf("core: refusing %s: %w", m.Method, err))
+			s.warn(strErr("core: refusing %s: %w", m.Method, err))
 		}
 		cancel()
 		s.mu.Lock()

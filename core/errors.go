@@ -222,6 +222,20 @@ func wrap(sentinel error, cause any) error {
 	return errf.Errorf("%w: %v", sentinel, cause)
 }
 
+// errStr and strErr are errf.Errorf for the formats with a sentinel and a
+// string, or a string and an error: one call each, where errf.Errorf boxes
+// the string at every call site.
+//
+//go:noinline
+func errStr(format string, sentinel error, s string) error {
+	return errf.Errorf(format, sentinel, s)
+}
+
+//go:noinline
+func strErr(format, s string, err error) error {
+	return errf.Errorf(format, s, err)
+}
+
 // wrapWhat is the one constructor of the "sentinel: what: cause" errors
 // (ErrInvalidResult and errBadParams mostly): a shared call instead of an
 // errf.Errorf call site, with its boxed arguments, at each place.

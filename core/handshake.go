@@ -325,7 +325,7 @@ func (s *Session) restoreLegacyState(ctx context.Context) {
 	}
 	for _, uri := range s.managed.uris() {
 		if _, err := s.call(ctx, MethodSubscribe, stringParams("uri", uri), nil, pin); err != nil {
-			s.warn(errf.Errorf("core: restoring subscription to %s: %w", uri, err))
+			s.warn(strErr("core: restoring subscription to %s: %w", uri, err))
 		}
 	}
 }

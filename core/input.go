@@ -41,7 +41,7 @@ func (s *Session) serveRequest(m *jsonrpc.Request) {
 	if resp != nil {
 		sendCtx, stop := context.WithTimeout(s.ctx, 30*time.Second)
 		if err := s.send(sendCtx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
-			s.warn(errf.Errorf("core: answering %s: %w", m.Method, err))
+			s.warn(strErr("core: answering %s: %w", m.Method, err))
 		}
 		stop()
 	}
@@ -155,7 +155,7 @@ func (s *Session) runHandlerFor(ctx context.Context, method string, params json.
 			return nil, noHandlerFor("roots")
 		}
 	default:
-		return nil, errf.Errorf("%w: %s", errUnknownMethod, method)
+		return nil, errStr("%w: %s", errUnknownMethod, method)
 	}
 	var b []byte
 	switch r := out.(type) {
@@ -167,7 +167,7 @@ func (s *Session) runHandlerFor(ctx context.Context, method string, params json.
 		b, err = marshalListRootsResult(r)
 	}
 	if err != nil {
-		return nil, errf.Errorf("core: encoding %s result: %w", method, err)
+		return nil, strErr("core: encoding %s result: %w", method, err)
 	}
 	return b, nil
 }
@@ -233,7 +233,7 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 	}
 	for key, req := range reqs {
 		if req == nil {
-			return nil, errf.Errorf("%w: input request %q is empty", ErrInvalidResult, key)
+			return nil, errStr("%w: input request %q is empty", ErrInvalidResult, key)
 		}
 	}
 	answers := make(chan answer, len(reqs))

@@ -205,7 +205,7 @@ func (s *Session) onNotification(m *jsonrpc.Request) {
 		}
 		if n, ok := p.RequestID.Int64(); ok {
 			if sb := s.subscription(n); sb != nil {
-				sb.finish(errf.Errorf("%w: server cancelled the subscription: %s", ErrClosed, p.Reason))
+				sb.finish(errStr("%w: server cancelled the subscription: %s", ErrClosed, p.Reason))
 				s.cancelRequest(n, "")
 			}
 		}

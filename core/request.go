@@ -225,7 +225,7 @@ func (s *Session) callProbe(ctx context.Context, method string, params json.RawM
 		}
 		if jsonscan.RawString(resultType) == ResultTypeInputRequired {
 			if !supportsInputRequired(method) {
-				return nil, errf.Errorf("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
+				return nil, errStr("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
 			}
 			if rounds >= s.client.opts.MaxInputRounds {
 				return nil, errf.Errorf("%w (%d) for %s", ErrTooManyRounds, rounds, method)
@@ -283,7 +283,7 @@ func (s *Session) wireParams(era Era, version string, user []jsonscan.Member, op
 			b, err = opts.encode(v)
 		}
 		if err != nil {
-			return nil, errf.Errorf("core: encoding _meta[%q]: %w", k, err)
+			return nil, strErr("core: encoding _meta[%q]: %w", k, err)
 		}
 		meta = append(meta, jsonscan.Member{Key: k, Val: b})
 	}

@@ -319,7 +319,7 @@ func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	sub, err := s.managed.refresh(ctx)
 	if err == nil && sub != nil {
 		if ack := sub.Acknowledged(); ack == nil || !hasString(ack.ResourceSubscriptions, uri) {
-			err = errf.Errorf("%w: the server did not acknowledge a subscription to %s", ErrNotSupported, uri)
+			err = errStr("%w: the server did not acknowledge a subscription to %s", ErrNotSupported, uri)
 		}
 	}
 	if err != nil {

@@ -882,7 +882,7 @@ func (t *Task) step(ctx context.Context, w *wireTask, opts *TaskWaitOptions) (r 
 		switch w.Status {
 		case TaskCompleted:
 			if len(w.Result) == 0 {
-				return nil, errf.Errorf("%w: completed task %s has no result", ErrInvalidResult, w.TaskID), true
+				return nil, errStr("%w: completed task %s has no result", ErrInvalidResult, w.TaskID), true
 			}
 			r, err = t.decodeResult(w.Result)
 			return r, err, true

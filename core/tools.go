@@ -293,7 +293,7 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 	}
 	sch, err := info.schema(s)
 	if err != nil {
-		s.warn(errf.Errorf("core: tool %q has an unusable outputSchema, not validating: %w", tool, err))
+		s.warn(strErr("core: tool %q has an unusable outputSchema, not validating: %w", tool, err))
 		return nil
 	}
 	if err := sch.ValidateJSON(r.StructuredContent); err != nil {

@@ -158,7 +158,7 @@ func (s *Session) elicitURLs(ctx context.Context, c *callSpec, started time.Time
 		select {
 		case <-s.elicits.channel(id):
 		case <-limit:
-			err, bare = errf.Errorf("no notifications/elicitation/complete for %q: %w", id, terr), false
+			err, bare = strErr("no notifications/elicitation/complete for %q: %w", id, terr), false
 		case <-ctx.Done():
 			err = ctx.Err()
 		case <-s.done:
