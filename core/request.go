@@ -43,6 +43,9 @@ type CallOptions struct {
 	encode func(any) ([]byte, error)
 }
 
+// noCallOptions stands for nil CallOptions: the pipeline only reads them.
+var noCallOptions CallOptions
+
 // callEra pins the era and version of a request made during the handshake.
 type callEra struct {
 	era     Era
@@ -92,7 +95,7 @@ type taskProbe struct {
 // what it found out about the result.
 func (s *Session) callProbe(ctx context.Context, method string, params json.RawMessage, opts *CallOptions, pin *callEra, probe *taskProbe) (json.RawMessage, error) {
 	if opts == nil {
-		opts = &CallOptions{}
+		opts = &noCallOptions
 	}
 	user, err := objectMembers(params)
 	if err != nil {
