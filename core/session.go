@@ -440,7 +440,6 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*jsonrpc.Response
 	if err := s.register(p); err != nil {
 		return nil, err
 	}
-	defer s.unregister(p)
 	if c.sub != nil {
 		s.addSub(c.sub)
 	}
@@ -454,14 +453,12 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*jsonrpc.Response
 	} else {
 		r, err = s.roundTripInline(ctx, p, c, req)
 	}
-	if err != nil {
-		return r, err
-	}
-	if p.progressed.Load() {
+	if err == nil && p.progressed.Load() {
 		// Progress callbacks run before the call returns.
 		s.drainNotes(ctx)
 	}
-	return r, nil
+	s.unregister(p) // not deferred: one way out
+	return r, err
 }
 
 // roundTripInline sends req on the calling goroutine: an HTTP transport's
