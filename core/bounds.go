@@ -32,7 +32,7 @@ func (s *Session) admitServerRequest(m *jsonrpc.Request) bool {
 		if s.refusing >= s.client.opts.MaxServerRequests {
 			// Even the refusals are at their limit: drop it.
 			s.mu.Unlock()
-			s.warn(errf.Errorf("%w: dropped %s from the server", ErrTooManyServerRequests, m.Method))
+			s.warn(errStr("%w: dropped %s from the server", ErrTooManyServerRequests, m.Method))
 			return false
 		}
 		s.refusing++
@@ -43,21 +43,19 @@ func (s *Session) admitServerRequest(m *jsonrpc.Request) bool {
 	}
 	s.wg.Add(1)
 	go func() {
-		defer s.wg.Done()
-		defer func() {
-			s.mu.Lock()
-			s.refusing--
-			s.mu.Unlock()
-		}()
 		s.mu.Lock()
 		version := s.version
 		s.mu.Unlock()
 		resp := &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: CodeInternalError, Message: errf.Sprintf("%v (%d in progress)", ErrTooManyServerRequests, s.client.opts.MaxServerRequests)}}
 		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
-		defer cancel()
 		if err := s.send(ctx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
-			s.warn(errf.Errorf("core: refusing %s: %w", m.Method, err))
+			s.warn(strErr("core: refusing %s: %w", m.Method, err))
 		}
+		cancel()
+		s.mu.Lock()
+		s.refusing--
+		s.mu.Unlock()
+		s.wg.Done()
 	}()
 	return false
 }

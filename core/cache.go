@@ -27,13 +27,13 @@ type cacheEntry struct {
 
 func (c *resultCache) get(key string) (json.RawMessage, bool) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	e := c.entries[key]
-	if e == nil {
-		return nil, false
-	}
-	if !c.clock.Now().Before(e.expires) {
+	if e != nil && !c.clock.Now().Before(e.expires) {
 		delete(c.entries, key)
+		e = nil
+	}
+	c.mu.Unlock()
+	if e == nil {
 		return nil, false
 	}
 	return e.result, true
@@ -48,41 +48,42 @@ func (c *resultCache) put(key, method, uri string, result, ttlMs json.RawMessage
 	}
 	ttl := time.Duration(ms * float64(time.Millisecond))
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.entries == nil {
 		c.entries = map[string]*cacheEntry{}
 	}
 	c.entries[key] = &cacheEntry{method: method, uri: uri, result: result, expires: c.clock.Now().Add(ttl)}
+	c.mu.Unlock()
 }
 
 func (c *resultCache) invalidateMethod(method string) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	for k, e := range c.entries {
 		if e.method == method {
 			delete(c.entries, k)
 		}
 	}
+	c.mu.Unlock()
 }
 
 func (c *resultCache) invalidateResource(uri string) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	for k, e := range c.entries {
 		if e.method == MethodReadResource && e.uri == uri {
 			delete(c.entries, k)
 		}
 	}
+	c.mu.Unlock()
 }
 
 func (c *resultCache) clear() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.entries = nil
+	c.mu.Unlock()
 }
 
 func (c *resultCache) len() int {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.entries)
+	v := len(c.entries)
+	c.mu.Unlock()
+	return v
 }

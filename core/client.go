@@ -324,8 +324,9 @@ func (c *Client) SetRoots(ctx context.Context, roots []*Root) {
 // Roots returns the roots set with SetRoots.
 func (c *Client) Roots() []*Root {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.roots)
+	v := slices.Clone(c.roots)
+	c.mu.Unlock()
+	return v
 }
 
 func (c *Client) cachedEra(key string) Era {
@@ -333,8 +334,9 @@ func (c *Client) cachedEra(key string) Era {
 		return EraUnknown
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.eras[key]
+	v := c.eras[key]
+	c.mu.Unlock()
+	return v
 }
 
 func (c *Client) setEra(key string, e Era) {
@@ -342,12 +344,12 @@ func (c *Client) setEra(key string, e Era) {
 		return
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if e == EraUnknown {
 		delete(c.eras, key)
 	} else {
 		c.eras[key] = e
 	}
+	c.mu.Unlock()
 }
 
 // ConnectOptions configure one Connect call; nil is allowed.

@@ -3,7 +3,6 @@ package core
 import (
 	"encoding/json"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -189,18 +188,16 @@ type ToolError struct {
 }
 
 func (e *ToolError) Error() string {
-	var b strings.Builder
-	b.WriteString(errf.Sprintf("core: tool %q failed", e.Tool))
+	b := errf.Appendf(nil, "core: tool %q failed", e.Tool)
 	if e.Result != nil {
 		for _, c := range e.Result.Content {
 			if c != nil && c.Type == "text" && c.Text != "" {
-				b.WriteString(": ")
-				b.WriteString(c.Text)
+				b = errf.Appendf(b, ": %s", c.Text)
 				break
 			}
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // Unwrap returns ErrToolError.
@@ -215,4 +212,35 @@ type HeaderError struct {
 
 func (e *HeaderError) Error() string {
 	return errf.Sprintf("core: tool %q has an invalid x-mcp-header annotation: %s", e.Tool, e.Reason)
+}
+
+// wrap is the one constructor of the "sentinel: cause" errors (cause an
+// error or a text).
+//
+//go:noinline
+func wrap(sentinel error, cause any) error {
+	return errf.Errorf("%w: %v", sentinel, cause)
+}
+
+// errStr and strErr are errf.Errorf for the formats with a sentinel and a
+// string, or a string and an error: one call each, where errf.Errorf boxes
+// the string at every call site.
+//
+//go:noinline
+func errStr(format string, sentinel error, s string) error {
+	return errf.Errorf(format, sentinel, s)
+}
+
+//go:noinline
+func strErr(format, s string, err error) error {
+	return errf.Errorf(format, s, err)
+}
+
+// wrapWhat is the one constructor of the "sentinel: what: cause" errors
+// (ErrInvalidResult and errBadParams mostly): a shared call instead of an
+// errf.Errorf call site, with its boxed arguments, at each place.
+//
+//go:noinline
+func wrapWhat(sentinel error, what string, cause any) error {
+	return errf.Errorf("%w: %s: %v", sentinel, what, cause)
 }

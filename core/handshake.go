@@ -13,7 +13,8 @@ import (
 
 // legacyFallback means the modern probe identified a legacy server.
 type legacyFallback struct {
-	version string // a legacy version the server named, if any
+	_       [0]func() // not comparable: no generated equality function
+	version string    // a legacy version the server named, if any
 	cause   error
 }
 
@@ -21,6 +22,11 @@ func (e *legacyFallback) Error() string {
 	return errf.Sprintf("core: server is not modern: %v", e.cause)
 }
 
+// splitVersions splits the configured versions by era. It and
+// pickVersion are not inlined: they run at the handshake and renegotiation
+// only, and each inlined copy of their loops costs more than the call.
+//
+//go:noinline
 func splitVersions(vs []string) (modern, legacy []string) {
 	for _, v := range vs {
 		if IsModernVersion(v) {
@@ -32,10 +38,17 @@ func splitVersions(vs []string) (modern, legacy []string) {
 	return modern, legacy
 }
 
+// hasString is slices.Contains for the cold places that ask, not inlined.
+//
+//go:noinline
+func hasString(list []string, s string) bool { return slices.Contains(list, s) }
+
 // pickVersion returns the first of ours that the server supports.
+//
+//go:noinline
 func pickVersion(ours, theirs []string) (string, bool) {
 	for _, v := range ours {
-		if slices.Contains(theirs, v) {
+		if hasString(theirs, v) {
 			return v, true
 		}
 	}
@@ -70,7 +83,7 @@ func (s *Session) handshake(ctx context.Context) error {
 		probeErr = fb.cause
 	}
 	if len(legacy) == 0 {
-		return errf.Errorf("%w: no protocol versions configured", ErrUnsupportedVersion)
+		return wrap(ErrUnsupportedVersion, "no protocol versions configured")
 	}
 	err := s.initialize(ctx, legacyVersion)
 	if err != nil && probeErr != nil {
@@ -126,10 +139,7 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 					v, lastErr = next, err
 					continue
 				}
-				if lv, ok := pickVersion(legacy, sup); ok {
-					return &legacyFallback{version: lv, cause: err}
-				}
-				return errf.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, sup, s.versions)
+				return s.noModernVersion(legacy, sup, err)
 			}
 			if IsModernError(rpc.Code) {
 				return err
@@ -143,15 +153,12 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 		}
 		var res DiscoverResult
 		if err := decodeDiscoverResult(raw, &res); err != nil || res.SupportedVersions == nil {
-			return &legacyFallback{cause: errf.Errorf("%w: server/discover answered without supportedVersions", ErrInvalidResult)}
+			return &legacyFallback{cause: wrap(ErrInvalidResult, "server/discover answered without supportedVersions")}
 		}
-		if !slices.Contains(res.SupportedVersions, v) {
+		if !hasString(res.SupportedVersions, v) {
 			next, ok := pickVersion(modern, res.SupportedVersions)
 			if !ok {
-				if lv, ok := pickVersion(legacy, res.SupportedVersions); ok {
-					return &legacyFallback{version: lv, cause: errf.Errorf("server supports %v", res.SupportedVersions)}
-				}
-				return errf.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, res.SupportedVersions, s.versions)
+				return s.noModernVersion(legacy, res.SupportedVersions, nil)
 			}
 			v = next
 		}
@@ -159,6 +166,19 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 		return nil
 	}
 	return errf.Errorf("%w: version negotiation did not converge: %w", ErrUnsupportedVersion, lastErr)
+}
+
+// noModernVersion is the probe's answer when the server supports none of
+// the client's modern versions: a fallback to a legacy version both
+// support (cause nil: the server's list), or an error.
+func (s *Session) noModernVersion(legacy, sup []string, cause error) error {
+	if lv, ok := pickVersion(legacy, sup); ok {
+		if cause == nil {
+			cause = errf.Errorf("server supports %v", sup)
+		}
+		return &legacyFallback{version: lv, cause: cause}
+	}
+	return errf.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, sup, s.versions)
 }
 
 func (s *Session) commitDiscover(v string, res *DiscoverResult, raw json.RawMessage) {
@@ -171,13 +191,13 @@ func (s *Session) commitDiscover(v string, res *DiscoverResult, raw json.RawMess
 		res.ServerInfo = info
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.era = EraModern
 	s.setVersionLocked(v)
 	s.discover = res
 	s.serverInfo = res.ServerInfo
 	s.serverCaps = res.Capabilities
 	s.instructions = res.Instructions
+	s.mu.Unlock()
 }
 
 // setVersionLocked records the protocol version and precomputes the
@@ -190,6 +210,12 @@ func (s *Session) setVersionLocked(v string) {
 	s.rebuildMetaLocked()
 }
 
+// rebuildMetaLocked recomputes the modern _meta members. It is not
+// inlined, nor are getMember, memberIndex, terminalStatus, Task.ID and
+// closedErrLocked: with the wasm backend their inlined copies at many call
+// sites cost more bytes than the calls.
+//
+//go:noinline
 func (s *Session) rebuildMetaLocked() {
 	if s.era != EraModern {
 		s.metaMembers = nil
@@ -223,10 +249,10 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 	}
 	var res InitializeResult
 	if err := decodeInitializeResult(raw, &res); err != nil {
-		return errf.Errorf("%w: initialize: %v", ErrInvalidResult, err)
+		return wrapWhat(ErrInvalidResult, "initialize", err)
 	}
 	_, legacy := splitVersions(s.versions)
-	if !slices.Contains(legacy, res.ProtocolVersion) {
+	if !hasString(legacy, res.ProtocolVersion) {
 		return errf.Errorf("%w: server chose %q, client accepts %v", ErrUnsupportedVersion, res.ProtocolVersion, legacy)
 	}
 	s.mu.Lock()
@@ -299,7 +325,7 @@ func (s *Session) restoreLegacyState(ctx context.Context) {
 	}
 	for _, uri := range s.managed.uris() {
 		if _, err := s.call(ctx, MethodSubscribe, stringParams("uri", uri), nil, pin); err != nil {
-			s.warn(errf.Errorf("core: restoring subscription to %s: %w", uri, err))
+			s.warn(strErr("core: restoring subscription to %s: %w", uri, err))
 		}
 	}
 }

@@ -19,38 +19,38 @@ import (
 
 // serveRequest answers a legacy server→client request.
 func (s *Session) serveRequest(m *jsonrpc.Request) {
-	defer s.wg.Done()
+	// No deferred calls (see dispatchLoop): one way out.
 	ctx, cancel := context.WithCancel(s.ctx)
-	defer cancel()
 	s.mu.Lock()
 	s.incoming[m.ID] = cancel
 	version := s.version
 	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.incoming, m.ID)
-		s.serving--
-		s.mu.Unlock()
-	}()
 
 	resp := &jsonrpc.Response{ID: m.ID}
 	result, err := s.fulfil(ctx, m.Method, m.Params)
 	switch {
 	case err == nil:
 		resp.Result = result
-	case ctx.Err() != nil && s.ctx.Err() != nil:
-		return // session ended
 	case ctx.Err() != nil:
-		// The server cancelled its request: no response is expected.
-		return
+		// The session ended, or the server cancelled its request: no
+		// response is expected.
+		resp = nil
 	default:
 		resp.Error = wireErrorFor(err)
 	}
-	sendCtx, stop := context.WithTimeout(s.ctx, 30*time.Second)
-	defer stop()
-	if err := s.send(sendCtx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
-		s.warn(errf.Errorf("core: answering %s: %w", m.Method, err))
+	if resp != nil {
+		sendCtx, stop := context.WithTimeout(s.ctx, 30*time.Second)
+		if err := s.send(sendCtx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
+			s.warn(strErr("core: answering %s: %w", m.Method, err))
+		}
+		stop()
 	}
+	s.mu.Lock()
+	delete(s.incoming, m.ID)
+	s.serving--
+	s.mu.Unlock()
+	cancel()
+	s.wg.Done()
 }
 
 // wireErrorFor turns a handler error into a JSON-RPC error object.
@@ -81,6 +81,20 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 			err = errf.Errorf("core: %s handler panicked: %v", method, r)
 		}
 	}()
+	// One return here: a deferred call is expanded at every return of its
+	// function.
+	return s.runHandlerFor(ctx, method, params)
+}
+
+// noHandlerFor is the error of a server request no handler answers.
+//
+//go:noinline
+func noHandlerFor(what string) error {
+	return errf.Errorf("%w: %w (%s)", errUnknownMethod, ErrNoHandler, what)
+}
+
+// runHandlerFor is fulfil without the recovery.
+func (s *Session) runHandlerFor(ctx context.Context, method string, params json.RawMessage) (result json.RawMessage, err error) {
 	opts := &s.client.opts
 	var out any
 	switch method {
@@ -88,7 +102,7 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		return json.RawMessage("{}"), nil
 	case MethodCreateMessage:
 		if opts.SamplingHandler == nil {
-			return nil, errf.Errorf("%w: %w (sampling)", errUnknownMethod, ErrNoHandler)
+			return nil, noHandlerFor("sampling")
 		}
 		var p CreateMessageParams
 		if err := unmarshalParams(params, &p); err != nil {
@@ -104,7 +118,7 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		out = r
 	case MethodElicit:
 		if opts.ElicitationHandler == nil {
-			return nil, errf.Errorf("%w: %w (elicitation)", errUnknownMethod, ErrNoHandler)
+			return nil, noHandlerFor("elicitation")
 		}
 		var p ElicitParams
 		if err := unmarshalParams(params, &p); err != nil {
@@ -138,10 +152,10 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		} else if roots := s.client.Roots(); roots != nil {
 			out = &ListRootsResult{Roots: roots}
 		} else {
-			return nil, errf.Errorf("%w: %w (roots)", errUnknownMethod, ErrNoHandler)
+			return nil, noHandlerFor("roots")
 		}
 	default:
-		return nil, errf.Errorf("%w: %s", errUnknownMethod, method)
+		return nil, errStr("%w: %s", errUnknownMethod, method)
 	}
 	var b []byte
 	switch r := out.(type) {
@@ -153,7 +167,7 @@ func (s *Session) fulfil(ctx context.Context, method string, params json.RawMess
 		b, err = marshalListRootsResult(r)
 	}
 	if err != nil {
-		return nil, errf.Errorf("core: encoding %s result: %w", method, err)
+		return nil, strErr("core: encoding %s result: %w", method, err)
 	}
 	return b, nil
 }
@@ -170,7 +184,7 @@ func unmarshalParams(params json.RawMessage, v any) error {
 		return nil
 	}
 	if err := decodeParamsOf(params, v); err != nil {
-		return errf.Errorf("%w: %v", errBadParams, err)
+		return wrap(errBadParams, err)
 	}
 	return nil
 }
@@ -219,26 +233,26 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 	}
 	for key, req := range reqs {
 		if req == nil {
-			return nil, errf.Errorf("%w: input request %q is empty", ErrInvalidResult, key)
+			return nil, errStr("%w: input request %q is empty", ErrInvalidResult, key)
 		}
 	}
 	answers := make(chan answer, len(reqs))
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	for key, req := range reqs {
 		wg.Add(1)
 		go func() {
-			defer wg.Done()
 			raw, err := s.fulfil(ctx, req.Method, req.Params)
 			if err != nil {
 				err = &InputError{Key: key, Method: req.Method, Err: err}
 				cancel()
 			}
 			answers <- answer{key, raw, err}
+			wg.Done()
 		}()
 	}
 	wg.Wait()
+	cancel()
 	close(answers)
 	out := make(map[string]json.RawMessage, len(reqs))
 	var firstErr error

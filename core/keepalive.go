@@ -19,15 +19,15 @@ func (s *Session) startKeepAlive() {
 	}
 	s.wg.Add(1)
 	go func() {
-		defer s.wg.Done()
 		// A timer re-armed after each ping rather than a ticker: the pings
 		// stay an interval apart however long one takes, and the client's
 		// clock (a fake one in tests) times them.
 		t := s.client.clock.NewTimer(every)
-		defer t.Stop()
 		for {
 			select {
 			case <-s.ctx.Done():
+				t.Stop()
+				s.wg.Done()
 				return
 			case <-t.C():
 			}

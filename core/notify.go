@@ -83,8 +83,9 @@ func (q *notificationQueue) pushBarrier(f func()) {
 // len returns the number of queued handlers.
 func (q *notificationQueue) len() int {
 	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.items)
+	v := len(q.items)
+	q.mu.Unlock()
+	return v
 }
 
 func (q *notificationQueue) close() {
@@ -129,14 +130,17 @@ func (q *notificationQueue) next() (f func(), ok bool) {
 }
 
 func (s *Session) dispatchLoop() {
-	defer s.wg.Done()
+	// No deferred calls in the goroutines' functions: a panic there ends
+	// the program anyway, and each deferred call is a wrapper function
+	// plus its expansion at every return.
 	for {
 		f, ok := s.notes.next()
 		if !ok {
-			return
+			break
 		}
 		s.runHandler(f)
 	}
+	s.wg.Done()
 }
 
 // runHandler runs user code, turning a panic into a warning.
@@ -166,55 +170,33 @@ func (s *Session) onNotification(m *jsonrpc.Request) {
 		return
 	}
 
+	// The params of the notifications that have them, decoded at one
+	// place.
+	var params any
 	switch m.Method {
 	case NotificationProgress:
-		var p ProgressParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
-		var tok jsonrpc.ID
-		if b, err := appendAny(nil, p.ProgressToken); err == nil {
-			_ = tok.UnmarshalJSON(b)
-		}
-		s.mu.Lock()
-		call := s.progress[tok]
-		var onTouch func()
-		if call != nil {
-			onTouch = call.onTouch
-		}
-		s.mu.Unlock()
-		var onProg func(*ProgressParams)
-		if call != nil {
-			select {
-			case call.touch <- struct{}{}:
-			default:
-			}
-			if onTouch != nil {
-				onTouch()
-			}
-			onProg = call.onProg
-			if onProg != nil {
-				call.progressed.Store(true)
-			}
-		}
-		if onProg == nil && opts.ProgressHandler == nil {
-			return
-		}
-		s.notes.push(func() {
-			if onProg != nil {
-				onProg(&p)
-			}
-			if opts.ProgressHandler != nil {
-				opts.ProgressHandler(ctx, s, &p)
-			}
-		}, len(m.Params))
+		params = new(ProgressParams)
+	case NotificationCancelled:
+		params = new(CancelledParams)
+	case NotificationAcknowledged:
+		params = new(AcknowledgedParams)
+	case NotificationResourceUpdated:
+		params = new(ResourceUpdatedParams)
+	case NotificationMessage:
+		params = new(LoggingMessageParams)
+	case NotificationElicitComplete:
+		params = new(ElicitationCompleteParams)
+	}
+	if params != nil && !s.decodeNote(m, params) {
+		return
+	}
+
+	switch p := params.(type) {
+	case *ProgressParams:
+		s.onProgress(p, len(m.Params))
 		return
 
-	case NotificationCancelled:
-		var p CancelledParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
+	case *CancelledParams:
 		s.mu.Lock()
 		cancel := s.incoming[p.RequestID]
 		s.mu.Unlock()
@@ -223,73 +205,104 @@ func (s *Session) onNotification(m *jsonrpc.Request) {
 		}
 		if n, ok := p.RequestID.Int64(); ok {
 			if sb := s.subscription(n); sb != nil {
-				sb.finish(errf.Errorf("%w: server cancelled the subscription: %s", ErrClosed, p.Reason))
+				sb.finish(errStr("%w: server cancelled the subscription: %s", ErrClosed, p.Reason))
 				s.cancelRequest(n, "")
 			}
 		}
 		return
 
-	case NotificationAcknowledged:
-		var p AcknowledgedParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
+	case *AcknowledgedParams:
 		if sub != nil {
 			sub.acknowledge(p.Notifications)
 		} else {
-			s.warn(errf.Errorf("%w: acknowledgement for unknown subscription", ErrInvalidResult))
+			s.warn(wrap(ErrInvalidResult, "acknowledgement for unknown subscription"))
 		}
 		return
 
-	case NotificationToolsChanged:
-		s.cache.invalidateMethod(MethodListTools)
-		if h := opts.ToolListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
-			s.notes.push(func() { h(ctx, s) }, len(m.Params))
-		}
-	case NotificationPromptsChanged:
-		s.cache.invalidateMethod(MethodListPrompts)
-		if h := opts.PromptListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
-			s.notes.push(func() { h(ctx, s) }, len(m.Params))
-		}
-	case NotificationResourcesChanged:
-		s.cache.invalidateMethod(MethodListResources)
-		s.cache.invalidateMethod(MethodListResourceTemplates)
-		if h := opts.ResourceListChangedHandler; h != nil && !s.managed.duplicate(sub, m.Method, "") {
-			s.notes.push(func() { h(ctx, s) }, len(m.Params))
-		}
-	case NotificationResourceUpdated:
-		var p ResourceUpdatedParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
+	case *ResourceUpdatedParams:
 		s.cache.invalidateResource(p.URI)
 		if h := opts.ResourceUpdatedHandler; h != nil && !s.managed.duplicate(sub, m.Method, p.URI) {
-			s.notes.push(func() { h(ctx, s, &p) }, len(m.Params))
+			s.notes.push(func() { h(ctx, s, p) }, len(m.Params))
 		}
-	case NotificationMessage:
-		var p LoggingMessageParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
+	case *LoggingMessageParams:
 		if h := opts.LoggingHandler; h != nil {
-			s.notes.push(func() { h(ctx, s, &p) }, len(m.Params))
+			s.notes.push(func() { h(ctx, s, p) }, len(m.Params))
+		}
+	case *ElicitationCompleteParams:
+		s.elicits.complete(p.ElicitationID)
+		if h := opts.ElicitationCompleteHandler; h != nil {
+			s.notes.push(func() { h(ctx, s, p) }, len(m.Params))
+		}
+	}
+
+	switch m.Method {
+	case NotificationToolsChanged, NotificationPromptsChanged, NotificationResourcesChanged:
+		// One path for the three list_changed notifications: the cached
+		// lists they invalidate, and their handler.
+		h := opts.ResourceListChangedHandler
+		switch m.Method {
+		case NotificationToolsChanged:
+			s.cache.invalidateMethod(MethodListTools)
+			h = opts.ToolListChangedHandler
+		case NotificationPromptsChanged:
+			s.cache.invalidateMethod(MethodListPrompts)
+			h = opts.PromptListChangedHandler
+		default:
+			s.cache.invalidateMethod(MethodListResources)
+			s.cache.invalidateMethod(MethodListResourceTemplates)
+		}
+		if h != nil && !s.managed.duplicate(sub, m.Method, "") {
+			s.notes.push(func() { h(ctx, s) }, len(m.Params))
 		}
 	case NotificationTaskStatus, NotificationTasks:
 		s.deliverTaskStatus(m.Params)
-	case NotificationElicitComplete:
-		var p ElicitationCompleteParams
-		if !s.decodeNote(m, &p) {
-			return
-		}
-		s.elicits.complete(p.ElicitationID)
-		if h := opts.ElicitationCompleteHandler; h != nil {
-			s.notes.push(func() { h(ctx, s, &p) }, len(m.Params))
-		}
 	}
 	if sub != nil && sub.handler != nil {
 		h, method, params := sub.handler, m.Method, m.Params
 		s.notes.push(func() { h(ctx, method, params) }, len(m.Params))
 	}
+}
+
+// onProgress routes a progress notification to its call and to
+// ClientOptions.ProgressHandler.
+func (s *Session) onProgress(p *ProgressParams, size int) {
+	var tok jsonrpc.ID
+	if b, err := appendAny(nil, p.ProgressToken); err == nil {
+		_ = tok.UnmarshalJSON(b)
+	}
+	s.mu.Lock()
+	call := s.progress[tok]
+	var onTouch func()
+	if call != nil {
+		onTouch = call.onTouch
+	}
+	s.mu.Unlock()
+	var onProg func(*ProgressParams)
+	if call != nil {
+		select {
+		case call.touch <- struct{}{}:
+		default:
+		}
+		if onTouch != nil {
+			onTouch()
+		}
+		onProg = call.onProg
+		if onProg != nil {
+			call.progressed.Store(true)
+		}
+	}
+	opts, ctx := &s.client.opts, s.ctx
+	if onProg == nil && opts.ProgressHandler == nil {
+		return
+	}
+	s.notes.push(func() {
+		if onProg != nil {
+			onProg(p)
+		}
+		if opts.ProgressHandler != nil {
+			opts.ProgressHandler(ctx, s, p)
+		}
+	}, size)
 }
 
 // notificationSub returns the subscription a notification is routed to by
@@ -335,7 +348,6 @@ func (w *elicitWaiters) init() {
 
 func (w *elicitWaiters) channel(id string) chan struct{} {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	ch := w.waiting[id]
 	if ch == nil {
 		ch = make(chan struct{})
@@ -344,6 +356,7 @@ func (w *elicitWaiters) channel(id string) chan struct{} {
 			close(ch)
 		}
 	}
+	w.mu.Unlock()
 	return ch
 }
 
@@ -355,29 +368,28 @@ const maxUnclaimedElicitations = 64
 
 func (w *elicitWaiters) complete(id string) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.done[id] {
-		return
-	}
-	if ch := w.waiting[id]; ch != nil {
+	if ch := w.waiting[id]; w.done[id] {
+		// completed already
+	} else if ch != nil {
 		w.done[id] = true
 		close(ch)
-		return
-	}
-	for old := range w.done {
-		if len(w.done) < maxUnclaimedElicitations {
-			break
+	} else {
+		for old := range w.done {
+			if len(w.done) < maxUnclaimedElicitations {
+				break
+			}
+			if w.waiting[old] == nil {
+				delete(w.done, old)
+			}
 		}
-		if w.waiting[old] == nil {
-			delete(w.done, old)
-		}
+		w.done[id] = true
 	}
-	w.done[id] = true
+	w.mu.Unlock()
 }
 
 func (w *elicitWaiters) forget(id string) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	delete(w.waiting, id)
 	delete(w.done, id)
+	w.mu.Unlock()
 }

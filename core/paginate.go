@@ -39,7 +39,7 @@ func paginate[T any](ctx context.Context, page func(ctx context.Context, cursor 
 				return
 			}
 			if seen[next] {
-				yield(zero, errf.Errorf("%w: %q", ErrRepeatedCursor, next))
+				yield(zero, errStr("%w: %q", ErrRepeatedCursor, next))
 				return
 			}
 			seen[next] = true

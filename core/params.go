@@ -20,7 +20,7 @@ func objectMembers(obj json.RawMessage) ([]jsonscan.Member, error) {
 		return nil, errf.Errorf("%w: a JSON object is needed, got %.40s", errBadParams, string(obj))
 	}
 	if err := jsonscan.SyntaxError(obj); err != nil {
-		return nil, errf.Errorf("%w: %v", errBadParams, err)
+		return nil, wrap(errBadParams, err)
 	}
 	return jsonscan.SplitMembers(obj)
 }
@@ -83,6 +83,8 @@ func setMembers(ms []jsonscan.Member, add ...jsonscan.Member) []jsonscan.Member 
 }
 
 // memberIndex returns the index of the member named key, or -1.
+//
+//go:noinline
 func memberIndex(ms []jsonscan.Member, key string) int {
 	for i := range ms {
 		if ms[i].Key == key {
@@ -187,6 +189,8 @@ func topMember(raw json.RawMessage, key string) json.RawMessage {
 }
 
 // getMember returns the raw value of a top-level member, or nil.
+//
+//go:noinline
 func getMember(ms []jsonscan.Member, key string) json.RawMessage {
 	for _, m := range ms {
 		if m.Key == key {

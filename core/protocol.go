@@ -1,7 +1,5 @@
 package core
 
-import "slices"
-
 // Protocol revisions this client speaks.
 const (
 	Version20260728 = "2026-07-28"
@@ -52,7 +50,7 @@ var legacyVersions = []string{Version20251125, Version20250618, Version20250326,
 // IsModernVersion reports whether v is a modern (per-request metadata)
 // protocol version. Unknown versions newer than 2025-11-25 count as modern.
 func IsModernVersion(v string) bool {
-	if v == "" || slices.Contains(legacyVersions, v) {
+	if v == "" || hasString(legacyVersions, v) {
 		return false
 	}
 	return v > Version20251125

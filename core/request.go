@@ -43,6 +43,9 @@ type CallOptions struct {
 	encode func(any) ([]byte, error)
 }
 
+// noCallOptions stands for nil CallOptions: the pipeline only reads them.
+var noCallOptions CallOptions
+
 // callEra pins the era and version of a request made during the handshake.
 type callEra struct {
 	era     Era
@@ -81,7 +84,8 @@ func (s *Session) call(ctx context.Context, method string, params json.RawMessag
 // whether it is a task handle, and the handle — so that CallToolRaw need
 // not walk a (possibly multi-megabyte) result a second time.
 type taskProbe struct {
-	set  bool // the pipeline checked this result (not a cached one)
+	_    [0]func() // not comparable: no generated equality function
+	set  bool      // the pipeline checked this result (not a cached one)
 	task *wireTask
 	ok   bool
 	err  error
@@ -91,7 +95,7 @@ type taskProbe struct {
 // what it found out about the result.
 func (s *Session) callProbe(ctx context.Context, method string, params json.RawMessage, opts *CallOptions, pin *callEra, probe *taskProbe) (json.RawMessage, error) {
 	if opts == nil {
-		opts = &CallOptions{}
+		opts = &noCallOptions
 	}
 	user, err := objectMembers(params)
 	if err != nil {
@@ -224,7 +228,7 @@ func (s *Session) callProbe(ctx context.Context, method string, params json.RawM
 		}
 		if jsonscan.RawString(resultType) == ResultTypeInputRequired {
 			if !supportsInputRequired(method) {
-				return nil, errf.Errorf("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
+				return nil, errStr("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
 			}
 			if rounds >= s.client.opts.MaxInputRounds {
 				return nil, errf.Errorf("%w (%d) for %s", ErrTooManyRounds, rounds, method)
@@ -282,7 +286,7 @@ func (s *Session) wireParams(era Era, version string, user []jsonscan.Member, op
 			b, err = opts.encode(v)
 		}
 		if err != nil {
-			return nil, errf.Errorf("core: encoding _meta[%q]: %w", k, err)
+			return nil, strErr("core: encoding _meta[%q]: %w", k, err)
 		}
 		meta = append(meta, jsonscan.Member{Key: k, Val: b})
 	}
@@ -300,10 +304,10 @@ func (s *Session) renegotiate(current string, supported []string) bool {
 		return false
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.version == current {
 		s.setVersionLocked(next)
 	}
+	s.mu.Unlock()
 	return true
 }
 
@@ -312,10 +316,10 @@ func (s *Session) renegotiate(current string, supported []string) bool {
 func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessage) ([]jsonscan.Member, error) {
 	var ir inputRequiredResult
 	if err := decodeInputRequired(result, &ir); err != nil {
-		return nil, errf.Errorf("%w: input_required: %v", ErrInvalidResult, err)
+		return nil, wrapWhat(ErrInvalidResult, "input_required", err)
 	}
 	if len(ir.InputRequests) == 0 && len(ir.RequestState) == 0 {
-		return nil, errf.Errorf("%w: input_required result has neither inputRequests nor requestState", ErrInvalidResult)
+		return nil, wrap(ErrInvalidResult, "input_required result has neither inputRequests nor requestState")
 	}
 	// Each retry carries exactly what this round asked for: responses to
 	// this round's requests and this round's state, or none.
@@ -351,7 +355,7 @@ func (s *Session) postProcess(method string, user []jsonscan.Member, result json
 // methods).
 func decodeResult(method string, raw json.RawMessage, v any) error {
 	if err := decodeTypedResult(raw, v); err != nil {
-		return errf.Errorf("%w: %s: %v", ErrInvalidResult, method, err)
+		return wrapWhat(ErrInvalidResult, method, err)
 	}
 	return nil
 }
@@ -384,7 +388,7 @@ func (s *Session) Ping(ctx context.Context) error {
 // result, served from the cache while fresh.
 func (s *Session) Discover(ctx context.Context, opts *CallOptions) (*DiscoverResult, error) {
 	if s.Era() != EraModern {
-		return nil, errf.Errorf("%w: server/discover on a legacy server", ErrNotSupported)
+		return nil, wrap(ErrNotSupported, "server/discover on a legacy server")
 	}
 	return typed[DiscoverResult](ctx, s, MethodDiscover, nil, opts)
 }
@@ -408,7 +412,7 @@ func (s *Session) listTools(ctx context.Context, params json.RawMessage) (*ListT
 	}
 	var r ListToolsResult
 	if derr := decodeListToolsResult(raw, &r); derr != nil {
-		return nil, errf.Errorf("%w: %s: %v", ErrInvalidResult, MethodListTools, derr)
+		return nil, wrapWhat(ErrInvalidResult, MethodListTools, derr)
 	}
 	return &r, err
 }
@@ -423,7 +427,7 @@ func (s *Session) listTools(ctx context.Context, params json.RawMessage) (*ListT
 // returns its handle in a *TaskCreatedError instead.
 func (s *Session) CallTool(ctx context.Context, params *CallToolParams, opts *CallOptions) (*CallToolResult, error) {
 	if params == nil || params.Name == "" {
-		return nil, errf.Errorf("%w: CallTool needs a tool name", errBadParams)
+		return nil, wrap(errBadParams, "CallTool needs a tool name")
 	}
 	return s.callToolTask(ctx, params, opts)
 }

@@ -1,10 +1,6 @@
 package core
 
-import (
-	"bytes"
-
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-)
+import "bytes"
 
 // requireResult rejects a missing or null result for a request whose
 // result carries data (a list, a tool result, a resource, ...): decoding
@@ -21,10 +17,10 @@ func requireResult(method string, result []byte) error {
 	}
 	r := bytes.TrimSpace(result)
 	if len(r) == 0 || string(r) == "null" {
-		return errf.Errorf("%w: %s answered with a null result", ErrInvalidResult, method)
+		return errStr("%w: %s answered with a null result", ErrInvalidResult, method)
 	}
 	if r[0] != '{' {
-		return errf.Errorf("%w: %s answered with a result that is not an object", ErrInvalidResult, method)
+		return errStr("%w: %s answered with a result that is not an object", ErrInvalidResult, method)
 	}
 	return nil
 }

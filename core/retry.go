@@ -122,13 +122,14 @@ func (s *Session) waitRetry(ctx context.Context, c *callSpec, started time.Time,
 		return cause
 	}
 	t := s.client.clock.NewTimer(d)
-	defer t.Stop()
+	var err error
 	select {
 	case <-t.C():
-		return nil
 	case <-ctx.Done():
-		return ctx.Err()
+		err = ctx.Err()
 	case <-s.done:
-		return errf.Errorf("%w (while waiting to retry: %w)", s.closedErr(), cause)
+		err = errf.Errorf("%w (while waiting to retry: %w)", s.closedErr(), cause)
 	}
+	t.Stop()
+	return err
 }

@@ -159,55 +159,62 @@ func (s *Session) Client() *Client { return s.client }
 // Era returns the protocol era of the server.
 func (s *Session) Era() Era {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.era
+	v := s.era
+	s.mu.Unlock()
+	return v
 }
 
 // ProtocolVersion returns the negotiated protocol version.
 func (s *Session) ProtocolVersion() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.version
+	v := s.version
+	s.mu.Unlock()
+	return v
 }
 
 // ServerInfo returns the server's identity (nil if it sent none).
 func (s *Session) ServerInfo() *Implementation {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.serverInfo
+	v := s.serverInfo
+	s.mu.Unlock()
+	return v
 }
 
 // ServerCapabilities returns the server's capabilities (never nil).
 func (s *Session) ServerCapabilities() *ServerCapabilities {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.serverCaps == nil {
+	v := s.serverCaps
+	s.mu.Unlock()
+	if v == nil {
 		return &ServerCapabilities{}
 	}
-	return s.serverCaps
+	return v
 }
 
 // Instructions returns the server's instructions.
 func (s *Session) Instructions() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.instructions
+	v := s.instructions
+	s.mu.Unlock()
+	return v
 }
 
 // InitializeResult returns the legacy initialize result (nil for modern
 // servers).
 func (s *Session) InitializeResult() *InitializeResult {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.initResult
+	v := s.initResult
+	s.mu.Unlock()
+	return v
 }
 
 // DiscoverResult returns the modern server/discover result (nil for legacy
 // servers).
 func (s *Session) DiscoverResult() *DiscoverResult {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.discover
+	v := s.discover
+	s.mu.Unlock()
+	return v
 }
 
 // ID returns the server-assigned session id of a legacy HTTP session, or "".
@@ -225,8 +232,9 @@ func (s *Session) Done() <-chan struct{} { return s.done }
 // connection error otherwise.
 func (s *Session) Err() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closeErr
+	v := s.closeErr
+	s.mu.Unlock()
+	return v
 }
 
 // Close ends the session: pending calls fail with ErrClosed, subscriptions
@@ -277,6 +285,10 @@ func (s *Session) shutdown(cause error) {
 	s.client.forget(s)
 }
 
+// warn reports err to ClientOptions.OnWarning. Not inlined: it is called
+// from some twenty cold places.
+//
+//go:noinline
 func (s *Session) warn(err error) {
 	if f := s.client.opts.OnWarning; f != nil {
 		f(s, err)
@@ -291,7 +303,6 @@ func (s *Session) tee(dir Direction, m jsonrpc.Message) {
 
 // readLoop receives messages until the connection ends.
 func (s *Session) readLoop() {
-	defer s.wg.Done()
 	for {
 		msg, err := s.conn.Recv(s.ctx)
 		if err != nil {
@@ -299,10 +310,11 @@ func (s *Session) readLoop() {
 				err = nil
 			}
 			s.shutdown(err)
-			return
+			break
 		}
 		s.receive(msg)
 	}
+	s.wg.Done()
 }
 
 // receive routes one incoming message. It runs on the reader goroutine,
@@ -357,17 +369,20 @@ func (s *Session) deliver(r *jsonrpc.Response) {
 // register adds a pending call.
 func (s *Session) register(p *pendingCall) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	var err error
 	if s.closed {
-		return s.closedErrLocked()
+		err = s.closedErrLocked()
+	} else {
+		s.pending[p.id] = p
+		if p.token.IsValid() {
+			s.progress[p.token] = p
+		}
 	}
-	s.pending[p.id] = p
-	if p.token.IsValid() {
-		s.progress[p.token] = p
-	}
-	return nil
+	s.mu.Unlock()
+	return err
 }
 
+//go:noinline
 func (s *Session) closedErrLocked() error {
 	if s.closeErr != nil {
 		return errf.Errorf("%w: %w", ErrClosed, s.closeErr)
@@ -377,13 +392,13 @@ func (s *Session) closedErrLocked() error {
 
 func (s *Session) unregister(p *pendingCall) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.pending[p.id] == p {
 		delete(s.pending, p.id)
 	}
 	if p.token.IsValid() && s.progress[p.token] == p {
 		delete(s.progress, p.token)
 	}
+	s.mu.Unlock()
 }
 
 // send transmits a message and tees it.
@@ -425,7 +440,6 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*jsonrpc.Response
 	if err := s.register(p); err != nil {
 		return nil, err
 	}
-	defer s.unregister(p)
 	if c.sub != nil {
 		s.addSub(c.sub)
 	}
@@ -439,14 +453,12 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*jsonrpc.Response
 	} else {
 		r, err = s.roundTripInline(ctx, p, c, req)
 	}
-	if err != nil {
-		return r, err
-	}
-	if p.progressed.Load() {
+	if err == nil && p.progressed.Load() {
 		// Progress callbacks run before the call returns.
 		s.drainNotes(ctx)
 	}
-	return r, nil
+	s.unregister(p) // not deferred: one way out
+	return r, err
 }
 
 // roundTripInline sends req on the calling goroutine: an HTTP transport's
@@ -456,13 +468,13 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*jsonrpc.Response
 // goroutine switch costs a lot inside WebAssembly (the whole stack unwinds
 // and rewinds), and this path has none of its own.
 func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSpec, req *jsonrpc.Request) (*jsonrpc.Response, error) {
+	// No deferred calls: one way out, where the timers and the send's
+	// context stop (each deferred call is expanded at every return).
 	sendCtx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
 	clk := s.client.clock
 	var idle, total timer
 	if c.timeout > 0 {
 		idle = clk.AfterFunc(c.timeout, func() { stop(errIdleTimeout) })
-		defer idle.Stop()
 		if c.reset {
 			s.mu.Lock() // onNotification reads it under s.mu
 			p.onTouch = func() { idle.Reset(c.timeout) }
@@ -471,42 +483,49 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 	}
 	if c.total > 0 {
 		total = clk.AfterFunc(c.total, func() { stop(errTotalTimeout) })
-		defer total.Stop()
 	}
 	sendErr := s.send(sendCtx, req, &c.send)
+	var r *jsonrpc.Response
 	select {
-	case r := <-p.ch:
+	case r = <-p.ch:
 		// Answered: the send's own outcome no longer matters.
-		if r.TransportErr != nil {
-			return nil, r.TransportErr
-		}
-		return r, nil
 	default:
-	}
-	if sendErr == nil {
-		// The answer comes on another stream (a legacy 202, WebSocket).
-		select {
-		case r := <-p.ch:
-			if r.TransportErr != nil {
-				return nil, r.TransportErr
+		if sendErr == nil {
+			// The answer comes on another stream (a legacy 202, WebSocket).
+			select {
+			case r = <-p.ch:
+			case <-sendCtx.Done():
 			}
-			return r, nil
-		case <-sendCtx.Done():
 		}
 	}
-	switch cause := context.Cause(sendCtx); {
-	case sendCtx.Err() == nil:
-		return nil, sendErr
-	case errors.Is(cause, errIdleTimeout):
-		s.cancelRequest(p.id, "timeout")
-		return nil, &TimeoutError{Method: c.method, Timeout: c.timeout}
-	case errors.Is(cause, errTotalTimeout):
-		s.cancelRequest(p.id, "timeout")
-		return nil, &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
-	default:
-		s.cancelRequest(p.id, "cancelled")
-		return nil, ctx.Err()
+	var err error
+	if r != nil {
+		if r.TransportErr != nil {
+			r, err = nil, r.TransportErr
+		}
+	} else {
+		switch cause := context.Cause(sendCtx); {
+		case sendCtx.Err() == nil:
+			err = sendErr
+		case errors.Is(cause, errIdleTimeout):
+			s.cancelRequest(p.id, "timeout")
+			err = &TimeoutError{Method: c.method, Timeout: c.timeout}
+		case errors.Is(cause, errTotalTimeout):
+			s.cancelRequest(p.id, "timeout")
+			err = &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
+		default:
+			s.cancelRequest(p.id, "cancelled")
+			err = ctx.Err()
+		}
 	}
+	if total != nil {
+		total.Stop()
+	}
+	if idle != nil {
+		idle.Stop()
+	}
+	stop(nil)
+	return r, err
 }
 
 // The causes with which a call's timers stop its inline send.
@@ -550,40 +569,47 @@ func (s *Session) drainNotes(ctx context.Context) {
 }
 
 func (s *Session) await(ctx context.Context, p *pendingCall, c *callSpec) (*jsonrpc.Response, error) {
+	// No deferred calls: one way out (see roundTripInline).
 	var idle, total <-chan time.Time
-	var idleTimer timer
+	var idleTimer, totalTimer timer
 	if c.timeout > 0 {
 		idleTimer = s.client.clock.NewTimer(c.timeout)
-		defer idleTimer.Stop()
 		idle = idleTimer.C()
 	}
 	if c.total > 0 {
-		t := s.client.clock.NewTimer(c.total)
-		defer t.Stop()
-		total = t.C()
+		totalTimer = s.client.clock.NewTimer(c.total)
+		total = totalTimer.C()
 	}
-	for {
+	var r *jsonrpc.Response
+	var err error
+	for r == nil && err == nil {
 		select {
-		case r := <-p.ch:
+		case r = <-p.ch:
 			if r.TransportErr != nil {
-				return nil, r.TransportErr
+				r, err = nil, r.TransportErr
 			}
-			return r, nil
 		case <-p.touch:
 			if c.reset && idleTimer != nil {
 				idleTimer.Reset(c.timeout)
 			}
 		case <-idle:
 			s.cancelRequest(p.id, "timeout")
-			return nil, &TimeoutError{Method: c.method, Timeout: c.timeout}
+			err = &TimeoutError{Method: c.method, Timeout: c.timeout}
 		case <-total:
 			s.cancelRequest(p.id, "timeout")
-			return nil, &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
+			err = &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
 		case <-ctx.Done():
 			s.cancelRequest(p.id, "cancelled")
-			return nil, ctx.Err()
+			err = ctx.Err()
 		}
 	}
+	if totalTimer != nil {
+		totalTimer.Stop()
+	}
+	if idleTimer != nil {
+		idleTimer.Stop()
+	}
+	return r, err
 }
 
 // cancelRequest abandons a request: the pending entry goes away and the
@@ -605,8 +631,9 @@ func (s *Session) cancelRequest(id int64, reason string) {
 	params := cancelledParams(id, reason)
 	note := &jsonrpc.Request{Method: NotificationCancelled, Params: params}
 	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
-	defer cancel()
-	if err := s.send(ctx, note, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {
+	err := s.send(ctx, note, &SendOptions{ProtocolVersion: version})
+	cancel()
+	if err != nil && s.ctx.Err() == nil {
 		s.warn(errf.Errorf("core: sending cancellation of request %d: %w", id, err))
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -49,8 +48,9 @@ func (sub *Subscription) Requested() SubscriptionFilter { return sub.requested }
 // Acknowledged returns the subset of the filter the server agreed to honour.
 func (sub *Subscription) Acknowledged() *SubscriptionFilter {
 	sub.mu.Lock()
-	defer sub.mu.Unlock()
-	return sub.ack
+	v := sub.ack
+	sub.mu.Unlock()
+	return v
 }
 
 // Done is closed when the subscription has ended.
@@ -60,8 +60,9 @@ func (sub *Subscription) Done() <-chan struct{} { return sub.done }
 // (Close, or the server's completion result), and the cause otherwise.
 func (sub *Subscription) Err() error {
 	sub.mu.Lock()
-	defer sub.mu.Unlock()
-	return sub.err
+	v := sub.err
+	sub.mu.Unlock()
+	return v
 }
 
 // Close ends the subscription (the listen stream is closed, which is the
@@ -100,22 +101,23 @@ func (sub *Subscription) finish(err error) {
 
 func (s *Session) addSub(sub *Subscription) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.subs[sub.id] = sub
+	s.mu.Unlock()
 }
 
 func (s *Session) removeSub(sub *Subscription) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.subs[sub.id] == sub {
 		delete(s.subs, sub.id)
 	}
+	s.mu.Unlock()
 }
 
 func (s *Session) subscription(id int64) *Subscription {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.subs[id]
+	v := s.subs[id]
+	s.mu.Unlock()
+	return v
 }
 
 // Listen opens a subscriptions/listen stream (modern servers only) and
@@ -124,7 +126,7 @@ func (s *Session) subscription(id int64) *Subscription {
 // or the session ends.
 func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *ListenOptions) (*Subscription, error) {
 	if s.Era() != EraModern {
-		return nil, errf.Errorf("%w: subscriptions/listen needs a modern server; use Subscribe", ErrNotSupported)
+		return nil, wrap(ErrNotSupported, "subscriptions/listen needs a modern server; use Subscribe")
 	}
 	if filter == nil {
 		filter = &SubscriptionFilter{}
@@ -138,8 +140,6 @@ func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *
 	params := marshalListenParams(filter)
 	s.wg.Add(1)
 	go func() {
-		defer s.wg.Done()
-		defer cancel()
 		copts := &CallOptions{Timeout: -1, MaxTotalTimeout: -1, NoCache: true, sub: sub}
 		if len(filter.TaskIDs) > 0 {
 			copts = s.tasksMeta(copts) // task notifications need the extension declared
@@ -149,6 +149,8 @@ func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *
 			err = nil // closed by the client
 		}
 		sub.finish(err)
+		cancel()
+		s.wg.Done()
 	}()
 	select {
 	case <-sub.ackCh:
@@ -157,7 +159,7 @@ func (s *Session) Listen(ctx context.Context, filter *SubscriptionFilter, opts *
 		if err := sub.Err(); err != nil {
 			return nil, err
 		}
-		return nil, errf.Errorf("%w: subscription ended before it was acknowledged", ErrInvalidResult)
+		return nil, wrap(ErrInvalidResult, "subscription ended before it was acknowledged")
 	case <-ctx.Done():
 		cancel()
 		<-sub.done
@@ -179,24 +181,23 @@ type managedListen struct {
 
 func (m *managedListen) init(s *Session) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	m.s = s
+	m.mu.Unlock()
 }
 
 func (m *managedListen) uris() []string {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	out := make([]string, 0, len(m.uriS))
 	for u := range m.uriS {
 		out = append(out, u)
 	}
+	m.mu.Unlock()
 	sort.Strings(out)
 	return out
 }
 
 func (m *managedListen) setURI(uri string, on bool) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.uriS == nil {
 		m.uriS = map[string]bool{}
 	}
@@ -205,6 +206,7 @@ func (m *managedListen) setURI(uri string, on bool) {
 	} else {
 		delete(m.uriS, uri)
 	}
+	m.mu.Unlock()
 }
 
 // filter computes what the managed stream should listen for.
@@ -264,42 +266,41 @@ func (m *managedListen) swap(old, next *Subscription) {
 // watch re-opens the managed stream, with backoff, when it ends while it
 // is still the current one.
 func (m *managedListen) watch(sub *Subscription) {
-	defer m.s.wg.Done()
 	s := m.s
+	// No deferred call (see dispatchLoop): the loop breaks out.
 	select {
 	case <-sub.Done():
 	case <-s.ctx.Done():
-		return
 	}
 	backoff := 500 * time.Millisecond
-	for {
-		m.mu.Lock()
-		current := m.cur == sub
-		m.mu.Unlock()
-		if !current || s.ctx.Err() != nil {
-			return
-		}
+	for s.ctx.Err() == nil && m.current(sub) {
 		t := s.client.clock.NewTimer(backoff)
 		select {
 		case <-s.ctx.Done():
 			t.Stop()
-			return
+			continue
 		case <-t.C():
 		}
-		m.mu.Lock()
-		current = m.cur == sub
-		m.mu.Unlock()
-		if !current {
-			return
+		if !m.current(sub) {
+			break
 		}
 		ctx, cancel := context.WithTimeout(s.ctx, s.client.opts.ProbeTimeout)
 		_, err := m.refresh(ctx)
 		cancel()
 		if err == nil {
-			return
+			break
 		}
 		backoff = min(backoff*2, 30*time.Second)
 	}
+	s.wg.Done()
+}
+
+// current reports whether sub is the managed stream.
+func (m *managedListen) current(sub *Subscription) bool {
+	m.mu.Lock()
+	cur := m.cur == sub
+	m.mu.Unlock()
+	return cur
 }
 
 // Subscribe asks for notifications/resources/updated about uri: with
@@ -317,8 +318,8 @@ func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	s.managed.setURI(uri, true)
 	sub, err := s.managed.refresh(ctx)
 	if err == nil && sub != nil {
-		if ack := sub.Acknowledged(); ack == nil || !slices.Contains(ack.ResourceSubscriptions, uri) {
-			err = errf.Errorf("%w: the server did not acknowledge a subscription to %s", ErrNotSupported, uri)
+		if ack := sub.Acknowledged(); ack == nil || !hasString(ack.ResourceSubscriptions, uri) {
+			err = errStr("%w: the server did not acknowledge a subscription to %s", ErrNotSupported, uri)
 		}
 	}
 	if err != nil {
@@ -377,7 +378,7 @@ func (m *managedListen) duplicate(sub *Subscription, method, uri string) bool {
 	case NotificationResourcesChanged:
 		return ack.ResourcesListChanged
 	case NotificationResourceUpdated:
-		return slices.Contains(ack.ResourceSubscriptions, uri)
+		return hasString(ack.ResourceSubscriptions, uri)
 	}
 	return false
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -109,6 +108,7 @@ type TaskState struct {
 // cancelled).
 func (st *TaskState) Terminal() bool { return terminalStatus(st.Status) }
 
+//go:noinline
 func terminalStatus(s string) bool {
 	return s == TaskCompleted || s == TaskFailed || s == TaskCancelled
 }
@@ -152,7 +152,7 @@ func (w *wireTask) state() TaskState {
 
 func (w *wireTask) validate() error {
 	if w.TaskID == "" {
-		return errf.Errorf("%w: task without taskId", ErrInvalidResult)
+		return wrap(ErrInvalidResult, "task without taskId")
 	}
 	switch w.Status {
 	case TaskWorking, TaskInputRequired, TaskCompleted, TaskFailed, TaskCancelled:
@@ -210,6 +210,8 @@ type Task struct {
 }
 
 // ID returns the task id ("" for a call the server answered directly).
+//
+//go:noinline
 func (t *Task) ID() string { return t.State().ID }
 
 // Status returns the last known status.
@@ -224,8 +226,9 @@ func (t *Task) PollInterval() time.Duration { return t.State().PollInterval }
 // State returns the last known state.
 func (t *Task) State() TaskState {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.st
+	v := t.st
+	t.mu.Unlock()
+	return v
 }
 
 // Result returns the outcome once the task ended: the final CallToolResult,
@@ -233,11 +236,12 @@ func (t *Task) State() TaskState {
 // ErrTaskCancelled). Before that it returns ErrTaskPending.
 func (t *Task) Result() (*CallToolResult, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	r, err := t.result, t.err
 	if !t.final {
-		return nil, ErrTaskPending
+		r, err = nil, ErrTaskPending
 	}
-	return t.result, t.err
+	t.mu.Unlock()
+	return r, err
 }
 
 func (s *Session) newTask(tool string, w *wireTask) *Task {
@@ -291,34 +295,37 @@ func older(a, b string) bool {
 // one whose payload (result, error, input requests) came with it.
 func (t *Task) actionable() *wireTask {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	w := t.last
-	if w == nil {
-		return nil
+	if w != nil && !w.actionable(t.s.Era() == EraModern) {
+		w = nil
 	}
-	if t.s.Era() != EraModern {
-		if terminalStatus(w.Status) || w.Status == TaskInputRequired {
-			return w
-		}
-		return nil
+	t.mu.Unlock()
+	return w
+}
+
+// actionable is Task.actionable's test of one state.
+func (w *wireTask) actionable(modern bool) bool {
+	if !modern {
+		return terminalStatus(w.Status) || w.Status == TaskInputRequired
 	}
 	switch {
 	case w.Status == TaskCancelled,
 		w.Status == TaskCompleted && len(w.Result) > 0,
 		w.Status == TaskFailed && w.Error != nil,
 		w.Status == TaskInputRequired && len(w.InputRequests) > 0:
-		return w
+		return true
 	}
-	return nil
+	return false
 }
 
 func (t *Task) finish(r *CallToolResult, err error) (*CallToolResult, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if !t.final {
 		t.final, t.result, t.err = true, r, err
 	}
-	return t.result, t.err
+	r, err = t.result, t.err
+	t.mu.Unlock()
+	return r, err
 }
 
 // tasksMeta returns the _meta override that declares the tasks extension
@@ -367,16 +374,16 @@ func (s *Session) legacyTaskTools() bool {
 	}
 	tw := &s.taskWatch
 	tw.mu.Lock()
-	defer tw.mu.Unlock()
-	if tw.caps == caps {
-		return tw.capsTools
+	if tw.caps != caps {
+		tw.caps = caps
+		var t tasksToolCall
+		ok := decodeShape(caps.Tasks, &t) == nil
+		call := t.Requests.Tools.Call
+		tw.capsTools = ok && len(call) > 0 && string(call) != "null"
 	}
-	tw.caps = caps
-	var t tasksToolCall
-	ok := decodeShape(caps.Tasks, &t) == nil
-	call := t.Requests.Tools.Call
-	tw.capsTools = ok && len(call) > 0 && string(call) != "null"
-	return tw.capsTools
+	v := tw.capsTools
+	tw.mu.Unlock()
+	return v
 }
 
 // serverHasTaskList reports whether a legacy server advertises tasks/list.
@@ -418,7 +425,7 @@ func modernTaskCreated(raw, resultType json.RawMessage) (*wireTask, bool, error)
 	}
 	var w wireTask
 	if err := decodeWireTaskJSON(raw, &w); err != nil {
-		return nil, true, errf.Errorf("%w: task result: %v", ErrInvalidResult, err)
+		return nil, true, wrapWhat(ErrInvalidResult, "task result", err)
 	}
 	return &w, true, w.validate()
 }
@@ -442,7 +449,7 @@ func taskResult(era Era, raw, resultType json.RawMessage) (*wireTask, bool, erro
 // ClientOptions.Tasks is off.
 func (s *Session) CallToolAsTask(ctx context.Context, params *CallToolParams, opts *TaskOptions) (*Task, error) {
 	if params == nil || params.Name == "" {
-		return nil, errf.Errorf("%w: CallToolAsTask needs a tool name", errBadParams)
+		return nil, wrap(errBadParams, "CallToolAsTask needs a tool name")
 	}
 	raw, err := marshalParams(params)
 	if err != nil {
@@ -462,11 +469,11 @@ func (s *Session) CallToolAsTask(ctx context.Context, params *CallToolParams, op
 func (s *Session) CallToolAsTaskRaw(ctx context.Context, params json.RawMessage, opts *TaskOptions) (*Task, error) {
 	ms, err := objectMembers(params)
 	if err != nil {
-		return nil, errf.Errorf("%w: tools/call params: %v", errBadParams, err)
+		return nil, wrapWhat(errBadParams, "tools/call params", err)
 	}
 	name := stringMember(ms, "name")
 	if name == "" {
-		return nil, errf.Errorf("%w: CallToolAsTask needs a tool name", errBadParams)
+		return nil, wrap(errBadParams, "CallToolAsTask needs a tool name")
 	}
 	return s.callToolAsTask(ctx, name, params, opts)
 }
@@ -484,7 +491,7 @@ func (s *Session) callToolAsTask(ctx context.Context, name string, params json.R
 		}
 		ms, err := objectMembers(params)
 		if err != nil {
-			return nil, errf.Errorf("%w: tools/call params: %v", errBadParams, err)
+			return nil, wrapWhat(errBadParams, "tools/call params", err)
 		}
 		req = appendObject(nil, setMembers(ms, jsonscan.Member{Key: "task", Val: task}))
 	}
@@ -520,7 +527,7 @@ func (s *Session) startTask(ctx context.Context, tool string, params json.RawMes
 func toolResult(raw json.RawMessage, err error) (*CallToolResult, error) {
 	var r CallToolResult
 	if derr := decodeCallToolResult(raw, &r); derr != nil {
-		return nil, errf.Errorf("%w: %s: %v", ErrInvalidResult, MethodCallTool, derr)
+		return nil, wrapWhat(ErrInvalidResult, MethodCallTool, derr)
 	}
 	var ose *OutputSchemaError
 	if errors.As(err, &ose) {
@@ -586,7 +593,7 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 	if era == EraLegacy && s.legacyTaskTools() {
 		ms, err := objectMembers(params)
 		if err != nil {
-			return nil, errf.Errorf("%w: tools/call params: %v", errBadParams, err)
+			return nil, wrapWhat(errBadParams, "tools/call params", err)
 		}
 		name = stringMember(ms, "name")
 		s.learnTaskSupport(ctx, name)
@@ -681,7 +688,7 @@ func requiresTasksExtension(rpc *RPCError) bool {
 // *RPCError (-32602 Invalid params).
 func (s *Session) GetTask(ctx context.Context, id string) (*Task, error) {
 	if id == "" {
-		return nil, errf.Errorf("%w: GetTask needs a task id", errBadParams)
+		return nil, wrap(errBadParams, "GetTask needs a task id")
 	}
 	t := &Task{s: s, st: TaskState{ID: id}, answered: map[string]bool{}, notes: make(chan wireTask, 8), waiting: make(chan struct{}, 1)}
 	if _, err := t.refresh(ctx, nil); err != nil {
@@ -705,7 +712,7 @@ func (t *Task) refresh(ctx context.Context, opts *TaskWaitOptions) (*wireTask, e
 	}
 	var w wireTask
 	if err := decodeWireTaskJSON(raw, &w); err != nil {
-		return nil, errf.Errorf("%w: tasks/get: %v", ErrInvalidResult, err)
+		return nil, wrapWhat(ErrInvalidResult, "tasks/get", err)
 	}
 	if w.TaskID == "" {
 		w.TaskID = id
@@ -875,7 +882,7 @@ func (t *Task) step(ctx context.Context, w *wireTask, opts *TaskWaitOptions) (r 
 		switch w.Status {
 		case TaskCompleted:
 			if len(w.Result) == 0 {
-				return nil, errf.Errorf("%w: completed task %s has no result", ErrInvalidResult, w.TaskID), true
+				return nil, errStr("%w: completed task %s has no result", ErrInvalidResult, w.TaskID), true
 			}
 			r, err = t.decodeResult(w.Result)
 			return r, err, true
@@ -923,8 +930,9 @@ func (t *Task) step(ctx context.Context, w *wireTask, opts *TaskWaitOptions) (r 
 // task ended, or when it failed).
 func (t *Task) RawResult() json.RawMessage {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.raw
+	v := t.raw
+	t.mu.Unlock()
+	return v
 }
 
 // decodeResult decodes a task's final CallToolResult and validates it
@@ -937,7 +945,7 @@ func (t *Task) decodeResult(raw json.RawMessage) (*CallToolResult, error) {
 	t.mu.Unlock()
 	var r CallToolResult
 	if err := decodeCallToolResult(raw, &r); err != nil {
-		return nil, errf.Errorf("%w: %s: %v", ErrInvalidResult, MethodCallTool, err)
+		return nil, wrapWhat(ErrInvalidResult, MethodCallTool, err)
 	}
 	if t.tool != "" && !t.s.client.opts.DisableOutputValidation {
 		if err := t.s.validateOutput(t.tool, raw); err != nil {
@@ -995,12 +1003,12 @@ func (t *Task) listen(ctx context.Context) *Subscription {
 		return nil
 	}
 	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
 	sub, err := t.s.Listen(lctx, &SubscriptionFilter{TaskIDs: []string{t.ID()}}, nil)
+	cancel() // it bounds only the wait for the acknowledgement
 	if err != nil {
 		return nil
 	}
-	if ack := sub.Acknowledged(); ack == nil || !slices.Contains(ack.TaskIDs, t.ID()) {
+	if ack := sub.Acknowledged(); ack == nil || !hasString(ack.TaskIDs, t.ID()) {
 		sub.Close() // the server will not send this task's status
 		return nil
 	}
@@ -1023,10 +1031,10 @@ func (s *Session) serverHasTasksExtension() bool {
 // ErrNotSupported.
 func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*ListTasksResult, error) {
 	if s.Era() == EraModern {
-		return nil, errf.Errorf("%w: the 2026-07-28 tasks extension has no tasks/list", ErrNotSupported)
+		return nil, wrap(ErrNotSupported, "the 2026-07-28 tasks extension has no tasks/list")
 	}
 	if !s.serverHasTaskList() {
-		return nil, errf.Errorf("%w: the server does not advertise tasks/list", ErrNotSupported)
+		return nil, wrap(ErrNotSupported, "the server does not advertise tasks/list")
 	}
 	var praw json.RawMessage
 	if params != nil {
@@ -1042,12 +1050,12 @@ func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*List
 	var r listTasksWire
 	err = decodeParamsOf(raw, &r)
 	if err != nil {
-		return nil, errf.Errorf("%w: tasks/list: %v", ErrInvalidResult, err)
+		return nil, wrapWhat(ErrInvalidResult, "tasks/list", err)
 	}
 	out := &ListTasksResult{NextCursor: r.NextCursor, Tasks: make([]TaskState, 0, len(r.Tasks))}
 	for _, w := range r.Tasks {
 		if w == nil || w.validate() != nil {
-			s.warn(errf.Errorf("%w: tasks/list: dropping a malformed task", ErrInvalidResult))
+			s.warn(wrap(ErrInvalidResult, "tasks/list: dropping a malformed task"))
 			continue
 		}
 		out.Tasks = append(out.Tasks, w.state())
@@ -1075,7 +1083,6 @@ func (tw *taskWatchers) add(t *Task) (remove func()) {
 	tw.mu.Unlock()
 	return func() {
 		tw.mu.Lock()
-		defer tw.mu.Unlock()
 		l := tw.m[id]
 		for i, x := range l {
 			if x == t {
@@ -1088,6 +1095,7 @@ func (tw *taskWatchers) add(t *Task) (remove func()) {
 		} else {
 			tw.m[id] = l
 		}
+		tw.mu.Unlock()
 	}
 }
 
@@ -1096,17 +1104,17 @@ func (tw *taskWatchers) add(t *Task) (remove func()) {
 func (s *Session) deliverTaskStatus(params json.RawMessage) {
 	var w wireTask
 	if err := decodeWireTaskJSON(params, &w); err != nil || w.validate() != nil {
-		s.warn(errf.Errorf("%w: malformed task status notification", ErrInvalidResult))
+		s.warn(wrap(ErrInvalidResult, "malformed task status notification"))
 		return
 	}
 	s.taskWatch.mu.Lock()
-	defer s.taskWatch.mu.Unlock()
 	for _, t := range s.taskWatch.m[w.TaskID] {
 		select {
 		case t.notes <- w:
 		default:
 		}
 	}
+	s.taskWatch.mu.Unlock()
 }
 
 var (

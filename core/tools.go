@@ -42,8 +42,9 @@ type headerSpec struct {
 
 func (s *Session) toolInfo(name string) *toolInfo {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tools[name]
+	v := s.tools[name]
+	s.mu.Unlock()
+	return v
 }
 
 // registerTools remembers the tools of a tools/list page and, on header
@@ -51,11 +52,11 @@ func (s *Session) toolInfo(name string) *toolInfo {
 func (s *Session) registerTools(result json.RawMessage) (json.RawMessage, error) {
 	ms, err := objectMembers(result)
 	if err != nil {
-		return nil, errf.Errorf("%w: tools/list: %v", ErrInvalidResult, err)
+		return nil, wrapWhat(ErrInvalidResult, "tools/list", err)
 	}
 	list, err := toolList(getMember(ms, "tools"))
 	if err != nil {
-		return nil, errf.Errorf("%w: tools/list: tools is not an array: %v", ErrInvalidResult, err)
+		return nil, wrapWhat(ErrInvalidResult, "tools/list: tools is not an array", err)
 	}
 	kept := make([][]byte, 0, len(list))
 	infos := make(map[string]*toolInfo, len(list))
@@ -221,7 +222,7 @@ func (s *Session) mirroredHeaders(method string, user []jsonscan.Member) ([]Head
 	}
 	root, err := jsonscan.DecodeWith(args, &jsonscan.DecodeOptions{UseNumber: true})
 	if err != nil {
-		return nil, errf.Errorf("%w: tools/call arguments: %v", errBadParams, err)
+		return nil, wrapWhat(errBadParams, "tools/call arguments", err)
 	}
 	for _, sp := range info.headers {
 		v, ok := lookupPath(root, sp.path)
@@ -282,7 +283,7 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 	var r outputCheck
 	err := decodeShape(result, &r)
 	if err != nil {
-		return errf.Errorf("%w: tools/call: %v", ErrInvalidResult, err)
+		return wrapWhat(ErrInvalidResult, "tools/call", err)
 	}
 	if r.IsError {
 		return nil
@@ -292,7 +293,7 @@ func (s *Session) validateOutput(tool string, result json.RawMessage) error {
 	}
 	sch, err := info.schema(s)
 	if err != nil {
-		s.warn(errf.Errorf("core: tool %q has an unusable outputSchema, not validating: %w", tool, err))
+		s.warn(strErr("core: tool %q has an unusable outputSchema, not validating: %w", tool, err))
 		return nil
 	}
 	if err := sch.ValidateJSON(r.StructuredContent); err != nil {

@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -31,21 +30,20 @@ type URLElicitationError struct {
 }
 
 func (e *URLElicitationError) Error() string {
-	var b strings.Builder
-	b.WriteString(errf.Sprintf("core: %s needs %d URL elicitation(s) completed", e.Method, len(e.Elicitations)))
+	b := errf.Appendf(nil, "core: %s needs %d URL elicitation(s) completed", e.Method, len(e.Elicitations))
 	for i, p := range e.Elicitations {
 		if i == 3 {
-			b.WriteString(", ...")
+			b = append(b, ", ..."...)
 			break
 		}
 		if p != nil && p.URL != "" {
-			b.WriteString(errf.Sprintf(" [%s]", p.URL))
+			b = errf.Appendf(b, " [%s]", p.URL)
 		}
 	}
 	if e.Err != nil {
-		b.WriteString(errf.Sprintf(": %v", e.Err))
+		b = errf.Appendf(b, ": %v", e.Err)
 	}
-	return b.String()
+	return string(b)
 }
 
 // Unwrap returns ErrURLElicitation, the server's error and the reason.
@@ -74,32 +72,40 @@ var ErrDeclined = errors.New("core: the user declined the elicitation")
 func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, started time.Time, rpc *RPCError) error {
 	var data urlElicitationData
 	_ = decodeParamsOf(rpc.Data, &data)
-	fail := func(err error) error {
-		return &URLElicitationError{Method: c.method, Elicitations: data.Elicitations, RPC: rpc, Err: err}
+	var wait []string
+	err, bare := s.elicitURLs(ctx, c, started, data.Elicitations, &wait)
+	for _, id := range wait {
+		s.elicits.forget(id)
 	}
+	if err == nil || bare {
+		return err
+	}
+	return &URLElicitationError{Method: c.method, Elicitations: data.Elicitations, RPC: rpc, Err: err}
+}
+
+// elicitURLs is completeURLElicitations' work. It adds the elicitations it
+// waits for to wait (the caller forgets them); bare reports an error
+// returned as it is rather than in a *URLElicitationError.
+func (s *Session) elicitURLs(ctx context.Context, c *callSpec, started time.Time, list []*ElicitParams, wait *[]string) (err error, bare bool) {
 	h := s.client.opts.ElicitationHandler
 	if h == nil {
-		return fail(ErrNoHandler)
+		return ErrNoHandler, false
 	}
-	if len(data.Elicitations) == 0 {
-		return fail(errf.Errorf("%w: the error lists no elicitations", ErrInvalidResult))
+	if len(list) == 0 {
+		return wrap(ErrInvalidResult, "the error lists no elicitations"), false
 	}
-	hctx := ctx // the handler talks to the user: only the hard limit applies
+	// No deferred calls: the loops below break out with err and bare,
+	// the handlers' context and the timer stop where they end.
+	total := &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
+	hctx, cancel := ctx, context.CancelFunc(nil) // the handler talks to the user: only the hard limit applies
 	if c.total > 0 {
-		var cancel context.CancelFunc
 		// started is on the client's clock: the deadline is what remains.
 		hctx, cancel = context.WithTimeout(ctx, c.total-s.client.clock.Now().Sub(started))
-		defer cancel()
 	}
-	var wait []string
-	defer func() {
-		for _, id := range wait {
-			s.elicits.forget(id)
-		}
-	}()
-	for _, p := range data.Elicitations {
+	for _, p := range list {
 		if p == nil {
-			return fail(errf.Errorf("%w: an empty elicitation", ErrInvalidResult))
+			err = wrap(ErrInvalidResult, "an empty elicitation")
+			break
 		}
 		if p.Mode == "" {
 			p.Mode = ElicitModeURL
@@ -107,63 +113,71 @@ func (s *Session) completeURLElicitations(ctx context.Context, c *callSpec, star
 		if p.ElicitationID != "" {
 			s.elicits.channel(p.ElicitationID) // start listening before asking
 		}
-		r, err := h(hctx, &ElicitRequest{Session: s, Params: p})
+		r, herr := h(hctx, &ElicitRequest{Session: s, Params: p})
+		switch {
+		case herr != nil && ctx.Err() != nil:
+			err, bare = ctx.Err(), true
+		case herr != nil && hctx.Err() != nil:
+			err = total
+		case herr != nil:
+			err = &InputError{Method: MethodElicit, Err: herr}
+		case r == nil || r.Action != ActionAccept:
+			err = ErrDeclined
+		case p.ElicitationID == "":
+		case r.Completed:
+			s.elicits.forget(p.ElicitationID)
+		default:
+			*wait = append(*wait, p.ElicitationID)
+		}
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if hctx.Err() != nil {
-				return fail(&TimeoutError{Method: c.method, Timeout: c.total, Total: true})
-			}
-			return fail(&InputError{Method: MethodElicit, Err: err})
-		}
-		if r == nil || r.Action != ActionAccept {
-			return fail(ErrDeclined)
-		}
-		if p.ElicitationID != "" {
-			if r.Completed {
-				s.elicits.forget(p.ElicitationID)
-			} else {
-				wait = append(wait, p.ElicitationID)
-			}
+			break
 		}
 	}
-	if len(wait) == 0 {
-		return nil
+	if cancel != nil {
+		cancel()
 	}
+	if err != nil || len(*wait) == 0 {
+		return err, bare || err == nil
+	}
+	// One timer: the call's timeout, or what remains of its maximum total
+	// time when that is sooner.
 	var limit <-chan time.Time
-	terr := &TimeoutError{Method: c.method, Timeout: c.timeout}
-	if c.timeout > 0 {
-		t := s.client.clock.NewTimer(c.timeout)
-		defer t.Stop()
+	var t timer
+	d, terr := c.timeout, &TimeoutError{Method: c.method, Timeout: c.timeout}
+	if c.total > 0 {
+		if rem := c.total - s.client.clock.Now().Sub(started); c.timeout <= 0 || rem < c.timeout {
+			d, terr = max(rem, 0), total
+		}
+	}
+	if c.timeout > 0 || c.total > 0 {
+		t = s.client.clock.NewTimer(d)
 		limit = t.C()
 	}
-	if c.total > 0 {
-		rem := c.total - s.client.clock.Now().Sub(started)
-		if limit == nil || rem < c.timeout {
-			t := s.client.clock.NewTimer(max(rem, 0))
-			defer t.Stop()
-			limit = t.C()
-			terr = &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
-		}
-	}
-	for _, id := range wait {
+	bare = true
+	for _, id := range *wait {
 		select {
 		case <-s.elicits.channel(id):
 		case <-limit:
-			return fail(errf.Errorf("no notifications/elicitation/complete for %q: %w", id, terr))
+			err, bare = strErr("no notifications/elicitation/complete for %q: %w", id, terr), false
 		case <-ctx.Done():
-			return ctx.Err()
+			err = ctx.Err()
 		case <-s.done:
-			return s.closedErr()
+			err = s.closedErr()
+		}
+		if err != nil {
+			break
 		}
 	}
-	return nil
+	if t != nil {
+		t.Stop()
+	}
+	return err, bare
 }
 
 // closedErr returns the error calls on the closed session get.
 func (s *Session) closedErr() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closedErrLocked()
+	v := s.closedErrLocked()
+	s.mu.Unlock()
+	return v
 }

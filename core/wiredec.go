@@ -154,26 +154,42 @@ func (d *dec) decodeStruct(v []byte, st *structType, p unsafe.Pointer) {
 // setField decodes the member value v into the field f at q.
 func (d *dec) setField(f *field, q unsafe.Pointer, v []byte) {
 	switch f.kind {
+	case kInt64Ptr, kFloatPtr, kBoolPtr, kEmpty, kIDPtr, kPtr:
+		// Pointer members, prepared at one place as encoding/json does
+		// (jsonscan.Ptr): null sets nil, otherwise the pointer is
+		// allocated when nil and its target decoded below.
+		p := (*unsafe.Pointer)(q)
+		if jsonscan.IsNullLiteral(v) {
+			*p = nil
+			return
+		}
+		if *p == nil {
+			switch f.kind {
+			case kInt64Ptr:
+				*p = unsafe.Pointer(new(int64))
+			case kFloatPtr:
+				*p = unsafe.Pointer(new(float64))
+			case kBoolPtr:
+				*p = unsafe.Pointer(new(bool))
+			case kEmpty:
+				*p = unsafe.Pointer(new(struct{}))
+			case kIDPtr:
+				*p = unsafe.Pointer(new(jsonrpc.ID))
+			default:
+				*p = f.sub.alloc()
+			}
+		}
+		q = *p
+	}
+	switch f.kind {
 	case kString:
 		d.String(v, (*string)(q))
-	case kBool:
+	case kBool, kBoolPtr:
 		d.Bool(v, (*bool)(q))
-	case kInt64:
+	case kInt64, kInt64Ptr:
 		d.Int64(v, (*int64)(q))
-	case kInt64Ptr:
-		if x := jsonscan.Ptr(v, (**int64)(q)); x != nil {
-			d.Int64(v, x)
-		}
-	case kFloat:
+	case kFloat, kFloatPtr:
 		d.Float64(v, (*float64)(q))
-	case kFloatPtr:
-		if x := jsonscan.Ptr(v, (**float64)(q)); x != nil {
-			d.Float64(v, x)
-		}
-	case kBoolPtr:
-		if x := jsonscan.Ptr(v, (**bool)(q)); x != nil {
-			d.Bool(v, x)
-		}
 	case kRaw:
 		d.Raw(v, (*[]byte)(q))
 	case kMeta:
@@ -185,36 +201,20 @@ func (d *dec) setField(f *field, q unsafe.Pointer, v []byte) {
 	case kStrings:
 		d.Strings(v, (*[]string)(q))
 	case kEmpty:
-		if jsonscan.Ptr(v, (**struct{})(q)) != nil {
-			d.decodeStruct(v, emptyT, nil)
-		}
-	case kStruct:
+		d.decodeStruct(v, emptyT, nil)
+	case kStruct, kPtr:
 		d.decodeStruct(v, f.sub, q)
-	case kPtr:
-		p := (*unsafe.Pointer)(q)
-		if jsonscan.IsNullLiteral(v) {
-			*p = nil
-			return
-		}
-		if *p == nil {
-			*p = f.sub.alloc()
-		}
-		d.decodeStruct(v, f.sub, *p)
 	case kPtrs:
 		d.ptrs((*[]unsafe.Pointer)(q), v, f.sub, f.styp)
 	case kContents:
 		d.ptrs((*[]unsafe.Pointer)(q), v, &contentT, f.styp)
-	case kIDPtr:
-		if x := jsonscan.Ptr(v, (**jsonrpc.ID)(q)); x != nil {
-			d.id(x, v)
-		}
 	case kRawAlias:
 		*(*[]byte)(q) = v
 	case kDefaults:
 		d.defaults((*map[string]json.RawMessage)(q), v)
 	case kIcons:
 		decodeIcons(d, v, (*[]Icon)(q))
-	case kID:
+	case kID, kIDPtr:
 		d.id((*jsonrpc.ID)(q), v)
 	case kContentList:
 		decodeContentList(d, v, (*ContentList)(q))

@@ -127,44 +127,40 @@ func isEmpty(k kind, q unsafe.Pointer) bool {
 // value appends the field f at q.
 func (e *enc) value(f *field, q unsafe.Pointer) {
 	switch f.kind {
+	case kBoolPtr, kInt64Ptr, kFloatPtr, kRaw, kEmpty, kPtr, kResource, kIcons:
+		// The kinds whose nil is null: a pointer, or a slice whose array
+		// pointer (its first word, nil exactly when the slice is) is nil.
+		if *(*unsafe.Pointer)(q) == nil {
+			e.null()
+			return
+		}
+	}
+	switch f.kind {
 	case kString:
 		e.b = jsonscan.AppendString(e.b, *(*string)(q))
+	case kBoolPtr:
+		q = *(*unsafe.Pointer)(q)
+		fallthrough
 	case kBool:
 		if *(*bool)(q) {
 			e.b = append(e.b, "true"...)
 		} else {
 			e.b = append(e.b, "false"...)
 		}
+	case kInt64Ptr:
+		q = *(*unsafe.Pointer)(q)
+		fallthrough
 	case kInt64:
 		e.b = strconv.AppendInt(e.b, *(*int64)(q), 10)
+	case kFloatPtr:
+		q = *(*unsafe.Pointer)(q)
+		fallthrough
 	case kFloat:
 		e.any(*(*float64)(q))
-	case kBoolPtr:
-		if p := *(**bool)(q); p != nil {
-			e.b = strconv.AppendBool(e.b, *p)
-		} else {
-			e.null()
-		}
-	case kInt64Ptr:
-		if p := *(**int64)(q); p != nil {
-			e.b = strconv.AppendInt(e.b, *p, 10)
-		} else {
-			e.null()
-		}
-	case kFloatPtr:
-		if p := *(**float64)(q); p != nil {
-			e.any(*p)
-		} else {
-			e.null()
-		}
 	case kRaw:
-		if r := *(*json.RawMessage)(q); r != nil {
-			var err error
-			if e.b, err = appendRawJSON(e.b, r); err != nil {
-				e.fail(err)
-			}
-		} else {
-			e.null()
+		var err error
+		if e.b, err = appendRawJSON(e.b, *(*json.RawMessage)(q)); err != nil {
+			e.fail(err)
 		}
 	case kMeta, kMap:
 		e.any(*(*map[string]any)(q))
@@ -173,25 +169,14 @@ func (e *enc) value(f *field, q unsafe.Pointer) {
 	case kStrings:
 		e.b, _ = jsonscan.AppendValue(e.b, *(*[]string)(q))
 	case kEmpty:
-		if *(**struct{})(q) != nil {
-			e.b = append(e.b, "{}"...)
-		} else {
-			e.null()
-		}
+		e.b = append(e.b, "{}"...)
+	case kPtr:
+		q = *(*unsafe.Pointer)(q)
+		fallthrough
 	case kStruct:
 		e.encodeStruct(f.sub, q)
-	case kPtr:
-		if p := *(*unsafe.Pointer)(q); p != nil {
-			e.encodeStruct(f.sub, p)
-		} else {
-			e.null()
-		}
 	case kResource:
-		if r := *(**ResourceContents)(q); r != nil {
-			e.resource(r)
-		} else {
-			e.null()
-		}
+		e.resource(*(**ResourceContents)(q))
 	case kPtrs:
 		e.ptrs(*(*[]unsafe.Pointer)(q), f.sub)
 	case kContents:
@@ -200,10 +185,6 @@ func (e *enc) value(f *field, q unsafe.Pointer) {
 		e.contentList(*(*ContentList)(q))
 	case kIcons:
 		icons := *(*[]Icon)(q)
-		if icons == nil {
-			e.null()
-			return
-		}
 		e.b = append(e.b, '[')
 		for i := range icons {
 			if i > 0 {

@@ -207,6 +207,12 @@ type wireMessage struct {
 // ErrInvalidMessage is wrapped by DecodeMessage errors.
 var ErrInvalidMessage = errors.New("jsonrpc: invalid message")
 
+// invalid is the one constructor of the "ErrInvalidMessage: cause" errors
+// (cause an error or a text).
+//
+//go:noinline
+func invalid(cause any) error { return errf.Errorf("%w: %v", ErrInvalidMessage, cause) }
+
 // DecodeMessage decodes one JSON-RPC message. The Params and Result of the
 // returned message alias data. It validates the JSON once and splits the
 // envelope without reflection (this runs for every message, and
@@ -217,10 +223,10 @@ func DecodeMessage(data []byte) (Message, error) {
 	var buf [6]jsonscan.Member
 	ms, ok := jsonscan.ValidMembers(data, buf[:0])
 	if !ok {
-		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, jsonscan.SyntaxError(data))
+		return nil, invalid(jsonscan.SyntaxError(data))
 	}
 	if data[0] != '{' {
-		return nil, errf.Errorf("%w: not a JSON object", ErrInvalidMessage)
+		return nil, invalid("not a JSON object")
 	}
 	var w wireMessage
 	if err := w.fill(ms); err != nil {
@@ -233,7 +239,7 @@ func DecodeMessage(data []byte) (Message, error) {
 func (w *wireMessage) split(data []byte) error {
 	ms, err := jsonscan.SplitMembers(data)
 	if err != nil {
-		return errf.Errorf("%w: %v", ErrInvalidMessage, err)
+		return invalid(err)
 	}
 	return w.fill(ms)
 }
@@ -250,7 +256,7 @@ func (w *wireMessage) fill(ms []jsonscan.Member) error {
 		case "method":
 			w.Method = jsonscan.RawString(m.Val)
 			if w.Method == "" && string(m.Val) != `""` {
-				return errf.Errorf("%w: method is not a string", ErrInvalidMessage)
+				return invalid("method is not a string")
 			}
 		case "params":
 			w.Params = m.Val
@@ -328,11 +334,11 @@ func DecodeMessages(data []byte) ([]Message, error) {
 		return []Message{m}, nil
 	}
 	if err := jsonscan.SyntaxError(data); err != nil {
-		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
+		return nil, invalid(err)
 	}
 	elems, err := jsonscan.Elements(data)
 	if err != nil {
-		return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
+		return nil, invalid(err)
 	}
 	ws := make([]wireMessage, len(elems))
 	for i, e := range elems {
@@ -364,12 +370,12 @@ func (w *wireMessage) toMessage() (Message, error) {
 	var id ID
 	if len(w.ID) > 0 {
 		if err := id.UnmarshalJSON(w.ID); err != nil {
-			return nil, errf.Errorf("%w: %v", ErrInvalidMessage, err)
+			return nil, invalid(err)
 		}
 	}
 	if w.Method != "" {
 		if w.Result != nil || w.Error != nil {
-			return nil, errf.Errorf("%w: a message has both a method and a result or error", ErrInvalidMessage)
+			return nil, invalid("a message has both a method and a result or error")
 		}
 		return &Request{ID: id, Method: w.Method, Params: w.Params}, nil
 	}
@@ -378,9 +384,9 @@ func (w *wireMessage) toMessage() (Message, error) {
 	}
 	if w.Result != nil {
 		if !id.IsValid() {
-			return nil, errf.Errorf("%w: a result without an id", ErrInvalidMessage)
+			return nil, invalid("a result without an id")
 		}
 		return &Response{ID: id, Result: w.Result}, nil
 	}
-	return nil, errf.Errorf("%w: neither a method, a result nor an error", ErrInvalidMessage)
+	return nil, invalid("neither a method, a result nor an error")
 }
