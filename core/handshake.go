@@ -71,7 +71,7 @@ func (s *Session) handshake(ctx context.Context) error {
 			return nil
 		}
 		var fb *legacyFallback
-		if !errors.As(err, &fb) {
+		if !errf.As(err, &fb) {
 			return err
 		}
 		if len(legacy) == 0 {
@@ -107,7 +107,7 @@ func (s *Session) handshake(ctx context.Context) error {
 
 func isModernSignal(err error) bool {
 	var rpc *RPCError
-	return errors.As(err, &rpc) && IsModernError(rpc.Code)
+	return errf.As(err, &rpc) && IsModernError(rpc.Code)
 }
 
 // probeModern sends server/discover with a modern version, retrying with a
@@ -132,7 +132,7 @@ func (s *Session) probeModern(ctx context.Context, modern, legacy []string) erro
 		case err == nil:
 		case errors.Is(err, ErrNotModern):
 			return &legacyFallback{cause: err}
-		case errors.As(err, &rpc):
+		case errf.As(err, &rpc):
 			if rpc.Code == CodeUnsupportedProtocolVersion {
 				sup := rpc.Supported()
 				if next, ok := pickVersion(modern, sup); ok {

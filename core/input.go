@@ -56,7 +56,7 @@ func (s *Session) serveRequest(m *jsonrpc.Request) {
 // wireErrorFor turns a handler error into a JSON-RPC error object.
 func wireErrorFor(err error) *jsonrpc.Error {
 	var rpc *RPCError
-	if errors.As(err, &rpc) {
+	if errf.As(err, &rpc) {
 		return &jsonrpc.Error{Code: rpc.Code, Message: rpc.Message, Data: rpc.Data}
 	}
 	if errors.Is(err, errUnknownMethod) {

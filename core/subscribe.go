@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sort"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 	"sync"
 	"time"
 
@@ -192,7 +192,7 @@ func (m *managedListen) uris() []string {
 		out = append(out, u)
 	}
 	m.mu.Unlock()
-	sort.Strings(out)
+	order.Strings(out)
 	return out
 }
 

@@ -530,7 +530,7 @@ func toolResult(raw json.RawMessage, err error) (*CallToolResult, error) {
 		return nil, wrapWhat(ErrInvalidResult, MethodCallTool, derr)
 	}
 	var ose *OutputSchemaError
-	if errors.As(err, &ose) {
+	if errf.As(err, &ose) {
 		ose.Result = &r
 	}
 	return &r, err
@@ -554,7 +554,7 @@ func (s *Session) callToolTask(ctx context.Context, params *CallToolParams, opts
 	}
 	raw, err := s.Request(ctx, MethodCallTool, params, opts)
 	var rpc *RPCError
-	if errors.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
+	if errf.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
 		raw, err = s.Request(ctx, MethodCallTool, params, s.tasksMeta(opts))
 	}
 	if err != nil && raw == nil {
@@ -606,7 +606,7 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 	var probe taskProbe
 	raw, err := s.callProbe(ctx, MethodCallTool, send, opts, nil, &probe)
 	var rpc *RPCError
-	if errors.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
+	if errf.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
 		probe = taskProbe{}
 		raw, err = s.callProbe(ctx, MethodCallTool, send, s.tasksMeta(opts), nil, &probe)
 	}
@@ -854,7 +854,7 @@ func (t *Task) Wait(ctx context.Context, opts *TaskWaitOptions) (*CallToolResult
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if errors.As(err, &rpc) || errors.Is(err, ErrInvalidResult) || errors.Is(err, ErrClosed) || retries < 0 || failures >= retries {
+			if errf.As(err, &rpc) || errors.Is(err, ErrInvalidResult) || errors.Is(err, ErrClosed) || retries < 0 || failures >= retries {
 				return nil, err
 			}
 			failures++
@@ -910,7 +910,7 @@ func (t *Task) step(ctx context.Context, w *wireTask, opts *TaskWaitOptions) (r 
 		raw, err := t.s.RequestRaw(ctx, MethodTaskResult, stringParams("taskId", w.TaskID), &CallOptions{Timeout: -1, NoCache: true})
 		if err != nil {
 			var rpc *RPCError
-			if ctx.Err() == nil && errors.As(err, &rpc) {
+			if ctx.Err() == nil && errf.As(err, &rpc) {
 				return nil, err, true // the task failed with this error
 			}
 			return nil, err, false
@@ -950,7 +950,7 @@ func (t *Task) decodeResult(raw json.RawMessage) (*CallToolResult, error) {
 	if t.tool != "" && !t.s.client.opts.DisableOutputValidation {
 		if err := t.s.validateOutput(t.tool, raw); err != nil {
 			var ose *OutputSchemaError
-			if errors.As(err, &ose) {
+			if errf.As(err, &ose) {
 				ose.Result = &r
 			}
 			return &r, err

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -154,7 +154,7 @@ func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
 			for k := range props {
 				keys = append(keys, k)
 			}
-			sort.Strings(keys)
+			order.Strings(keys)
 			for _, k := range keys {
 				if err := walk(props[k], append(path, k), static); err != nil {
 					return err
