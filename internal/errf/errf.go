@@ -35,7 +35,7 @@ func Errorf(format string, a ...any) error {
 	case 0:
 		return &plainError{msg}
 	case 1:
-		return &wrapError{msg, wrapped[0]}
+		return &wrapError{msg: msg, err: wrapped[0]}
 	}
 	return &wrapErrors{msg, wrapped}
 }
@@ -51,6 +51,7 @@ type plainError struct{ msg string }
 func (e *plainError) Error() string { return e.msg }
 
 type wrapError struct {
+	_   [0]func() // not comparable: no generated equality
 	msg string
 	err error
 }
@@ -190,6 +191,8 @@ func typeName(v any) string {
 
 // appendValue formats one operand.
 func appendValue(dst []byte, s spec, v any) []byte {
+	var n int64
+	unsigned := false
 	switch x := v.(type) {
 	case nil:
 		if s.verb == 'v' {
@@ -211,29 +214,30 @@ func appendValue(dst []byte, s spec, v any) []byte {
 		if s.verb == 'v' || s.verb == 't' {
 			return pad(dst, s, strconv.FormatBool(x))
 		}
+		return append(append(dst, '%', '!', s.verb), "(bad)"...)
 	case int:
-		return appendInt(dst, s, int64(x), false)
+		n = int64(x)
 	case int8:
-		return appendInt(dst, s, int64(x), false)
+		n = int64(x)
 	case int16:
-		return appendInt(dst, s, int64(x), false)
+		n = int64(x)
 	case int32:
-		return appendInt(dst, s, int64(x), false)
+		n = int64(x)
 	case int64:
-		return appendInt(dst, s, x, false)
+		n = x
 	case uint:
-		return appendInt(dst, s, int64(x), true)
+		n, unsigned = int64(x), true
 	case uint8:
-		return appendInt(dst, s, int64(x), true)
+		n, unsigned = int64(x), true
 	case uint16:
-		return appendInt(dst, s, int64(x), true)
+		n, unsigned = int64(x), true
 	case uint32:
-		return appendInt(dst, s, int64(x), true)
+		n, unsigned = int64(x), true
 	case uint64:
 		if x > 1<<63-1 && (s.verb == 'd' || s.verb == 'v') {
 			return pad(dst, s, strconv.FormatUint(x, 10))
 		}
-		return appendInt(dst, s, int64(x), true)
+		n, unsigned = int64(x), true
 	case []string:
 		dst = append(dst, '[')
 		for i, e := range x {
@@ -259,7 +263,14 @@ func appendValue(dst []byte, s spec, v any) []byte {
 	default:
 		return append(append(dst, '%', '!', s.verb), "(unsupported)"...)
 	}
-	return append(append(dst, '%', '!', s.verb), "(bad)"...)
+	return appendInt(dst, s, n, unsigned)
+}
+
+// badVerb appends fmt's note for a verb that does not fit its operand.
+func badVerb(dst []byte, verb byte, x string) []byte {
+	dst = append(dst, '%', '!', verb, '(')
+	dst = append(dst, x...)
+	return append(dst, ')')
 }
 
 func appendString(dst []byte, s spec, x string) []byte {
@@ -282,21 +293,25 @@ func appendString(dst []byte, s spec, x string) []byte {
 		}
 		return pad(dst, s, strconv.Quote(x))
 	case 'x', 'X':
-		const lower, upper = "0123456789abcdef", "0123456789ABCDEF"
-		digits := lower
-		if s.verb == 'X' {
-			digits = upper
-		}
 		out := make([]byte, 0, 2*len(x)+2)
 		if s.sharp {
 			out = append(out, '0', s.verb)
 		}
 		for i := 0; i < len(x); i++ {
-			out = append(out, digits[x[i]>>4], digits[x[i]&15])
+			out = appendHexByte(out, s.verb, x[i])
 		}
 		return pad(dst, s, string(out))
 	}
-	return append(append(append(dst, '%', '!', s.verb), '('), append([]byte(x), ')')...)
+	return badVerb(dst, s.verb, x)
+}
+
+// appendHexByte appends c as two hex digits, upper case for the verb 'X'.
+func appendHexByte(dst []byte, verb, c byte) []byte {
+	digits := "0123456789abcdef"
+	if verb == 'X' {
+		digits = "0123456789ABCDEF"
+	}
+	return append(dst, digits[c>>4], digits[c&15])
 }
 
 func appendByteList(dst []byte, b []byte) []byte {
@@ -310,83 +325,51 @@ func appendByteList(dst []byte, b []byte) []byte {
 	return append(dst, ']')
 }
 
+// appendInt formats an integer (unsigned: n holds a uint64's bits).
 func appendInt(dst []byte, s spec, n int64, unsigned bool) []byte {
-	var body string
+	var buf [24]byte
+	b := buf[:0] // the sign and prefix, then the digits
+	u := uint64(n)
+	if !unsigned && n < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	base := 10
 	switch s.verb {
 	case 'v', 'd':
-		if unsigned {
-			body = strconv.FormatUint(uint64(n), 10)
-		} else {
-			body = strconv.FormatInt(n, 10)
-		}
 		if s.plus && n >= 0 {
-			body = "+" + body
+			b = append(b, '+')
 		}
 	case 'x', 'X':
-		neg := !unsigned && n < 0
-		u := uint64(n)
-		if neg {
-			u = uint64(-n)
-		}
-		body = strconv.FormatUint(u, 16)
-		if s.verb == 'X' {
-			body = upperHex(body)
-		}
-		if s.zero && !s.minus && len(body) < s.width-prefixLen(s, neg) {
-			body = zeros(s.width-prefixLen(s, neg)-len(body)) + body
-		}
+		base = 16
 		if s.sharp {
-			body = "0" + string(s.verb) + body
+			b = append(b, '0', s.verb)
 		}
-		if neg {
-			body = "-" + body
-		}
-		return pad(dst, spec{width: s.width, minus: s.minus, prec: -1}, body)
 	case 'c':
 		return pad(dst, s, string(rune(n)))
 	case 'q':
 		return pad(dst, s, strconv.QuoteRune(rune(n)))
 	default:
-		return append(append(append(dst, '%', '!', s.verb), '('), append([]byte(strconv.FormatInt(n, 10)), ')')...)
+		return badVerb(dst, s.verb, strconv.FormatInt(n, 10))
 	}
-	if s.zero && !s.minus && len(body) < s.width {
-		neg := body[0] == '-' || body[0] == '+'
-		if neg {
-			dst = append(dst, body[0])
-			return append(dst, zeros(s.width-len(body))+body[1:]...)
-		}
-		return append(dst, zeros(s.width-len(body))+body...)
-	}
-	return pad(dst, s, body)
-}
-
-func prefixLen(s spec, neg bool) int {
-	n := 0
-	if s.sharp {
-		n += 2
-	}
-	if neg {
-		n++
-	}
-	return n
-}
-
-func upperHex(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'f' {
-			b[i] = c - 'a' + 'A'
+	p := len(b)
+	b = strconv.AppendUint(b, u, base)
+	if s.verb == 'X' {
+		for i := p; i < len(b); i++ {
+			if b[i] >= 'a' {
+				b[i] -= 'a' - 'A'
+			}
 		}
 	}
-	return string(b)
-}
-
-func zeros(n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = '0'
+	if s.zero && !s.minus && len(b) < s.width {
+		dst = append(dst, b[:p]...)
+		for k := len(b); k < s.width; k++ {
+			dst = append(dst, '0')
+		}
+		return append(dst, b[p:]...)
 	}
-	return string(b)
+	s.zero = false
+	return pad(dst, s, string(b))
 }
 
 func appendFloat(dst []byte, s spec, f float64, bits int) []byte {
@@ -401,7 +384,7 @@ func appendFloat(dst []byte, s spec, f float64, bits int) []byte {
 		}
 		return pad(dst, s, strconv.FormatFloat(f, s.verb, prec, bits))
 	}
-	return append(append(append(dst, '%', '!', s.verb), '('), append([]byte(strconv.FormatFloat(f, 'g', -1, bits)), ')')...)
+	return badVerb(dst, s.verb, strconv.FormatFloat(f, 'g', -1, bits))
 }
 
 // pad appends x padded with spaces to the width (left unless '-').
