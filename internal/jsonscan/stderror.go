@@ -14,7 +14,7 @@ import (
 // data ends early). Other errors are returned as they are.
 func StdError(data []byte, err error, stream bool) error {
 	if err == ErrDepth {
-		return errors.New("invalid character " + strconv.QuoteRune(rune(tooDeep(data))) + " exceeded max depth")
+		return errors.New(invalidChar(tooDeep(data), "exceeded max depth"))
 	}
 	var je *Error
 	if !errf.As(err, &je) {
@@ -23,7 +23,7 @@ func StdError(data []byte, err error, stream bool) error {
 	msg := je.Msg
 	if msg == "unexpected end of JSON input" || strings.HasSuffix(msg, " in string literal") {
 		if m, ok := stringMessage(data, stream); ok {
-			if m == "" {
+			if m == io.ErrUnexpectedEOF.Error() {
 				return io.ErrUnexpectedEOF
 			}
 			return errors.New(m)
@@ -69,17 +69,37 @@ func literalMessage(data []byte, je *Error, stream bool) string {
 		return je.Msg
 	}
 	for j := 1; j < len(lit); j++ {
-		c := byte(' ')
-		if k+j < len(data) {
-			c = data[k+j]
-		} else if stream {
-			return io.ErrUnexpectedEOF.Error()
-		}
-		if c != lit[j] {
-			return "invalid character " + strconv.QuoteRune(rune(c)) + " in literal " + lit + " (expecting " + strconv.QuoteRune(rune(lit[j])) + ")"
+		if byteAt(data, k+j) != lit[j] {
+			return charMessage(data, k+j, "in literal "+lit+" (expecting '"+lit[j:j+1]+"')", stream)
 		}
 	}
 	return je.Msg
+}
+
+// byteAt returns data[j], or a space past the end (as encoding/json sees
+// the end of the data given to Unmarshal).
+func byteAt(data []byte, j int) byte {
+	if j < len(data) {
+		return data[j]
+	}
+	return ' '
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// charMessage is encoding/json's syntax error for the byte at data[j] in
+// context, or for a json.Decoder (stream) whose data ends before j,
+// "unexpected EOF".
+func charMessage(data []byte, j int, context string, stream bool) string {
+	if j >= len(data) && stream {
+		return io.ErrUnexpectedEOF.Error()
+	}
+	return invalidChar(byteAt(data, j), context)
+}
+
+// invalidChar is the text of encoding/json's syntax errors about the byte c.
+func invalidChar(c byte, context string) string {
+	return "invalid character " + strconv.QuoteRune(rune(c)) + " " + context
 }
 
 // numberMessage describes a malformed number around data[k] as
@@ -89,52 +109,37 @@ func numberMessage(data []byte, k int, msg string, stream bool) string {
 	for i > 0 && isNumberByte(data[i-1]) {
 		i--
 	}
-	at := func(j int) (byte, bool) {
-		if j < len(data) {
-			return data[j], true
+	if c := data[i]; c == '-' {
+		i++
+		if !isDigit(byteAt(data, i)) {
+			return charMessage(data, i, "in numeric literal", stream)
 		}
-		return ' ', false
-	}
-	bad := func(j int, context string) string {
-		c, ok := at(j)
-		if !ok && stream {
-			return io.ErrUnexpectedEOF.Error()
-		}
-		return "invalid character " + strconv.QuoteRune(rune(c)) + " " + context
-	}
-	digit := func(j int) bool { c, _ := at(j); return c >= '0' && c <= '9' }
-	if c := data[i]; c != '-' && (c < '0' || c > '9') {
+	} else if !isDigit(c) {
 		return msg
 	}
-	if c, _ := at(i); c == '-' {
-		i++
-		if !digit(i) {
-			return bad(i, "in numeric literal")
-		}
-	}
-	if c, _ := at(i); c == '0' {
+	if byteAt(data, i) == '0' {
 		i++
 	} else {
-		for digit(i) {
+		for isDigit(byteAt(data, i)) {
 			i++
 		}
 	}
-	if c, _ := at(i); c == '.' {
+	if byteAt(data, i) == '.' {
 		i++
-		if !digit(i) {
-			return bad(i, "after decimal point in numeric literal")
+		if !isDigit(byteAt(data, i)) {
+			return charMessage(data, i, "after decimal point in numeric literal", stream)
 		}
-		for digit(i) {
+		for isDigit(byteAt(data, i)) {
 			i++
 		}
 	}
-	if c, _ := at(i); c == 'e' || c == 'E' {
+	if c := byteAt(data, i); c == 'e' || c == 'E' {
 		i++
-		if c, _ := at(i); c == '+' || c == '-' {
+		if c := byteAt(data, i); c == '+' || c == '-' {
 			i++
 		}
-		if !digit(i) {
-			return bad(i, "in exponent of numeric literal")
+		if !isDigit(byteAt(data, i)) {
+			return charMessage(data, i, "in exponent of numeric literal", stream)
 		}
 	}
 	return msg
@@ -178,18 +183,8 @@ func endsInString(data []byte) bool {
 
 // stringMessage finds the first malformed string of data and describes it
 // as encoding/json does; ok is false if every string is well formed. For a
-// json.Decoder (stream), data ending inside an escape is "" (unexpected
-// EOF).
+// json.Decoder (stream), data ending inside an escape is "unexpected EOF".
 func stringMessage(data []byte, stream bool) (msg string, ok bool) {
-	bad := func(j int, context string) (string, bool) {
-		if j >= len(data) {
-			if stream {
-				return "", true
-			}
-			return "invalid character ' ' " + context, true
-		}
-		return "invalid character " + strconv.QuoteRune(rune(data[j])) + " " + context, true
-	}
 	for i := 0; i < len(data); i++ {
 		if data[i] != '"' {
 			continue
@@ -203,26 +198,23 @@ func stringMessage(data []byte, stream bool) (msg string, ok bool) {
 				break
 			}
 			if c < 0x20 {
-				return bad(i, "in string literal")
+				return charMessage(data, i, "in string literal", stream), true
 			}
 			if c != '\\' {
 				continue
 			}
 			i++
-			if i >= len(data) {
-				return bad(i, "in string escape code")
-			}
-			switch data[i] {
+			switch byteAt(data, i) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
 				for k := 1; k <= 4; k++ {
-					if i+k >= len(data) || !isHex(data[i+k]) {
-						return bad(i+k, "in \\u hexadecimal character escape")
+					if !isHex(byteAt(data, i+k)) {
+						return charMessage(data, i+k, "in \\u hexadecimal character escape", stream), true
 					}
 				}
 				i += 4
 			default:
-				return bad(i, "in string escape code")
+				return charMessage(data, i, "in string escape code", stream), true
 			}
 		}
 	}

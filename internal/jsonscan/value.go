@@ -85,7 +85,7 @@ func (d *decoder) bad(i int, context string) error {
 	if i >= len(d.data) {
 		return &Error{Offset: len(d.data), Msg: "unexpected end of JSON input"}
 	}
-	return &Error{Offset: i, Msg: "invalid character " + strconv.QuoteRune(rune(d.data[i])) + " " + context}
+	return &Error{Offset: i, Msg: invalidChar(d.data[i], context)}
 }
 
 func (d *decoder) value(i, depth int) (any, int, error) {
@@ -251,11 +251,11 @@ func Unquote(raw []byte) (string, error) {
 				}
 				out = utf8.AppendRune(out, r)
 			default:
-				return "", &Error{Offset: i + 1, Msg: "invalid character " + strconv.QuoteRune(rune(s[i])) + " in string escape code"}
+				return "", &Error{Offset: i + 1, Msg: invalidChar(s[i], "in string escape code")}
 			}
 			i++
 		case c < 0x20 || c == '"':
-			return "", &Error{Offset: i + 1, Msg: "invalid character " + strconv.QuoteRune(rune(c)) + " in string literal"}
+			return "", &Error{Offset: i + 1, Msg: invalidChar(c, "in string literal")}
 		case c < utf8.RuneSelf:
 			out = append(out, c)
 			i++
