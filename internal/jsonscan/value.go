@@ -213,57 +213,51 @@ func Unquote(raw []byte) (string, error) {
 	}
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
-		c := s[i]
+		// Each step reads n bytes of s as the rune r (invalid UTF-8 and
+		// lone surrogates are appended as U+FFFD by AppendRune).
+		r, n := rune(s[i]), 1
 		switch {
-		case c == '\\':
+		case r >= utf8.RuneSelf:
+			r, n = utf8.DecodeRune(s[i:])
+		case r == '\\':
 			if i+1 >= len(s) {
 				return "", &Error{Offset: i + 1, Msg: "unexpected end of string escape"}
 			}
-			i++
-			switch s[i] {
+			n = 2
+			switch c := s[i+1]; c {
 			case '"', '\\', '/':
-				out = append(out, s[i])
+				r = rune(c)
 			case 'b':
-				out = append(out, '\b')
+				r = '\b'
 			case 'f':
-				out = append(out, '\f')
+				r = '\f'
 			case 'n':
-				out = append(out, '\n')
+				r = '\n'
 			case 'r':
-				out = append(out, '\r')
+				r = '\r'
 			case 't':
-				out = append(out, '\t')
+				r = '\t'
 			case 'u':
-				r, ok := hex4(s, i+1)
-				if !ok {
-					return "", &Error{Offset: i + 1, Msg: "invalid \\u escape"}
+				var ok bool
+				if r, ok = hex4(s, i+2); !ok {
+					return "", &Error{Offset: i + 2, Msg: "invalid \\u escape"}
 				}
-				i += 4
+				n = 6
 				if utf16.IsSurrogate(r) {
-					if r2, ok2 := hex4(s, i+3); ok2 && i+2 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+					if r2, ok2 := hex4(s, i+8); ok2 && s[i+6] == '\\' && s[i+7] == 'u' {
 						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							out = utf8.AppendRune(out, dec)
-							i += 7
-							continue
+							r, n = dec, 12
 						}
 					}
-					r = utf8.RuneError
 				}
-				out = utf8.AppendRune(out, r)
 			default:
-				return "", &Error{Offset: i + 1, Msg: invalidChar(s[i], "in string escape code")}
+				return "", &Error{Offset: i + 2, Msg: invalidChar(c, "in string escape code")}
 			}
-			i++
-		case c < 0x20 || c == '"':
-			return "", &Error{Offset: i + 1, Msg: invalidChar(c, "in string literal")}
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			r, n := utf8.DecodeRune(s[i:])
-			out = utf8.AppendRune(out, r) // RuneError for invalid bytes
-			i += n
+		case r < 0x20 || r == '"':
+			return "", &Error{Offset: i + 1, Msg: invalidChar(byte(r), "in string literal")}
 		}
+		out = utf8.AppendRune(out, r)
+		i += n
 	}
 	return string(out), nil
 }
