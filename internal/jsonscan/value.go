@@ -468,6 +468,8 @@ type JSONAppender interface {
 // those. Raw JSON is appended with [AppendRaw]. Any other type is an
 // error, as are NaN and infinities.
 func AppendValue(dst []byte, v any) ([]byte, error) {
+	var n int64 // an integer of any type, as int64 bits
+	unsigned := false
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -483,17 +485,17 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	case float32:
 		return AppendFloat(dst, float64(x), 32)
 	case int:
-		return strconv.AppendInt(dst, int64(x), 10), nil
+		n = int64(x)
 	case int64:
-		return strconv.AppendInt(dst, x, 10), nil
+		n = x
 	case int32:
-		return strconv.AppendInt(dst, int64(x), 10), nil
+		n = int64(x)
 	case uint:
-		return strconv.AppendUint(dst, uint64(x), 10), nil
+		n, unsigned = int64(x), true
 	case uint64:
-		return strconv.AppendUint(dst, x, 10), nil
+		n, unsigned = int64(x), true
 	case uint32:
-		return strconv.AppendUint(dst, uint64(x), 10), nil
+		n, unsigned = int64(x), true
 	case Number:
 		if x == "" {
 			return append(dst, '0'), nil
@@ -512,8 +514,13 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 		return AppendSortedMap(dst, x, AppendValue)
 	case map[string]string:
 		return AppendSortedMap(dst, x, appendStringValue)
+	default:
+		return dst, errors.New("jsonscan: cannot encode a value of this Go type (only decoded JSON values are supported)")
 	}
-	return dst, errors.New("jsonscan: cannot encode a value of this Go type (only decoded JSON values are supported)")
+	if unsigned {
+		return strconv.AppendUint(dst, uint64(n), 10), nil
+	}
+	return strconv.AppendInt(dst, n, 10), nil
 }
 
 // Marshal is AppendValue into a new slice.
