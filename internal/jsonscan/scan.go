@@ -178,7 +178,7 @@ func ValueEnd(b []byte, i int) int {
 // U+FFFD.
 func AppendString(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+		if c := s[i]; c >= 0x7f || asciiEscape[c] != '0' {
 			return appendEscaped(dst, s)
 		}
 	}
@@ -187,54 +187,45 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// asciiEscape has, for each ASCII byte, '0' when a JSON string holds it
+// as it is, else the letter of its escape (\n, \", ...), 'u' for \u00XX.
+const asciiEscape = "uuuuuuuubtnufruuuuuuuuuuuuuuuuuu00\"000u000000000000000000000u0u0" +
+	"0000000000000000000000000000\\00000000000000000000000000000000000"
+
 func appendEscaped(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		n := 1
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			e := asciiEscape[c]
+			if e == '0' {
 				i++
 				continue
 			}
 			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			dst = append(dst, '\\', e)
+			if e == 'u' {
+				dst = append(dst, '0', '0', hex[c>>4], hex[c&15])
 			}
-			i++
-			start = i
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
+		} else {
+			var r rune
+			r, n = utf8.DecodeRuneInString(s[i:])
+			if (r != utf8.RuneError || n != 1) && r != '\u2028' && r != '\u2029' {
+				i += n
+				continue
+			}
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\\ufffd"...)
-			i += n
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&15])
-			i += n
-			start = i
-			continue
+			if r == utf8.RuneError {
+				dst = append(dst, "\\ufffd"...)
+			} else {
+				dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&15])
+			}
 		}
 		i += n
+		start = i
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
