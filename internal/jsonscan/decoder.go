@@ -27,6 +27,7 @@ type Decoder struct {
 // JSON value (Value, e.g. "string" or "number 1e999") that cannot go
 // into the Go type Type, at the member Field of the struct Struct.
 type UnmarshalTypeError struct {
+	_                          [0]func() // not comparable: no generated equality function
 	Value, Struct, Field, Type string
 }
 

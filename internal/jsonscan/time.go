@@ -12,7 +12,10 @@ var ErrTime = errors.New("not an RFC 3339 date-time")
 
 // TimeError is a timestamp [ParseTime] could not read: its text starts as
 // time.Parse's does ("parsing time \"x\""), then says why in general.
-type TimeError struct{ Value string }
+type TimeError struct {
+	_     [0]func() // not comparable: no generated equality function
+	Value string
+}
 
 // Error names the value.
 func (e *TimeError) Error() string {
@@ -49,7 +52,7 @@ func UnmarshalTime(raw []byte, p *time.Time) error {
 // does (see [UnmarshalTime]).
 func ParseTime(s string) (time.Time, error) {
 	if len(s) < len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
-		return time.Time{}, &TimeError{s}
+		return time.Time{}, &TimeError{Value: s}
 	}
 	year, ok1 := timeDigits(s[0:4])
 	month, ok2 := timeDigits(s[5:7])
@@ -58,7 +61,7 @@ func ParseTime(s string) (time.Time, error) {
 	minute, ok5 := timeDigits(s[14:16])
 	sec, ok6 := timeDigits(s[17:19])
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, &TimeError{s}
+		return time.Time{}, &TimeError{Value: s}
 	}
 	rest := s[19:]
 	nsec := 0
@@ -69,7 +72,7 @@ func ParseTime(s string) (time.Time, error) {
 		}
 		frac := rest[1:n]
 		if len(frac) == 0 || len(frac) > 9 {
-			return time.Time{}, &TimeError{s}
+			return time.Time{}, &TimeError{Value: s}
 		}
 		v, _ := timeDigits(frac)
 		for i := len(frac); i < 9; i++ {
@@ -85,14 +88,14 @@ func ParseTime(s string) (time.Time, error) {
 		oh, okh := timeDigits(rest[1:3])
 		om, okm := timeDigits(rest[4:6])
 		if !okh || !okm || oh > 23 || om > 59 {
-			return time.Time{}, &TimeError{s}
+			return time.Time{}, &TimeError{Value: s}
 		}
 		offset = (oh*60 + om) * 60
 		if rest[0] == '-' {
 			offset = -offset
 		}
 	default:
-		return time.Time{}, &TimeError{s}
+		return time.Time{}, &TimeError{Value: s}
 	}
 	loc := time.UTC
 	if offset != 0 {

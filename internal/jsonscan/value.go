@@ -24,8 +24,9 @@ func (n Number) String() string { return string(n) }
 
 // Error is a syntax error in a JSON document: what was wrong and where.
 type Error struct {
-	Offset int    // the byte offset of the problem
-	Msg    string // e.g. "invalid character 'x' looking for beginning of value"
+	_      [0]func() // not comparable: no generated equality function
+	Offset int       // the byte offset of the problem
+	Msg    string    // e.g. "invalid character 'x' looking for beginning of value"
 }
 
 // Error returns the message and the offset.
@@ -35,8 +36,9 @@ func (e *Error) Error() string {
 
 // TypeError is a JSON value of the wrong kind for where it was read.
 type TypeError struct {
-	Want string // "string", "boolean", "integer", "number", "object", "array"
-	Got  string // the JSON kind found
+	_    [0]func() // not comparable: no generated equality function
+	Want string    // "string", "boolean", "integer", "number", "object", "array"
+	Got  string    // the JSON kind found
 }
 
 // Error says what was wanted and what was found.
@@ -94,71 +96,68 @@ func (d *decoder) value(i, depth int) (any, int, error) {
 		return nil, i, d.bad(i, "")
 	}
 	switch c := b[i]; {
-	case c == '{':
+	case c == '{' || c == '[':
 		if depth >= maxJSONDepth {
 			return nil, i, ErrDepth
 		}
-		m := map[string]any{}
-		i = SkipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
-			return m, i + 1, nil
-		}
-		for {
-			if i >= len(b) || b[i] != '"' {
-				return nil, i, d.bad(i, "looking for beginning of object key string")
-			}
-			end := stringEndValid(b, i)
-			if end < 0 {
-				return nil, i, d.bad(i, "in string literal")
-			}
-			k, err := Unquote(b[i:end])
-			if err != nil {
-				return nil, i, err
-			}
-			i = SkipSpace(b, end)
-			if i >= len(b) || b[i] != ':' {
-				return nil, i, d.bad(i, "after object key")
-			}
-			v, j, err := d.value(SkipSpace(b, i+1), depth+1)
-			if err != nil {
-				return nil, j, err
-			}
-			m[k] = v
-			i = SkipSpace(b, j)
-			if i < len(b) && b[i] == ',' {
-				i = SkipSpace(b, i+1)
-				continue
-			}
-			if i < len(b) && b[i] == '}' {
-				return m, i + 1, nil
-			}
-			return nil, i, d.bad(i, "after object key:value pair")
-		}
-	case c == '[':
-		if depth >= maxJSONDepth {
-			return nil, i, ErrDepth
-		}
+		// One loop reads an object's members and an array's elements;
+		// an object is the one with a map.
+		var m map[string]any
 		a := []any{}
-		i = SkipSpace(b, i+1)
-		if i < len(b) && b[i] == ']' {
-			return a, i + 1, nil
+		if c == '{' {
+			m = map[string]any{}
+			a = nil
 		}
-		for {
+		i = SkipSpace(b, i+1)
+		for first := true; ; first = false {
+			if first && i < len(b) && b[i] == c+2 { // '}' or ']': empty
+				break
+			}
+			var k string
+			if m != nil {
+				if i >= len(b) || b[i] != '"' {
+					return nil, i, d.bad(i, "looking for beginning of object key string")
+				}
+				end := stringEndValid(b, i)
+				if end < 0 {
+					return nil, i, d.bad(i, "in string literal")
+				}
+				var err error
+				if k, err = Unquote(b[i:end]); err != nil {
+					return nil, i, err
+				}
+				i = SkipSpace(b, end)
+				if i >= len(b) || b[i] != ':' {
+					return nil, i, d.bad(i, "after object key")
+				}
+				i = SkipSpace(b, i+1)
+			}
 			v, j, err := d.value(i, depth+1)
 			if err != nil {
 				return nil, j, err
 			}
-			a = append(a, v)
+			if m != nil {
+				m[k] = v
+			} else {
+				a = append(a, v)
+			}
 			i = SkipSpace(b, j)
 			if i < len(b) && b[i] == ',' {
 				i = SkipSpace(b, i+1)
 				continue
 			}
-			if i < len(b) && b[i] == ']' {
-				return a, i + 1, nil
+			if i < len(b) && b[i] == c+2 {
+				break
+			}
+			if m != nil {
+				return nil, i, d.bad(i, "after object key:value pair")
 			}
 			return nil, i, d.bad(i, "after array element")
 		}
+		if m != nil {
+			return m, i + 1, nil
+		}
+		return a, i + 1, nil
 	case c == '"':
 		end := stringEndValid(b, i)
 		if end < 0 {
@@ -176,11 +175,12 @@ func (d *decoder) value(i, depth int) (any, int, error) {
 		}
 		f, err := strconv.ParseFloat(string(b[i:end]), 64)
 		if err != nil {
+			msg := "number " + string(b[i:end])
 			if d.types != nil {
-				d.types.TypeErr("number "+string(b[i:end]), "float64")
+				d.types.TypeErr(msg, "float64")
 				return nil, end, nil
 			}
-			return nil, i, &Error{Offset: i, Msg: "number " + string(b[i:end]) + " out of range"}
+			return nil, i, &Error{Offset: i, Msg: msg + " out of range"}
 		}
 		return f, end, nil
 	case c == 't' && hasLiteral(b, i, "true"):
