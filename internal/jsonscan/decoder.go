@@ -253,10 +253,21 @@ func (d *Decoder) Raw(val []byte, p *[]byte) { *p = append((*p)[:0], val...) }
 // Strings decodes an array of strings into p, reusing its array; null
 // clears it, a null element is "".
 func (d *Decoder) Strings(val []byte, p *[]string) {
-	decodeSlice(d, val, p, "[]string", func(e []byte) (s string) {
+	if IsNullLiteral(val) {
+		*p = nil
+		return
+	}
+	out := (*p)[:0]
+	if out == nil {
+		out = []string{}
+	}
+	if d.Array(val, "[]string", func(e []byte) {
+		var s string
 		d.String(e, &s)
-		return s
-	})
+		out = append(out, s)
+	}) {
+		*p = out
+	}
 }
 
 // Value decodes the valid JSON value val as json.Unmarshal into an
@@ -328,22 +339,4 @@ func Ptr[T any](val []byte, p **T) *T {
 		*p = new(T)
 	}
 	return *p
-}
-
-// decodeSlice decodes the JSON array val into *p as encoding/json fills a
-// slice (typ names the slice type for errors): null clears it, each
-// element is what elem returns, the array of *p is reused, an empty JSON
-// array gives an empty, non-nil slice.
-func decodeSlice[T any](d *Decoder, val []byte, p *[]T, typ string, elem func(e []byte) T) {
-	if IsNullLiteral(val) {
-		*p = nil
-		return
-	}
-	out := (*p)[:0]
-	if out == nil {
-		out = []T{}
-	}
-	if d.Array(val, typ, func(e []byte) { out = append(out, elem(e)) }) {
-		*p = out
-	}
 }

@@ -13,20 +13,31 @@ import (
 // with stream set a json.Decoder's (which says "unexpected EOF" where the
 // data ends early). Other errors are returned as they are.
 func StdError(data []byte, err error, stream bool) error {
+	var msg string
 	if err == ErrDepth {
-		return errors.New(invalidChar(tooDeep(data), "exceeded max depth"))
+		msg = invalidChar(tooDeep(data), "exceeded max depth")
+	} else {
+		var je *Error
+		if !errf.As(err, &je) {
+			return err
+		}
+		if msg = stdMessage(data, je, stream); msg == "" {
+			return io.ErrUnexpectedEOF
+		}
 	}
-	var je *Error
-	if !errf.As(err, &je) {
-		return err
-	}
+	return errors.New(msg)
+}
+
+// stdMessage is StdError's text for the syntax error je, "" for
+// io.ErrUnexpectedEOF itself.
+func stdMessage(data []byte, je *Error, stream bool) string {
 	msg := je.Msg
 	if msg == "unexpected end of JSON input" || strings.HasSuffix(msg, " in string literal") {
 		if m, ok := stringMessage(data, stream); ok {
 			if m == io.ErrUnexpectedEOF.Error() {
-				return io.ErrUnexpectedEOF
+				return ""
 			}
-			return errors.New(m)
+			return m
 		}
 	}
 	if strings.HasSuffix(msg, " in string literal") && (je.Offset >= len(data) || data[je.Offset] >= 0x20) {
@@ -35,14 +46,14 @@ func StdError(data []byte, err error, stream bool) error {
 	}
 	if msg == "unexpected end of JSON input" {
 		if stream {
-			return io.ErrUnexpectedEOF
+			return ""
 		}
 		if n := len(data); n > 0 && isNumberByte(data[n-1]) && !endsInString(data) {
-			return errors.New(numberMessage(data, n-1, msg, false))
+			return numberMessage(data, n-1, msg, false)
 		}
-		return errors.New(msg)
+		return msg
 	}
-	return errors.New(literalMessage(data, je, stream))
+	return literalMessage(data, je, stream)
 }
 
 // literalMessage returns je's message, except that a misspelt literal
