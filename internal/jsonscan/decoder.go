@@ -33,11 +33,15 @@ type UnmarshalTypeError struct {
 
 // Error returns encoding/json's message.
 func (e *UnmarshalTypeError) Error() string {
+	into := "Go value"
 	if e.Struct != "" || e.Field != "" {
-		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.Type
+		into = "Go struct field " + e.Struct + "." + e.Field
 	}
-	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.Type
+	return "json: cannot unmarshal " + e.Value + " into " + into + " of type " + e.Type
 }
+
+// numberValue names the number val as encoding/json's type errors do.
+func numberValue(val []byte) string { return "number " + string(val) }
 
 // ErrEmpty is encoding/json's error for input without a value.
 var ErrEmpty = errors.New("unexpected end of JSON input")
@@ -209,7 +213,7 @@ func (d *Decoder) integer(val []byte, typ string, bits int) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(string(val), 10, bits)
 	if err != nil {
-		d.TypeErr("number "+string(val), typ)
+		d.TypeErr(numberValue(val), typ)
 		return 0, false
 	}
 	return n, true
@@ -240,7 +244,7 @@ func (d *Decoder) Float64(val []byte, p *float64) {
 	}
 	f, err := strconv.ParseFloat(string(val), 64)
 	if err != nil {
-		d.TypeErr("number "+string(val), "float64")
+		d.TypeErr(numberValue(val), "float64")
 		return
 	}
 	*p = f
@@ -293,7 +297,7 @@ func (d *Decoder) Any(val []byte, p *any) {
 	if c := val[0]; c == '-' || (c >= '0' && c <= '9') {
 		f, err := strconv.ParseFloat(string(val), 64)
 		if err != nil {
-			d.TypeErr("number "+string(val), "float64")
+			d.TypeErr(numberValue(val), "float64")
 			return
 		}
 		*p = f

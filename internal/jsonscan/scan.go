@@ -193,7 +193,6 @@ const asciiEscape = "uuuuuuuubtnufruuuuuuuuuuuuuuuuuu00\"000u0000000000000000000
 	"0000000000000000000000000000\\00000000000000000000000000000000000"
 
 func appendEscaped(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -206,9 +205,10 @@ func appendEscaped(dst []byte, s string) []byte {
 				continue
 			}
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', e)
 			if e == 'u' {
-				dst = append(dst, '0', '0', hex[c>>4], hex[c&15])
+				dst = appendUnicodeEscape(dst, rune(c))
+			} else {
+				dst = append(dst, '\\', e)
 			}
 		} else {
 			var r rune
@@ -217,18 +217,21 @@ func appendEscaped(dst []byte, s string) []byte {
 				i += n
 				continue
 			}
-			dst = append(dst, s[start:i]...)
-			if r == utf8.RuneError {
-				dst = append(dst, "\\ufffd"...)
-			} else {
-				dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&15])
-			}
+			dst = appendUnicodeEscape(append(dst, s[start:i]...), r)
 		}
 		i += n
 		start = i
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// appendUnicodeEscape appends the escape \uXXXX of r (below U+10000).
+//
+//go:noinline
+func appendUnicodeEscape(dst []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
 }
 
 // RawString returns the value of a raw JSON string ("" for other values).

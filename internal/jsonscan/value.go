@@ -175,7 +175,7 @@ func (d *decoder) value(i, depth int) (any, int, error) {
 		}
 		f, err := strconv.ParseFloat(string(b[i:end]), 64)
 		if err != nil {
-			msg := "number " + string(b[i:end])
+			msg := numberValue(b[i:end])
 			if d.types != nil {
 				d.types.TypeErr(msg, "float64")
 				return nil, end, nil
@@ -340,7 +340,7 @@ func Int64(raw []byte) (int64, error) {
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil {
-		return 0, &TypeError{Want: "integer", Got: "number " + string(raw)}
+		return 0, &TypeError{Want: "integer", Got: numberValue(raw)}
 	}
 	return n, nil
 }
@@ -356,7 +356,7 @@ func Float64(raw []byte) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil {
-		return 0, &TypeError{Want: "number", Got: "number " + string(raw)}
+		return 0, &TypeError{Want: "number", Got: numberValue(raw)}
 	}
 	return f, nil
 }
