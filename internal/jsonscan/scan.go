@@ -245,3 +245,10 @@ func RawString(raw json.RawMessage) string {
 	s, _ := Unquote(raw)
 	return s
 }
+
+// skipSpace is SkipSpace out of line, for the callers off the hot paths
+// (Elements, the Decoder's arrays, IsNull, Kind...): one call instead of
+// the loop inlined at each of their call sites.
+//
+//go:noinline
+func skipSpace(b []byte, i int) int { return SkipSpace(b, i) }
