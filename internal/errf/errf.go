@@ -87,13 +87,13 @@ func appendf(dst []byte, format string, a []any, wrapped *[]error) []byte {
 			for j < len(format) && format[j] != '%' {
 				j++
 			}
-			dst = append(dst, format[i:j]...)
+			dst = add(dst, format[i:j])
 			i = j
 			continue
 		}
 		i++
 		if i >= len(format) {
-			dst = append(dst, "%!(NOVERB)"...)
+			dst = add(dst, "%!(NOVERB)")
 			break
 		}
 		s := spec{prec: -1}
@@ -125,18 +125,17 @@ func appendf(dst []byte, format string, a []any, wrapped *[]error) []byte {
 			}
 		}
 		if i >= len(format) {
-			dst = append(dst, "%!(NOVERB)"...)
+			dst = add(dst, "%!(NOVERB)")
 			break
 		}
 		s.verb = format[i]
 		i++
 		if s.verb == '%' {
-			dst = append(dst, '%')
+			dst = add(dst, "%")
 			continue
 		}
 		if arg >= len(a) {
-			dst = append(dst, '%', '!', s.verb)
-			dst = append(dst, "(MISSING)"...)
+			dst = badVerb(dst, s.verb, "MISSING")
 			continue
 		}
 		v := a[arg]
@@ -147,9 +146,9 @@ func appendf(dst []byte, format string, a []any, wrapped *[]error) []byte {
 				s.verb = 'v'
 			} else if wrapped == nil || v == nil {
 				// fmt: %w outside Errorf, or a nil operand, is a bad verb.
-				dst = append(dst, "%!w("...)
+				dst = add(dst, "%!w(")
 				dst = appendValue(dst, spec{verb: 'v', prec: -1}, v)
-				dst = append(dst, ')')
+				dst = add(dst, ")")
 				continue
 			} else {
 				s.verb = 'v'
@@ -158,16 +157,15 @@ func appendf(dst []byte, format string, a []any, wrapped *[]error) []byte {
 		dst = appendValue(dst, s, v)
 	}
 	if arg < len(a) {
-		dst = append(dst, "%!(EXTRA "...)
+		dst = add(dst, "%!(EXTRA ")
 		for k, v := range a[arg:] {
 			if k > 0 {
-				dst = append(dst, ", "...)
+				dst = add(dst, ", ")
 			}
-			dst = append(dst, typeName(v)...)
-			dst = append(dst, '=')
+			dst = add(add(dst, typeName(v)), "=")
 			dst = appendValue(dst, spec{verb: 'v', prec: -1}, v)
 		}
-		dst = append(dst, ')')
+		dst = add(dst, ")")
 	}
 	return dst
 }
@@ -198,7 +196,7 @@ func appendValue(dst []byte, s spec, v any) []byte {
 		if s.verb == 'v' {
 			return pad(dst, s, "<nil>")
 		}
-		return append(append(dst, '%', '!', s.verb), "(<nil>)"...)
+		return badVerb(dst, s.verb, "<nil>")
 	case string:
 		return appendString(dst, s, x)
 	case []byte:
@@ -214,7 +212,7 @@ func appendValue(dst []byte, s spec, v any) []byte {
 		if s.verb == 'v' || s.verb == 't' {
 			return pad(dst, s, strconv.FormatBool(x))
 		}
-		return append(append(dst, '%', '!', s.verb), "(bad)"...)
+		return badVerb(dst, s.verb, "bad")
 	case int:
 		n = int64(x)
 	case int8:
@@ -239,38 +237,37 @@ func appendValue(dst []byte, s spec, v any) []byte {
 		}
 		n, unsigned = int64(x), true
 	case []string:
-		dst = append(dst, '[')
+		dst = add(dst, "[")
 		for i, e := range x {
 			if i > 0 {
-				dst = append(dst, ' ')
+				dst = add(dst, " ")
 			}
 			dst = appendString(dst, spec{verb: s.verb, prec: -1}, e)
 		}
-		return append(dst, ']')
+		return add(dst, "]")
 	case []any:
-		dst = append(dst, '[')
+		dst = add(dst, "[")
 		for i, e := range x {
 			if i > 0 {
-				dst = append(dst, ' ')
+				dst = add(dst, " ")
 			}
 			dst = appendValue(dst, spec{verb: s.verb, prec: -1}, e)
 		}
-		return append(dst, ']')
+		return add(dst, "]")
 	case float64:
 		return appendFloat(dst, s, x, 64)
 	case float32:
 		return appendFloat(dst, s, float64(x), 32)
 	default:
-		return append(append(dst, '%', '!', s.verb), "(unsupported)"...)
+		return badVerb(dst, s.verb, "unsupported")
 	}
 	return appendInt(dst, s, n, unsigned)
 }
 
 // badVerb appends fmt's note for a verb that does not fit its operand.
 func badVerb(dst []byte, verb byte, x string) []byte {
-	dst = append(dst, '%', '!', verb, '(')
-	dst = append(dst, x...)
-	return append(dst, ')')
+	dst = append(add(dst, "%!"), verb)
+	return add(add(add(dst, "("), x), ")")
 }
 
 func appendString(dst []byte, s spec, x string) []byte {
@@ -315,14 +312,14 @@ func appendHexByte(dst []byte, verb, c byte) []byte {
 }
 
 func appendByteList(dst []byte, b []byte) []byte {
-	dst = append(dst, '[')
+	dst = add(dst, "[")
 	for i, c := range b {
 		if i > 0 {
-			dst = append(dst, ' ')
+			dst = add(dst, " ")
 		}
 		dst = strconv.AppendUint(dst, uint64(c), 10)
 	}
-	return append(dst, ']')
+	return add(dst, "]")
 }
 
 // appendInt formats an integer (unsigned: n holds a uint64's bits).
@@ -389,26 +386,25 @@ func appendFloat(dst []byte, s spec, f float64, bits int) []byte {
 
 // pad appends x padded with spaces to the width (left unless '-').
 func pad(dst []byte, s spec, x string) []byte {
-	n := utf8.RuneCountInString(x)
-	if n >= s.width {
-		return append(dst, x...)
-	}
-	if s.minus {
-		dst = append(dst, x...)
-		for ; n < s.width; n++ {
-			dst = append(dst, ' ')
+	k := s.width - utf8.RuneCountInString(x) // the padding
+	if !s.minus {
+		fill := " "
+		if s.zero && (s.verb == 's' || s.verb == 'v' || s.verb == 'q') {
+			fill = "0"
 		}
-		return dst
+		for ; k > 0; k-- {
+			dst = add(dst, fill)
+		}
 	}
-	fill := byte(' ')
-	if s.zero && (s.verb == 's' || s.verb == 'v' || s.verb == 'q') {
-		fill = '0'
+	dst = add(dst, x)
+	for ; k > 0; k-- {
+		dst = add(dst, " ")
 	}
-	for ; n < s.width; n++ {
-		dst = append(dst, fill)
-	}
-	return append(dst, x...)
+	return dst
 }
+
+// add appends x: a call instead of an append inlined at each site.
+func add(dst []byte, x string) []byte { return append(dst, x...) }
 
 // As is errors.As for a target of a concrete error type: it reports whether
 // an error in err's tree is a T (or says so through an As method) and, if
