@@ -252,3 +252,9 @@ func RawString(raw json.RawMessage) string {
 //
 //go:noinline
 func skipSpace(b []byte, i int) int { return SkipSpace(b, i) }
+
+// add appends x, for the encoders' punctuation: one call instead of an
+// append inlined at each site (much code in WebAssembly).
+//
+//go:noinline
+func add(dst []byte, x string) []byte { return append(dst, x...) }

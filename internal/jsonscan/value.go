@@ -472,12 +472,12 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	unsigned := false
 	switch x := v.(type) {
 	case nil:
-		return append(dst, "null"...), nil
+		return add(dst, "null"), nil
 	case bool:
 		if x {
-			return append(dst, "true"...), nil
+			return add(dst, "true"), nil
 		}
-		return append(dst, "false"...), nil
+		return add(dst, "false"), nil
 	case string:
 		return AppendString(dst, x), nil
 	case float64:
@@ -498,7 +498,7 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 		n, unsigned = int64(x), true
 	case Number:
 		if x == "" {
-			return append(dst, '0'), nil
+			return add(dst, "0"), nil
 		}
 		if numberEnd([]byte(x), 0) != len(x) {
 			return dst, errors.New("jsonscan: invalid number literal " + strconv.Quote(string(x)))
@@ -570,16 +570,16 @@ type ObjectWriter struct {
 }
 
 // NewObjectWriter starts an object appended to dst.
-func NewObjectWriter(dst []byte) ObjectWriter { return ObjectWriter{b: append(dst, '{')} }
+func NewObjectWriter(dst []byte) ObjectWriter { return ObjectWriter{b: add(dst, "{")} }
 
 func (w *ObjectWriter) key(k string) {
 	if len(w.b) == 0 {
-		w.b = append(w.b, '{')
+		w.b = add(w.b, "{")
 	} else if c := w.b[len(w.b)-1]; c != '{' {
-		w.b = append(w.b, ',')
+		w.b = add(w.b, ",")
 	}
 	w.b = AppendString(w.b, k)
-	w.b = append(w.b, ':')
+	w.b = add(w.b, ":")
 }
 
 // String adds a string member.
@@ -596,9 +596,9 @@ func (w *ObjectWriter) StringOmit(k, v string) {
 func (w *ObjectWriter) Bool(k string, v bool) {
 	w.key(k)
 	if v {
-		w.b = append(w.b, "true"...)
+		w.b = add(w.b, "true")
 	} else {
-		w.b = append(w.b, "false"...)
+		w.b = add(w.b, "false")
 	}
 }
 
@@ -643,5 +643,5 @@ func (w *ObjectWriter) Bytes() []byte {
 	if len(w.b) == 0 {
 		return []byte("{}")
 	}
-	return append(w.b, '}')
+	return add(w.b, "}")
 }
