@@ -193,7 +193,7 @@ const asciiEscape = "uuuuuuuubtnufruuuuuuuuuuuuuuuuuu00\"000u0000000000000000000
 	"0000000000000000000000000000\\00000000000000000000000000000000000"
 
 func appendEscaped(dst []byte, s string) []byte {
-	dst = append(dst, '"')
+	dst = add(dst, `"`)
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -204,7 +204,7 @@ func appendEscaped(dst []byte, s string) []byte {
 				i++
 				continue
 			}
-			dst = append(dst, s[start:i]...)
+			dst = add(dst, s[start:i])
 			if e == 'u' {
 				dst = appendUnicodeEscape(dst, rune(c))
 			} else {
@@ -217,13 +217,12 @@ func appendEscaped(dst []byte, s string) []byte {
 				i += n
 				continue
 			}
-			dst = appendUnicodeEscape(append(dst, s[start:i]...), r)
+			dst = appendUnicodeEscape(add(dst, s[start:i]), r)
 		}
 		i += n
 		start = i
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return add(add(dst, s[start:]), `"`)
 }
 
 // appendUnicodeEscape appends the escape \uXXXX of r (below U+10000).
