@@ -358,12 +358,11 @@ func appendInt(dst []byte, s spec, n int64, unsigned bool) []byte {
 			}
 		}
 	}
-	if s.zero && !s.minus && len(b) < s.width {
-		dst = append(dst, b[:p]...)
-		for k := len(b); k < s.width; k++ {
-			dst = append(dst, '0')
-		}
-		return append(dst, b[p:]...)
+	for s.zero && !s.minus && len(b) < s.width {
+		// zero padding goes between the sign or prefix and the digits
+		b = append(b, 0)
+		copy(b[p+1:], b[p:])
+		b[p] = '0'
 	}
 	s.zero = false
 	return pad(dst, s, string(b))
