@@ -468,42 +468,46 @@ type JSONAppender interface {
 // those. Raw JSON is appended with [AppendRaw]. Any other type is an
 // error, as are NaN and infinities.
 func AppendValue(dst []byte, v any) ([]byte, error) {
+	// The scalar kinds meet at one call per way of writing them: as a
+	// literal, a signed or unsigned integer, or a float of bits bits.
+	var lit string
 	var n int64 // an integer of any type, as int64 bits
-	unsigned := false
+	var f float64
+	bits := 0 // 64 or 32 for a float
+	kind := 'l'
 	switch x := v.(type) {
 	case nil:
-		return add(dst, "null"), nil
+		lit = "null"
 	case bool:
+		lit = "false"
 		if x {
-			return add(dst, "true"), nil
+			lit = "true"
 		}
-		return add(dst, "false"), nil
 	case string:
 		return AppendString(dst, x), nil
 	case float64:
-		return AppendFloat(dst, x, 64)
+		f, bits = x, 64
 	case float32:
-		return AppendFloat(dst, float64(x), 32)
+		f, bits = float64(x), 32
 	case int:
-		n = int64(x)
+		n, kind = int64(x), 'i'
 	case int64:
-		n = x
+		n, kind = x, 'i'
 	case int32:
-		n = int64(x)
+		n, kind = int64(x), 'i'
 	case uint:
-		n, unsigned = int64(x), true
+		n, kind = int64(x), 'u'
 	case uint64:
-		n, unsigned = int64(x), true
+		n, kind = int64(x), 'u'
 	case uint32:
-		n, unsigned = int64(x), true
+		n, kind = int64(x), 'u'
 	case Number:
+		lit = string(x)
 		if x == "" {
-			return add(dst, "0"), nil
+			lit = "0"
+		} else if numberEnd([]byte(x), 0) != len(x) {
+			return dst, errors.New("jsonscan: invalid number literal " + strconv.Quote(lit))
 		}
-		if numberEnd([]byte(x), 0) != len(x) {
-			return dst, errors.New("jsonscan: invalid number literal " + strconv.Quote(string(x)))
-		}
-		return append(dst, x...), nil
 	case JSONAppender:
 		return x.AppendJSON(dst), nil
 	case []any:
@@ -517,10 +521,15 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	default:
 		return dst, errors.New("jsonscan: cannot encode a value of this Go type (only decoded JSON values are supported)")
 	}
-	if unsigned {
+	switch {
+	case bits != 0:
+		return AppendFloat(dst, f, bits)
+	case kind == 'i':
+		return strconv.AppendInt(dst, n, 10), nil
+	case kind == 'u':
 		return strconv.AppendUint(dst, uint64(n), 10), nil
 	}
-	return strconv.AppendInt(dst, n, 10), nil
+	return add(dst, lit), nil
 }
 
 // Marshal is AppendValue into a new slice.
