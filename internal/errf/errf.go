@@ -187,55 +187,59 @@ func typeName(v any) string {
 	return "?"
 }
 
-// appendValue formats one operand.
+// appendValue formats one operand. The cases meet at one call per way of
+// writing a value (a call costs much code in WebAssembly).
 func appendValue(dst []byte, s spec, v any) []byte {
-	var n int64
-	unsigned := false
+	var n int64       // an integer, as int64 bits
+	var f float64     // a float of bits bits
+	var str string    // a string, or a text to pad or to put in a bad-verb note
+	kind := byte('s') // 's' string, 'p' padded text, 'b' bad verb, 'i'/'u' integer, 'f' float
+	bits := 64
 	switch x := v.(type) {
 	case nil:
+		str, kind = "<nil>", 'b'
 		if s.verb == 'v' {
-			return pad(dst, s, "<nil>")
+			kind = 'p'
 		}
-		return badVerb(dst, s.verb, "<nil>")
 	case string:
-		return appendString(dst, s, x)
+		str = x
 	case []byte:
 		if s.verb == 'v' || s.verb == 'd' {
 			return appendByteList(dst, x)
 		}
-		return appendString(dst, s, string(x))
+		str = string(x)
 	case error:
-		return appendString(dst, s, x.Error())
+		str = x.Error()
 	case stringer:
-		return appendString(dst, s, x.String())
+		str = x.String()
 	case bool:
+		str, kind = "bad", 'b'
 		if s.verb == 'v' || s.verb == 't' {
-			return pad(dst, s, strconv.FormatBool(x))
+			str, kind = strconv.FormatBool(x), 'p'
 		}
-		return badVerb(dst, s.verb, "bad")
 	case int:
-		n = int64(x)
+		n, kind = int64(x), 'i'
 	case int8:
-		n = int64(x)
+		n, kind = int64(x), 'i'
 	case int16:
-		n = int64(x)
+		n, kind = int64(x), 'i'
 	case int32:
-		n = int64(x)
+		n, kind = int64(x), 'i'
 	case int64:
-		n = x
+		n, kind = x, 'i'
 	case uint:
-		n, unsigned = int64(x), true
+		n, kind = int64(x), 'u'
 	case uint8:
-		n, unsigned = int64(x), true
+		n, kind = int64(x), 'u'
 	case uint16:
-		n, unsigned = int64(x), true
+		n, kind = int64(x), 'u'
 	case uint32:
-		n, unsigned = int64(x), true
+		n, kind = int64(x), 'u'
 	case uint64:
+		n, kind = int64(x), 'u'
 		if x > 1<<63-1 && (s.verb == 'd' || s.verb == 'v') {
-			return pad(dst, s, strconv.FormatUint(x, 10))
+			str, kind = strconv.FormatUint(x, 10), 'p'
 		}
-		n, unsigned = int64(x), true
 	case []string:
 		dst = add(dst, "[")
 		for i, e := range x {
@@ -255,13 +259,23 @@ func appendValue(dst []byte, s spec, v any) []byte {
 		}
 		return add(dst, "]")
 	case float64:
-		return appendFloat(dst, s, x, 64)
+		f, kind = x, 'f'
 	case float32:
-		return appendFloat(dst, s, float64(x), 32)
+		f, kind, bits = float64(x), 'f', 32
 	default:
-		return badVerb(dst, s.verb, "unsupported")
+		str, kind = "unsupported", 'b'
 	}
-	return appendInt(dst, s, n, unsigned)
+	switch kind {
+	case 'i', 'u':
+		return appendInt(dst, s, n, kind == 'u')
+	case 'f':
+		return appendFloat(dst, s, f, bits)
+	case 'p':
+		return pad(dst, s, str)
+	case 'b':
+		return badVerb(dst, s.verb, str)
+	}
+	return appendString(dst, s, str)
 }
 
 // badVerb appends fmt's note for a verb that does not fit its operand.
@@ -283,12 +297,12 @@ func appendString(dst []byte, s spec, x string) []byte {
 	}
 	switch s.verb {
 	case 'v', 's':
-		return pad(dst, s, x)
 	case 'q':
 		if s.sharp && strconv.CanBackquote(x) {
-			return pad(dst, s, "`"+x+"`")
+			x = "`" + x + "`"
+		} else {
+			x = strconv.Quote(x)
 		}
-		return pad(dst, s, strconv.Quote(x))
 	case 'x', 'X':
 		out := make([]byte, 0, 2*len(x)+2)
 		if s.sharp {
@@ -297,9 +311,11 @@ func appendString(dst []byte, s spec, x string) []byte {
 		for i := 0; i < len(x); i++ {
 			out = appendHexByte(out, s.verb, x[i])
 		}
-		return pad(dst, s, string(out))
+		x = string(out)
+	default:
+		return badVerb(dst, s.verb, x)
 	}
-	return badVerb(dst, s.verb, x)
+	return pad(dst, s, x)
 }
 
 // appendHexByte appends c as two hex digits, upper case for the verb 'X'.
@@ -331,6 +347,7 @@ func appendInt(dst []byte, s spec, n int64, unsigned bool) []byte {
 		b = append(b, '-')
 		u = -u
 	}
+	var str string // the text of %c and %q
 	base := 10
 	switch s.verb {
 	case 'v', 'd':
@@ -343,29 +360,32 @@ func appendInt(dst []byte, s spec, n int64, unsigned bool) []byte {
 			b = append(b, '0', s.verb)
 		}
 	case 'c':
-		return pad(dst, s, string(rune(n)))
+		str = string(rune(n))
 	case 'q':
-		return pad(dst, s, strconv.QuoteRune(rune(n)))
+		str = strconv.QuoteRune(rune(n))
 	default:
 		return badVerb(dst, s.verb, strconv.FormatInt(n, 10))
 	}
-	p := len(b)
-	b = strconv.AppendUint(b, u, base)
-	if s.verb == 'X' {
-		for i := p; i < len(b); i++ {
-			if b[i] >= 'a' {
-				b[i] -= 'a' - 'A'
+	if str == "" {
+		p := len(b)
+		b = strconv.AppendUint(b, u, base)
+		if s.verb == 'X' {
+			for i := p; i < len(b); i++ {
+				if b[i] >= 'a' {
+					b[i] -= 'a' - 'A'
+				}
 			}
 		}
+		for s.zero && !s.minus && len(b) < s.width {
+			// zero padding goes between the sign or prefix and the digits
+			b = append(b, 0)
+			copy(b[p+1:], b[p:])
+			b[p] = '0'
+		}
+		s.zero = false
+		str = string(b)
 	}
-	for s.zero && !s.minus && len(b) < s.width {
-		// zero padding goes between the sign or prefix and the digits
-		b = append(b, 0)
-		copy(b[p+1:], b[p:])
-		b[p] = '0'
-	}
-	s.zero = false
-	return pad(dst, s, string(b))
+	return pad(dst, s, str)
 }
 
 func appendFloat(dst []byte, s spec, f float64, bits int) []byte {
