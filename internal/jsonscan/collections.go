@@ -63,5 +63,31 @@ func appendStringValue(dst []byte, s string) ([]byte, error) { return AppendStri
 
 // AppendStrings appends s as a JSON array of strings (nil: null).
 func AppendStrings(dst []byte, s []string) ([]byte, error) {
-	return AppendArray(dst, s, appendStringValue)
+	if s == nil {
+		return add(dst, "null"), nil
+	}
+	dst = add(dst, "[")
+	for i, e := range s {
+		if i > 0 {
+			dst = add(dst, ",")
+		}
+		dst = AppendString(dst, e)
+	}
+	return add(dst, "]"), nil
+}
+
+// appendStringMap is AppendSortedMap for a map of strings, without that
+// generic function's copy for this shape.
+func appendStringMap(dst []byte, m map[string]string) []byte {
+	if m == nil {
+		return add(dst, "null")
+	}
+	dst = add(dst, "{")
+	for i, k := range SortedKeys(m) {
+		if i > 0 {
+			dst = add(dst, ",")
+		}
+		dst = AppendString(add(AppendString(dst, k), ":"), m[k])
+	}
+	return add(dst, "}")
 }

@@ -517,7 +517,7 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	case map[string]any:
 		return AppendSortedMap(dst, x, AppendValue)
 	case map[string]string:
-		return AppendSortedMap(dst, x, appendStringValue)
+		return appendStringMap(dst, x), nil
 	default:
 		return dst, errors.New("jsonscan: cannot encode a value of this Go type (only decoded JSON values are supported)")
 	}
