@@ -5,10 +5,7 @@ import (
 )
 
 // SortedKeys returns the keys of m in the order encoding/json writes a
-// map's members (byte-wise ascending). It is not inlined: each
-// instantiation is linked once anyway, and its map loop is large code.
-//
-//go:noinline
+// map's members (byte-wise ascending).
 func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
