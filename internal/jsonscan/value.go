@@ -335,8 +335,8 @@ func Int64(raw []byte) (int64, error) {
 	if IsNull(raw) {
 		return 0, nil
 	}
-	if Kind(raw) != "number" {
-		return 0, &TypeError{Want: "integer", Got: Kind(raw)}
+	if k := Kind(raw); k != "number" {
+		return 0, &TypeError{Want: "integer", Got: k}
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil {
@@ -351,8 +351,8 @@ func Float64(raw []byte) (float64, error) {
 	if IsNull(raw) {
 		return 0, nil
 	}
-	if Kind(raw) != "number" || numberEnd(raw, 0) != len(raw) {
-		return 0, &TypeError{Want: "number", Got: Kind(raw)}
+	if k := Kind(raw); k != "number" || numberEnd(raw, 0) != len(raw) {
+		return 0, &TypeError{Want: "number", Got: k}
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil {
