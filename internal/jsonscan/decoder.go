@@ -145,13 +145,13 @@ func (d *Decoder) Array(val []byte, typ string, f func(elem []byte)) bool {
 		d.Wrong(val, typ)
 		return false
 	}
-	i := skipSpace(val, 1)
+	i := SkipSpace(val, 1)
 	for i < len(val) && val[i] != ']' && !d.Fatal {
 		end := ValueEnd(val, i)
 		f(val[i:end])
-		i = skipSpace(val, end)
+		i = SkipSpace(val, end)
 		if i < len(val) && val[i] == ',' {
-			i = skipSpace(val, i+1)
+			i = SkipSpace(val, i+1)
 		}
 	}
 	return true

@@ -245,13 +245,6 @@ func RawString(raw json.RawMessage) string {
 	return s
 }
 
-// skipSpace is SkipSpace out of line, for the callers off the hot paths
-// (Elements, the Decoder's arrays, IsNull, Kind...): one call instead of
-// the loop inlined at each of their call sites.
-//
-//go:noinline
-func skipSpace(b []byte, i int) int { return SkipSpace(b, i) }
-
 // add appends x, for the encoders' punctuation: one call instead of an
 // append inlined at each site (much code in WebAssembly).
 //

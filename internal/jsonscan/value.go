@@ -302,8 +302,8 @@ func Kind(raw []byte) string {
 
 // IsNull reports whether raw is absent (empty) or the literal null.
 func IsNull(raw []byte) bool {
-	i := skipSpace(raw, 0)
-	return i >= len(raw) || (hasLiteral(raw, i, "null") && skipSpace(raw, i+4) == len(raw))
+	i := SkipSpace(raw, 0)
+	return i >= len(raw) || (hasLiteral(raw, i, "null") && SkipSpace(raw, i+4) == len(raw))
 }
 
 // String returns the string raw holds; "" when raw is absent or null (as
@@ -395,13 +395,13 @@ func Elements(raw []byte) ([][]byte, error) {
 		return nil, &TypeError{Want: "array", Got: Kind(raw)}
 	}
 	out := [][]byte{}
-	i := skipSpace(raw, 1)
+	i := SkipSpace(raw, 1)
 	for i < len(raw) && raw[i] != ']' {
 		end := ValueEnd(raw, i)
 		out = append(out, raw[i:end])
-		i = skipSpace(raw, end)
+		i = SkipSpace(raw, end)
 		if i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
+			i = SkipSpace(raw, i+1)
 		}
 	}
 	return out, nil
@@ -448,7 +448,7 @@ func (o Object) Has(key string) bool {
 }
 
 func trimSpace(b []byte) []byte {
-	i := skipSpace(b, 0)
+	i := SkipSpace(b, 0)
 	j := len(b)
 	for j > i && (b[j-1] == ' ' || b[j-1] == '\t' || b[j-1] == '\n' || b[j-1] == '\r') {
 		j--
