@@ -35,7 +35,7 @@ func Errorf(format string, a ...any) error {
 	case 0:
 		return &plainError{msg}
 	case 1:
-		return &wrapError{msg, wrapped[0]}
+		return &wrapError{msg: msg, err: wrapped[0]}
 	}
 	return &wrapErrors{msg, wrapped}
 }
@@ -51,6 +51,7 @@ type plainError struct{ msg string }
 func (e *plainError) Error() string { return e.msg }
 
 type wrapError struct {
+	_   [0]func() // not comparable: no generated equality
 	msg string
 	err error
 }
@@ -86,13 +87,13 @@ func appendf(dst []byte, format string, a []any, wrapped *[]error) []byte {
 			for j < len(format) && format[j] != '%' {
 				j++
 			}
-			dst = append(dst, format[i:j]...)
+			dst = add(dst, format[i:j])
 			i = j
 			continue
 		}
 		i++
 		if i >= len(format) {
-			dst = append(dst, "%!(NOVERB)"...)
+			dst = add(dst, "%!(NOVERB)")
 			break
 		}
 		s := spec{prec: -1}
@@ -124,18 +125,17 @@ func appendf(dst []byte, format string, a []any, wrapped *[]error) []byte {
 			}
 		}
 		if i >= len(format) {
-			dst = append(dst, "%!(NOVERB)"...)
+			dst = add(dst, "%!(NOVERB)")
 			break
 		}
 		s.verb = format[i]
 		i++
 		if s.verb == '%' {
-			dst = append(dst, '%')
+			dst = add(dst, "%")
 			continue
 		}
 		if arg >= len(a) {
-			dst = append(dst, '%', '!', s.verb)
-			dst = append(dst, "(MISSING)"...)
+			dst = badVerb(dst, s.verb, "MISSING")
 			continue
 		}
 		v := a[arg]
@@ -146,9 +146,9 @@ func appendf(dst []byte, format string, a []any, wrapped *[]error) []byte {
 				s.verb = 'v'
 			} else if wrapped == nil || v == nil {
 				// fmt: %w outside Errorf, or a nil operand, is a bad verb.
-				dst = append(dst, "%!w("...)
+				dst = add(dst, "%!w(")
 				dst = appendValue(dst, spec{verb: 'v', prec: -1}, v)
-				dst = append(dst, ')')
+				dst = add(dst, ")")
 				continue
 			} else {
 				s.verb = 'v'
@@ -157,16 +157,15 @@ func appendf(dst []byte, format string, a []any, wrapped *[]error) []byte {
 		dst = appendValue(dst, s, v)
 	}
 	if arg < len(a) {
-		dst = append(dst, "%!(EXTRA "...)
+		dst = add(dst, "%!(EXTRA ")
 		for k, v := range a[arg:] {
 			if k > 0 {
-				dst = append(dst, ", "...)
+				dst = add(dst, ", ")
 			}
-			dst = append(dst, typeName(v)...)
-			dst = append(dst, '=')
+			dst = add(add(dst, typeName(v)), "=")
 			dst = appendValue(dst, spec{verb: 'v', prec: -1}, v)
 		}
-		dst = append(dst, ')')
+		dst = add(dst, ")")
 	}
 	return dst
 }
@@ -188,78 +187,101 @@ func typeName(v any) string {
 	return "?"
 }
 
-// appendValue formats one operand.
+// appendValue formats one operand. The cases meet at one call per way of
+// writing a value (a call costs much code in WebAssembly).
 func appendValue(dst []byte, s spec, v any) []byte {
+	var n int64       // an integer, as int64 bits
+	var f float64     // a float of bits bits
+	var str string    // a string, or a text to pad or to put in a bad-verb note
+	kind := byte('s') // 's' string, 'p' padded text, 'b' bad verb, 'i'/'u' integer, 'f' float
+	bits := 64
 	switch x := v.(type) {
 	case nil:
+		str, kind = "<nil>", 'b'
 		if s.verb == 'v' {
-			return pad(dst, s, "<nil>")
+			kind = 'p'
 		}
-		return append(append(dst, '%', '!', s.verb), "(<nil>)"...)
 	case string:
-		return appendString(dst, s, x)
+		str = x
 	case []byte:
 		if s.verb == 'v' || s.verb == 'd' {
 			return appendByteList(dst, x)
 		}
-		return appendString(dst, s, string(x))
+		str = string(x)
 	case error:
-		return appendString(dst, s, x.Error())
+		str = x.Error()
 	case stringer:
-		return appendString(dst, s, x.String())
+		str = x.String()
 	case bool:
+		str, kind = "bad", 'b'
 		if s.verb == 'v' || s.verb == 't' {
-			return pad(dst, s, strconv.FormatBool(x))
+			str, kind = strconv.FormatBool(x), 'p'
 		}
 	case int:
-		return appendInt(dst, s, int64(x), false)
+		n, kind = int64(x), 'i'
 	case int8:
-		return appendInt(dst, s, int64(x), false)
+		n, kind = int64(x), 'i'
 	case int16:
-		return appendInt(dst, s, int64(x), false)
+		n, kind = int64(x), 'i'
 	case int32:
-		return appendInt(dst, s, int64(x), false)
+		n, kind = int64(x), 'i'
 	case int64:
-		return appendInt(dst, s, x, false)
+		n, kind = x, 'i'
 	case uint:
-		return appendInt(dst, s, int64(x), true)
+		n, kind = int64(x), 'u'
 	case uint8:
-		return appendInt(dst, s, int64(x), true)
+		n, kind = int64(x), 'u'
 	case uint16:
-		return appendInt(dst, s, int64(x), true)
+		n, kind = int64(x), 'u'
 	case uint32:
-		return appendInt(dst, s, int64(x), true)
+		n, kind = int64(x), 'u'
 	case uint64:
+		n, kind = int64(x), 'u'
 		if x > 1<<63-1 && (s.verb == 'd' || s.verb == 'v') {
-			return pad(dst, s, strconv.FormatUint(x, 10))
+			str, kind = strconv.FormatUint(x, 10), 'p'
 		}
-		return appendInt(dst, s, int64(x), true)
 	case []string:
-		dst = append(dst, '[')
+		dst = add(dst, "[")
 		for i, e := range x {
 			if i > 0 {
-				dst = append(dst, ' ')
+				dst = add(dst, " ")
 			}
 			dst = appendString(dst, spec{verb: s.verb, prec: -1}, e)
 		}
-		return append(dst, ']')
+		return add(dst, "]")
 	case []any:
-		dst = append(dst, '[')
+		dst = add(dst, "[")
 		for i, e := range x {
 			if i > 0 {
-				dst = append(dst, ' ')
+				dst = add(dst, " ")
 			}
 			dst = appendValue(dst, spec{verb: s.verb, prec: -1}, e)
 		}
-		return append(dst, ']')
+		return add(dst, "]")
 	case float64:
-		return appendFloat(dst, s, x, 64)
+		f, kind = x, 'f'
 	case float32:
-		return appendFloat(dst, s, float64(x), 32)
+		f, kind, bits = float64(x), 'f', 32
 	default:
-		return append(append(dst, '%', '!', s.verb), "(unsupported)"...)
+		str, kind = "unsupported", 'b'
 	}
-	return append(append(dst, '%', '!', s.verb), "(bad)"...)
+	switch kind {
+	case 'i', 'u':
+		return appendInt(dst, s, n, kind == 'u')
+	case 'f':
+		return appendFloat(dst, s, f, bits)
+	case 'p':
+		return pad(dst, s, str)
+	case 'b':
+		return badVerb(dst, s.verb, str)
+	}
+	return appendString(dst, s, str)
+}
+
+// badVerb appends fmt's note for a verb that does not fit its operand.
+func badVerb(dst []byte, verb byte, x string) []byte {
+	dst = append(add(dst, "%!"), verb)
+	return add(add(add(dst, "("), x), ")")
 }
 
 func appendString(dst []byte, s spec, x string) []byte {
@@ -275,118 +297,95 @@ func appendString(dst []byte, s spec, x string) []byte {
 	}
 	switch s.verb {
 	case 'v', 's':
-		return pad(dst, s, x)
 	case 'q':
 		if s.sharp && strconv.CanBackquote(x) {
-			return pad(dst, s, "`"+x+"`")
+			x = "`" + x + "`"
+		} else {
+			x = strconv.Quote(x)
 		}
-		return pad(dst, s, strconv.Quote(x))
 	case 'x', 'X':
-		const lower, upper = "0123456789abcdef", "0123456789ABCDEF"
-		digits := lower
-		if s.verb == 'X' {
-			digits = upper
-		}
 		out := make([]byte, 0, 2*len(x)+2)
 		if s.sharp {
 			out = append(out, '0', s.verb)
 		}
 		for i := 0; i < len(x); i++ {
-			out = append(out, digits[x[i]>>4], digits[x[i]&15])
+			out = appendHexByte(out, s.verb, x[i])
 		}
-		return pad(dst, s, string(out))
+		x = string(out)
+	default:
+		return badVerb(dst, s.verb, x)
 	}
-	return append(append(append(dst, '%', '!', s.verb), '('), append([]byte(x), ')')...)
+	return pad(dst, s, x)
+}
+
+// appendHexByte appends c as two hex digits, upper case for the verb 'X'.
+func appendHexByte(dst []byte, verb, c byte) []byte {
+	digits := "0123456789abcdef"
+	if verb == 'X' {
+		digits = "0123456789ABCDEF"
+	}
+	return append(dst, digits[c>>4], digits[c&15])
 }
 
 func appendByteList(dst []byte, b []byte) []byte {
-	dst = append(dst, '[')
+	dst = add(dst, "[")
 	for i, c := range b {
 		if i > 0 {
-			dst = append(dst, ' ')
+			dst = add(dst, " ")
 		}
 		dst = strconv.AppendUint(dst, uint64(c), 10)
 	}
-	return append(dst, ']')
+	return add(dst, "]")
 }
 
+// appendInt formats an integer (unsigned: n holds a uint64's bits).
 func appendInt(dst []byte, s spec, n int64, unsigned bool) []byte {
-	var body string
+	var buf [24]byte
+	b := buf[:0] // the sign and prefix, then the digits
+	u := uint64(n)
+	if !unsigned && n < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	var str string // the text of %c and %q
+	base := 10
 	switch s.verb {
 	case 'v', 'd':
-		if unsigned {
-			body = strconv.FormatUint(uint64(n), 10)
-		} else {
-			body = strconv.FormatInt(n, 10)
-		}
 		if s.plus && n >= 0 {
-			body = "+" + body
+			b = append(b, '+')
 		}
 	case 'x', 'X':
-		neg := !unsigned && n < 0
-		u := uint64(n)
-		if neg {
-			u = uint64(-n)
-		}
-		body = strconv.FormatUint(u, 16)
-		if s.verb == 'X' {
-			body = upperHex(body)
-		}
-		if s.zero && !s.minus && len(body) < s.width-prefixLen(s, neg) {
-			body = zeros(s.width-prefixLen(s, neg)-len(body)) + body
-		}
+		base = 16
 		if s.sharp {
-			body = "0" + string(s.verb) + body
+			b = append(b, '0', s.verb)
 		}
-		if neg {
-			body = "-" + body
-		}
-		return pad(dst, spec{width: s.width, minus: s.minus, prec: -1}, body)
 	case 'c':
-		return pad(dst, s, string(rune(n)))
+		str = string(rune(n))
 	case 'q':
-		return pad(dst, s, strconv.QuoteRune(rune(n)))
+		str = strconv.QuoteRune(rune(n))
 	default:
-		return append(append(append(dst, '%', '!', s.verb), '('), append([]byte(strconv.FormatInt(n, 10)), ')')...)
+		return badVerb(dst, s.verb, strconv.FormatInt(n, 10))
 	}
-	if s.zero && !s.minus && len(body) < s.width {
-		neg := body[0] == '-' || body[0] == '+'
-		if neg {
-			dst = append(dst, body[0])
-			return append(dst, zeros(s.width-len(body))+body[1:]...)
+	if str == "" {
+		p := len(b)
+		b = strconv.AppendUint(b, u, base)
+		if s.verb == 'X' {
+			for i := p; i < len(b); i++ {
+				if b[i] >= 'a' {
+					b[i] -= 'a' - 'A'
+				}
+			}
 		}
-		return append(dst, zeros(s.width-len(body))+body...)
-	}
-	return pad(dst, s, body)
-}
-
-func prefixLen(s spec, neg bool) int {
-	n := 0
-	if s.sharp {
-		n += 2
-	}
-	if neg {
-		n++
-	}
-	return n
-}
-
-func upperHex(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'f' {
-			b[i] = c - 'a' + 'A'
+		for s.zero && !s.minus && len(b) < s.width {
+			// zero padding goes between the sign or prefix and the digits
+			b = append(b, 0)
+			copy(b[p+1:], b[p:])
+			b[p] = '0'
 		}
+		s.zero = false
+		str = string(b)
 	}
-	return string(b)
-}
-
-func zeros(n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = '0'
-	}
-	return string(b)
+	return pad(dst, s, str)
 }
 
 func appendFloat(dst []byte, s spec, f float64, bits int) []byte {
@@ -401,31 +400,30 @@ func appendFloat(dst []byte, s spec, f float64, bits int) []byte {
 		}
 		return pad(dst, s, strconv.FormatFloat(f, s.verb, prec, bits))
 	}
-	return append(append(append(dst, '%', '!', s.verb), '('), append([]byte(strconv.FormatFloat(f, 'g', -1, bits)), ')')...)
+	return badVerb(dst, s.verb, strconv.FormatFloat(f, 'g', -1, bits))
 }
 
 // pad appends x padded with spaces to the width (left unless '-').
 func pad(dst []byte, s spec, x string) []byte {
-	n := utf8.RuneCountInString(x)
-	if n >= s.width {
-		return append(dst, x...)
-	}
-	if s.minus {
-		dst = append(dst, x...)
-		for ; n < s.width; n++ {
-			dst = append(dst, ' ')
+	k := s.width - utf8.RuneCountInString(x) // the padding
+	if !s.minus {
+		fill := " "
+		if s.zero && (s.verb == 's' || s.verb == 'v' || s.verb == 'q') {
+			fill = "0"
 		}
-		return dst
+		for ; k > 0; k-- {
+			dst = add(dst, fill)
+		}
 	}
-	fill := byte(' ')
-	if s.zero && (s.verb == 's' || s.verb == 'v' || s.verb == 'q') {
-		fill = '0'
+	dst = add(dst, x)
+	for ; k > 0; k-- {
+		dst = add(dst, " ")
 	}
-	for ; n < s.width; n++ {
-		dst = append(dst, fill)
-	}
-	return append(dst, x...)
+	return dst
 }
+
+// add appends x: a call instead of an append inlined at each site.
+func add(dst []byte, x string) []byte { return append(dst, x...) }
 
 // As is errors.As for a target of a concrete error type: it reports whether
 // an error in err's tree is a T (or says so through an As method) and, if

@@ -13,6 +13,7 @@ import "sync"
 // Pool runs functions on reused goroutines. The zero value is not ready:
 // use New. It is safe for concurrent use.
 type Pool struct {
+	_       [0]func()   // not comparable: no generated equality function
 	jobs    chan func() // unbuffered: a send succeeds only into an idle goroutine
 	quit    chan struct{}
 	once    sync.Once

@@ -20,39 +20,39 @@ func SortedKeys[V any](m map[string]V) []string {
 // null. The first error of elem stops it.
 func AppendSortedMap[V any](dst []byte, m map[string]V, elem func(dst []byte, v V) ([]byte, error)) ([]byte, error) {
 	if m == nil {
-		return append(dst, "null"...), nil
+		return add(dst, "null"), nil
 	}
-	dst = append(dst, '{')
+	dst = add(dst, "{")
 	for i, k := range SortedKeys(m) {
 		if i > 0 {
-			dst = append(dst, ',')
+			dst = add(dst, ",")
 		}
-		dst = append(AppendString(dst, k), ':')
+		dst = add(AppendString(dst, k), ":")
 		var err error
 		if dst, err = elem(dst, m[k]); err != nil {
 			return dst, err
 		}
 	}
-	return append(dst, '}'), nil
+	return add(dst, "}"), nil
 }
 
 // AppendArray appends the slice s as a JSON array, each element appended
 // by elem; a nil slice is null. The first error of elem stops it.
 func AppendArray[V any](dst []byte, s []V, elem func(dst []byte, v V) ([]byte, error)) ([]byte, error) {
 	if s == nil {
-		return append(dst, "null"...), nil
+		return add(dst, "null"), nil
 	}
-	dst = append(dst, '[')
+	dst = add(dst, "[")
 	for i, e := range s {
 		if i > 0 {
-			dst = append(dst, ',')
+			dst = add(dst, ",")
 		}
 		var err error
 		if dst, err = elem(dst, e); err != nil {
 			return dst, err
 		}
 	}
-	return append(dst, ']'), nil
+	return add(dst, "]"), nil
 }
 
 // appendStringValue is AppendString as an element appender.
@@ -60,5 +60,31 @@ func appendStringValue(dst []byte, s string) ([]byte, error) { return AppendStri
 
 // AppendStrings appends s as a JSON array of strings (nil: null).
 func AppendStrings(dst []byte, s []string) ([]byte, error) {
-	return AppendArray(dst, s, appendStringValue)
+	if s == nil {
+		return add(dst, "null"), nil
+	}
+	dst = add(dst, "[")
+	for i, e := range s {
+		if i > 0 {
+			dst = add(dst, ",")
+		}
+		dst = AppendString(dst, e)
+	}
+	return add(dst, "]"), nil
+}
+
+// appendStringMap is AppendSortedMap for a map of strings, without that
+// generic function's copy for this shape.
+func appendStringMap(dst []byte, m map[string]string) []byte {
+	if m == nil {
+		return add(dst, "null")
+	}
+	dst = add(dst, "{")
+	for i, k := range SortedKeys(m) {
+		if i > 0 {
+			dst = add(dst, ",")
+		}
+		dst = AppendString(add(AppendString(dst, k), ":"), m[k])
+	}
+	return add(dst, "}")
 }

@@ -9,27 +9,28 @@ func AppendCompact(dst, raw []byte, escapeHTML bool) ([]byte, error) {
 	if err := SyntaxError(raw); err != nil {
 		return dst, err
 	}
-	const hex = "0123456789abcdef"
 	inString := false
 	start := 0
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
 		if inString {
+			r, n := rune(c), 1 // the character to escape, its length
 			switch {
 			case c == '\\':
 				i++ // the escaped byte is plain
+				continue
 			case c == '"':
 				inString = false
+				continue
 			case escapeHTML && (c == '<' || c == '>' || c == '&'):
-				dst = append(dst, raw[start:i]...)
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-				start = i + 1
 			case escapeHTML && c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
-				dst = append(dst, raw[start:i]...)
-				dst = append(dst, '\\', 'u', '2', '0', '2', hex[raw[i+2]&0xF])
-				start = i + 3
-				i += 2
+				r, n = 0x2000|rune(raw[i+2]&0x2F), 3 // U+2028 or U+2029
+			default:
+				continue
 			}
+			dst = appendUnicodeEscape(append(dst, raw[start:i]...), r)
+			start = i + n
+			i += n - 1
 			continue
 		}
 		switch c {

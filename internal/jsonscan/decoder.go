@@ -27,16 +27,21 @@ type Decoder struct {
 // JSON value (Value, e.g. "string" or "number 1e999") that cannot go
 // into the Go type Type, at the member Field of the struct Struct.
 type UnmarshalTypeError struct {
+	_                          [0]func() // not comparable: no generated equality function
 	Value, Struct, Field, Type string
 }
 
 // Error returns encoding/json's message.
 func (e *UnmarshalTypeError) Error() string {
+	into := "Go value"
 	if e.Struct != "" || e.Field != "" {
-		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.Type
+		into = "Go struct field " + e.Struct + "." + e.Field
 	}
-	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.Type
+	return "json: cannot unmarshal " + e.Value + " into " + into + " of type " + e.Type
 }
+
+// numberValue names the number val as encoding/json's type errors do.
+func numberValue(val []byte) string { return "number " + string(val) }
 
 // ErrEmpty is encoding/json's error for input without a value.
 var ErrEmpty = errors.New("unexpected end of JSON input")
@@ -208,7 +213,7 @@ func (d *Decoder) integer(val []byte, typ string, bits int) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(string(val), 10, bits)
 	if err != nil {
-		d.TypeErr("number "+string(val), typ)
+		d.TypeErr(numberValue(val), typ)
 		return 0, false
 	}
 	return n, true
@@ -239,7 +244,7 @@ func (d *Decoder) Float64(val []byte, p *float64) {
 	}
 	f, err := strconv.ParseFloat(string(val), 64)
 	if err != nil {
-		d.TypeErr("number "+string(val), "float64")
+		d.TypeErr(numberValue(val), "float64")
 		return
 	}
 	*p = f
@@ -252,10 +257,21 @@ func (d *Decoder) Raw(val []byte, p *[]byte) { *p = append((*p)[:0], val...) }
 // Strings decodes an array of strings into p, reusing its array; null
 // clears it, a null element is "".
 func (d *Decoder) Strings(val []byte, p *[]string) {
-	decodeSlice(d, val, p, "[]string", func(e []byte) (s string) {
+	if IsNullLiteral(val) {
+		*p = nil
+		return
+	}
+	out := (*p)[:0]
+	if out == nil {
+		out = []string{}
+	}
+	if d.Array(val, "[]string", func(e []byte) {
+		var s string
 		d.String(e, &s)
-		return s
-	})
+		out = append(out, s)
+	}) {
+		*p = out
+	}
 }
 
 // Value decodes the valid JSON value val as json.Unmarshal into an
@@ -281,7 +297,7 @@ func (d *Decoder) Any(val []byte, p *any) {
 	if c := val[0]; c == '-' || (c >= '0' && c <= '9') {
 		f, err := strconv.ParseFloat(string(val), 64)
 		if err != nil {
-			d.TypeErr("number "+string(val), "float64")
+			d.TypeErr(numberValue(val), "float64")
 			return
 		}
 		*p = f
@@ -327,22 +343,4 @@ func Ptr[T any](val []byte, p **T) *T {
 		*p = new(T)
 	}
 	return *p
-}
-
-// decodeSlice decodes the JSON array val into *p as encoding/json fills a
-// slice (typ names the slice type for errors): null clears it, each
-// element is what elem returns, the array of *p is reused, an empty JSON
-// array gives an empty, non-nil slice.
-func decodeSlice[T any](d *Decoder, val []byte, p *[]T, typ string, elem func(e []byte) T) {
-	if IsNullLiteral(val) {
-		*p = nil
-		return
-	}
-	out := (*p)[:0]
-	if out == nil {
-		out = []T{}
-	}
-	if d.Array(val, typ, func(e []byte) { out = append(out, elem(e)) }) {
-		*p = out
-	}
 }

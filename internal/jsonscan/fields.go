@@ -7,8 +7,9 @@ import (
 
 // FieldError is a member of the wrong kind met by [Fields].
 type FieldError struct {
-	Member string // the member's name as written
-	Err    error  // a *TypeError
+	_      [0]func() // not comparable: no generated equality function
+	Member string    // the member's name as written
+	Err    error     // a *TypeError
 }
 
 // Error names the member and the kinds.

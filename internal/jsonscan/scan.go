@@ -178,7 +178,7 @@ func ValueEnd(b []byte, i int) int {
 // U+FFFD.
 func AppendString(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+		if c := s[i]; c >= 0x7f || asciiEscape[c] != '0' {
 			return appendEscaped(dst, s)
 		}
 	}
@@ -187,57 +187,50 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// asciiEscape has, for each ASCII byte, '0' when a JSON string holds it
+// as it is, else the letter of its escape (\n, \", ...), 'u' for \u00XX.
+const asciiEscape = "uuuuuuuubtnufruuuuuuuuuuuuuuuuuu00\"000u000000000000000000000u0u0" +
+	"0000000000000000000000000000\\00000000000000000000000000000000000"
+
 func appendEscaped(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
+	dst = add(dst, `"`)
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		n := 1
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			e := asciiEscape[c]
+			if e == '0' {
 				i++
 				continue
 			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			dst = add(dst, s[start:i])
+			if e == 'u' {
+				dst = appendUnicodeEscape(dst, rune(c))
+			} else {
+				dst = append(dst, '\\', e)
 			}
-			i++
-			start = i
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\\ufffd"...)
-			i += n
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&15])
-			i += n
-			start = i
-			continue
+		} else {
+			var r rune
+			r, n = utf8.DecodeRuneInString(s[i:])
+			if (r != utf8.RuneError || n != 1) && r != '\u2028' && r != '\u2029' {
+				i += n
+				continue
+			}
+			dst = appendUnicodeEscape(add(dst, s[start:i]), r)
 		}
 		i += n
+		start = i
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return add(add(dst, s[start:]), `"`)
+}
+
+// appendUnicodeEscape appends the escape \uXXXX of r (below U+10000).
+//
+//go:noinline
+func appendUnicodeEscape(dst []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
 }
 
 // RawString returns the value of a raw JSON string ("" for other values).
@@ -251,3 +244,9 @@ func RawString(raw json.RawMessage) string {
 	s, _ := Unquote(raw)
 	return s
 }
+
+// add appends x, for the encoders' punctuation: one call instead of an
+// append inlined at each site (much code in WebAssembly).
+//
+//go:noinline
+func add(dst []byte, x string) []byte { return append(dst, x...) }

@@ -13,20 +13,31 @@ import (
 // with stream set a json.Decoder's (which says "unexpected EOF" where the
 // data ends early). Other errors are returned as they are.
 func StdError(data []byte, err error, stream bool) error {
+	var msg string
 	if err == ErrDepth {
-		return errors.New("invalid character " + strconv.QuoteRune(rune(tooDeep(data))) + " exceeded max depth")
+		msg = invalidChar(tooDeep(data), "exceeded max depth")
+	} else {
+		var je *Error
+		if !errf.As(err, &je) {
+			return err
+		}
+		if msg = stdMessage(data, je, stream); msg == "" {
+			return io.ErrUnexpectedEOF
+		}
 	}
-	var je *Error
-	if !errf.As(err, &je) {
-		return err
-	}
+	return errors.New(msg)
+}
+
+// stdMessage is StdError's text for the syntax error je, "" for
+// io.ErrUnexpectedEOF itself.
+func stdMessage(data []byte, je *Error, stream bool) string {
 	msg := je.Msg
 	if msg == "unexpected end of JSON input" || strings.HasSuffix(msg, " in string literal") {
 		if m, ok := stringMessage(data, stream); ok {
-			if m == "" {
-				return io.ErrUnexpectedEOF
+			if m == io.ErrUnexpectedEOF.Error() {
+				return ""
 			}
-			return errors.New(m)
+			return m
 		}
 	}
 	if strings.HasSuffix(msg, " in string literal") && (je.Offset >= len(data) || data[je.Offset] >= 0x20) {
@@ -35,14 +46,14 @@ func StdError(data []byte, err error, stream bool) error {
 	}
 	if msg == "unexpected end of JSON input" {
 		if stream {
-			return io.ErrUnexpectedEOF
+			return ""
 		}
 		if n := len(data); n > 0 && isNumberByte(data[n-1]) && !endsInString(data) {
-			return errors.New(numberMessage(data, n-1, msg, false))
+			return numberMessage(data, n-1, msg, false)
 		}
-		return errors.New(msg)
+		return msg
 	}
-	return errors.New(literalMessage(data, je, stream))
+	return literalMessage(data, je, stream)
 }
 
 // literalMessage returns je's message, except that a misspelt literal
@@ -69,17 +80,37 @@ func literalMessage(data []byte, je *Error, stream bool) string {
 		return je.Msg
 	}
 	for j := 1; j < len(lit); j++ {
-		c := byte(' ')
-		if k+j < len(data) {
-			c = data[k+j]
-		} else if stream {
-			return io.ErrUnexpectedEOF.Error()
-		}
-		if c != lit[j] {
-			return "invalid character " + strconv.QuoteRune(rune(c)) + " in literal " + lit + " (expecting " + strconv.QuoteRune(rune(lit[j])) + ")"
+		if byteAt(data, k+j) != lit[j] {
+			return charMessage(data, k+j, "in literal "+lit+" (expecting '"+lit[j:j+1]+"')", stream)
 		}
 	}
 	return je.Msg
+}
+
+// byteAt returns data[j], or a space past the end (as encoding/json sees
+// the end of the data given to Unmarshal).
+func byteAt(data []byte, j int) byte {
+	if j < len(data) {
+		return data[j]
+	}
+	return ' '
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// charMessage is encoding/json's syntax error for the byte at data[j] in
+// context, or for a json.Decoder (stream) whose data ends before j,
+// "unexpected EOF".
+func charMessage(data []byte, j int, context string, stream bool) string {
+	if j >= len(data) && stream {
+		return io.ErrUnexpectedEOF.Error()
+	}
+	return invalidChar(byteAt(data, j), context)
+}
+
+// invalidChar is the text of encoding/json's syntax errors about the byte c.
+func invalidChar(c byte, context string) string {
+	return "invalid character " + strconv.QuoteRune(rune(c)) + " " + context
 }
 
 // numberMessage describes a malformed number around data[k] as
@@ -89,52 +120,37 @@ func numberMessage(data []byte, k int, msg string, stream bool) string {
 	for i > 0 && isNumberByte(data[i-1]) {
 		i--
 	}
-	at := func(j int) (byte, bool) {
-		if j < len(data) {
-			return data[j], true
+	if c := data[i]; c == '-' {
+		i++
+		if !isDigit(byteAt(data, i)) {
+			return charMessage(data, i, "in numeric literal", stream)
 		}
-		return ' ', false
-	}
-	bad := func(j int, context string) string {
-		c, ok := at(j)
-		if !ok && stream {
-			return io.ErrUnexpectedEOF.Error()
-		}
-		return "invalid character " + strconv.QuoteRune(rune(c)) + " " + context
-	}
-	digit := func(j int) bool { c, _ := at(j); return c >= '0' && c <= '9' }
-	if c := data[i]; c != '-' && (c < '0' || c > '9') {
+	} else if !isDigit(c) {
 		return msg
 	}
-	if c, _ := at(i); c == '-' {
-		i++
-		if !digit(i) {
-			return bad(i, "in numeric literal")
-		}
-	}
-	if c, _ := at(i); c == '0' {
+	if byteAt(data, i) == '0' {
 		i++
 	} else {
-		for digit(i) {
+		for isDigit(byteAt(data, i)) {
 			i++
 		}
 	}
-	if c, _ := at(i); c == '.' {
+	if byteAt(data, i) == '.' {
 		i++
-		if !digit(i) {
-			return bad(i, "after decimal point in numeric literal")
+		if !isDigit(byteAt(data, i)) {
+			return charMessage(data, i, "after decimal point in numeric literal", stream)
 		}
-		for digit(i) {
+		for isDigit(byteAt(data, i)) {
 			i++
 		}
 	}
-	if c, _ := at(i); c == 'e' || c == 'E' {
+	if c := byteAt(data, i); c == 'e' || c == 'E' {
 		i++
-		if c, _ := at(i); c == '+' || c == '-' {
+		if c := byteAt(data, i); c == '+' || c == '-' {
 			i++
 		}
-		if !digit(i) {
-			return bad(i, "in exponent of numeric literal")
+		if !isDigit(byteAt(data, i)) {
+			return charMessage(data, i, "in exponent of numeric literal", stream)
 		}
 	}
 	return msg
@@ -178,18 +194,8 @@ func endsInString(data []byte) bool {
 
 // stringMessage finds the first malformed string of data and describes it
 // as encoding/json does; ok is false if every string is well formed. For a
-// json.Decoder (stream), data ending inside an escape is "" (unexpected
-// EOF).
+// json.Decoder (stream), data ending inside an escape is "unexpected EOF".
 func stringMessage(data []byte, stream bool) (msg string, ok bool) {
-	bad := func(j int, context string) (string, bool) {
-		if j >= len(data) {
-			if stream {
-				return "", true
-			}
-			return "invalid character ' ' " + context, true
-		}
-		return "invalid character " + strconv.QuoteRune(rune(data[j])) + " " + context, true
-	}
 	for i := 0; i < len(data); i++ {
 		if data[i] != '"' {
 			continue
@@ -203,26 +209,23 @@ func stringMessage(data []byte, stream bool) (msg string, ok bool) {
 				break
 			}
 			if c < 0x20 {
-				return bad(i, "in string literal")
+				return charMessage(data, i, "in string literal", stream), true
 			}
 			if c != '\\' {
 				continue
 			}
 			i++
-			if i >= len(data) {
-				return bad(i, "in string escape code")
-			}
-			switch data[i] {
+			switch byteAt(data, i) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
 				for k := 1; k <= 4; k++ {
-					if i+k >= len(data) || !isHex(data[i+k]) {
-						return bad(i+k, "in \\u hexadecimal character escape")
+					if !isHex(byteAt(data, i+k)) {
+						return charMessage(data, i+k, "in \\u hexadecimal character escape", stream), true
 					}
 				}
 				i += 4
 			default:
-				return bad(i, "in string escape code")
+				return charMessage(data, i, "in string escape code", stream), true
 			}
 		}
 	}

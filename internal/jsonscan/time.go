@@ -12,7 +12,10 @@ var ErrTime = errors.New("not an RFC 3339 date-time")
 
 // TimeError is a timestamp [ParseTime] could not read: its text starts as
 // time.Parse's does ("parsing time \"x\""), then says why in general.
-type TimeError struct{ Value string }
+type TimeError struct {
+	_     [0]func() // not comparable: no generated equality function
+	Value string
+}
 
 // Error names the value.
 func (e *TimeError) Error() string {
@@ -48,17 +51,37 @@ func UnmarshalTime(raw []byte, p *time.Time) error {
 // ParseTime parses an RFC 3339 date-time as time.Time's UnmarshalText
 // does (see [UnmarshalTime]).
 func ParseTime(s string) (time.Time, error) {
-	if len(s) < len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
-		return time.Time{}, &TimeError{s}
+	if t, ok := parseTime(s); ok {
+		return t, nil
 	}
-	year, ok1 := timeDigits(s[0:4])
-	month, ok2 := timeDigits(s[5:7])
-	day, ok3 := timeDigits(s[8:10])
-	hour, ok4 := timeDigits(s[11:13])
-	minute, ok5 := timeDigits(s[14:16])
-	sec, ok6 := timeDigits(s[17:19])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, &TimeError{s}
+	return time.Time{}, &TimeError{Value: s}
+}
+
+func parseTime(s string) (time.Time, bool) {
+	if len(s) < len("2006-01-02T15:04:05Z") {
+		return time.Time{}, false
+	}
+	// year, month, day, hour, minute, second: s[0:4], then two digits
+	// after each separator.
+	var v [6]int
+	for k := range v {
+		start, end := 0, 4
+		if k > 0 {
+			start = 2 + 3*k
+			end = start + 2
+			if s[start-1] != "--T::"[k-1] {
+				return time.Time{}, false
+			}
+		}
+		n, ok := timeDigits(s[start:end])
+		if !ok {
+			return time.Time{}, false
+		}
+		v[k] = n
+	}
+	year, month, day := v[0], v[1], v[2]
+	if month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || v[3] > 23 || v[4] > 59 || v[5] > 59 {
+		return time.Time{}, false
 	}
 	rest := s[19:]
 	nsec := 0
@@ -69,36 +92,33 @@ func ParseTime(s string) (time.Time, error) {
 		}
 		frac := rest[1:n]
 		if len(frac) == 0 || len(frac) > 9 {
-			return time.Time{}, &TimeError{s}
+			return time.Time{}, false
 		}
-		v, _ := timeDigits(frac)
+		nsec, _ = timeDigits(frac)
 		for i := len(frac); i < 9; i++ {
-			v *= 10
+			nsec *= 10
 		}
-		nsec = v
 		rest = rest[n:]
 	}
-	offset := 0
-	switch {
-	case rest == "Z":
-	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+	loc := time.UTC
+	if rest != "Z" {
+		if len(rest) != 6 || (rest[0] != '+' && rest[0] != '-') || rest[3] != ':' {
+			return time.Time{}, false
+		}
 		oh, okh := timeDigits(rest[1:3])
 		om, okm := timeDigits(rest[4:6])
 		if !okh || !okm || oh > 23 || om > 59 {
-			return time.Time{}, &TimeError{s}
+			return time.Time{}, false
 		}
-		offset = (oh*60 + om) * 60
+		offset := (oh*60 + om) * 60
 		if rest[0] == '-' {
 			offset = -offset
 		}
-	default:
-		return time.Time{}, &TimeError{s}
+		if offset != 0 {
+			loc = time.FixedZone("", offset)
+		}
 	}
-	loc := time.UTC
-	if offset != 0 {
-		loc = time.FixedZone("", offset)
-	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc), nil
+	return time.Date(year, time.Month(month), day, v[3], v[4], v[5], nsec, loc), true
 }
 
 func timeDigits(s string) (int, bool) {

@@ -24,8 +24,9 @@ func (n Number) String() string { return string(n) }
 
 // Error is a syntax error in a JSON document: what was wrong and where.
 type Error struct {
-	Offset int    // the byte offset of the problem
-	Msg    string // e.g. "invalid character 'x' looking for beginning of value"
+	_      [0]func() // not comparable: no generated equality function
+	Offset int       // the byte offset of the problem
+	Msg    string    // e.g. "invalid character 'x' looking for beginning of value"
 }
 
 // Error returns the message and the offset.
@@ -35,8 +36,9 @@ func (e *Error) Error() string {
 
 // TypeError is a JSON value of the wrong kind for where it was read.
 type TypeError struct {
-	Want string // "string", "boolean", "integer", "number", "object", "array"
-	Got  string // the JSON kind found
+	_    [0]func() // not comparable: no generated equality function
+	Want string    // "string", "boolean", "integer", "number", "object", "array"
+	Got  string    // the JSON kind found
 }
 
 // Error says what was wanted and what was found.
@@ -85,7 +87,7 @@ func (d *decoder) bad(i int, context string) error {
 	if i >= len(d.data) {
 		return &Error{Offset: len(d.data), Msg: "unexpected end of JSON input"}
 	}
-	return &Error{Offset: i, Msg: "invalid character " + strconv.QuoteRune(rune(d.data[i])) + " " + context}
+	return &Error{Offset: i, Msg: invalidChar(d.data[i], context)}
 }
 
 func (d *decoder) value(i, depth int) (any, int, error) {
@@ -94,71 +96,68 @@ func (d *decoder) value(i, depth int) (any, int, error) {
 		return nil, i, d.bad(i, "")
 	}
 	switch c := b[i]; {
-	case c == '{':
+	case c == '{' || c == '[':
 		if depth >= maxJSONDepth {
 			return nil, i, ErrDepth
 		}
-		m := map[string]any{}
-		i = SkipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
-			return m, i + 1, nil
-		}
-		for {
-			if i >= len(b) || b[i] != '"' {
-				return nil, i, d.bad(i, "looking for beginning of object key string")
-			}
-			end := stringEndValid(b, i)
-			if end < 0 {
-				return nil, i, d.bad(i, "in string literal")
-			}
-			k, err := Unquote(b[i:end])
-			if err != nil {
-				return nil, i, err
-			}
-			i = SkipSpace(b, end)
-			if i >= len(b) || b[i] != ':' {
-				return nil, i, d.bad(i, "after object key")
-			}
-			v, j, err := d.value(SkipSpace(b, i+1), depth+1)
-			if err != nil {
-				return nil, j, err
-			}
-			m[k] = v
-			i = SkipSpace(b, j)
-			if i < len(b) && b[i] == ',' {
-				i = SkipSpace(b, i+1)
-				continue
-			}
-			if i < len(b) && b[i] == '}' {
-				return m, i + 1, nil
-			}
-			return nil, i, d.bad(i, "after object key:value pair")
-		}
-	case c == '[':
-		if depth >= maxJSONDepth {
-			return nil, i, ErrDepth
-		}
+		// One loop reads an object's members and an array's elements;
+		// an object is the one with a map.
+		var m map[string]any
 		a := []any{}
-		i = SkipSpace(b, i+1)
-		if i < len(b) && b[i] == ']' {
-			return a, i + 1, nil
+		if c == '{' {
+			m = map[string]any{}
+			a = nil
 		}
-		for {
+		i = SkipSpace(b, i+1)
+		for first := true; ; first = false {
+			if first && i < len(b) && b[i] == c+2 { // '}' or ']': empty
+				break
+			}
+			var k string
+			if m != nil {
+				if i >= len(b) || b[i] != '"' {
+					return nil, i, d.bad(i, "looking for beginning of object key string")
+				}
+				end := stringEndValid(b, i)
+				if end < 0 {
+					return nil, i, d.bad(i, "in string literal")
+				}
+				var err error
+				if k, err = Unquote(b[i:end]); err != nil {
+					return nil, i, err
+				}
+				i = SkipSpace(b, end)
+				if i >= len(b) || b[i] != ':' {
+					return nil, i, d.bad(i, "after object key")
+				}
+				i = SkipSpace(b, i+1)
+			}
 			v, j, err := d.value(i, depth+1)
 			if err != nil {
 				return nil, j, err
 			}
-			a = append(a, v)
+			if m != nil {
+				m[k] = v
+			} else {
+				a = append(a, v)
+			}
 			i = SkipSpace(b, j)
 			if i < len(b) && b[i] == ',' {
 				i = SkipSpace(b, i+1)
 				continue
 			}
-			if i < len(b) && b[i] == ']' {
-				return a, i + 1, nil
+			if i < len(b) && b[i] == c+2 {
+				break
+			}
+			if m != nil {
+				return nil, i, d.bad(i, "after object key:value pair")
 			}
 			return nil, i, d.bad(i, "after array element")
 		}
+		if m != nil {
+			return m, i + 1, nil
+		}
+		return a, i + 1, nil
 	case c == '"':
 		end := stringEndValid(b, i)
 		if end < 0 {
@@ -176,11 +175,12 @@ func (d *decoder) value(i, depth int) (any, int, error) {
 		}
 		f, err := strconv.ParseFloat(string(b[i:end]), 64)
 		if err != nil {
+			msg := numberValue(b[i:end])
 			if d.types != nil {
-				d.types.TypeErr("number "+string(b[i:end]), "float64")
+				d.types.TypeErr(msg, "float64")
 				return nil, end, nil
 			}
-			return nil, i, &Error{Offset: i, Msg: "number " + string(b[i:end]) + " out of range"}
+			return nil, i, &Error{Offset: i, Msg: msg + " out of range"}
 		}
 		return f, end, nil
 	case c == 't' && hasLiteral(b, i, "true"):
@@ -213,57 +213,51 @@ func Unquote(raw []byte) (string, error) {
 	}
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
-		c := s[i]
+		// Each step reads n bytes of s as the rune r (invalid UTF-8 and
+		// lone surrogates are appended as U+FFFD by AppendRune).
+		r, n := rune(s[i]), 1
 		switch {
-		case c == '\\':
+		case r >= utf8.RuneSelf:
+			r, n = utf8.DecodeRune(s[i:])
+		case r == '\\':
 			if i+1 >= len(s) {
 				return "", &Error{Offset: i + 1, Msg: "unexpected end of string escape"}
 			}
-			i++
-			switch s[i] {
+			n = 2
+			switch c := s[i+1]; c {
 			case '"', '\\', '/':
-				out = append(out, s[i])
+				r = rune(c)
 			case 'b':
-				out = append(out, '\b')
+				r = '\b'
 			case 'f':
-				out = append(out, '\f')
+				r = '\f'
 			case 'n':
-				out = append(out, '\n')
+				r = '\n'
 			case 'r':
-				out = append(out, '\r')
+				r = '\r'
 			case 't':
-				out = append(out, '\t')
+				r = '\t'
 			case 'u':
-				r, ok := hex4(s, i+1)
-				if !ok {
-					return "", &Error{Offset: i + 1, Msg: "invalid \\u escape"}
+				var ok bool
+				if r, ok = hex4(s, i+2); !ok {
+					return "", &Error{Offset: i + 2, Msg: "invalid \\u escape"}
 				}
-				i += 4
+				n = 6
 				if utf16.IsSurrogate(r) {
-					if r2, ok2 := hex4(s, i+3); ok2 && i+2 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+					if r2, ok2 := hex4(s, i+8); ok2 && s[i+6] == '\\' && s[i+7] == 'u' {
 						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							out = utf8.AppendRune(out, dec)
-							i += 7
-							continue
+							r, n = dec, 12
 						}
 					}
-					r = utf8.RuneError
 				}
-				out = utf8.AppendRune(out, r)
 			default:
-				return "", &Error{Offset: i + 1, Msg: "invalid character " + strconv.QuoteRune(rune(s[i])) + " in string escape code"}
+				return "", &Error{Offset: i + 2, Msg: invalidChar(c, "in string escape code")}
 			}
-			i++
-		case c < 0x20 || c == '"':
-			return "", &Error{Offset: i + 1, Msg: "invalid character " + strconv.QuoteRune(rune(c)) + " in string literal"}
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			r, n := utf8.DecodeRune(s[i:])
-			out = utf8.AppendRune(out, r) // RuneError for invalid bytes
-			i += n
+		case r < 0x20 || r == '"':
+			return "", &Error{Offset: i + 1, Msg: invalidChar(byte(r), "in string literal")}
 		}
+		out = utf8.AppendRune(out, r)
+		i += n
 	}
 	return string(out), nil
 }
@@ -341,12 +335,12 @@ func Int64(raw []byte) (int64, error) {
 	if IsNull(raw) {
 		return 0, nil
 	}
-	if Kind(raw) != "number" {
-		return 0, &TypeError{Want: "integer", Got: Kind(raw)}
+	if k := Kind(raw); k != "number" {
+		return 0, &TypeError{Want: "integer", Got: k}
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil {
-		return 0, &TypeError{Want: "integer", Got: "number " + string(raw)}
+		return 0, &TypeError{Want: "integer", Got: numberValue(raw)}
 	}
 	return n, nil
 }
@@ -357,12 +351,12 @@ func Float64(raw []byte) (float64, error) {
 	if IsNull(raw) {
 		return 0, nil
 	}
-	if Kind(raw) != "number" || numberEnd(raw, 0) != len(raw) {
-		return 0, &TypeError{Want: "number", Got: Kind(raw)}
+	if k := Kind(raw); k != "number" || numberEnd(raw, 0) != len(raw) {
+		return 0, &TypeError{Want: "number", Got: k}
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil {
-		return 0, &TypeError{Want: "number", Got: "number " + string(raw)}
+		return 0, &TypeError{Want: "number", Got: numberValue(raw)}
 	}
 	return f, nil
 }
@@ -474,40 +468,46 @@ type JSONAppender interface {
 // those. Raw JSON is appended with [AppendRaw]. Any other type is an
 // error, as are NaN and infinities.
 func AppendValue(dst []byte, v any) ([]byte, error) {
+	// The scalar kinds meet at one call per way of writing them: as a
+	// literal, a signed or unsigned integer, or a float of bits bits.
+	var lit string
+	var n int64 // an integer of any type, as int64 bits
+	var f float64
+	bits := 0 // 64 or 32 for a float
+	kind := 'l'
 	switch x := v.(type) {
 	case nil:
-		return append(dst, "null"...), nil
+		lit = "null"
 	case bool:
+		lit = "false"
 		if x {
-			return append(dst, "true"...), nil
+			lit = "true"
 		}
-		return append(dst, "false"...), nil
 	case string:
 		return AppendString(dst, x), nil
 	case float64:
-		return AppendFloat(dst, x, 64)
+		f, bits = x, 64
 	case float32:
-		return AppendFloat(dst, float64(x), 32)
+		f, bits = float64(x), 32
 	case int:
-		return strconv.AppendInt(dst, int64(x), 10), nil
+		n, kind = int64(x), 'i'
 	case int64:
-		return strconv.AppendInt(dst, x, 10), nil
+		n, kind = x, 'i'
 	case int32:
-		return strconv.AppendInt(dst, int64(x), 10), nil
+		n, kind = int64(x), 'i'
 	case uint:
-		return strconv.AppendUint(dst, uint64(x), 10), nil
+		n, kind = int64(x), 'u'
 	case uint64:
-		return strconv.AppendUint(dst, x, 10), nil
+		n, kind = int64(x), 'u'
 	case uint32:
-		return strconv.AppendUint(dst, uint64(x), 10), nil
+		n, kind = int64(x), 'u'
 	case Number:
+		lit = string(x)
 		if x == "" {
-			return append(dst, '0'), nil
+			lit = "0"
+		} else if numberEnd([]byte(x), 0) != len(x) {
+			return dst, errors.New("jsonscan: invalid number literal " + strconv.Quote(lit))
 		}
-		if numberEnd([]byte(x), 0) != len(x) {
-			return dst, errors.New("jsonscan: invalid number literal " + strconv.Quote(string(x)))
-		}
-		return append(dst, x...), nil
 	case JSONAppender:
 		return x.AppendJSON(dst), nil
 	case []any:
@@ -517,9 +517,19 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	case map[string]any:
 		return AppendSortedMap(dst, x, AppendValue)
 	case map[string]string:
-		return AppendSortedMap(dst, x, appendStringValue)
+		return appendStringMap(dst, x), nil
+	default:
+		return dst, errors.New("jsonscan: cannot encode a value of this Go type (only decoded JSON values are supported)")
 	}
-	return dst, errors.New("jsonscan: cannot encode a value of this Go type (only decoded JSON values are supported)")
+	switch {
+	case bits != 0:
+		return AppendFloat(dst, f, bits)
+	case kind == 'i':
+		return strconv.AppendInt(dst, n, 10), nil
+	case kind == 'u':
+		return strconv.AppendUint(dst, uint64(n), 10), nil
+	}
+	return add(dst, lit), nil
 }
 
 // Marshal is AppendValue into a new slice.
@@ -569,16 +579,16 @@ type ObjectWriter struct {
 }
 
 // NewObjectWriter starts an object appended to dst.
-func NewObjectWriter(dst []byte) ObjectWriter { return ObjectWriter{b: append(dst, '{')} }
+func NewObjectWriter(dst []byte) ObjectWriter { return ObjectWriter{b: add(dst, "{")} }
 
 func (w *ObjectWriter) key(k string) {
 	if len(w.b) == 0 {
-		w.b = append(w.b, '{')
+		w.b = add(w.b, "{")
 	} else if c := w.b[len(w.b)-1]; c != '{' {
-		w.b = append(w.b, ',')
+		w.b = add(w.b, ",")
 	}
 	w.b = AppendString(w.b, k)
-	w.b = append(w.b, ':')
+	w.b = add(w.b, ":")
 }
 
 // String adds a string member.
@@ -595,9 +605,9 @@ func (w *ObjectWriter) StringOmit(k, v string) {
 func (w *ObjectWriter) Bool(k string, v bool) {
 	w.key(k)
 	if v {
-		w.b = append(w.b, "true"...)
+		w.b = add(w.b, "true")
 	} else {
-		w.b = append(w.b, "false"...)
+		w.b = add(w.b, "false")
 	}
 }
 
@@ -642,5 +652,5 @@ func (w *ObjectWriter) Bytes() []byte {
 	if len(w.b) == 0 {
 		return []byte("{}")
 	}
-	return append(w.b, '}')
+	return add(w.b, "}")
 }
