@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
@@ -224,8 +225,10 @@ func (d *Decoder) Empty(val []byte, p **struct{}) error {
 	if jsonscan.Ptr(val, p) == nil {
 		return nil
 	}
-	return d.Fields(val, "", "struct {}", nil)
+	return d.DecodeObject(val, &emptyObj, nil)
 }
+
+var emptyObj = Object{Type: "struct {}"}
 
 // ErrTrailing is DecodeStrict's error for data after the JSON object.
 var ErrTrailing = errors.New("trailing data after the JSON object")
@@ -290,76 +293,214 @@ func Unmarshal(b []byte, v Decodable) error {
 	return d.Err
 }
 
-var clientConfigNames = []string{
-	"clientInfo", "protocolVersions", "capabilities", "handlers", "samplingTools",
-	"elicitationModes", "noElicitationDefaults", "roots", "notifications", "messages",
-	"logLevel", "requestTimeoutMs", "maxTotalTimeoutMs", "probeTimeoutMs", "maxInputRounds",
-	"disableCache", "disableOutputValidation", "retry", "keepAliveMs",
-	"maxQueuedNotifications", "maxServerRequests", "tasks",
+// The schema's own objects are described by tables (member name, kind,
+// field offset), read by one routine ([Decoder.DecodeObject]): code per
+// member and per object cost far more bytes in the WebAssembly modules
+// than the tables (docs/size.md), as in core's wire codec. [Decoder.Fields]
+// stays for the hosts' own objects.
+
+// Kind says how an [ObjectMember] decodes and what Go type its field has.
+type Kind uint8
+
+// Member kinds.
+const (
+	KString    Kind = iota // string
+	KBool                  // bool
+	KInt                   // int
+	KInt64                 // int64
+	KMillis                // *Millis
+	KStrings               // []string
+	KStringMap             // map[string]string
+	KAnyMap                // map[string]any
+	KMeta                  // core.Meta
+	KAny                   // any
+	KRaw                   // json.RawMessage
+	KEmpty                 // *struct{}
+	KStruct                // a struct value (Sub)
+	KPtr                   // *T (Sub; its Alloc makes a T)
+	kRoots                 // []*core.Root
+	kIcons                 // []core.Icon
+)
+
+// ObjectMember is one member of an [Object]: its JSON name, its kind and
+// the offset of its field.
+type ObjectMember struct {
+	_    noCompare
+	Name string
+	Kind Kind
+	Off  uintptr
+	Sub  *Object
 }
+
+// Object describes a struct type of the schema for
+// [Decoder.DecodeObject]: its Go name and type in messages, its members,
+// and (for KPtr members) how to allocate one. Tables are static data,
+// never written.
+type Object struct {
+	_       noCompare
+	Struct  string // Go name in messages ("" for anonymous structs)
+	Type    string // Go type in messages
+	Members []ObjectMember
+	Alloc   func() unsafe.Pointer
+}
+
+// DecodeObject decodes the JSON object val into the struct of type o at
+// p, with Fields' rules (names matched exactly, then case-insensitively;
+// unknown members deferred errors unless Lenient; a member's own error
+// stops the decoding; null sets nothing).
+func (d *Decoder) DecodeObject(val []byte, o *Object, p unsafe.Pointer) error {
+	if isNull(val) {
+		return nil
+	}
+	ms, ok, err := d.Object(val, o.Type)
+	if !ok {
+		return err
+	}
+	for _, m := range ms {
+		f := o.member(m.Key)
+		if f == nil {
+			if !d.Lenient {
+				d.Fail(errors.New("json: unknown field " + strconv.Quote(m.Key)))
+			}
+			continue
+		}
+		outer, depth := d.Enter(o.Struct, "", f.Name)
+		if err := d.objectMember(jsonscan.TrimSpace(m.Val), f, unsafe.Add(p, f.Off)); err != nil {
+			return err
+		}
+		d.Leave(outer, depth)
+	}
+	return nil
+}
+
+// member returns the member key names, exactly or else
+// case-insensitively, or nil.
+func (o *Object) member(key string) *ObjectMember {
+	for i := range o.Members {
+		if o.Members[i].Name == key {
+			return &o.Members[i]
+		}
+	}
+	for i := range o.Members {
+		if strings.EqualFold(o.Members[i].Name, key) {
+			return &o.Members[i]
+		}
+	}
+	return nil
+}
+
+// objectMember decodes val into the field f at q.
+func (d *Decoder) objectMember(val []byte, f *ObjectMember, q unsafe.Pointer) error {
+	switch f.Kind {
+	case KString:
+		d.String(val, (*string)(q))
+	case KBool:
+		d.Bool(val, (*bool)(q))
+	case KInt:
+		d.Int(val, (*int)(q))
+	case KInt64:
+		d.Int64(val, (*int64)(q))
+	case KMillis:
+		return d.Millis(val, (**Millis)(q))
+	case KStrings:
+		d.Strings(val, (*[]string)(q))
+	case KStringMap:
+		return d.StringMap(val, (*map[string]string)(q))
+	case KAnyMap:
+		d.AnyMap(val, (*map[string]any)(q), "map[string]interface {}")
+	case KMeta:
+		d.AnyMap(val, (*map[string]any)(q), "core.Meta")
+	case KAny:
+		d.Any(val, (*any)(q))
+	case KRaw:
+		d.Raw(val, (*[]byte)(q))
+	case KEmpty:
+		return d.Empty(val, (**struct{})(q))
+	case KStruct:
+		return d.DecodeObject(val, f.Sub, q)
+	case KPtr:
+		p := (*unsafe.Pointer)(q)
+		if isNull(val) {
+			*p = nil
+			return nil
+		}
+		if *p == nil {
+			*p = f.Sub.Alloc()
+		}
+		return d.DecodeObject(val, f.Sub, *p)
+	case kRoots:
+		return decodeRoots(d, val, (*[]*core.Root)(q))
+	case kIcons:
+		return decodeIcons(d, val, (*[]core.Icon)(q))
+	}
+	return nil
+}
+
+// decodeAs is a Decodable: the struct of type o at p.
+type decodeAs struct {
+	o *Object
+	p unsafe.Pointer
+}
+
+func (a decodeAs) DecodeSchema(d *Decoder, val []byte) error { return d.DecodeObject(val, a.o, a.p) }
+
+var clientConfigObj = Object{Struct: "ClientConfig", Type: "bridge.ClientConfig", Members: []ObjectMember{
+	{Name: "clientInfo", Kind: KPtr, Off: unsafe.Offsetof(ClientConfig{}.ClientInfo), Sub: &implementationObj},
+	{Name: "protocolVersions", Kind: KStrings, Off: unsafe.Offsetof(ClientConfig{}.ProtocolVersions)},
+	{Name: "capabilities", Kind: KPtr, Off: unsafe.Offsetof(ClientConfig{}.Capabilities), Sub: &clientCapabilitiesObj},
+	{Name: "handlers", Kind: KStruct, Off: unsafe.Offsetof(ClientConfig{}.Handlers), Sub: &handlersObj},
+	{Name: "samplingTools", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.SamplingTools)},
+	{Name: "elicitationModes", Kind: KStrings, Off: unsafe.Offsetof(ClientConfig{}.ElicitationModes)},
+	{Name: "noElicitationDefaults", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.NoElicitationDefaults)},
+	{Name: "roots", Kind: kRoots, Off: unsafe.Offsetof(ClientConfig{}.Roots)},
+	{Name: "notifications", Kind: KStrings, Off: unsafe.Offsetof(ClientConfig{}.Notifications)},
+	{Name: "messages", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.Messages)},
+	{Name: "logLevel", Kind: KString, Off: unsafe.Offsetof(ClientConfig{}.LogLevel)},
+	{Name: "requestTimeoutMs", Kind: KMillis, Off: unsafe.Offsetof(ClientConfig{}.RequestTimeoutMs)},
+	{Name: "maxTotalTimeoutMs", Kind: KMillis, Off: unsafe.Offsetof(ClientConfig{}.MaxTotalTimeoutMs)},
+	{Name: "probeTimeoutMs", Kind: KMillis, Off: unsafe.Offsetof(ClientConfig{}.ProbeTimeoutMs)},
+	{Name: "maxInputRounds", Kind: KInt, Off: unsafe.Offsetof(ClientConfig{}.MaxInputRounds)},
+	{Name: "disableCache", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.DisableCache)},
+	{Name: "disableOutputValidation", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.DisableOutputValidation)},
+	{Name: "retry", Kind: KPtr, Off: unsafe.Offsetof(ClientConfig{}.Retry), Sub: &retryObj},
+	{Name: "keepAliveMs", Kind: KMillis, Off: unsafe.Offsetof(ClientConfig{}.KeepAliveMs)},
+	{Name: "maxQueuedNotifications", Kind: KInt, Off: unsafe.Offsetof(ClientConfig{}.MaxQueuedNotifications)},
+	{Name: "maxServerRequests", Kind: KInt, Off: unsafe.Offsetof(ClientConfig{}.MaxServerRequests)},
+	{Name: "tasks", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.Tasks)},
+}}
 
 // DecodeSchema decodes c strictly.
 func (c *ClientConfig) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Fields(val, "ClientConfig", "bridge.ClientConfig", clientConfigNames,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.ClientInfo = nil
-				return nil
-			}
-			if c.ClientInfo == nil {
-				c.ClientInfo = new(core.Implementation)
-			}
-			return decodeImplementation(d, v, c.ClientInfo)
-		}),
-		&c.ProtocolVersions,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Capabilities = nil
-				return nil
-			}
-			if c.Capabilities == nil {
-				c.Capabilities = new(core.ClientCapabilities)
-			}
-			return decodeClientCapabilities(d, v, c.Capabilities)
-		}),
-		Member(func(d *Decoder, v []byte) error {
-			h := &c.Handlers
-			return d.Fields(v, "Handlers", "bridge.Handlers", handlersNames, &h.Sampling, &h.Elicitation, &h.Roots)
-		}),
-		&c.SamplingTools, &c.ElicitationModes, &c.NoElicitationDefaults,
-		Member(func(d *Decoder, v []byte) error { return decodeRoots(d, v, &c.Roots) }),
-		&c.Notifications, &c.Messages, &c.LogLevel, &c.RequestTimeoutMs, &c.MaxTotalTimeoutMs,
-		&c.ProbeTimeoutMs, &c.MaxInputRounds, &c.DisableCache, &c.DisableOutputValidation,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Retry = nil
-				return nil
-			}
-			if c.Retry == nil {
-				c.Retry = new(RetryConfig)
-			}
-			return decodeRetry(d, v, c.Retry)
-		}),
-		&c.KeepAliveMs, &c.MaxQueuedNotifications, &c.MaxServerRequests, &c.Tasks)
+	return d.DecodeObject(val, &clientConfigObj, unsafe.Pointer(c))
 }
 
-var handlersNames = []string{"sampling", "elicitation", "roots"}
+var handlersObj = Object{Struct: "Handlers", Type: "bridge.Handlers", Members: []ObjectMember{
+	{Name: "sampling", Kind: KBool, Off: unsafe.Offsetof(Handlers{}.Sampling)},
+	{Name: "elicitation", Kind: KBool, Off: unsafe.Offsetof(Handlers{}.Elicitation)},
+	{Name: "roots", Kind: KBool, Off: unsafe.Offsetof(Handlers{}.Roots)},
+}}
 
-var retryNames = []string{"attempts", "delayMs", "maxDelayMs"}
+var retryObj = Object{Struct: "RetryConfig", Type: "bridge.RetryConfig", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(RetryConfig)) }, Members: []ObjectMember{
+	{Name: "attempts", Kind: KInt, Off: unsafe.Offsetof(RetryConfig{}.Attempts)},
+	{Name: "delayMs", Kind: KMillis, Off: unsafe.Offsetof(RetryConfig{}.DelayMs)},
+	{Name: "maxDelayMs", Kind: KMillis, Off: unsafe.Offsetof(RetryConfig{}.MaxDelayMs)},
+}}
 
-func decodeRetry(d *Decoder, val []byte, r *RetryConfig) error {
-	return d.Fields(val, "RetryConfig", "bridge.RetryConfig", retryNames, &r.Attempts, &r.DelayMs, &r.MaxDelayMs)
-}
+var implementationObj = Object{Struct: "Implementation", Type: "core.Implementation", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.Implementation)) }, Members: []ObjectMember{
+	{Name: "name", Kind: KString, Off: unsafe.Offsetof(core.Implementation{}.Name)},
+	{Name: "title", Kind: KString, Off: unsafe.Offsetof(core.Implementation{}.Title)},
+	{Name: "version", Kind: KString, Off: unsafe.Offsetof(core.Implementation{}.Version)},
+	{Name: "description", Kind: KString, Off: unsafe.Offsetof(core.Implementation{}.Description)},
+	{Name: "websiteUrl", Kind: KString, Off: unsafe.Offsetof(core.Implementation{}.WebsiteURL)},
+	{Name: "icons", Kind: kIcons, Off: unsafe.Offsetof(core.Implementation{}.Icons)},
+}}
 
-var implementationNames = []string{"name", "title", "version", "description", "websiteUrl", "icons"}
-
-func decodeImplementation(d *Decoder, val []byte, impl *core.Implementation) error {
-	return d.Fields(val, "Implementation", "core.Implementation", implementationNames,
-		&impl.Name, &impl.Title, &impl.Version, &impl.Description, &impl.WebsiteURL,
-		Member(func(d *Decoder, v []byte) error { return decodeIcons(d, v, &impl.Icons) }))
-}
-
-var iconNames = []string{"src", "mimeType", "sizes", "theme"}
+var iconObj = Object{Struct: "Icon", Type: "core.Icon", Members: []ObjectMember{
+	{Name: "src", Kind: KString, Off: unsafe.Offsetof(core.Icon{}.Src)},
+	{Name: "mimeType", Kind: KString, Off: unsafe.Offsetof(core.Icon{}.MimeType)},
+	{Name: "sizes", Kind: KStrings, Off: unsafe.Offsetof(core.Icon{}.Sizes)},
+	{Name: "theme", Kind: KString, Off: unsafe.Offsetof(core.Icon{}.Theme)},
+}}
 
 func decodeIcons(d *Decoder, val []byte, p *[]core.Icon) error {
 	if isNull(val) {
@@ -373,8 +514,7 @@ func decodeIcons(d *Decoder, val []byte, p *[]core.Icon) error {
 	items, _ := jsonscan.Elements(val)
 	out := make([]core.Icon, len(items))
 	for i, it := range items {
-		ic := &out[i]
-		if err := d.Fields(jsonscan.TrimSpace(it), "Icon", "core.Icon", iconNames, &ic.Src, &ic.MimeType, &ic.Sizes, &ic.Theme); err != nil {
+		if err := d.DecodeObject(jsonscan.TrimSpace(it), &iconObj, unsafe.Pointer(&out[i])); err != nil {
 			return err
 		}
 	}
@@ -382,11 +522,11 @@ func decodeIcons(d *Decoder, val []byte, p *[]core.Icon) error {
 	return nil
 }
 
-var rootNames = []string{"uri", "name", "_meta"}
-
-func decodeRoot(d *Decoder, val []byte, r *core.Root) error {
-	return d.Fields(val, "Root", "core.Root", rootNames, &r.URI, &r.Name, &r.Meta)
-}
+var rootObj = Object{Struct: "Root", Type: "core.Root", Members: []ObjectMember{
+	{Name: "uri", Kind: KString, Off: unsafe.Offsetof(core.Root{}.URI)},
+	{Name: "name", Kind: KString, Off: unsafe.Offsetof(core.Root{}.Name)},
+	{Name: "_meta", Kind: KMeta, Off: unsafe.Offsetof(core.Root{}.Meta)},
+}}
 
 func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 	if isNull(val) {
@@ -402,7 +542,7 @@ func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 	for i, it := range items {
 		if v := jsonscan.TrimSpace(it); !isNull(v) {
 			out[i] = new(core.Root)
-			if err := decodeRoot(d, v, out[i]); err != nil {
+			if err := d.DecodeObject(v, &rootObj, unsafe.Pointer(out[i])); err != nil {
 				return err
 			}
 		}
@@ -411,135 +551,108 @@ func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 	return nil
 }
 
-var clientCapabilitiesNames = []string{"experimental", "extensions", "roots", "sampling", "elicitation", "tasks"}
+var clientCapabilitiesObj = Object{Struct: "ClientCapabilities", Type: "core.ClientCapabilities", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.ClientCapabilities)) }, Members: []ObjectMember{
+	{Name: "experimental", Kind: KAnyMap, Off: unsafe.Offsetof(core.ClientCapabilities{}.Experimental)},
+	{Name: "extensions", Kind: KAnyMap, Off: unsafe.Offsetof(core.ClientCapabilities{}.Extensions)},
+	{Name: "roots", Kind: KPtr, Off: unsafe.Offsetof(core.ClientCapabilities{}.Roots), Sub: &rootsCapabilityObj},
+	{Name: "sampling", Kind: KPtr, Off: unsafe.Offsetof(core.ClientCapabilities{}.Sampling), Sub: &samplingCapabilityObj},
+	{Name: "elicitation", Kind: KPtr, Off: unsafe.Offsetof(core.ClientCapabilities{}.Elicitation), Sub: &elicitationCapabilityObj},
+	{Name: "tasks", Kind: KRaw, Off: unsafe.Offsetof(core.ClientCapabilities{}.Tasks)},
+}}
 
-func decodeClientCapabilities(d *Decoder, val []byte, c *core.ClientCapabilities) error {
-	return d.Fields(val, "ClientCapabilities", "core.ClientCapabilities", clientCapabilitiesNames,
-		&c.Experimental, &c.Extensions,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Roots = nil
-				return nil
-			}
-			if c.Roots == nil {
-				c.Roots = new(core.RootsCapability)
-			}
-			return d.Fields(v, "RootsCapability", "core.RootsCapability", listChangedNames, &c.Roots.ListChanged)
-		}),
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Sampling = nil
-				return nil
-			}
-			if c.Sampling == nil {
-				c.Sampling = new(core.SamplingCapability)
-			}
-			return d.Fields(v, "SamplingCapability", "core.SamplingCapability", samplingNames, &c.Sampling.Context, &c.Sampling.Tools)
-		}),
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Elicitation = nil
-				return nil
-			}
-			if c.Elicitation == nil {
-				c.Elicitation = new(core.ElicitationCapability)
-			}
-			return decodeElicitation(d, v, c.Elicitation)
-		}),
-		&c.Tasks)
-}
+var rootsCapabilityObj = Object{Struct: "RootsCapability", Type: "core.RootsCapability", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.RootsCapability)) }, Members: []ObjectMember{
+	{Name: "listChanged", Kind: KBool, Off: unsafe.Offsetof(core.RootsCapability{}.ListChanged)},
+}}
 
-func decodeElicitation(d *Decoder, val []byte, e *core.ElicitationCapability) error {
-	return d.Fields(val, "ElicitationCapability", "core.ElicitationCapability", elicitationNames,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				e.Form = nil
-				return nil
-			}
-			if e.Form == nil {
-				e.Form = new(core.FormElicitationCapability)
-			}
-			return d.Fields(v, "FormElicitationCapability", "core.FormElicitationCapability", applyDefaultsNames, &e.Form.ApplyDefaults)
-		}),
-		&e.URL)
-}
+var samplingCapabilityObj = Object{Struct: "SamplingCapability", Type: "core.SamplingCapability", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.SamplingCapability)) }, Members: []ObjectMember{
+	{Name: "context", Kind: KEmpty, Off: unsafe.Offsetof(core.SamplingCapability{}.Context)},
+	{Name: "tools", Kind: KEmpty, Off: unsafe.Offsetof(core.SamplingCapability{}.Tools)},
+}}
 
-var (
-	listChangedNames   = []string{"listChanged"}
-	samplingNames      = []string{"context", "tools"}
-	elicitationNames   = []string{"form", "url"}
-	applyDefaultsNames = []string{"applyDefaults"}
-)
+var elicitationCapabilityObj = Object{Struct: "ElicitationCapability", Type: "core.ElicitationCapability", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.ElicitationCapability)) }, Members: []ObjectMember{
+	{Name: "form", Kind: KPtr, Off: unsafe.Offsetof(core.ElicitationCapability{}.Form), Sub: &formElicitationObj},
+	{Name: "url", Kind: KEmpty, Off: unsafe.Offsetof(core.ElicitationCapability{}.URL)},
+}}
 
-var connectConfigNames = []string{
-	"url", "transport", "protocolVersions", "headers", "maxMessageSize", "retryMs",
-	"maxReconnects", "credentials", "fetchMode", "auth",
-}
+var formElicitationObj = Object{Struct: "FormElicitationCapability", Type: "core.FormElicitationCapability", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.FormElicitationCapability)) }, Members: []ObjectMember{
+	{Name: "applyDefaults", Kind: KBool, Off: unsafe.Offsetof(core.FormElicitationCapability{}.ApplyDefaults)},
+}}
+
+var connectConfigObj = Object{Struct: "ConnectConfig", Type: "bridge.ConnectConfig", Members: []ObjectMember{
+	{Name: "url", Kind: KString, Off: unsafe.Offsetof(ConnectConfig{}.URL)},
+	{Name: "transport", Kind: KString, Off: unsafe.Offsetof(ConnectConfig{}.Transport)},
+	{Name: "protocolVersions", Kind: KStrings, Off: unsafe.Offsetof(ConnectConfig{}.ProtocolVersions)},
+	{Name: "headers", Kind: KStringMap, Off: unsafe.Offsetof(ConnectConfig{}.Headers)},
+	{Name: "maxMessageSize", Kind: KInt, Off: unsafe.Offsetof(ConnectConfig{}.MaxMessageSize)},
+	{Name: "retryMs", Kind: KMillis, Off: unsafe.Offsetof(ConnectConfig{}.RetryMs)},
+	{Name: "maxReconnects", Kind: KInt, Off: unsafe.Offsetof(ConnectConfig{}.MaxReconnects)},
+	{Name: "credentials", Kind: KString, Off: unsafe.Offsetof(ConnectConfig{}.Credentials)},
+	{Name: "fetchMode", Kind: KString, Off: unsafe.Offsetof(ConnectConfig{}.FetchMode)},
+	{Name: "auth", Kind: KPtr, Off: unsafe.Offsetof(ConnectConfig{}.Auth), Sub: &authConfigObj},
+}}
 
 // DecodeSchema decodes c strictly.
 func (c *ConnectConfig) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Fields(val, "ConnectConfig", "bridge.ConnectConfig", connectConfigNames,
-		&c.URL, &c.Transport, &c.ProtocolVersions, &c.Headers, &c.MaxMessageSize, &c.RetryMs,
-		&c.MaxReconnects, &c.Credentials, &c.FetchMode,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Auth = nil
-				return nil
-			}
-			if c.Auth == nil {
-				c.Auth = new(AuthConfig)
-			}
-			return decodeAuth(d, v, c.Auth)
-		}))
+	return d.DecodeObject(val, &connectConfigObj, unsafe.Pointer(c))
 }
 
-var authConfigNames = []string{
-	"grant", "userAgent", "redirectUri", "callbackUrl", "clientId", "clientSecret",
-	"authMethod", "issuer", "privateKeyPem", "clientMetadataUrl", "clientName",
-	"applicationType", "scopes", "noOfflineAccess", "dpop", "dpopKeyPem", "assertion",
-	"idjag", "maxAuthorizations", "authorizationTimeoutMs", "allowInsecureHttp",
-	"allowPrivateAddresses", "store", "persist", "log",
-}
+var authConfigObj = Object{Struct: "AuthConfig", Type: "bridge.AuthConfig", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(AuthConfig)) }, Members: []ObjectMember{
+	{Name: "grant", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.Grant)},
+	{Name: "userAgent", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.UserAgent)},
+	{Name: "redirectUri", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.RedirectURI)},
+	{Name: "callbackUrl", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.CallbackURL)},
+	{Name: "clientId", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.ClientID)},
+	{Name: "clientSecret", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.ClientSecret)},
+	{Name: "authMethod", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.AuthMethod)},
+	{Name: "issuer", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.Issuer)},
+	{Name: "privateKeyPem", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.PrivateKeyPEM)},
+	{Name: "clientMetadataUrl", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.ClientMetadataURL)},
+	{Name: "clientName", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.ClientName)},
+	{Name: "applicationType", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.ApplicationType)},
+	{Name: "scopes", Kind: KStrings, Off: unsafe.Offsetof(AuthConfig{}.Scopes)},
+	{Name: "noOfflineAccess", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.NoOfflineAccess)},
+	{Name: "dpop", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.DPoP)},
+	{Name: "dpopKeyPem", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.DPoPKeyPEM)},
+	{Name: "assertion", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.Assertion)},
+	{Name: "idjag", Kind: KPtr, Off: unsafe.Offsetof(AuthConfig{}.IDJAG), Sub: &idjagObj},
+	{Name: "maxAuthorizations", Kind: KInt, Off: unsafe.Offsetof(AuthConfig{}.MaxAuthorizations)},
+	{Name: "authorizationTimeoutMs", Kind: KMillis, Off: unsafe.Offsetof(AuthConfig{}.AuthorizationTimeoutMs)},
+	{Name: "allowInsecureHttp", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.AllowInsecureHTTP)},
+	{Name: "allowPrivateAddresses", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.AllowPrivateAddresses)},
+	{Name: "store", Kind: KRaw, Off: unsafe.Offsetof(AuthConfig{}.Store)},
+	{Name: "persist", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.Persist)},
+	{Name: "log", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.Log)},
+}}
 
-func decodeAuth(d *Decoder, val []byte, a *AuthConfig) error {
-	return d.Fields(val, "AuthConfig", "bridge.AuthConfig", authConfigNames,
-		&a.Grant, &a.UserAgent, &a.RedirectURI, &a.CallbackURL, &a.ClientID, &a.ClientSecret,
-		&a.AuthMethod, &a.Issuer, &a.PrivateKeyPEM, &a.ClientMetadataURL, &a.ClientName,
-		&a.ApplicationType, &a.Scopes, &a.NoOfflineAccess, &a.DPoP, &a.DPoPKeyPEM, &a.Assertion,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				a.IDJAG = nil
-				return nil
-			}
-			if a.IDJAG == nil {
-				a.IDJAG = new(IDJAGConfig)
-			}
-			return decodeIDJAG(d, v, a.IDJAG)
-		}),
-		&a.MaxAuthorizations, &a.AuthorizationTimeoutMs, &a.AllowInsecureHTTP,
-		&a.AllowPrivateAddresses, &a.Store, &a.Persist, &a.Log)
-}
+var idjagObj = Object{Struct: "IDJAGConfig", Type: "bridge.IDJAGConfig", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(IDJAGConfig)) }, Members: []ObjectMember{
+	{Name: "tokenEndpoint", Kind: KString, Off: unsafe.Offsetof(IDJAGConfig{}.TokenEndpoint)},
+	{Name: "clientId", Kind: KString, Off: unsafe.Offsetof(IDJAGConfig{}.ClientID)},
+	{Name: "clientSecret", Kind: KString, Off: unsafe.Offsetof(IDJAGConfig{}.ClientSecret)},
+	{Name: "subjectToken", Kind: KString, Off: unsafe.Offsetof(IDJAGConfig{}.SubjectToken)},
+	{Name: "subjectTokenType", Kind: KString, Off: unsafe.Offsetof(IDJAGConfig{}.SubjectTokenType)},
+}}
 
-var idjagNames = []string{"tokenEndpoint", "clientId", "clientSecret", "subjectToken", "subjectTokenType"}
-
-func decodeIDJAG(d *Decoder, val []byte, c *IDJAGConfig) error {
-	return d.Fields(val, "IDJAGConfig", "bridge.IDJAGConfig", idjagNames,
-		&c.TokenEndpoint, &c.ClientID, &c.ClientSecret, &c.SubjectToken, &c.SubjectTokenType)
-}
-
-var callOptionsNames = []string{
-	"timeoutMs", "maxTotalTimeoutMs", "resetTimeoutOnProgress", "noCache", "meta",
-	"noTaskWait", "progress",
-}
+var callOptionsObj = Object{Struct: "CallOptions", Type: "bridge.CallOptions", Members: []ObjectMember{
+	{Name: "timeoutMs", Kind: KMillis, Off: unsafe.Offsetof(CallOptions{}.TimeoutMs)},
+	{Name: "maxTotalTimeoutMs", Kind: KMillis, Off: unsafe.Offsetof(CallOptions{}.MaxTotalTimeoutMs)},
+	{Name: "resetTimeoutOnProgress", Kind: KBool, Off: unsafe.Offsetof(CallOptions{}.ResetTimeoutOnProgress)},
+	{Name: "noCache", Kind: KBool, Off: unsafe.Offsetof(CallOptions{}.NoCache)},
+	{Name: "meta", Kind: KMeta, Off: unsafe.Offsetof(CallOptions{}.Meta)},
+	{Name: "noTaskWait", Kind: KBool, Off: unsafe.Offsetof(CallOptions{}.NoTaskWait)},
+	{Name: "progress", Kind: KBool, Off: unsafe.Offsetof(CallOptions{}.Progress)},
+}}
 
 // DecodeSchema decodes o strictly.
 func (o *CallOptions) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Fields(val, "CallOptions", "bridge.CallOptions", callOptionsNames, o.FieldPtrs()...)
+	return d.DecodeObject(val, &callOptionsObj, unsafe.Pointer(o))
 }
 
 // CallOptionsNames are the members of a CallOptions, in the order of
 // [CallOptions.FieldPtrs], for hosts' objects that embed one.
-var CallOptionsNames = callOptionsNames
+var CallOptionsNames = []string{
+	"timeoutMs", "maxTotalTimeoutMs", "resetTimeoutOnProgress", "noCache", "meta",
+	"noTaskWait", "progress",
+}
 
 // FieldPtrs returns pointers to o's members for [Decoder.Fields], in the
 // order of CallOptionsNames.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall/js"
 	"time"
+	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
@@ -21,11 +22,14 @@ type taskOptions struct {
 	TimeoutMs *schema.Millis `json:"timeoutMs"`
 }
 
-var taskOptionsNames = []string{"ttlMs", "timeoutMs"}
+var taskOptionsObj = schema.Object{Type: "struct { TTLMs *bridge.Millis \"json:\\\"ttlMs\\\"\"; TimeoutMs *bridge.Millis \"json:\\\"timeoutMs\\\"\" }", Members: []schema.ObjectMember{
+	{Name: "ttlMs", Kind: schema.KMillis, Off: unsafe.Offsetof(taskOptions{}.TTLMs)},
+	{Name: "timeoutMs", Kind: schema.KMillis, Off: unsafe.Offsetof(taskOptions{}.TimeoutMs)},
+}}
 
 // DecodeSchema decodes o strictly.
 func (o *taskOptions) DecodeSchema(d *schema.Decoder, val []byte) error {
-	return d.Fields(val, "", "struct { TTLMs *bridge.Millis \"json:\\\"ttlMs\\\"\"; TimeoutMs *bridge.Millis \"json:\\\"timeoutMs\\\"\" }", taskOptionsNames, &o.TTLMs, &o.TimeoutMs)
+	return d.DecodeObject(val, &taskOptionsObj, unsafe.Pointer(o))
 }
 
 // waitOptions are taskWait's options.
@@ -33,11 +37,13 @@ type waitOptions struct {
 	MaxPollIntervalMs *schema.Millis `json:"maxPollIntervalMs"`
 }
 
-var waitOptionsNames = []string{"maxPollIntervalMs"}
+var waitOptionsObj = schema.Object{Type: "struct { MaxPollIntervalMs *bridge.Millis \"json:\\\"maxPollIntervalMs\\\"\" }", Members: []schema.ObjectMember{
+	{Name: "maxPollIntervalMs", Kind: schema.KMillis, Off: unsafe.Offsetof(waitOptions{}.MaxPollIntervalMs)},
+}}
 
 // DecodeSchema decodes o strictly.
 func (o *waitOptions) DecodeSchema(d *schema.Decoder, val []byte) error {
-	return d.Fields(val, "", "struct { MaxPollIntervalMs *bridge.Millis \"json:\\\"maxPollIntervalMs\\\"\" }", waitOptionsNames, &o.MaxPollIntervalMs)
+	return d.DecodeObject(val, &waitOptionsObj, unsafe.Pointer(o))
 }
 
 // The tasks API of the glue (js/src/client.js): task handles live in a
