@@ -151,12 +151,11 @@ func (c *portConn) receive(v js.Value) {
 // finish ends the connection with err (the first reason wins).
 func (c *portConn) finish(err error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err != nil {
-		return
+	if c.err == nil {
+		c.err = err
+		close(c.done)
 	}
-	c.err = err
-	close(c.done)
+	c.mu.Unlock()
 }
 
 func (c *portConn) Send(ctx context.Context, msg jsonrpc.Message, _ *core.SendOptions) error {
@@ -225,11 +224,11 @@ func (c *portConn) Close() error {
 
 func (c *portConn) release() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.released {
-		return
-	}
+	released := c.released
 	c.released = true
-	c.onMessage.Release()
-	c.onEnd.Release()
+	c.mu.Unlock()
+	if !released {
+		c.onMessage.Release()
+		c.onEnd.Release()
+	}
 }

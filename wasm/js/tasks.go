@@ -64,25 +64,28 @@ type taskTable struct {
 
 func (tt *taskTable) add(t *core.Task) (int, error) {
 	tt.mu.Lock()
-	defer tt.mu.Unlock()
 	if tt.m == nil {
 		tt.m = map[int]*core.Task{}
 	}
 	if len(tt.m) >= maxTaskRefs {
+		tt.mu.Unlock()
 		return 0, errTooManyTasks
 	}
 	tt.next++
-	tt.m[tt.next] = t
-	return tt.next, nil
+	ref := tt.next
+	tt.m[ref] = t
+	tt.mu.Unlock()
+	return ref, nil
 }
 
 func (tt *taskTable) get(v js.Value) (*core.Task, error) {
 	if v.Type() != js.TypeNumber {
 		return nil, errors.New("mcpwasm: unknown task handle")
 	}
+	h := v.Int()
 	tt.mu.Lock()
-	defer tt.mu.Unlock()
-	t := tt.m[v.Int()]
+	t := tt.m[h]
+	tt.mu.Unlock()
 	if t == nil {
 		return nil, errors.New("mcpwasm: unknown task handle (freed?)")
 	}
