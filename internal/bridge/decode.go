@@ -1,13 +1,11 @@
 package bridge
 
 import (
-	"encoding/json"
 	"errors"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"io"
 	"strconv"
 	"strings"
-	"time"
 	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/core"
@@ -46,121 +44,12 @@ type Decoder struct {
 
 func isNull(val []byte) bool { return jsonscan.IsNullLiteral(val) }
 
-// Member decodes one member whose Go type [Decoder.Fields] does not
-// know (a nested object, an embedded one).
-type Member func(d *Decoder, val []byte) error
-
 // noCompare, a first field of zero size, makes a struct type not
 // comparable: the module then carries no equality function for it (its
 // type descriptor is linked because values are allocated or boxed, and a
 // comparable struct's descriptor brings one, several hundred bytes of
 // WebAssembly each).
 type noCompare [0]func()
-
-// Embedded is a member of an embedded struct field named Field:
-// encoding/json's messages name that field in the path. Ptr is what
-// Fields takes.
-type Embedded struct {
-	_     noCompare
-	Field string
-	Ptr   any
-}
-
-// Fields decodes the JSON object val, a struct named strct (Go type typ
-// in messages) whose members are names (matched exactly, then
-// case-insensitively) with the matching pointers in ptrs, one per name:
-// *string, *bool, *int, *int64, **Millis, *[]string, *map[string]string,
-// *map[string][]string, *map[string]any, *core.Meta, *any,
-// *json.RawMessage, **struct{}, *time.Time, an [Embedded] or a [Member]. Unknown
-// members are deferred errors (ignored when Lenient); a member's own
-// error stops the decoding. Null is no error and sets nothing (the
-// caller clears a pointer first).
-func (d *Decoder) Fields(val []byte, strct, typ string, names []string, ptrs ...any) error {
-	if isNull(val) {
-		return nil
-	}
-	ms, ok, err := d.Object(val, typ)
-	if !ok {
-		return err
-	}
-	for _, m := range ms {
-		k := canonical(m.Key, names)
-		if k < 0 {
-			if !d.Lenient {
-				d.Fail(errors.New("json: unknown field " + strconv.Quote(m.Key)))
-			}
-			continue
-		}
-		outer, depth := d.Enter(strct, "", names[k])
-		if err := d.field(jsonscan.TrimSpace(m.Val), ptrs[k]); err != nil {
-			return err
-		}
-		d.Leave(outer, depth)
-	}
-	return nil
-}
-
-// field decodes val into the member pointer p (see Fields).
-func (d *Decoder) field(val []byte, p any) error {
-	switch p := p.(type) {
-	case *string:
-		d.String(val, p)
-	case *bool:
-		d.Bool(val, p)
-	case *int:
-		d.Int(val, p)
-	case *int64:
-		d.Int64(val, p)
-	case **Millis:
-		return d.Millis(val, p)
-	case *[]string:
-		d.Strings(val, p)
-	case *map[string]string:
-		return d.StringMap(val, p)
-	case *map[string][]string:
-		return d.StringsMap(val, p)
-	case *map[string]any:
-		d.AnyMap(val, p, "map[string]interface {}")
-	case *core.Meta:
-		d.AnyMap(val, (*map[string]any)(p), "core.Meta")
-	case *any:
-		d.Any(val, p)
-	case *json.RawMessage:
-		d.Raw(val, (*[]byte)(p))
-	case **struct{}:
-		return d.Empty(val, p)
-	case *time.Time:
-		// encoding/json calls time's UnmarshalJSON, null included
-		return jsonscan.UnmarshalTime(val, p)
-	case Embedded:
-		if n := len(d.Path); n > 0 {
-			last := d.Path[n-1]
-			d.Path = append(d.Path[:n-1], p.Field, last)
-		}
-		return d.field(val, p.Ptr)
-	case Member:
-		return p(d, val)
-	default:
-		panic("bridge: Fields: unsupported member type")
-	}
-	return nil
-}
-
-// canonical returns the index of the name in names key matches, exactly
-// or else case-insensitively, or -1.
-func canonical(key string, names []string) int {
-	for i, n := range names {
-		if n == key {
-			return i
-		}
-	}
-	for i, n := range names {
-		if strings.EqualFold(n, key) {
-			return i
-		}
-	}
-	return -1
-}
 
 // Millis decodes a duration member: null clears it, anything but a
 // finite number stops the decoding ([Millis.UnmarshalJSON]).
@@ -296,8 +185,8 @@ func Unmarshal(b []byte, v Decodable) error {
 // The schema's own objects are described by tables (member name, kind,
 // field offset), read by one routine ([Decoder.DecodeObject]): code per
 // member and per object cost far more bytes in the WebAssembly modules
-// than the tables (docs/size.md), as in core's wire codec. [Decoder.Fields]
-// stays for the hosts' own objects.
+// than the tables (docs/size.md), as in core's wire codec. The hosts'
+// own objects (the WASI ABI's) are tables too.
 
 // Kind says how an [ObjectMember] decodes and what Go type its field has.
 type Kind uint8
@@ -318,9 +207,14 @@ const (
 	KEmpty                 // *struct{}
 	KStruct                // a struct value (Sub)
 	KPtr                   // *T (Sub; its Alloc makes a T)
+	KCustom                // decoded by Custom (kinds only one host needs stay out of the other module)
 	kRoots                 // []*core.Root
 	kIcons                 // []core.Icon
 )
+
+// KEmbedded, or'd into a member's kind, says that the member belongs to
+// the embedded struct Sub (encoding/json's messages name its field).
+const KEmbedded Kind = 0x80
 
 // ObjectMember is one member of an [Object]: its JSON name, its kind and
 // the offset of its field.
@@ -329,7 +223,11 @@ type ObjectMember struct {
 	Name string
 	Kind Kind
 	Off  uintptr
-	Sub  *Object
+	// Sub is the struct type of a KStruct or KPtr member, the object
+	// whose Decode decodes a KCustom member, and for a member of an
+	// embedded struct (Kind|KEmbedded) the embedded struct, whose Struct
+	// names the field in messages.
+	Sub *Object
 }
 
 // Object describes a struct type of the schema for
@@ -342,10 +240,12 @@ type Object struct {
 	Type    string // Go type in messages
 	Members []ObjectMember
 	Alloc   func() unsafe.Pointer
+	// Decode decodes the value of a KCustom member into its field at q.
+	Decode func(d *Decoder, val []byte, q unsafe.Pointer) error
 }
 
 // DecodeObject decodes the JSON object val into the struct of type o at
-// p, with Fields' rules (names matched exactly, then case-insensitively;
+// p (names matched exactly, then case-insensitively;
 // unknown members deferred errors unless Lenient; a member's own error
 // stops the decoding; null sets nothing).
 func (d *Decoder) DecodeObject(val []byte, o *Object, p unsafe.Pointer) error {
@@ -364,7 +264,11 @@ func (d *Decoder) DecodeObject(val []byte, o *Object, p unsafe.Pointer) error {
 			}
 			continue
 		}
-		outer, depth := d.Enter(o.Struct, "", f.Name)
+		via := ""
+		if f.Kind&KEmbedded != 0 {
+			via = f.Sub.Struct
+		}
+		outer, depth := d.Enter(o.Struct, via, f.Name)
 		if err := d.objectMember(jsonscan.TrimSpace(m.Val), f, unsafe.Add(p, f.Off)); err != nil {
 			return err
 		}
@@ -391,7 +295,7 @@ func (o *Object) member(key string) *ObjectMember {
 
 // objectMember decodes val into the field f at q.
 func (d *Decoder) objectMember(val []byte, f *ObjectMember, q unsafe.Pointer) error {
-	switch f.Kind {
+	switch f.Kind &^ KEmbedded {
 	case KString:
 		d.String(val, (*string)(q))
 	case KBool:
@@ -428,6 +332,8 @@ func (d *Decoder) objectMember(val []byte, f *ObjectMember, q unsafe.Pointer) er
 			*p = f.Sub.Alloc()
 		}
 		return d.DecodeObject(val, f.Sub, *p)
+	case KCustom:
+		return f.Sub.Decode(d, val, q)
 	case kRoots:
 		return decodeRoots(d, val, (*[]*core.Root)(q))
 	case kIcons:
@@ -647,26 +553,11 @@ func (o *CallOptions) DecodeSchema(d *Decoder, val []byte) error {
 	return d.DecodeObject(val, &callOptionsObj, unsafe.Pointer(o))
 }
 
-// CallOptionsNames are the members of a CallOptions, in the order of
-// [CallOptions.FieldPtrs], for hosts' objects that embed one.
-var CallOptionsNames = []string{
-	"timeoutMs", "maxTotalTimeoutMs", "resetTimeoutOnProgress", "noCache", "meta",
-	"noTaskWait", "progress",
-}
-
-// FieldPtrs returns pointers to o's members for [Decoder.Fields], in the
-// order of CallOptionsNames.
-func (o *CallOptions) FieldPtrs() []any {
-	return []any{&o.TimeoutMs, &o.MaxTotalTimeoutMs, &o.ResetTimeoutOnProgress, &o.NoCache, &o.Meta, &o.NoTaskWait, &o.Progress}
-}
-
-var errorNames = []string{"kind", "code", "message", "data", "status"}
-
-// DecodeError decodes an *Error member (a host's answer): null clears it.
-func DecodeError(d *Decoder, val []byte, p **Error) error {
-	e := jsonscan.Ptr(val, p)
-	if e == nil {
-		return nil
-	}
-	return d.Fields(val, "Error", "bridge.Error", errorNames, &e.Kind, &e.Code, &e.Message, &e.Data, &e.Status)
-}
+// ErrorObject describes an [Error] (a host's answer), for a KPtr member.
+var ErrorObject = Object{Struct: "Error", Type: "bridge.Error", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Error)) }, Members: []ObjectMember{
+	{Name: "kind", Kind: KString, Off: unsafe.Offsetof(Error{}.Kind)},
+	{Name: "code", Kind: KInt64, Off: unsafe.Offsetof(Error{}.Code)},
+	{Name: "message", Kind: KString, Off: unsafe.Offsetof(Error{}.Message)},
+	{Name: "data", Kind: KRaw, Off: unsafe.Offsetof(Error{}.Data)},
+	{Name: "status", Kind: KInt, Off: unsafe.Offsetof(Error{}.Status)},
+}}
