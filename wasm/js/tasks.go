@@ -99,13 +99,6 @@ func appendState(dst []byte, st core.TaskState) []byte {
 	return s.Append(dst, schema.TaskStateJS)
 }
 
-// rawJSON is encoded JSON as a jsonscan.JSONAppender (a slice: its type
-// needs no equality function, unlike a struct's).
-type rawJSON []byte
-
-// AppendJSON appends r.
-func (r rawJSON) AppendJSON(dst []byte) []byte { return append(dst, r...) }
-
 // handleJSON is what a task-creating call resolves with: the ref, the
 // state, and (for a call the server answered directly) the result.
 func (b *bridge) handleJSON(t *core.Task) (any, error) {

@@ -175,15 +175,6 @@ func appendTaskState(dst []byte, st *abi.TaskState) []byte {
 	return hs.Append(dst, bridge.TaskStateWASI)
 }
 
-// stateJSON is an abi.TaskState that encodes itself (ErrorInfo's task
-// data).
-type stateJSON abi.TaskState
-
-// AppendJSON implements jsonscan.JSONAppender.
-func (st stateJSON) AppendJSON(dst []byte) []byte {
-	return appendTaskState(dst, (*abi.TaskState)(&st))
-}
-
 // appendTaskHandle appends h as encoding/json encodes an abi.TaskHandle.
 func appendTaskHandle(dst []byte, h *abi.TaskHandle) ([]byte, error) {
 	w := jsonscan.NewObjectWriter(dst)
