@@ -127,7 +127,7 @@ func TestDecodeClientConfig(t *testing.T) {
 			var ce *ConfigError
 			require.ErrorAs(t, err, &ce)
 			assert.Contains(t, err.Error(), c.err)
-			assert.Equal(t, KindInvalid, ErrorInfo(err, nil).Kind)
+			assert.Equal(t, KindInvalid, ErrorInfo(err, TaskStateJS).Kind)
 		})
 	}
 }
@@ -219,7 +219,7 @@ func TestErrorInfo(t *testing.T) {
 		{"other", errors.New("boom"), KindInternal, core.CodeInternalError, 0, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e := ErrorInfo(c.err, nil)
+			e := ErrorInfo(c.err, TaskStateJS)
 			assert.Equal(t, c.kind, e.Kind)
 			assert.Equal(t, c.code, e.Code)
 			assert.Equal(t, c.status, e.Status)
@@ -284,7 +284,7 @@ func TestAuthDoer(t *testing.T) {
 		require.Error(t, err)
 		var ae *AuthError
 		assert.False(t, errors.As(err, &ae), "%v", err)
-		assert.Equal(t, KindTransport, ErrorInfo(err, nil).Kind, "%v", err)
+		assert.Equal(t, KindTransport, ErrorInfo(err, TaskStateJS).Kind, "%v", err)
 	})
 }
 

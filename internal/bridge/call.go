@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -55,11 +56,14 @@ type uriLevel struct {
 	Level string `json:"level"`
 }
 
-var uriLevelNames = []string{"uri", "level"}
+var uriLevelObj = Object{Type: "struct { URI string \"json:\\\"uri\\\"\"; Level string \"json:\\\"level\\\"\" }", Members: []ObjectMember{
+	{Name: "uri", Kind: KString, Off: unsafe.Offsetof(uriLevel{}.URI)},
+	{Name: "level", Kind: KString, Off: unsafe.Offsetof(uriLevel{}.Level)},
+}}
 
 // DecodeSchema decodes p.
 func (p *uriLevel) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Fields(val, "", "struct { URI string \"json:\\\"uri\\\"\"; Level string \"json:\\\"level\\\"\" }", uriLevelNames, &p.URI, &p.Level)
+	return d.DecodeObject(val, &uriLevelObj, unsafe.Pointer(p))
 }
 
 // SessionInfo describes a connected session to the host: the result of

@@ -69,7 +69,7 @@ func TestCall(t *testing.T) {
 			var ce *ConfigError
 			require.ErrorAs(t, err, &ce, "malformed params of a mapped method")
 			_, err = Call(ctx, s, core.MethodCallTool, json.RawMessage(`{"name":"slow","arguments":{"ms":5000}}`), (&CallOptions{TimeoutMs: ms(50)}).Core())
-			assert.Equal(t, KindTimeout, ErrorInfo(err, nil).Kind, "%v", err)
+			assert.Equal(t, KindTimeout, ErrorInfo(err, TaskStateJS).Kind, "%v", err)
 		})
 	}
 }

@@ -1,13 +1,12 @@
 package bridge
 
 import (
-	"encoding/json"
 	"errors"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"io"
 	"strconv"
 	"strings"
-	"time"
+	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
@@ -45,121 +44,12 @@ type Decoder struct {
 
 func isNull(val []byte) bool { return jsonscan.IsNullLiteral(val) }
 
-// Member decodes one member whose Go type [Decoder.Fields] does not
-// know (a nested object, an embedded one).
-type Member func(d *Decoder, val []byte) error
-
 // noCompare, a first field of zero size, makes a struct type not
 // comparable: the module then carries no equality function for it (its
 // type descriptor is linked because values are allocated or boxed, and a
 // comparable struct's descriptor brings one, several hundred bytes of
 // WebAssembly each).
 type noCompare [0]func()
-
-// Embedded is a member of an embedded struct field named Field:
-// encoding/json's messages name that field in the path. Ptr is what
-// Fields takes.
-type Embedded struct {
-	_     noCompare
-	Field string
-	Ptr   any
-}
-
-// Fields decodes the JSON object val, a struct named strct (Go type typ
-// in messages) whose members are names (matched exactly, then
-// case-insensitively) with the matching pointers in ptrs, one per name:
-// *string, *bool, *int, *int64, **Millis, *[]string, *map[string]string,
-// *map[string][]string, *map[string]any, *core.Meta, *any,
-// *json.RawMessage, **struct{}, *time.Time, an [Embedded] or a [Member]. Unknown
-// members are deferred errors (ignored when Lenient); a member's own
-// error stops the decoding. Null is no error and sets nothing (the
-// caller clears a pointer first).
-func (d *Decoder) Fields(val []byte, strct, typ string, names []string, ptrs ...any) error {
-	if isNull(val) {
-		return nil
-	}
-	ms, ok, err := d.Object(val, typ)
-	if !ok {
-		return err
-	}
-	for _, m := range ms {
-		k := canonical(m.Key, names)
-		if k < 0 {
-			if !d.Lenient {
-				d.Fail(errors.New("json: unknown field " + strconv.Quote(m.Key)))
-			}
-			continue
-		}
-		outer, depth := d.Enter(strct, "", names[k])
-		if err := d.field(jsonscan.TrimSpace(m.Val), ptrs[k]); err != nil {
-			return err
-		}
-		d.Leave(outer, depth)
-	}
-	return nil
-}
-
-// field decodes val into the member pointer p (see Fields).
-func (d *Decoder) field(val []byte, p any) error {
-	switch p := p.(type) {
-	case *string:
-		d.String(val, p)
-	case *bool:
-		d.Bool(val, p)
-	case *int:
-		d.Int(val, p)
-	case *int64:
-		d.Int64(val, p)
-	case **Millis:
-		return d.Millis(val, p)
-	case *[]string:
-		d.Strings(val, p)
-	case *map[string]string:
-		return d.StringMap(val, p)
-	case *map[string][]string:
-		return d.StringsMap(val, p)
-	case *map[string]any:
-		d.AnyMap(val, p, "map[string]interface {}")
-	case *core.Meta:
-		d.AnyMap(val, (*map[string]any)(p), "core.Meta")
-	case *any:
-		d.Any(val, p)
-	case *json.RawMessage:
-		d.Raw(val, (*[]byte)(p))
-	case **struct{}:
-		return d.Empty(val, p)
-	case *time.Time:
-		// encoding/json calls time's UnmarshalJSON, null included
-		return jsonscan.UnmarshalTime(val, p)
-	case Embedded:
-		if n := len(d.Path); n > 0 {
-			last := d.Path[n-1]
-			d.Path = append(d.Path[:n-1], p.Field, last)
-		}
-		return d.field(val, p.Ptr)
-	case Member:
-		return p(d, val)
-	default:
-		panic("bridge: Fields: unsupported member type")
-	}
-	return nil
-}
-
-// canonical returns the index of the name in names key matches, exactly
-// or else case-insensitively, or -1.
-func canonical(key string, names []string) int {
-	for i, n := range names {
-		if n == key {
-			return i
-		}
-	}
-	for i, n := range names {
-		if strings.EqualFold(n, key) {
-			return i
-		}
-	}
-	return -1
-}
 
 // Millis decodes a duration member: null clears it, anything but a
 // finite number stops the decoding ([Millis.UnmarshalJSON]).
@@ -224,8 +114,10 @@ func (d *Decoder) Empty(val []byte, p **struct{}) error {
 	if jsonscan.Ptr(val, p) == nil {
 		return nil
 	}
-	return d.Fields(val, "", "struct {}", nil)
+	return d.DecodeObject(val, &emptyObj, nil)
 }
+
+var emptyObj = Object{Type: "struct {}"}
 
 // ErrTrailing is DecodeStrict's error for data after the JSON object.
 var ErrTrailing = errors.New("trailing data after the JSON object")
@@ -290,76 +182,231 @@ func Unmarshal(b []byte, v Decodable) error {
 	return d.Err
 }
 
-var clientConfigNames = []string{
-	"clientInfo", "protocolVersions", "capabilities", "handlers", "samplingTools",
-	"elicitationModes", "noElicitationDefaults", "roots", "notifications", "messages",
-	"logLevel", "requestTimeoutMs", "maxTotalTimeoutMs", "probeTimeoutMs", "maxInputRounds",
-	"disableCache", "disableOutputValidation", "retry", "keepAliveMs",
-	"maxQueuedNotifications", "maxServerRequests", "tasks",
+// The schema's own objects are described by tables (member name, kind,
+// field offset), read by one routine ([Decoder.DecodeObject]): code per
+// member and per object cost far more bytes in the WebAssembly modules
+// than the tables (docs/size.md), as in core's wire codec. The hosts'
+// own objects (the WASI ABI's) are tables too.
+
+// Kind says how an [ObjectMember] decodes and what Go type its field has.
+type Kind uint8
+
+// Member kinds.
+const (
+	KString    Kind = iota // string
+	KBool                  // bool
+	KInt                   // int
+	KInt64                 // int64
+	KMillis                // *Millis
+	KStrings               // []string
+	KStringMap             // map[string]string
+	KAnyMap                // map[string]any
+	KMeta                  // core.Meta
+	KAny                   // any
+	KRaw                   // json.RawMessage
+	KEmpty                 // *struct{}
+	KStruct                // a struct value (Sub)
+	KPtr                   // *T (Sub; its Alloc makes a T)
+	KCustom                // decoded by Custom (kinds only one host needs stay out of the other module)
+	kRoots                 // []*core.Root
+	kIcons                 // []core.Icon
+)
+
+// KEmbedded, or'd into a member's kind, says that the member belongs to
+// the embedded struct Sub (encoding/json's messages name its field).
+const KEmbedded Kind = 0x80
+
+// ObjectMember is one member of an [Object]: its JSON name, its kind and
+// the offset of its field.
+type ObjectMember struct {
+	_    noCompare
+	Name string
+	Kind Kind
+	Off  uintptr
+	// Sub is the struct type of a KStruct or KPtr member, the object
+	// whose Decode decodes a KCustom member, and for a member of an
+	// embedded struct (Kind|KEmbedded) the embedded struct, whose Struct
+	// names the field in messages.
+	Sub *Object
 }
+
+// Object describes a struct type of the schema for
+// [Decoder.DecodeObject]: its Go name and type in messages, its members,
+// and (for KPtr members) how to allocate one. Tables are static data,
+// never written.
+type Object struct {
+	_       noCompare
+	Struct  string // Go name in messages ("" for anonymous structs)
+	Type    string // Go type in messages
+	Members []ObjectMember
+	Alloc   func() unsafe.Pointer
+	// Decode decodes the value of a KCustom member into its field at q.
+	Decode func(d *Decoder, val []byte, q unsafe.Pointer) error
+}
+
+// DecodeObject decodes the JSON object val into the struct of type o at
+// p (names matched exactly, then case-insensitively;
+// unknown members deferred errors unless Lenient; a member's own error
+// stops the decoding; null sets nothing).
+func (d *Decoder) DecodeObject(val []byte, o *Object, p unsafe.Pointer) error {
+	if isNull(val) {
+		return nil
+	}
+	ms, ok, err := d.Object(val, o.Type)
+	if !ok {
+		return err
+	}
+	for _, m := range ms {
+		f := o.member(m.Key)
+		if f == nil {
+			if !d.Lenient {
+				d.Fail(errors.New("json: unknown field " + strconv.Quote(m.Key)))
+			}
+			continue
+		}
+		via := ""
+		if f.Kind&KEmbedded != 0 {
+			via = f.Sub.Struct
+		}
+		outer, depth := d.Enter(o.Struct, via, f.Name)
+		if err := d.objectMember(jsonscan.TrimSpace(m.Val), f, unsafe.Add(p, f.Off)); err != nil {
+			return err
+		}
+		d.Leave(outer, depth)
+	}
+	return nil
+}
+
+// member returns the member key names, exactly or else
+// case-insensitively, or nil.
+func (o *Object) member(key string) *ObjectMember {
+	for i := range o.Members {
+		if o.Members[i].Name == key {
+			return &o.Members[i]
+		}
+	}
+	for i := range o.Members {
+		if strings.EqualFold(o.Members[i].Name, key) {
+			return &o.Members[i]
+		}
+	}
+	return nil
+}
+
+// objectMember decodes val into the field f at q.
+func (d *Decoder) objectMember(val []byte, f *ObjectMember, q unsafe.Pointer) error {
+	switch f.Kind &^ KEmbedded {
+	case KString:
+		d.String(val, (*string)(q))
+	case KBool:
+		d.Bool(val, (*bool)(q))
+	case KInt:
+		d.Int(val, (*int)(q))
+	case KInt64:
+		d.Int64(val, (*int64)(q))
+	case KMillis:
+		return d.Millis(val, (**Millis)(q))
+	case KStrings:
+		d.Strings(val, (*[]string)(q))
+	case KStringMap:
+		return d.StringMap(val, (*map[string]string)(q))
+	case KAnyMap:
+		d.AnyMap(val, (*map[string]any)(q), "map[string]interface {}")
+	case KMeta:
+		d.AnyMap(val, (*map[string]any)(q), "core.Meta")
+	case KAny:
+		d.Any(val, (*any)(q))
+	case KRaw:
+		d.Raw(val, (*[]byte)(q))
+	case KEmpty:
+		return d.Empty(val, (**struct{})(q))
+	case KStruct:
+		return d.DecodeObject(val, f.Sub, q)
+	case KPtr:
+		p := (*unsafe.Pointer)(q)
+		if isNull(val) {
+			*p = nil
+			return nil
+		}
+		if *p == nil {
+			*p = f.Sub.Alloc()
+		}
+		return d.DecodeObject(val, f.Sub, *p)
+	case KCustom:
+		return f.Sub.Decode(d, val, q)
+	case kRoots:
+		return decodeRoots(d, val, (*[]*core.Root)(q))
+	case kIcons:
+		return decodeIcons(d, val, (*[]core.Icon)(q))
+	}
+	return nil
+}
+
+// decodeAs is a Decodable: the struct of type o at p.
+type decodeAs struct {
+	o *Object
+	p unsafe.Pointer
+}
+
+func (a decodeAs) DecodeSchema(d *Decoder, val []byte) error { return d.DecodeObject(val, a.o, a.p) }
+
+var clientConfigObj = Object{Struct: "ClientConfig", Type: "bridge.ClientConfig", Members: []ObjectMember{
+	{Name: "clientInfo", Kind: KPtr, Off: unsafe.Offsetof(ClientConfig{}.ClientInfo), Sub: &implementationObj},
+	{Name: "protocolVersions", Kind: KStrings, Off: unsafe.Offsetof(ClientConfig{}.ProtocolVersions)},
+	{Name: "capabilities", Kind: KPtr, Off: unsafe.Offsetof(ClientConfig{}.Capabilities), Sub: &clientCapabilitiesObj},
+	{Name: "handlers", Kind: KStruct, Off: unsafe.Offsetof(ClientConfig{}.Handlers), Sub: &handlersObj},
+	{Name: "samplingTools", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.SamplingTools)},
+	{Name: "elicitationModes", Kind: KStrings, Off: unsafe.Offsetof(ClientConfig{}.ElicitationModes)},
+	{Name: "noElicitationDefaults", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.NoElicitationDefaults)},
+	{Name: "roots", Kind: kRoots, Off: unsafe.Offsetof(ClientConfig{}.Roots)},
+	{Name: "notifications", Kind: KStrings, Off: unsafe.Offsetof(ClientConfig{}.Notifications)},
+	{Name: "messages", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.Messages)},
+	{Name: "logLevel", Kind: KString, Off: unsafe.Offsetof(ClientConfig{}.LogLevel)},
+	{Name: "requestTimeoutMs", Kind: KMillis, Off: unsafe.Offsetof(ClientConfig{}.RequestTimeoutMs)},
+	{Name: "maxTotalTimeoutMs", Kind: KMillis, Off: unsafe.Offsetof(ClientConfig{}.MaxTotalTimeoutMs)},
+	{Name: "probeTimeoutMs", Kind: KMillis, Off: unsafe.Offsetof(ClientConfig{}.ProbeTimeoutMs)},
+	{Name: "maxInputRounds", Kind: KInt, Off: unsafe.Offsetof(ClientConfig{}.MaxInputRounds)},
+	{Name: "disableCache", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.DisableCache)},
+	{Name: "disableOutputValidation", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.DisableOutputValidation)},
+	{Name: "retry", Kind: KPtr, Off: unsafe.Offsetof(ClientConfig{}.Retry), Sub: &retryObj},
+	{Name: "keepAliveMs", Kind: KMillis, Off: unsafe.Offsetof(ClientConfig{}.KeepAliveMs)},
+	{Name: "maxQueuedNotifications", Kind: KInt, Off: unsafe.Offsetof(ClientConfig{}.MaxQueuedNotifications)},
+	{Name: "maxServerRequests", Kind: KInt, Off: unsafe.Offsetof(ClientConfig{}.MaxServerRequests)},
+	{Name: "tasks", Kind: KBool, Off: unsafe.Offsetof(ClientConfig{}.Tasks)},
+}}
 
 // DecodeSchema decodes c strictly.
 func (c *ClientConfig) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Fields(val, "ClientConfig", "bridge.ClientConfig", clientConfigNames,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.ClientInfo = nil
-				return nil
-			}
-			if c.ClientInfo == nil {
-				c.ClientInfo = new(core.Implementation)
-			}
-			return decodeImplementation(d, v, c.ClientInfo)
-		}),
-		&c.ProtocolVersions,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Capabilities = nil
-				return nil
-			}
-			if c.Capabilities == nil {
-				c.Capabilities = new(core.ClientCapabilities)
-			}
-			return decodeClientCapabilities(d, v, c.Capabilities)
-		}),
-		Member(func(d *Decoder, v []byte) error {
-			h := &c.Handlers
-			return d.Fields(v, "Handlers", "bridge.Handlers", handlersNames, &h.Sampling, &h.Elicitation, &h.Roots)
-		}),
-		&c.SamplingTools, &c.ElicitationModes, &c.NoElicitationDefaults,
-		Member(func(d *Decoder, v []byte) error { return decodeRoots(d, v, &c.Roots) }),
-		&c.Notifications, &c.Messages, &c.LogLevel, &c.RequestTimeoutMs, &c.MaxTotalTimeoutMs,
-		&c.ProbeTimeoutMs, &c.MaxInputRounds, &c.DisableCache, &c.DisableOutputValidation,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Retry = nil
-				return nil
-			}
-			if c.Retry == nil {
-				c.Retry = new(RetryConfig)
-			}
-			return decodeRetry(d, v, c.Retry)
-		}),
-		&c.KeepAliveMs, &c.MaxQueuedNotifications, &c.MaxServerRequests, &c.Tasks)
+	return d.DecodeObject(val, &clientConfigObj, unsafe.Pointer(c))
 }
 
-var handlersNames = []string{"sampling", "elicitation", "roots"}
+var handlersObj = Object{Struct: "Handlers", Type: "bridge.Handlers", Members: []ObjectMember{
+	{Name: "sampling", Kind: KBool, Off: unsafe.Offsetof(Handlers{}.Sampling)},
+	{Name: "elicitation", Kind: KBool, Off: unsafe.Offsetof(Handlers{}.Elicitation)},
+	{Name: "roots", Kind: KBool, Off: unsafe.Offsetof(Handlers{}.Roots)},
+}}
 
-var retryNames = []string{"attempts", "delayMs", "maxDelayMs"}
+var retryObj = Object{Struct: "RetryConfig", Type: "bridge.RetryConfig", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(RetryConfig)) }, Members: []ObjectMember{
+	{Name: "attempts", Kind: KInt, Off: unsafe.Offsetof(RetryConfig{}.Attempts)},
+	{Name: "delayMs", Kind: KMillis, Off: unsafe.Offsetof(RetryConfig{}.DelayMs)},
+	{Name: "maxDelayMs", Kind: KMillis, Off: unsafe.Offsetof(RetryConfig{}.MaxDelayMs)},
+}}
 
-func decodeRetry(d *Decoder, val []byte, r *RetryConfig) error {
-	return d.Fields(val, "RetryConfig", "bridge.RetryConfig", retryNames, &r.Attempts, &r.DelayMs, &r.MaxDelayMs)
-}
+var implementationObj = Object{Struct: "Implementation", Type: "core.Implementation", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.Implementation)) }, Members: []ObjectMember{
+	{Name: "name", Kind: KString, Off: unsafe.Offsetof(core.Implementation{}.Name)},
+	{Name: "title", Kind: KString, Off: unsafe.Offsetof(core.Implementation{}.Title)},
+	{Name: "version", Kind: KString, Off: unsafe.Offsetof(core.Implementation{}.Version)},
+	{Name: "description", Kind: KString, Off: unsafe.Offsetof(core.Implementation{}.Description)},
+	{Name: "websiteUrl", Kind: KString, Off: unsafe.Offsetof(core.Implementation{}.WebsiteURL)},
+	{Name: "icons", Kind: kIcons, Off: unsafe.Offsetof(core.Implementation{}.Icons)},
+}}
 
-var implementationNames = []string{"name", "title", "version", "description", "websiteUrl", "icons"}
-
-func decodeImplementation(d *Decoder, val []byte, impl *core.Implementation) error {
-	return d.Fields(val, "Implementation", "core.Implementation", implementationNames,
-		&impl.Name, &impl.Title, &impl.Version, &impl.Description, &impl.WebsiteURL,
-		Member(func(d *Decoder, v []byte) error { return decodeIcons(d, v, &impl.Icons) }))
-}
-
-var iconNames = []string{"src", "mimeType", "sizes", "theme"}
+var iconObj = Object{Struct: "Icon", Type: "core.Icon", Members: []ObjectMember{
+	{Name: "src", Kind: KString, Off: unsafe.Offsetof(core.Icon{}.Src)},
+	{Name: "mimeType", Kind: KString, Off: unsafe.Offsetof(core.Icon{}.MimeType)},
+	{Name: "sizes", Kind: KStrings, Off: unsafe.Offsetof(core.Icon{}.Sizes)},
+	{Name: "theme", Kind: KString, Off: unsafe.Offsetof(core.Icon{}.Theme)},
+}}
 
 func decodeIcons(d *Decoder, val []byte, p *[]core.Icon) error {
 	if isNull(val) {
@@ -373,8 +420,7 @@ func decodeIcons(d *Decoder, val []byte, p *[]core.Icon) error {
 	items, _ := jsonscan.Elements(val)
 	out := make([]core.Icon, len(items))
 	for i, it := range items {
-		ic := &out[i]
-		if err := d.Fields(jsonscan.TrimSpace(it), "Icon", "core.Icon", iconNames, &ic.Src, &ic.MimeType, &ic.Sizes, &ic.Theme); err != nil {
+		if err := d.DecodeObject(jsonscan.TrimSpace(it), &iconObj, unsafe.Pointer(&out[i])); err != nil {
 			return err
 		}
 	}
@@ -382,11 +428,11 @@ func decodeIcons(d *Decoder, val []byte, p *[]core.Icon) error {
 	return nil
 }
 
-var rootNames = []string{"uri", "name", "_meta"}
-
-func decodeRoot(d *Decoder, val []byte, r *core.Root) error {
-	return d.Fields(val, "Root", "core.Root", rootNames, &r.URI, &r.Name, &r.Meta)
-}
+var rootObj = Object{Struct: "Root", Type: "core.Root", Members: []ObjectMember{
+	{Name: "uri", Kind: KString, Off: unsafe.Offsetof(core.Root{}.URI)},
+	{Name: "name", Kind: KString, Off: unsafe.Offsetof(core.Root{}.Name)},
+	{Name: "_meta", Kind: KMeta, Off: unsafe.Offsetof(core.Root{}.Meta)},
+}}
 
 func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 	if isNull(val) {
@@ -402,7 +448,7 @@ func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 	for i, it := range items {
 		if v := jsonscan.TrimSpace(it); !isNull(v) {
 			out[i] = new(core.Root)
-			if err := decodeRoot(d, v, out[i]); err != nil {
+			if err := d.DecodeObject(v, &rootObj, unsafe.Pointer(out[i])); err != nil {
 				return err
 			}
 		}
@@ -411,149 +457,107 @@ func decodeRoots(d *Decoder, val []byte, p *[]*core.Root) error {
 	return nil
 }
 
-var clientCapabilitiesNames = []string{"experimental", "extensions", "roots", "sampling", "elicitation", "tasks"}
+var clientCapabilitiesObj = Object{Struct: "ClientCapabilities", Type: "core.ClientCapabilities", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.ClientCapabilities)) }, Members: []ObjectMember{
+	{Name: "experimental", Kind: KAnyMap, Off: unsafe.Offsetof(core.ClientCapabilities{}.Experimental)},
+	{Name: "extensions", Kind: KAnyMap, Off: unsafe.Offsetof(core.ClientCapabilities{}.Extensions)},
+	{Name: "roots", Kind: KPtr, Off: unsafe.Offsetof(core.ClientCapabilities{}.Roots), Sub: &rootsCapabilityObj},
+	{Name: "sampling", Kind: KPtr, Off: unsafe.Offsetof(core.ClientCapabilities{}.Sampling), Sub: &samplingCapabilityObj},
+	{Name: "elicitation", Kind: KPtr, Off: unsafe.Offsetof(core.ClientCapabilities{}.Elicitation), Sub: &elicitationCapabilityObj},
+	{Name: "tasks", Kind: KRaw, Off: unsafe.Offsetof(core.ClientCapabilities{}.Tasks)},
+}}
 
-func decodeClientCapabilities(d *Decoder, val []byte, c *core.ClientCapabilities) error {
-	return d.Fields(val, "ClientCapabilities", "core.ClientCapabilities", clientCapabilitiesNames,
-		&c.Experimental, &c.Extensions,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Roots = nil
-				return nil
-			}
-			if c.Roots == nil {
-				c.Roots = new(core.RootsCapability)
-			}
-			return d.Fields(v, "RootsCapability", "core.RootsCapability", listChangedNames, &c.Roots.ListChanged)
-		}),
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Sampling = nil
-				return nil
-			}
-			if c.Sampling == nil {
-				c.Sampling = new(core.SamplingCapability)
-			}
-			return d.Fields(v, "SamplingCapability", "core.SamplingCapability", samplingNames, &c.Sampling.Context, &c.Sampling.Tools)
-		}),
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Elicitation = nil
-				return nil
-			}
-			if c.Elicitation == nil {
-				c.Elicitation = new(core.ElicitationCapability)
-			}
-			return decodeElicitation(d, v, c.Elicitation)
-		}),
-		&c.Tasks)
-}
+var rootsCapabilityObj = Object{Struct: "RootsCapability", Type: "core.RootsCapability", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.RootsCapability)) }, Members: []ObjectMember{
+	{Name: "listChanged", Kind: KBool, Off: unsafe.Offsetof(core.RootsCapability{}.ListChanged)},
+}}
 
-func decodeElicitation(d *Decoder, val []byte, e *core.ElicitationCapability) error {
-	return d.Fields(val, "ElicitationCapability", "core.ElicitationCapability", elicitationNames,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				e.Form = nil
-				return nil
-			}
-			if e.Form == nil {
-				e.Form = new(core.FormElicitationCapability)
-			}
-			return d.Fields(v, "FormElicitationCapability", "core.FormElicitationCapability", applyDefaultsNames, &e.Form.ApplyDefaults)
-		}),
-		&e.URL)
-}
+var samplingCapabilityObj = Object{Struct: "SamplingCapability", Type: "core.SamplingCapability", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.SamplingCapability)) }, Members: []ObjectMember{
+	{Name: "context", Kind: KEmpty, Off: unsafe.Offsetof(core.SamplingCapability{}.Context)},
+	{Name: "tools", Kind: KEmpty, Off: unsafe.Offsetof(core.SamplingCapability{}.Tools)},
+}}
 
-var (
-	listChangedNames   = []string{"listChanged"}
-	samplingNames      = []string{"context", "tools"}
-	elicitationNames   = []string{"form", "url"}
-	applyDefaultsNames = []string{"applyDefaults"}
-)
+var elicitationCapabilityObj = Object{Struct: "ElicitationCapability", Type: "core.ElicitationCapability", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.ElicitationCapability)) }, Members: []ObjectMember{
+	{Name: "form", Kind: KPtr, Off: unsafe.Offsetof(core.ElicitationCapability{}.Form), Sub: &formElicitationObj},
+	{Name: "url", Kind: KEmpty, Off: unsafe.Offsetof(core.ElicitationCapability{}.URL)},
+}}
 
-var connectConfigNames = []string{
-	"url", "transport", "protocolVersions", "headers", "maxMessageSize", "retryMs",
-	"maxReconnects", "credentials", "fetchMode", "auth",
-}
+var formElicitationObj = Object{Struct: "FormElicitationCapability", Type: "core.FormElicitationCapability", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(core.FormElicitationCapability)) }, Members: []ObjectMember{
+	{Name: "applyDefaults", Kind: KBool, Off: unsafe.Offsetof(core.FormElicitationCapability{}.ApplyDefaults)},
+}}
+
+var connectConfigObj = Object{Struct: "ConnectConfig", Type: "bridge.ConnectConfig", Members: []ObjectMember{
+	{Name: "url", Kind: KString, Off: unsafe.Offsetof(ConnectConfig{}.URL)},
+	{Name: "transport", Kind: KString, Off: unsafe.Offsetof(ConnectConfig{}.Transport)},
+	{Name: "protocolVersions", Kind: KStrings, Off: unsafe.Offsetof(ConnectConfig{}.ProtocolVersions)},
+	{Name: "headers", Kind: KStringMap, Off: unsafe.Offsetof(ConnectConfig{}.Headers)},
+	{Name: "maxMessageSize", Kind: KInt, Off: unsafe.Offsetof(ConnectConfig{}.MaxMessageSize)},
+	{Name: "retryMs", Kind: KMillis, Off: unsafe.Offsetof(ConnectConfig{}.RetryMs)},
+	{Name: "maxReconnects", Kind: KInt, Off: unsafe.Offsetof(ConnectConfig{}.MaxReconnects)},
+	{Name: "credentials", Kind: KString, Off: unsafe.Offsetof(ConnectConfig{}.Credentials)},
+	{Name: "fetchMode", Kind: KString, Off: unsafe.Offsetof(ConnectConfig{}.FetchMode)},
+	{Name: "auth", Kind: KPtr, Off: unsafe.Offsetof(ConnectConfig{}.Auth), Sub: &authConfigObj},
+}}
 
 // DecodeSchema decodes c strictly.
 func (c *ConnectConfig) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Fields(val, "ConnectConfig", "bridge.ConnectConfig", connectConfigNames,
-		&c.URL, &c.Transport, &c.ProtocolVersions, &c.Headers, &c.MaxMessageSize, &c.RetryMs,
-		&c.MaxReconnects, &c.Credentials, &c.FetchMode,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				c.Auth = nil
-				return nil
-			}
-			if c.Auth == nil {
-				c.Auth = new(AuthConfig)
-			}
-			return decodeAuth(d, v, c.Auth)
-		}))
+	return d.DecodeObject(val, &connectConfigObj, unsafe.Pointer(c))
 }
 
-var authConfigNames = []string{
-	"grant", "userAgent", "redirectUri", "callbackUrl", "clientId", "clientSecret",
-	"authMethod", "issuer", "privateKeyPem", "clientMetadataUrl", "clientName",
-	"applicationType", "scopes", "noOfflineAccess", "dpop", "dpopKeyPem", "assertion",
-	"idjag", "maxAuthorizations", "authorizationTimeoutMs", "allowInsecureHttp",
-	"allowPrivateAddresses", "store", "persist", "log",
-}
+var authConfigObj = Object{Struct: "AuthConfig", Type: "bridge.AuthConfig", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(AuthConfig)) }, Members: []ObjectMember{
+	{Name: "grant", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.Grant)},
+	{Name: "userAgent", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.UserAgent)},
+	{Name: "redirectUri", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.RedirectURI)},
+	{Name: "callbackUrl", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.CallbackURL)},
+	{Name: "clientId", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.ClientID)},
+	{Name: "clientSecret", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.ClientSecret)},
+	{Name: "authMethod", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.AuthMethod)},
+	{Name: "issuer", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.Issuer)},
+	{Name: "privateKeyPem", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.PrivateKeyPEM)},
+	{Name: "clientMetadataUrl", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.ClientMetadataURL)},
+	{Name: "clientName", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.ClientName)},
+	{Name: "applicationType", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.ApplicationType)},
+	{Name: "scopes", Kind: KStrings, Off: unsafe.Offsetof(AuthConfig{}.Scopes)},
+	{Name: "noOfflineAccess", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.NoOfflineAccess)},
+	{Name: "dpop", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.DPoP)},
+	{Name: "dpopKeyPem", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.DPoPKeyPEM)},
+	{Name: "assertion", Kind: KString, Off: unsafe.Offsetof(AuthConfig{}.Assertion)},
+	{Name: "idjag", Kind: KPtr, Off: unsafe.Offsetof(AuthConfig{}.IDJAG), Sub: &idjagObj},
+	{Name: "maxAuthorizations", Kind: KInt, Off: unsafe.Offsetof(AuthConfig{}.MaxAuthorizations)},
+	{Name: "authorizationTimeoutMs", Kind: KMillis, Off: unsafe.Offsetof(AuthConfig{}.AuthorizationTimeoutMs)},
+	{Name: "allowInsecureHttp", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.AllowInsecureHTTP)},
+	{Name: "allowPrivateAddresses", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.AllowPrivateAddresses)},
+	{Name: "store", Kind: KRaw, Off: unsafe.Offsetof(AuthConfig{}.Store)},
+	{Name: "persist", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.Persist)},
+	{Name: "log", Kind: KBool, Off: unsafe.Offsetof(AuthConfig{}.Log)},
+}}
 
-func decodeAuth(d *Decoder, val []byte, a *AuthConfig) error {
-	return d.Fields(val, "AuthConfig", "bridge.AuthConfig", authConfigNames,
-		&a.Grant, &a.UserAgent, &a.RedirectURI, &a.CallbackURL, &a.ClientID, &a.ClientSecret,
-		&a.AuthMethod, &a.Issuer, &a.PrivateKeyPEM, &a.ClientMetadataURL, &a.ClientName,
-		&a.ApplicationType, &a.Scopes, &a.NoOfflineAccess, &a.DPoP, &a.DPoPKeyPEM, &a.Assertion,
-		Member(func(d *Decoder, v []byte) error {
-			if isNull(v) {
-				a.IDJAG = nil
-				return nil
-			}
-			if a.IDJAG == nil {
-				a.IDJAG = new(IDJAGConfig)
-			}
-			return decodeIDJAG(d, v, a.IDJAG)
-		}),
-		&a.MaxAuthorizations, &a.AuthorizationTimeoutMs, &a.AllowInsecureHTTP,
-		&a.AllowPrivateAddresses, &a.Store, &a.Persist, &a.Log)
-}
+var idjagObj = Object{Struct: "IDJAGConfig", Type: "bridge.IDJAGConfig", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(IDJAGConfig)) }, Members: []ObjectMember{
+	{Name: "tokenEndpoint", Kind: KString, Off: unsafe.Offsetof(IDJAGConfig{}.TokenEndpoint)},
+	{Name: "clientId", Kind: KString, Off: unsafe.Offsetof(IDJAGConfig{}.ClientID)},
+	{Name: "clientSecret", Kind: KString, Off: unsafe.Offsetof(IDJAGConfig{}.ClientSecret)},
+	{Name: "subjectToken", Kind: KString, Off: unsafe.Offsetof(IDJAGConfig{}.SubjectToken)},
+	{Name: "subjectTokenType", Kind: KString, Off: unsafe.Offsetof(IDJAGConfig{}.SubjectTokenType)},
+}}
 
-var idjagNames = []string{"tokenEndpoint", "clientId", "clientSecret", "subjectToken", "subjectTokenType"}
-
-func decodeIDJAG(d *Decoder, val []byte, c *IDJAGConfig) error {
-	return d.Fields(val, "IDJAGConfig", "bridge.IDJAGConfig", idjagNames,
-		&c.TokenEndpoint, &c.ClientID, &c.ClientSecret, &c.SubjectToken, &c.SubjectTokenType)
-}
-
-var callOptionsNames = []string{
-	"timeoutMs", "maxTotalTimeoutMs", "resetTimeoutOnProgress", "noCache", "meta",
-	"noTaskWait", "progress",
-}
+var callOptionsObj = Object{Struct: "CallOptions", Type: "bridge.CallOptions", Members: []ObjectMember{
+	{Name: "timeoutMs", Kind: KMillis, Off: unsafe.Offsetof(CallOptions{}.TimeoutMs)},
+	{Name: "maxTotalTimeoutMs", Kind: KMillis, Off: unsafe.Offsetof(CallOptions{}.MaxTotalTimeoutMs)},
+	{Name: "resetTimeoutOnProgress", Kind: KBool, Off: unsafe.Offsetof(CallOptions{}.ResetTimeoutOnProgress)},
+	{Name: "noCache", Kind: KBool, Off: unsafe.Offsetof(CallOptions{}.NoCache)},
+	{Name: "meta", Kind: KMeta, Off: unsafe.Offsetof(CallOptions{}.Meta)},
+	{Name: "noTaskWait", Kind: KBool, Off: unsafe.Offsetof(CallOptions{}.NoTaskWait)},
+	{Name: "progress", Kind: KBool, Off: unsafe.Offsetof(CallOptions{}.Progress)},
+}}
 
 // DecodeSchema decodes o strictly.
 func (o *CallOptions) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Fields(val, "CallOptions", "bridge.CallOptions", callOptionsNames, o.FieldPtrs()...)
+	return d.DecodeObject(val, &callOptionsObj, unsafe.Pointer(o))
 }
 
-// CallOptionsNames are the members of a CallOptions, in the order of
-// [CallOptions.FieldPtrs], for hosts' objects that embed one.
-var CallOptionsNames = callOptionsNames
-
-// FieldPtrs returns pointers to o's members for [Decoder.Fields], in the
-// order of CallOptionsNames.
-func (o *CallOptions) FieldPtrs() []any {
-	return []any{&o.TimeoutMs, &o.MaxTotalTimeoutMs, &o.ResetTimeoutOnProgress, &o.NoCache, &o.Meta, &o.NoTaskWait, &o.Progress}
-}
-
-var errorNames = []string{"kind", "code", "message", "data", "status"}
-
-// DecodeError decodes an *Error member (a host's answer): null clears it.
-func DecodeError(d *Decoder, val []byte, p **Error) error {
-	e := jsonscan.Ptr(val, p)
-	if e == nil {
-		return nil
-	}
-	return d.Fields(val, "Error", "bridge.Error", errorNames, &e.Kind, &e.Code, &e.Message, &e.Data, &e.Status)
-}
+// ErrorObject describes an [Error] (a host's answer), for a KPtr member.
+var ErrorObject = Object{Struct: "Error", Type: "bridge.Error", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(Error)) }, Members: []ObjectMember{
+	{Name: "kind", Kind: KString, Off: unsafe.Offsetof(Error{}.Kind)},
+	{Name: "code", Kind: KInt64, Off: unsafe.Offsetof(Error{}.Code)},
+	{Name: "message", Kind: KString, Off: unsafe.Offsetof(Error{}.Message)},
+	{Name: "data", Kind: KRaw, Off: unsafe.Offsetof(Error{}.Data)},
+	{Name: "status", Kind: KInt, Off: unsafe.Offsetof(Error{}.Status)},
+}}

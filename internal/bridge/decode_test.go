@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -101,10 +103,10 @@ func TestDecodeParity(t *testing.T) {
 		``, ` `, `null`, `{}`, ` {} `, `[]`, `"x"`, `5`, `true`, `nope`, `{"a":tru}`, `{"a":nul`, `{"a":fals }`, `{"a":trux}`, `[nulll]`, `{`, `{"a"`, `{"clientInfo":`, `{} {}`, `{}x`, `{} ]`,
 		`{"a":1,"b":2}`, `{"a":1 "b":2}`, `{"\u0061":1}`, `{}}`, "{\"tasks\":\"\xff\"}", `{"a":1,"timeoutMs":"x"}`,
 	}
-	clientNames := append(append([]string{}, clientConfigNames...), "name", "version", "title", "icons", "src", "sizes", "experimental", "listChanged",
+	clientNames := append(objectNames(&clientConfigObj), "name", "version", "title", "icons", "src", "sizes", "experimental", "listChanged",
 		"sampling", "context", "elicitation", "form", "applyDefaults", "url", "uri", "_meta", "attempts", "delayMs", "maxDelayMs")
-	connectNames := append(append([]string{}, connectConfigNames...), authConfigNames...)
-	connectNames = append(connectNames, idjagNames...)
+	connectNames := append(objectNames(&connectConfigObj), objectNames(&authConfigObj)...)
+	connectNames = append(connectNames, objectNames(&idjagObj)...)
 
 	t.Run("client", func(t *testing.T) {
 		ins := append(append([]string{fullClient}, common...), variants(fullClient, clientNames)...)
@@ -134,12 +136,80 @@ func TestDecodeParity(t *testing.T) {
 		}
 	})
 	t.Run("call", func(t *testing.T) {
-		ins := append(append([]string{fullCall}, common...), variants(fullCall, callOptionsNames)...)
+		ins := append(append([]string{fullCall}, common...), variants(fullCall, objectNames(&callOptionsObj))...)
 		ins = append(ins, `{"meta":{"a":1},"meta":{"b":2}}`, `{"timeoutMs":5,"timeoutMs":null}`, `{"noCache":true,"noCache":null}`)
 		for _, in := range ins {
 			compare(t, in, "call options", func(c *CallOptions) Decodable { return c })
 		}
 	})
+}
+
+// objectNames returns the member names of o.
+func objectNames(o *Object) []string {
+	var out []string
+	for _, m := range o.Members {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// TestObjectTables: every table lists exactly its type's JSON members, in
+// order, at their fields' offsets, with a kind that fits the field's type.
+func TestObjectTables(t *testing.T) {
+	kinds := map[Kind]reflect.Type{
+		KString: reflect.TypeFor[string](), KBool: reflect.TypeFor[bool](), KInt: reflect.TypeFor[int](),
+		KInt64: reflect.TypeFor[int64](), KMillis: reflect.TypeFor[*Millis](), KStrings: reflect.TypeFor[[]string](),
+		KStringMap: reflect.TypeFor[map[string]string](), KAnyMap: reflect.TypeFor[map[string]any](),
+		KMeta: reflect.TypeFor[core.Meta](), KAny: reflect.TypeFor[any](), KRaw: reflect.TypeFor[json.RawMessage](),
+		KEmpty: reflect.TypeFor[*struct{}](), kRoots: reflect.TypeFor[[]*core.Root](), kIcons: reflect.TypeFor[[]core.Icon](),
+	}
+	var check func(o *Object, typ reflect.Type)
+	check = func(o *Object, typ reflect.Type) {
+		var want []string
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			want = append(want, name)
+			m := o.member(name)
+			if !assert.NotNil(t, m, "%s.%s", typ, name) {
+				continue
+			}
+			assert.Equal(t, f.Offset, m.Off, "%s.%s", typ, name)
+			switch m.Kind {
+			case KStruct:
+				assert.Equal(t, reflect.Struct, f.Type.Kind(), "%s.%s", typ, name)
+				check(m.Sub, f.Type)
+			case KPtr:
+				if assert.Equal(t, reflect.Pointer, f.Type.Kind(), "%s.%s", typ, name) {
+					assert.Equal(t, reflect.ValueOf(m.Sub.Alloc()).Pointer() != 0, true)
+					check(m.Sub, f.Type.Elem())
+				}
+			default:
+				assert.Equal(t, kinds[m.Kind], f.Type, "%s.%s", typ, name)
+			}
+		}
+		assert.Equal(t, want, objectNames(o), "%s", typ)
+	}
+	for _, c := range []struct {
+		o   *Object
+		typ reflect.Type
+	}{
+		{&clientConfigObj, reflect.TypeFor[ClientConfig]()},
+		{&connectConfigObj, reflect.TypeFor[ConnectConfig]()},
+		{&callOptionsObj, reflect.TypeFor[CallOptions]()},
+		{&rootObj, reflect.TypeFor[core.Root]()},
+		{&iconObj, reflect.TypeFor[core.Icon]()},
+		{&callToolParamsObj, reflect.TypeFor[core.CallToolParams]()},
+		{&paginatedParamsObj, reflect.TypeFor[core.PaginatedParams]()},
+		{&subscriptionFilterObj, reflect.TypeFor[core.SubscriptionFilter]()},
+		{&uriLevelObj, reflect.TypeFor[uriLevel]()},
+		{&ErrorObject, reflect.TypeFor[Error]()},
+	} {
+		check(c.o, c.typ)
+	}
 }
 
 // TestUnmarshalParity: the params Call reads decode as encoding/json's

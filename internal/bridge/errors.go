@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"time"
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
@@ -70,15 +71,11 @@ func WithResult(err error, raw json.RawMessage) error {
 	return &ResultError{Err: err, Result: raw}
 }
 
-// TaskStater lets ErrorInfo describe a task in the data of kind "task"
-// the way the host describes tasks elsewhere.
-type TaskStater func(core.TaskState) any
-
-// ErrorInfo classifies err. state describes a task for kind "task" (nil:
-// core.TaskState as encoding/json would write it); its value must be one
-// jsonscan.AppendValue encodes (a jsonscan.JSONAppender). A host checks its own error types first
-// (a JavaScript exception, a guest status) where they mean more.
-func ErrorInfo(err error, state TaskStater) *Error {
+// ErrorInfo classifies err. state is the format of the task state in the
+// data of kind "task" (the host's, as it describes tasks elsewhere). A
+// host checks its own error types first (a JavaScript exception, a guest
+// status) where they mean more.
+func ErrorInfo(err error, state TaskStateFormat) *Error {
 	e := &Error{Kind: KindInternal, Code: core.CodeInternalError, Message: err.Error()}
 	var (
 		rpc       *core.RPCError
@@ -141,18 +138,10 @@ func ErrorInfo(err error, state TaskStater) *Error {
 }
 
 // taskData is the data of kind "task": {"state", "taskId"}.
-func taskData(t *core.Task, state TaskStater) json.RawMessage {
-	var b []byte
-	if state != nil {
-		var err error
-		if b, err = jsonscan.AppendValue(nil, state(t.State())); err != nil {
-			return nil
-		}
-	} else {
-		b = plainState(t.State()).AppendJSON(nil)
-	}
+func taskData(t *core.Task, state TaskStateFormat) json.RawMessage {
+	s := NewHostTaskState(t.State(), time.Millisecond)
 	w := jsonscan.NewObjectWriter(nil)
-	w.Raw("state", b)
+	w.Raw("state", s.Append(nil, state))
 	w.String("taskId", t.ID())
 	return w.Bytes()
 }
@@ -186,17 +175,6 @@ func authStatus(err error) int {
 		return oe.StatusCode
 	}
 	return 0
-}
-
-// plainState is a task state encoded as encoding/json encodes a
-// core.TaskState (Go field names, durations in nanoseconds): the state in
-// ErrorInfo's data when the host has no format of its own.
-type plainState core.TaskState
-
-// AppendJSON appends the state.
-func (st plainState) AppendJSON(dst []byte) []byte {
-	s := NewHostTaskState(core.TaskState(st), 1)
-	return s.Append(dst, taskStateGo)
 }
 
 // AppendJSON appends e as encoding/json encodes it: data compacted (and

@@ -1,6 +1,10 @@
 package bridge
 
-import "github.com/mcpwasm/mcpwasm/core"
+import (
+	"unsafe"
+
+	"github.com/mcpwasm/mcpwasm/core"
+)
 
 // The hosts' other arguments: core types decoded as encoding/json's
 // Unmarshal decoded them (unknown members ignored, the same messages).
@@ -22,45 +26,36 @@ func UnmarshalRoots(b []byte) ([]*core.Root, error) {
 	return r, nil
 }
 
-type callToolParams core.CallToolParams
-
-var callToolParamsNames = []string{"_meta", "name", "arguments"}
-
-// DecodeSchema implements Decodable.
-func (p *callToolParams) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Fields(val, "CallToolParams", "core.CallToolParams", callToolParamsNames, &p.Meta, &p.Name, &p.Arguments)
-}
+var callToolParamsObj = Object{Struct: "CallToolParams", Type: "core.CallToolParams", Members: []ObjectMember{
+	{Name: "_meta", Kind: KMeta, Off: unsafe.Offsetof(core.CallToolParams{}.Meta)},
+	{Name: "name", Kind: KString, Off: unsafe.Offsetof(core.CallToolParams{}.Name)},
+	{Name: "arguments", Kind: KAny, Off: unsafe.Offsetof(core.CallToolParams{}.Arguments)},
+}}
 
 // UnmarshalCallToolParams decodes tools/call params into p.
 func UnmarshalCallToolParams(b []byte, p *core.CallToolParams) error {
-	return Unmarshal(b, (*callToolParams)(p))
+	return Unmarshal(b, decodeAs{&callToolParamsObj, unsafe.Pointer(p)})
 }
 
-type paginatedParams core.PaginatedParams
-
-var paginatedNames = []string{"_meta", "cursor"}
-
-// DecodeSchema implements Decodable.
-func (p *paginatedParams) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Fields(val, "PaginatedParams", "core.PaginatedParams", paginatedNames, &p.Meta, &p.Cursor)
-}
+var paginatedParamsObj = Object{Struct: "PaginatedParams", Type: "core.PaginatedParams", Members: []ObjectMember{
+	{Name: "_meta", Kind: KMeta, Off: unsafe.Offsetof(core.PaginatedParams{}.Meta)},
+	{Name: "cursor", Kind: KString, Off: unsafe.Offsetof(core.PaginatedParams{}.Cursor)},
+}}
 
 // UnmarshalPaginatedParams decodes a list request's params into p.
 func UnmarshalPaginatedParams(b []byte, p *core.PaginatedParams) error {
-	return Unmarshal(b, (*paginatedParams)(p))
+	return Unmarshal(b, decodeAs{&paginatedParamsObj, unsafe.Pointer(p)})
 }
 
-type subscriptionFilter core.SubscriptionFilter
-
-var filterNames = []string{"toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions", "taskIds"}
-
-// DecodeSchema implements Decodable.
-func (f *subscriptionFilter) DecodeSchema(d *Decoder, val []byte) error {
-	return d.Fields(val, "SubscriptionFilter", "core.SubscriptionFilter", filterNames,
-		&f.ToolsListChanged, &f.PromptsListChanged, &f.ResourcesListChanged, &f.ResourceSubscriptions, &f.TaskIDs)
-}
+var subscriptionFilterObj = Object{Struct: "SubscriptionFilter", Type: "core.SubscriptionFilter", Members: []ObjectMember{
+	{Name: "toolsListChanged", Kind: KBool, Off: unsafe.Offsetof(core.SubscriptionFilter{}.ToolsListChanged)},
+	{Name: "promptsListChanged", Kind: KBool, Off: unsafe.Offsetof(core.SubscriptionFilter{}.PromptsListChanged)},
+	{Name: "resourcesListChanged", Kind: KBool, Off: unsafe.Offsetof(core.SubscriptionFilter{}.ResourcesListChanged)},
+	{Name: "resourceSubscriptions", Kind: KStrings, Off: unsafe.Offsetof(core.SubscriptionFilter{}.ResourceSubscriptions)},
+	{Name: "taskIds", Kind: KStrings, Off: unsafe.Offsetof(core.SubscriptionFilter{}.TaskIDs)},
+}}
 
 // UnmarshalSubscriptionFilter decodes a subscriptions/listen filter into f.
 func UnmarshalSubscriptionFilter(b []byte, f *core.SubscriptionFilter) error {
-	return Unmarshal(b, (*subscriptionFilter)(f))
+	return Unmarshal(b, decodeAs{&subscriptionFilterObj, unsafe.Pointer(f)})
 }

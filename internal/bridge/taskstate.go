@@ -38,15 +38,11 @@ const (
 	// TaskStateWASI is abi.TaskState's: as TaskStateJS with ttlMs and
 	// pollIntervalMs.
 	TaskStateWASI
-	// taskStateGo is encoding/json's of a core.TaskState: Go field names,
-	// nothing left out, durations in nanoseconds.
-	taskStateGo
 )
 
 var taskStateNames = [...][7]string{
 	TaskStateJS:   {"id", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"},
 	TaskStateWASI: {"id", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"},
-	taskStateGo:   {"ID", "Status", "StatusMessage", "CreatedAt", "LastUpdatedAt", "TTL", "PollInterval"},
 }
 
 // Append appends s as encoding/json encodes the format's struct.
@@ -55,15 +51,9 @@ func (s *HostTaskState) Append(dst []byte, f TaskStateFormat) []byte {
 	w := jsonscan.NewObjectWriter(dst)
 	w.String(n[0], s.ID)
 	w.String(n[1], s.Status)
-	if f == taskStateGo {
-		w.String(n[2], s.StatusMessage)
-		w.String(n[3], s.CreatedAt)
-		w.String(n[4], s.LastUpdatedAt)
-	} else {
-		w.StringOmit(n[2], s.StatusMessage)
-		w.StringOmit(n[3], s.CreatedAt)
-		w.StringOmit(n[4], s.LastUpdatedAt)
-	}
+	w.StringOmit(n[2], s.StatusMessage)
+	w.StringOmit(n[3], s.CreatedAt)
+	w.StringOmit(n[4], s.LastUpdatedAt)
 	if s.TTL != nil {
 		w.Int(n[5], *s.TTL)
 	} else {

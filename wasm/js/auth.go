@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"errors"
-	"strings"
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/auth"
@@ -153,7 +152,9 @@ func (a *jsUserAgent) Authorize(ctx context.Context, authURL string) (cb string,
 // concurrent use (every JavaScript call runs on the one wasm thread).
 type jsStore struct{ hooks js.Value }
 
-func (s *jsStore) load(ctx context.Context, key string, decode func([]byte) error) (found bool, err error) {
+// load reads the JSON value stored under key into v (an *auth.Registration,
+// *auth.Token or *auth.Pending); found is false when there is none.
+func (s *jsStore) load(ctx context.Context, key string, v any) (found bool, err error) {
 	defer jsbridge.Recover(&err)
 	f := s.hooks.Get("load")
 	if f.Type() != js.TypeFunction {
@@ -174,14 +175,24 @@ func (s *jsStore) load(ctx context.Context, key string, decode func([]byte) erro
 	if raw == "" || raw == "null" {
 		return false, nil
 	}
-	if err := decode([]byte(raw)); err != nil {
+	b := []byte(raw)
+	switch v := v.(type) {
+	case *auth.Registration:
+		err = authjson.DecodeRegistration(b, v)
+	case *auth.Token:
+		err = authjson.DecodeToken(b, v)
+	case *auth.Pending:
+		err = authjson.DecodePending(b, v)
+	}
+	if err != nil {
 		return false, errf.Errorf("mcpwasm: auth: storage.load(%q) returned invalid JSON: %w", key, err)
 	}
 	return true, nil
 }
 
-// save stores the JSON value encode returns under key, or deletes key.
-func (s *jsStore) save(ctx context.Context, key string, encode func() ([]byte, error), del bool) (err error) {
+// save stores v (an *auth.Registration, *auth.Token or *auth.Pending) as
+// JSON under key, or deletes key.
+func (s *jsStore) save(ctx context.Context, key string, v any, del bool) (err error) {
 	defer jsbridge.Recover(&err)
 	method, args := "save", []any{key, "null"}
 	switch {
@@ -190,7 +201,15 @@ func (s *jsStore) save(ctx context.Context, key string, encode func() ([]byte, e
 	case s.hooks.Get("save").Type() != js.TypeFunction:
 		return errors.New("mcpwasm: auth: storage.save is not a function")
 	case !del:
-		b, err := encode()
+		var b []byte
+		switch v := v.(type) {
+		case *auth.Registration:
+			b, err = authjson.AppendRegistration(nil, v)
+		case *auth.Token:
+			b, err = authjson.AppendToken(nil, v)
+		case *auth.Pending:
+			b, err = authjson.AppendPending(nil, v)
+		}
 		if err != nil {
 			return err
 		}
@@ -202,42 +221,38 @@ func (s *jsStore) save(ctx context.Context, key string, encode func() ([]byte, e
 	return nil
 }
 
-func storeKey(kind string, parts ...string) string {
-	return kind + " " + strings.Join(parts, " ")
-}
-
 func (s *jsStore) Registration(ctx context.Context, issuer string) (*auth.Registration, error) {
-	var r auth.Registration
-	if ok, err := s.load(ctx, storeKey("registration", issuer), func(b []byte) error { return authjson.DecodeRegistration(b, &r) }); !ok || err != nil {
+	r := new(auth.Registration)
+	if ok, err := s.load(ctx, "registration "+issuer, r); !ok || err != nil {
 		return nil, err
 	}
-	return &r, nil
+	return r, nil
 }
 
 func (s *jsStore) SetRegistration(ctx context.Context, issuer string, r *auth.Registration) error {
-	return s.save(ctx, storeKey("registration", issuer), func() ([]byte, error) { return authjson.AppendRegistration(nil, r) }, r == nil)
+	return s.save(ctx, "registration "+issuer, r, r == nil)
 }
 
 func (s *jsStore) Token(ctx context.Context, resource, issuer string) (*auth.Token, error) {
-	var t auth.Token
-	if ok, err := s.load(ctx, storeKey("token", issuer, resource), func(b []byte) error { return authjson.DecodeToken(b, &t) }); !ok || err != nil {
+	t := new(auth.Token)
+	if ok, err := s.load(ctx, "token "+issuer+" "+resource, t); !ok || err != nil {
 		return nil, err
 	}
-	return &t, nil
+	return t, nil
 }
 
 func (s *jsStore) SetToken(ctx context.Context, resource, issuer string, t *auth.Token) error {
-	return s.save(ctx, storeKey("token", issuer, resource), func() ([]byte, error) { return authjson.AppendToken(nil, t) }, t == nil)
+	return s.save(ctx, "token "+issuer+" "+resource, t, t == nil)
 }
 
 func (s *jsStore) Pending(ctx context.Context, resource, issuer string) (*auth.Pending, error) {
-	var p auth.Pending
-	if ok, err := s.load(ctx, storeKey("pending", issuer, resource), func(b []byte) error { return authjson.DecodePending(b, &p) }); !ok || err != nil {
+	p := new(auth.Pending)
+	if ok, err := s.load(ctx, "pending "+issuer+" "+resource, p); !ok || err != nil {
 		return nil, err
 	}
-	return &p, nil
+	return p, nil
 }
 
 func (s *jsStore) SetPending(ctx context.Context, resource, issuer string, p *auth.Pending) error {
-	return s.save(ctx, storeKey("pending", issuer, resource), func() ([]byte, error) { return authjson.AppendPending(nil, p) }, p == nil)
+	return s.save(ctx, "pending "+issuer+" "+resource, p, p == nil)
 }

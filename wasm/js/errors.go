@@ -6,7 +6,6 @@ import (
 	"errors"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 
-	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
@@ -22,7 +21,7 @@ func errorJSON(err error) string {
 	case errors.Is(err, jsbridge.ErrAborted):
 		e = &schema.Error{Kind: schema.KindAbort, Code: schema.CodeRequestTimeout, Message: err.Error()}
 	default:
-		e = schema.ErrorInfo(err, func(st core.TaskState) any { return rawJSON(appendState(nil, st)) })
+		e = schema.ErrorInfo(err, schema.TaskStateJS)
 		if e.Kind == schema.KindInternal && errf.As(err, &jserr) {
 			e.Kind, e.Code = schema.KindTransport, schema.CodeConnectionClosed
 		}

@@ -217,17 +217,18 @@ func (b *bridge) setHost(o *op) (any, error) {
 		panic(errors.New("mcpwasm: setHost needs an object"))
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.host == nil {
 		b.host = jsfetch.NewHostLink(h, lanePort{})
 	}
+	b.mu.Unlock()
 	return nil, nil
 }
 
 func (b *bridge) hostLink() *jsfetch.HostLink {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.host
+	h := b.host
+	b.mu.Unlock()
+	return h
 }
 
 type clientEntry struct {
@@ -240,10 +241,11 @@ type clientEntry struct {
 
 func (b *bridge) add(c *clientEntry) int {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.next++
-	b.clients[b.next] = c
-	return b.next
+	h := b.next
+	b.clients[h] = c
+	b.mu.Unlock()
+	return h
 }
 
 // entry returns the client of handle v. It does not panic on a value that
@@ -270,11 +272,12 @@ func (b *bridge) entryByHandle(h int) (*clientEntry, error) {
 
 func (c *clientEntry) sess() (*core.Session, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.session == nil {
+	s := c.session
+	c.mu.Unlock()
+	if s == nil {
 		return nil, errf.Errorf("%w: not connected", core.ErrClosed)
 	}
-	return c.session, nil
+	return s, nil
 }
 
 // arg returns args[i] or undefined.
@@ -574,15 +577,16 @@ func (b *bridge) stats(*op) (any, error) {
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	b.mu.Lock()
-	defer b.mu.Unlock()
+	calls, clients, subs := b.calls, len(b.clients), len(b.subs)
+	b.mu.Unlock()
 	w := jsonscan.NewObjectWriter(nil) // members in encoding/json's order of a map
-	w.Int("calls", b.calls)
-	w.Int("clients", int64(len(b.clients)))
+	w.Int("calls", calls)
+	w.Int("clients", int64(clients))
 	w.Int("gcCycles", int64(ms.NumGC))
 	w.Int("goHeap", int64(ms.HeapAlloc))
 	w.Int("goroutines", int64(runtime.NumGoroutine()))
 	w.Int("mallocs", int64(ms.Mallocs))
-	w.Int("subscriptions", int64(len(b.subs)))
+	w.Int("subscriptions", int64(subs))
 	out := w.Bytes()
 	return string(out), nil
 }

@@ -117,18 +117,22 @@ type portConn struct {
 // receive runs inside onMessage: decode, queue, never block.
 func (c *portConn) receive(v js.Value) {
 	var msgs []jsonrpc.Message
+	var bad error // a message the session gets as a transport error
 	if v.Type() != js.TypeString {
-		msgs = []jsonrpc.Message{&jsonrpc.Response{TransportErr: errf.Errorf("mcpwasm: the port sent a %s, not a JSON string", v.Type())}}
+		bad = errf.Errorf("mcpwasm: the port sent a %s, not a JSON string", v.Type())
 	} else if s := v.String(); len(s) > maxPortMessage {
-		msgs = []jsonrpc.Message{&jsonrpc.Response{TransportErr: errf.Errorf("mcpwasm: a message of %d bytes from the port (the limit is %d)", len(s), maxPortMessage)}}
+		bad = errf.Errorf("mcpwasm: a message of %d bytes from the port (the limit is %d)", len(s), maxPortMessage)
 	} else if m, err := jsonrpc.DecodeMessages([]byte(s)); err != nil {
 		shown := s
 		if len(shown) > 200 {
 			shown = shown[:200]
 		}
-		msgs = []jsonrpc.Message{&jsonrpc.Response{TransportErr: errf.Errorf("mcpwasm: malformed message from the port: %w: %q", err, shown)}}
+		bad = errf.Errorf("mcpwasm: malformed message from the port: %w: %q", err, shown)
 	} else {
 		msgs = m
+	}
+	if bad != nil {
+		msgs = []jsonrpc.Message{&jsonrpc.Response{TransportErr: bad}}
 	}
 	c.mu.Lock()
 	if c.err != nil {
@@ -151,12 +155,11 @@ func (c *portConn) receive(v js.Value) {
 // finish ends the connection with err (the first reason wins).
 func (c *portConn) finish(err error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err != nil {
-		return
+	if c.err == nil {
+		c.err = err
+		close(c.done)
 	}
-	c.err = err
-	close(c.done)
+	c.mu.Unlock()
 }
 
 func (c *portConn) Send(ctx context.Context, msg jsonrpc.Message, _ *core.SendOptions) error {
@@ -225,11 +228,11 @@ func (c *portConn) Close() error {
 
 func (c *portConn) release() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.released {
-		return
-	}
+	released := c.released
 	c.released = true
-	c.onMessage.Release()
-	c.onEnd.Release()
+	c.mu.Unlock()
+	if !released {
+		c.onMessage.Release()
+		c.onEnd.Release()
+	}
 }

@@ -18,11 +18,12 @@ func (b *bridge) ended(o *op) (any, error) {
 // live reports whether c is still registered (freeClient has not run).
 func (b *bridge) live(c *clientEntry) bool {
 	b.mu.Lock()
-	defer b.mu.Unlock()
+	live := false
 	for _, e := range b.clients {
 		if e == c {
-			return true
+			live = true
 		}
 	}
-	return false
+	b.mu.Unlock()
+	return live
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall/js"
 	"time"
+	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
@@ -21,11 +22,14 @@ type taskOptions struct {
 	TimeoutMs *schema.Millis `json:"timeoutMs"`
 }
 
-var taskOptionsNames = []string{"ttlMs", "timeoutMs"}
+var taskOptionsObj = schema.Object{Type: "struct { TTLMs *bridge.Millis \"json:\\\"ttlMs\\\"\"; TimeoutMs *bridge.Millis \"json:\\\"timeoutMs\\\"\" }", Members: []schema.ObjectMember{
+	{Name: "ttlMs", Kind: schema.KMillis, Off: unsafe.Offsetof(taskOptions{}.TTLMs)},
+	{Name: "timeoutMs", Kind: schema.KMillis, Off: unsafe.Offsetof(taskOptions{}.TimeoutMs)},
+}}
 
 // DecodeSchema decodes o strictly.
 func (o *taskOptions) DecodeSchema(d *schema.Decoder, val []byte) error {
-	return d.Fields(val, "", "struct { TTLMs *bridge.Millis \"json:\\\"ttlMs\\\"\"; TimeoutMs *bridge.Millis \"json:\\\"timeoutMs\\\"\" }", taskOptionsNames, &o.TTLMs, &o.TimeoutMs)
+	return d.DecodeObject(val, &taskOptionsObj, unsafe.Pointer(o))
 }
 
 // waitOptions are taskWait's options.
@@ -33,11 +37,13 @@ type waitOptions struct {
 	MaxPollIntervalMs *schema.Millis `json:"maxPollIntervalMs"`
 }
 
-var waitOptionsNames = []string{"maxPollIntervalMs"}
+var waitOptionsObj = schema.Object{Type: "struct { MaxPollIntervalMs *bridge.Millis \"json:\\\"maxPollIntervalMs\\\"\" }", Members: []schema.ObjectMember{
+	{Name: "maxPollIntervalMs", Kind: schema.KMillis, Off: unsafe.Offsetof(waitOptions{}.MaxPollIntervalMs)},
+}}
 
 // DecodeSchema decodes o strictly.
 func (o *waitOptions) DecodeSchema(d *schema.Decoder, val []byte) error {
-	return d.Fields(val, "", "struct { MaxPollIntervalMs *bridge.Millis \"json:\\\"maxPollIntervalMs\\\"\" }", waitOptionsNames, &o.MaxPollIntervalMs)
+	return d.DecodeObject(val, &waitOptionsObj, unsafe.Pointer(o))
 }
 
 // The tasks API of the glue (js/src/client.js): task handles live in a
@@ -58,25 +64,28 @@ type taskTable struct {
 
 func (tt *taskTable) add(t *core.Task) (int, error) {
 	tt.mu.Lock()
-	defer tt.mu.Unlock()
 	if tt.m == nil {
 		tt.m = map[int]*core.Task{}
 	}
 	if len(tt.m) >= maxTaskRefs {
+		tt.mu.Unlock()
 		return 0, errTooManyTasks
 	}
 	tt.next++
-	tt.m[tt.next] = t
-	return tt.next, nil
+	ref := tt.next
+	tt.m[ref] = t
+	tt.mu.Unlock()
+	return ref, nil
 }
 
 func (tt *taskTable) get(v js.Value) (*core.Task, error) {
 	if v.Type() != js.TypeNumber {
 		return nil, errors.New("mcpwasm: unknown task handle")
 	}
+	h := v.Int()
 	tt.mu.Lock()
-	defer tt.mu.Unlock()
-	t := tt.m[v.Int()]
+	t := tt.m[h]
+	tt.mu.Unlock()
 	if t == nil {
 		return nil, errors.New("mcpwasm: unknown task handle (freed?)")
 	}
@@ -89,13 +98,6 @@ func appendState(dst []byte, st core.TaskState) []byte {
 	s := schema.NewHostTaskState(st, time.Millisecond)
 	return s.Append(dst, schema.TaskStateJS)
 }
-
-// rawJSON is encoded JSON as a jsonscan.JSONAppender (a slice: its type
-// needs no equality function, unlike a struct's).
-type rawJSON []byte
-
-// AppendJSON appends r.
-func (r rawJSON) AppendJSON(dst []byte) []byte { return append(dst, r...) }
 
 // handleJSON is what a task-creating call resolves with: the ref, the
 // state, and (for a call the server answered directly) the result.

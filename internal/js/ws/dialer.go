@@ -47,6 +47,7 @@ func (Dialer) Dial(ctx context.Context, u string, o *ws.DialOptions) (ws.Socket,
 // does not say why; the close reason holds what the runtime offers (Node
 // does, browsers leave it to their console).
 type openError struct {
+	_     [0]func() // not comparable: no generated equality function
 	url   string
 	close *ws.CloseError
 }

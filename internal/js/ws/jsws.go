@@ -27,6 +27,7 @@ var (
 // (1006 and the runtime's message, if any, when it failed without a close
 // frame). It is an immutable value once returned.
 type CloseError struct {
+	_        [0]func() // not comparable: no generated equality function
 	Code     int
 	Reason   string
 	WasClean bool

@@ -305,7 +305,7 @@ func errorInfo(ctx context.Context, err error) *abi.Error {
 		}
 		return e
 	}
-	e := bridge.ErrorInfo(err, func(st core.TaskState) any { return stateJSON(taskState(st)) })
+	e := bridge.ErrorInfo(err, bridge.TaskStateWASI)
 	if e.Kind == abi.KindInternal && errf.As(err, &herr) {
 		e.Kind, e.Code = abi.KindTransport, bridge.CodeConnectionClosed
 	}

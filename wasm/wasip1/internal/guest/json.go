@@ -2,6 +2,8 @@ package guest
 
 import (
 	"errors"
+	"time"
+	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
@@ -75,36 +77,57 @@ func appendEvent(dst []byte, ev *abi.Event) ([]byte, error) {
 // callRequest decodes an abi.CallRequest strictly.
 type callRequest abi.CallRequest
 
-var callRequestNames = append([]string{"method", "params"}, bridge.CallOptionsNames...)
+const callOptionsOff = unsafe.Offsetof(abi.CallRequest{}.CallOptions)
+
+// The embedded structs (their field names, in messages) and the members
+// decoded by functions of the guest's own.
+var (
+	embeddedCallOptions    = bridge.Object{Struct: "CallOptions"}
+	embeddedCallToolParams = bridge.Object{Struct: "CallToolParams"}
+	stringsMapObj          = bridge.Object{Decode: decodeStringsMap}
+	timeObj                = bridge.Object{Decode: decodeTime}
+)
+
+var callRequestObj = bridge.Object{Struct: "CallRequest", Type: "abi.CallRequest", Members: []bridge.ObjectMember{
+	{Name: "method", Kind: bridge.KString, Off: unsafe.Offsetof(abi.CallRequest{}.Method)},
+	{Name: "params", Kind: bridge.KRaw, Off: unsafe.Offsetof(abi.CallRequest{}.Params)},
+	{Name: "timeoutMs", Kind: bridge.KMillis | bridge.KEmbedded, Off: callOptionsOff + unsafe.Offsetof(bridge.CallOptions{}.TimeoutMs), Sub: &embeddedCallOptions},
+	{Name: "maxTotalTimeoutMs", Kind: bridge.KMillis | bridge.KEmbedded, Off: callOptionsOff + unsafe.Offsetof(bridge.CallOptions{}.MaxTotalTimeoutMs), Sub: &embeddedCallOptions},
+	{Name: "resetTimeoutOnProgress", Kind: bridge.KBool | bridge.KEmbedded, Off: callOptionsOff + unsafe.Offsetof(bridge.CallOptions{}.ResetTimeoutOnProgress), Sub: &embeddedCallOptions},
+	{Name: "noCache", Kind: bridge.KBool | bridge.KEmbedded, Off: callOptionsOff + unsafe.Offsetof(bridge.CallOptions{}.NoCache), Sub: &embeddedCallOptions},
+	{Name: "meta", Kind: bridge.KMeta | bridge.KEmbedded, Off: callOptionsOff + unsafe.Offsetof(bridge.CallOptions{}.Meta), Sub: &embeddedCallOptions},
+	{Name: "noTaskWait", Kind: bridge.KBool | bridge.KEmbedded, Off: callOptionsOff + unsafe.Offsetof(bridge.CallOptions{}.NoTaskWait), Sub: &embeddedCallOptions},
+	{Name: "progress", Kind: bridge.KBool | bridge.KEmbedded, Off: callOptionsOff + unsafe.Offsetof(bridge.CallOptions{}.Progress), Sub: &embeddedCallOptions},
+}}
 
 // DecodeSchema implements bridge.Decodable.
 func (r *callRequest) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	ptrs := append(make([]any, 0, len(callRequestNames)), &r.Method, &r.Params)
-	for _, p := range r.CallOptions.FieldPtrs() {
-		ptrs = append(ptrs, bridge.Embedded{Field: "CallOptions", Ptr: p})
-	}
-	return d.Fields(val, "CallRequest", "abi.CallRequest", callRequestNames, ptrs...)
+	return d.DecodeObject(val, &callRequestObj, unsafe.Pointer(r))
 }
 
 // answerJSON decodes an abi.Answer strictly.
 type answerJSON abi.Answer
 
-var answerNames = []string{"result", "error"}
+var answerObj = bridge.Object{Struct: "Answer", Type: "abi.Answer", Members: []bridge.ObjectMember{
+	{Name: "result", Kind: bridge.KRaw, Off: unsafe.Offsetof(abi.Answer{}.Result)},
+	{Name: "error", Kind: bridge.KPtr, Off: unsafe.Offsetof(abi.Answer{}.Error), Sub: &bridge.ErrorObject},
+}}
 
 // DecodeSchema implements bridge.Decodable.
 func (a *answerJSON) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	return d.Fields(val, "Answer", "abi.Answer", answerNames, &a.Result,
-		bridge.Member(func(d *bridge.Decoder, v []byte) error { return bridge.DecodeError(d, v, &a.Error) }))
+	return d.DecodeObject(val, &answerObj, unsafe.Pointer(a))
 }
 
 // authorizeResult decodes an abi.AuthorizeResult leniently.
 type authorizeResult abi.AuthorizeResult
 
-var authorizeResultNames = []string{"callbackUrl"}
+var authorizeResultObj = bridge.Object{Struct: "AuthorizeResult", Type: "abi.AuthorizeResult", Members: []bridge.ObjectMember{
+	{Name: "callbackUrl", Kind: bridge.KString, Off: unsafe.Offsetof(abi.AuthorizeResult{}.CallbackURL)},
+}}
 
 // DecodeSchema implements bridge.Decodable.
 func (r *authorizeResult) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	return d.Fields(val, "AuthorizeResult", "abi.AuthorizeResult", authorizeResultNames, &r.CallbackURL)
+	return d.DecodeObject(val, &authorizeResultObj, unsafe.Pointer(r))
 }
 
 // appendHTTPRequestHead appends h as encoding/json encodes it.
@@ -123,11 +146,26 @@ func appendHTTPRequestHead(dst []byte, h *abi.HTTPRequestHead) []byte {
 // httpResponseHead decodes an abi.HTTPResponseHead strictly.
 type httpResponseHead abi.HTTPResponseHead
 
-var httpResponseHeadNames = []string{"status", "headers", "hidden"}
+var httpResponseHeadObj = bridge.Object{Struct: "HTTPResponseHead", Type: "abi.HTTPResponseHead", Members: []bridge.ObjectMember{
+	{Name: "status", Kind: bridge.KInt, Off: unsafe.Offsetof(abi.HTTPResponseHead{}.Status)},
+	{Name: "headers", Kind: bridge.KCustom, Off: unsafe.Offsetof(abi.HTTPResponseHead{}.Headers), Sub: &stringsMapObj},
+	{Name: "hidden", Kind: bridge.KStrings, Off: unsafe.Offsetof(abi.HTTPResponseHead{}.Hidden)},
+}}
+
+// decodeStringsMap decodes a map[string][]string member (HTTP headers).
+func decodeStringsMap(d *bridge.Decoder, v []byte, q unsafe.Pointer) error {
+	return d.StringsMap(v, (*map[string][]string)(q))
+}
+
+// decodeTime decodes a time.Time member: encoding/json called time's
+// UnmarshalJSON, null included.
+func decodeTime(_ *bridge.Decoder, v []byte, q unsafe.Pointer) error {
+	return jsonscan.UnmarshalTime(v, (*time.Time)(q))
+}
 
 // DecodeSchema implements bridge.Decodable.
 func (h *httpResponseHead) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	return d.Fields(val, "HTTPResponseHead", "abi.HTTPResponseHead", httpResponseHeadNames, &h.Status, &h.Headers, &h.Hidden)
+	return d.DecodeObject(val, &httpResponseHeadObj, unsafe.Pointer(h))
 }
 
 // appendTaskState appends st as encoding/json encodes an abi.TaskState.
@@ -135,15 +173,6 @@ func appendTaskState(dst []byte, st *abi.TaskState) []byte {
 	hs := bridge.HostTaskState{ID: st.ID, Status: st.Status, StatusMessage: st.StatusMessage,
 		CreatedAt: st.CreatedAt, LastUpdatedAt: st.LastUpdatedAt, TTL: st.TTLMs, PollInterval: st.PollIntervalMs}
 	return hs.Append(dst, bridge.TaskStateWASI)
-}
-
-// stateJSON is an abi.TaskState that encodes itself (ErrorInfo's task
-// data).
-type stateJSON abi.TaskState
-
-// AppendJSON implements jsonscan.JSONAppender.
-func (st stateJSON) AppendJSON(dst []byte) []byte {
-	return appendTaskState(dst, (*abi.TaskState)(&st))
 }
 
 // appendTaskHandle appends h as encoding/json encodes an abi.TaskHandle.
@@ -167,35 +196,52 @@ type taskParams struct {
 	Cursor            string `json:"cursor"`
 }
 
-var taskParamsNames = []string{"_meta", "name", "arguments", "ttlMs", "taskId", "maxPollIntervalMs", "cursor"}
-
 // taskParamsType is the Go type encoding/json named in its messages (the
 // params were an anonymous struct).
 const taskParamsType = "struct { core.CallToolParams; TTLMs int64 \"json:\\\"ttlMs\\\"\"; TaskID string \"json:\\\"taskId\\\"\"; MaxPollIntervalMs int64 \"json:\\\"maxPollIntervalMs\\\"\"; Cursor string \"json:\\\"cursor\\\"\" }"
 
+var taskParamsObj = bridge.Object{Type: taskParamsType, Members: []bridge.ObjectMember{
+	{Name: "_meta", Kind: bridge.KMeta | bridge.KEmbedded, Off: unsafe.Offsetof(taskParams{}.Meta), Sub: &embeddedCallToolParams},
+	{Name: "name", Kind: bridge.KString | bridge.KEmbedded, Off: unsafe.Offsetof(taskParams{}.Name), Sub: &embeddedCallToolParams},
+	{Name: "arguments", Kind: bridge.KAny | bridge.KEmbedded, Off: unsafe.Offsetof(taskParams{}.Arguments), Sub: &embeddedCallToolParams},
+	{Name: "ttlMs", Kind: bridge.KInt64, Off: unsafe.Offsetof(taskParams{}.TTLMs)},
+	{Name: "taskId", Kind: bridge.KString, Off: unsafe.Offsetof(taskParams{}.TaskID)},
+	{Name: "maxPollIntervalMs", Kind: bridge.KInt64, Off: unsafe.Offsetof(taskParams{}.MaxPollIntervalMs)},
+	{Name: "cursor", Kind: bridge.KString, Off: unsafe.Offsetof(taskParams{}.Cursor)},
+}}
+
 // DecodeSchema implements bridge.Decodable (leniently, with
 // bridge.Unmarshal).
 func (p *taskParams) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	return d.Fields(val, "", taskParamsType, taskParamsNames,
-		bridge.Embedded{Field: "CallToolParams", Ptr: &p.Meta}, bridge.Embedded{Field: "CallToolParams", Ptr: &p.Name},
-		bridge.Embedded{Field: "CallToolParams", Ptr: &p.Arguments},
-		&p.TTLMs, &p.TaskID, &p.MaxPollIntervalMs, &p.Cursor)
+	return d.DecodeObject(val, &taskParamsObj, unsafe.Pointer(p))
 }
 
 // The auth store's state: strict, as encoding/json's Decoder with
 // DisallowUnknownFields read it (inside the tokens and registrations
 // too); written as json.Marshal wrote it.
 
-var storeNames = []string{"v", "registrations", "tokens"}
+var storeObj = bridge.Object{Struct: "storeState", Type: "guest.storeState", Members: []bridge.ObjectMember{
+	{Name: "v", Kind: bridge.KInt, Off: unsafe.Offsetof(storeState{}.V)},
+	{Name: "registrations", Kind: bridge.KCustom, Off: unsafe.Offsetof(storeState{}.Registrations), Sub: &bridge.Object{Decode: func(d *bridge.Decoder, v []byte, q unsafe.Pointer) error {
+		return decodeRegistrations(d, v, (*map[string]*auth.Registration)(q))
+	}}},
+	{Name: "tokens", Kind: bridge.KCustom, Off: unsafe.Offsetof(storeState{}.Tokens), Sub: &bridge.Object{Decode: func(d *bridge.Decoder, v []byte, q unsafe.Pointer) error {
+		return decodeStoredTokens(d, v, (*[]storedToken)(q))
+	}}},
+}}
 
 // DecodeSchema implements bridge.Decodable.
 func (st *storeState) DecodeSchema(d *bridge.Decoder, val []byte) error {
-	return d.Fields(val, "storeState", "guest.storeState", storeNames, &st.V,
-		bridge.Member(func(d *bridge.Decoder, v []byte) error { return decodeRegistrations(d, v, &st.Registrations) }),
-		bridge.Member(func(d *bridge.Decoder, v []byte) error { return decodeStoredTokens(d, v, &st.Tokens) }))
+	return d.DecodeObject(val, &storeObj, unsafe.Pointer(st))
 }
 
-var registrationNames = []string{"client_id", "client_secret", "client_secret_expires_at", "token_endpoint_auth_method", "redirect_uris"}
+var registrationObj = bridge.Object{Struct: "Registration", Type: "auth.Registration", Members: []bridge.ObjectMember{
+	{Name: "client_id", Kind: bridge.KString, Off: unsafe.Offsetof(auth.Registration{}.ClientID)},
+	{Name: "client_secret", Kind: bridge.KString, Off: unsafe.Offsetof(auth.Registration{}.ClientSecret)},
+	{Name: "client_secret_expires_at", Kind: bridge.KCustom, Off: unsafe.Offsetof(auth.Registration{}.SecretExpiresAt), Sub: &timeObj},
+	{Name: "token_endpoint_auth_method", Kind: bridge.KString, Off: unsafe.Offsetof(auth.Registration{}.AuthMethod)},
+	{Name: "redirect_uris", Kind: bridge.KStrings, Off: unsafe.Offsetof(auth.Registration{}.RedirectURIs)},
+}}
 
 func decodeRegistrations(d *bridge.Decoder, val []byte, p *map[string]*auth.Registration) error {
 	if jsonscan.IsNullLiteral(val) {
@@ -216,9 +262,7 @@ func decodeRegistrations(d *bridge.Decoder, val []byte, p *map[string]*auth.Regi
 			continue
 		}
 		r := new(auth.Registration) // encoding/json does not merge map elements
-		err := d.Fields(v, "Registration", "auth.Registration", registrationNames,
-			&r.ClientID, &r.ClientSecret, &r.SecretExpiresAt, &r.AuthMethod, &r.RedirectURIs)
-		if err != nil {
+		if err := d.DecodeObject(v, &registrationObj, unsafe.Pointer(r)); err != nil {
 			return err
 		}
 		if v[0] == '{' {
@@ -228,10 +272,21 @@ func decodeRegistrations(d *bridge.Decoder, val []byte, p *map[string]*auth.Regi
 	return nil
 }
 
-var (
-	storedTokenNames = []string{"resource", "issuer", "token"}
-	tokenNames       = []string{"access_token", "token_type", "refresh_token", "expiry", "scope", "granted_scope", "jkt"}
-)
+var storedTokenObj = bridge.Object{Struct: "storedToken", Type: "guest.storedToken", Members: []bridge.ObjectMember{
+	{Name: "resource", Kind: bridge.KString, Off: unsafe.Offsetof(storedToken{}.Resource)},
+	{Name: "issuer", Kind: bridge.KString, Off: unsafe.Offsetof(storedToken{}.Issuer)},
+	{Name: "token", Kind: bridge.KPtr, Off: unsafe.Offsetof(storedToken{}.Token), Sub: &tokenObj},
+}}
+
+var tokenObj = bridge.Object{Struct: "Token", Type: "auth.Token", Alloc: func() unsafe.Pointer { return unsafe.Pointer(new(auth.Token)) }, Members: []bridge.ObjectMember{
+	{Name: "access_token", Kind: bridge.KString, Off: unsafe.Offsetof(auth.Token{}.AccessToken)},
+	{Name: "token_type", Kind: bridge.KString, Off: unsafe.Offsetof(auth.Token{}.Type)},
+	{Name: "refresh_token", Kind: bridge.KString, Off: unsafe.Offsetof(auth.Token{}.RefreshToken)},
+	{Name: "expiry", Kind: bridge.KCustom, Off: unsafe.Offsetof(auth.Token{}.Expiry), Sub: &timeObj},
+	{Name: "scope", Kind: bridge.KString, Off: unsafe.Offsetof(auth.Token{}.Scope)},
+	{Name: "granted_scope", Kind: bridge.KString, Off: unsafe.Offsetof(auth.Token{}.GrantedScope)},
+	{Name: "jkt", Kind: bridge.KString, Off: unsafe.Offsetof(auth.Token{}.JKT)},
+}}
 
 func decodeStoredTokens(d *bridge.Decoder, val []byte, p *[]storedToken) error {
 	if jsonscan.IsNullLiteral(val) {
@@ -245,17 +300,7 @@ func decodeStoredTokens(d *bridge.Decoder, val []byte, p *[]storedToken) error {
 	items, _ := jsonscan.Elements(val)
 	out := make([]storedToken, len(items))
 	for i, it := range items {
-		st := &out[i]
-		err := d.Fields(jsonscan.TrimSpace(it), "storedToken", "guest.storedToken", storedTokenNames, &st.Resource, &st.Issuer,
-			bridge.Member(func(d *bridge.Decoder, v []byte) error {
-				t := jsonscan.Ptr(v, &st.Token)
-				if t == nil {
-					return nil
-				}
-				return d.Fields(v, "Token", "auth.Token", tokenNames,
-					&t.AccessToken, &t.Type, &t.RefreshToken, &t.Expiry, &t.Scope, &t.GrantedScope, &t.JKT)
-			}))
-		if err != nil {
+		if err := d.DecodeObject(jsonscan.TrimSpace(it), &storedTokenObj, unsafe.Pointer(&out[i])); err != nil {
 			return err
 		}
 	}
