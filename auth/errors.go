@@ -1,7 +1,6 @@
 package auth
 
 import (
-
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
