@@ -164,24 +164,12 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 }
 
 // createdText writes when a pending authorization started, in RFC 3339 to
-// the second. time's MarshalText writes RFC 3339 without the general
-// layout engine that Format would link into the WebAssembly modules.
+// the second, as time's MarshalText would after Truncate(time.Second),
+// without linking time's formatting into the WebAssembly modules.
 func createdText(t time.Time) string {
-	b, err := t.MarshalText()
+	b, err := urlx.AppendRFC3339(nil, t, false, "")
 	if err != nil {
 		return "an unknown time"
-	}
-	// To the second: drop the fraction (what Truncate(time.Second) would
-	// do, without linking time's division).
-	for i, c := range b {
-		if c == '.' {
-			j := i + 1
-			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-				j++
-			}
-			b = append(b[:i], b[j:]...)
-			break
-		}
 	}
 	return string(b)
 }

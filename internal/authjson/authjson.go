@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 )
 
 // AppendToken appends t as JSON (null for nil). The error is time's, for
@@ -66,11 +67,9 @@ func AppendPending(dst []byte, p *auth.Pending) ([]byte, error) {
 	w.String("redirect_uri", p.RedirectURI)
 	w.String("client_id", p.ClientID)
 	w.StringOmit("scope", p.Scope)
-	b, err := p.Created.MarshalJSON()
-	if err != nil {
+	if err := appendTime(&w, "created", p.Created); err != nil {
 		return dst, err
 	}
-	w.Raw("created", b)
 	return w.Bytes(), nil
 }
 
@@ -78,11 +77,16 @@ func timeOmitZero(w *jsonscan.ObjectWriter, name string, t time.Time) error {
 	if t.IsZero() {
 		return nil
 	}
-	b, err := t.MarshalJSON()
+	return appendTime(w, name, t)
+}
+
+// appendTime writes t as time's MarshalJSON does.
+func appendTime(w *jsonscan.ObjectWriter, name string, t time.Time) error {
+	b, err := urlx.AppendRFC3339([]byte{'"'}, t, true, "Time.MarshalJSON: ")
 	if err != nil {
 		return err
 	}
-	w.Raw(name, b)
+	w.Raw(name, append(b, '"'))
 	return nil
 }
 
