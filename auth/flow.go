@@ -255,17 +255,11 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	}
 	scope := strings.Join(scopes, " ")
 	au, _ := urlx.Parse(meta.AuthorizationEndpoint)
-	q := au.Query()
-	q.Set("response_type", "code")
-	q.Set("client_id", ca.id)
-	q.Set("redirect_uri", redirect)
-	q.Set("code_challenge", challenge)
-	q.Set("code_challenge_method", "S256")
-	q.Set("state", state)
+	q := setPairs(au.Query(), "response_type", "code", "client_id", ca.id, "redirect_uri", redirect,
+		"code_challenge", challenge, "code_challenge_method", "S256", "state", state, "resource", disc.resource)
 	if scope != "" {
-		q.Set("scope", scope)
+		setPairs(q, "scope", scope)
 	}
-	q.Set("resource", disc.resource)
 	au.RawQuery = q.Encode()
 	d.cfg.logs("auth: authorization request to %s (scope %q)", meta.AuthorizationEndpoint, scope)
 
@@ -364,7 +358,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 	}
 	form := setPairs(nil, "grant_type", d.cfg.Grant, "resource", disc.resource)
 	if len(scopes) > 0 {
-		form.Set("scope", strings.Join(scopes, " "))
+		setPairs(form, "scope", strings.Join(scopes, " "))
 	}
 	if d.cfg.Grant == GrantJWTBearer {
 		if d.cfg.Assertion == nil {
@@ -380,7 +374,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 		if err != nil {
 			return nil, wrapErr("auth: obtaining the assertion", err)
 		}
-		form.Set("assertion", a)
+		setPairs(form, "assertion", a)
 	}
 	d.cfg.logs("auth: %s grant at %s as %s (%s)", d.cfg.Grant, disc.meta.TokenEndpoint, ca.id, ca.method)
 	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
@@ -399,8 +393,7 @@ func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form urlx.Va
 		cred := urlx.QueryEscape(ca.id) + ":" + urlx.QueryEscape(ca.secret)
 		hset(h, "authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
 	case AuthMethodPost:
-		form.Set("client_id", ca.id)
-		form.Set("client_secret", ca.secret)
+		setPairs(form, "client_id", ca.id, "client_secret", ca.secret)
 	case AuthMethodJWT:
 		if ca.signer == nil {
 			return errors.New("auth: private_key_jwt needs Client.Signer")
@@ -409,11 +402,9 @@ func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form urlx.Va
 		if err != nil {
 			return err
 		}
-		form.Set("client_id", ca.id)
-		form.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
-		form.Set("client_assertion", a)
+		setPairs(form, "client_id", ca.id, "client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", "client_assertion", a)
 	case AuthMethodNone:
-		form.Set("client_id", ca.id)
+		setPairs(form, "client_id", ca.id)
 	default:
 		return errf.Errorf("auth: unsupported token endpoint auth method %q", ca.method)
 	}

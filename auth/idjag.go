@@ -59,10 +59,10 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 		form := setPairs(nil, "grant_type", tokenExchange, "requested_token_type", TokenTypeIDJAG, "audience", req.Issuer,
 			"resource", req.Resource, "subject_token", subject, "subject_token_type", typ, "client_id", o.ClientID)
 		if o.ClientSecret != "" {
-			form.Set("client_secret", o.ClientSecret)
+			setPairs(form, "client_secret", o.ClientSecret)
 		}
 		if len(req.Scopes) > 0 {
-			form.Set("scope", strings.Join(req.Scopes, " "))
+			setPairs(form, "scope", strings.Join(req.Scopes, " "))
 		}
 		doer := o.HTTP
 		if doer == nil {
