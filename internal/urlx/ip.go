@@ -19,9 +19,10 @@ type IP struct {
 
 // addrError is ParseIP's error, with net/netip.ParseAddr's text.
 type addrError struct {
-	in  string // the string given to ParseIP
-	msg string // an explanation of the parse failure
-	at  string // optionally, the unparsed portion of in at which the error occurred
+	_   [0]func() // not comparable: no generated equality function
+	in  string    // the string given to ParseIP
+	msg string    // an explanation of the parse failure
+	at  string    // optionally, the unparsed portion of in at which the error occurred
 }
 
 func (err *addrError) Error() string {
