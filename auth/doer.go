@@ -420,12 +420,11 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	if err != nil {
 		return wrapErr("auth: reading the token store", err)
 	}
-	rejected := func(t *Token) bool { return s.token != nil && t.AccessToken == s.token.AccessToken }
 
 	if status == 401 {
 		// A token this Doer has not presented yet (another process stored
 		// it, or this is the first request since the Doer was made).
-		if stored != nil && !rejected(stored) && d.usable(stored) {
+		if stored != nil && (s.token == nil || stored.AccessToken != s.token.AccessToken) && d.usable(stored) {
 			d.cfg.logs("auth: using the stored token for %s", disc.resource)
 			return d.install(ctx, r, stored)
 		}
