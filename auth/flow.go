@@ -189,7 +189,7 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 	}
 	var r registrationResponse
 	if err := decodeRegistration(rb, &r); err != nil || r.ClientID == "" {
-		return nil, errf.Errorf("%w: registration response without client_id", ErrBadResponse)
+		return nil, errNoClientID
 	}
 	reg := &Registration{ClientID: r.ClientID, ClientSecret: r.ClientSecret, AuthMethod: r.AuthMethod, RedirectURIs: r.RedirectURIs}
 	if len(reg.RedirectURIs) == 0 {
@@ -232,7 +232,7 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 		return nil, errf.Errorf("%w (code_challenge_methods_supported: %v)", ErrNoPKCE, meta.CodeChallengeMethodsSupported)
 	}
 	if meta.AuthorizationEndpoint == "" {
-		return nil, errf.Errorf("%w: no authorization_endpoint", ErrMetadata)
+		return nil, errNoAuthzEndpoint
 	}
 	redirect := ua.RedirectURI()
 	ru, err := urlx.Parse(redirect)
@@ -325,7 +325,7 @@ func checkCallback(raw string, redirect *urlx.URL, state string, meta *asMetadat
 	}
 	code := q.Get("code")
 	if code == "" {
-		return "", errf.Errorf("%w: authorization response without code", ErrBadResponse)
+		return "", errNoCode
 	}
 	return code, nil
 }
@@ -457,7 +457,7 @@ func (d *Doer) parseToken(b []byte, dpop bool) (*Token, error) {
 		return nil, errf.Errorf("%w: token response: %v", ErrBadResponse, err)
 	}
 	if r.AccessToken == "" {
-		return nil, errf.Errorf("%w: token response without access_token", ErrBadResponse)
+		return nil, errNoAccessToken
 	}
 	t := &Token{AccessToken: r.AccessToken, RefreshToken: r.RefreshToken, GrantedScope: r.Scope}
 	switch {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -74,7 +73,7 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 		}
 		var r exchangeResponse
 		if err := decodeExchangeResponse(b, &r); err != nil || r.AccessToken == "" {
-			return "", errf.Errorf("%w: token exchange response without access_token", ErrBadResponse)
+			return "", errNoExchangedToken
 		}
 		if r.IssuedTokenType != "" && r.IssuedTokenType != TokenTypeIDJAG {
 			return "", failf(ErrBadResponse, "%w: token exchange issued %q, not an ID-JAG", r.IssuedTokenType)

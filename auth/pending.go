@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
 	"context"
@@ -124,7 +123,7 @@ func (d *Doer) takeCallback() string {
 func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool) (tok *Token, ok bool, err error) {
 	ps, isPS := d.cfg.Store.(PendingStore)
 	if !isPS {
-		return nil, false, errf.Errorf("%w: Options.CallbackURL needs a Store that keeps pending authorizations (PendingStore)", ErrNoPendingAuthorization)
+		return nil, false, errNoPendingStore
 	}
 	p, err := ps.Pending(ctx, disc.resource, disc.issuer)
 	if err != nil {
@@ -143,7 +142,7 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 	}
 	ru, err := urlx.Parse(p.RedirectURI)
 	if err != nil || ru.Scheme == "" || p.State == "" || p.Verifier == "" {
-		return nil, false, errf.Errorf("%w: the stored pending authorization is incomplete", ErrNoPendingAuthorization)
+		return nil, false, errIncompletePending
 	}
 	d.cfg.logs("auth: finishing the authorization for %s started before a redirect", disc.resource)
 	code, err := checkCallback(cb, ru, p.State, disc.meta, disc.issuer)
@@ -155,7 +154,7 @@ func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool
 		return nil, false, err
 	}
 	if ca.id != p.ClientID {
-		return nil, false, errf.Errorf("%w: the client registration changed since the authorization started", ErrNoPendingAuthorization)
+		return nil, false, errPendingClientChanged
 	}
 	if tok, err = d.redeemCode(ctx, disc, ca, code, p, dpop); err != nil {
 		return nil, false, err
