@@ -545,15 +545,12 @@ func (v Values) Encode() string {
 	}
 	order.Strings(keys)
 	var b []byte
+	sep := ""
 	for _, k := range keys {
 		ek := QueryEscape(k)
 		for _, x := range v[k] {
-			if len(b) > 0 {
-				b = append(b, '&')
-			}
-			b = append(b, ek...)
-			b = append(b, '=')
-			b = append(b, QueryEscape(x)...)
+			b = append(b, sep+ek+"="+QueryEscape(x)...)
+			sep = "&"
 		}
 	}
 	return string(b)
