@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -126,7 +127,7 @@ func (d *Doer) firstDoc(ctx context.Context, what string, urls []string, resourc
 		if err == nil {
 			if resp.StatusCode < 200 || resp.StatusCode > 299 {
 				drain(resp)
-				misses = append(misses, errf.Sprintf("%s: HTTP %d", u, resp.StatusCode))
+				misses = append(misses, u+": HTTP "+strconv.Itoa(resp.StatusCode))
 				continue
 			}
 			var b []byte
@@ -143,7 +144,7 @@ func (d *Doer) firstDoc(ctx context.Context, what string, urls []string, resourc
 		if strict && errors.Is(err, ErrBadResponse) {
 			return "", nil, errf.Errorf("%w: %s: %w", ErrMetadata, u, err)
 		}
-		misses = append(misses, errf.Sprintf("%s: %v", u, err))
+		misses = append(misses, u+": "+err.Error())
 	}
 	return "", misses, nil
 }
@@ -199,7 +200,7 @@ func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge
 	if ch.resourceMetadata != "" {
 		u, err := target.Parse(ch.resourceMetadata)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
-			misses = append(misses, errf.Sprintf("resource_metadata %q is not an http(s) URL", ch.resourceMetadata))
+			misses = append(misses, "resource_metadata "+strconv.Quote(ch.resourceMetadata)+" is not an http(s) URL")
 		} else {
 			urls = append(urls, u.String())
 		}

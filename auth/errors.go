@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"strconv"
+
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
@@ -146,7 +148,7 @@ func oauthErr(err error) *Error {
 func (e *Error) Error() string {
 	msg := "auth: " + e.Endpoint + " endpoint: " + e.Code
 	if e.StatusCode != 0 {
-		msg = errf.Sprintf("auth: %s endpoint: HTTP %d: %s", e.Endpoint, e.StatusCode, e.Code)
+		msg = "auth: " + e.Endpoint + " endpoint: HTTP " + strconv.Itoa(e.StatusCode) + ": " + e.Code
 	}
 	if e.Description != "" {
 		msg += ": " + e.Description
