@@ -101,11 +101,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	meta, issuer := disc.meta, disc.issuer
 	pre, boundTo := d.preRegistered(issuer)
 	if pre != nil {
-		method := pre.AuthMethod
-		if method == "" {
-			method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, pre.Secret != "", pre.Signer != nil)
-		}
-		return &clientAuth{id: pre.ID, secret: pre.Secret, signer: pre.Signer, method: method, how: "pre-registered"}, nil
+		return clientIdentity(pre.ID, pre.Secret, pre.Signer, pre.AuthMethod, meta, "pre-registered"), nil
 	}
 	if d.cfg.Grant != GrantAuthorizationCode {
 		return nil, failf(ErrNoRegistration, "%w: the %s grant needs Options.Client credentials for %s%s", d.cfg.Grant, issuer, boundNote(boundTo))
@@ -117,7 +113,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	if reg != nil && reg.ClientID != "" &&
 		(reg.SecretExpiresAt.IsZero() || d.cfg.Now().Before(reg.SecretExpiresAt)) &&
 		(redirect == "" || len(reg.RedirectURIs) == 0 || slices.Contains(reg.RedirectURIs, redirect)) {
-		return registeredAuth(reg, meta, "registered"), nil
+		return clientIdentity(reg.ClientID, reg.ClientSecret, nil, reg.AuthMethod, meta, "registered"), nil
 	}
 	if meta.ClientIDMetadataDocumentSupported && d.cfg.ClientMetadataURL != "" {
 		if u, err := urlx.Parse(d.cfg.ClientMetadataURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" {
@@ -139,17 +135,16 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	if err := d.cfg.Store.SetRegistration(ctx, issuer, reg); err != nil {
 		return nil, wrapErr("auth: storing the client registration", err)
 	}
-	return registeredAuth(reg, meta, "dynamically registered"), nil
+	return clientIdentity(reg.ClientID, reg.ClientSecret, nil, reg.AuthMethod, meta, "dynamically registered"), nil
 }
 
-// registeredAuth is the identity of a client registration: its method is
-// the registered one, else one chosen from what the server supports.
-func registeredAuth(reg *Registration, meta *asMetadata, how string) *clientAuth {
-	method := reg.AuthMethod
+// clientIdentity is a client identity: its method is the given one, else
+// one chosen from what the server supports.
+func clientIdentity(id, secret string, signer Signer, method string, meta *asMetadata, how string) *clientAuth {
 	if method == "" {
-		method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, reg.ClientSecret != "", false)
+		method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, secret != "", signer != nil)
 	}
-	return &clientAuth{id: reg.ClientID, secret: reg.ClientSecret, method: method, how: how}
+	return &clientAuth{id: id, secret: secret, signer: signer, method: method, how: how}
 }
 
 func boundNote(issuer string) string {
