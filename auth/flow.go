@@ -214,7 +214,7 @@ func registrationRequest(appType, name, redirect, method string) []byte {
 // and RFC 9207 issuer validation.
 func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []string, dpop bool) (*Token, error) {
 	if cb := d.takeCallback(); cb != "" {
-		if tok, ok, err := d.resume(ctx, disc, cb, dpop); ok || err != nil {
+		if tok, err := d.resume(ctx, disc, cb, dpop); tok != nil || err != nil {
 			return tok, err
 		}
 	}
