@@ -660,6 +660,8 @@ func (c *ecmaCompiler) emit(n *ecmaNode) {
 	if c.tooLarge {
 		return
 	}
+	// A split's first target is the instruction after it (x: c.pc()+1, the
+	// pc after add; once tooLarge the program is dropped anyway).
 	switch n.kind {
 	case nChar:
 		c.add(ecmaInst{op: opChar, x: int32(n.class)})
@@ -676,8 +678,7 @@ func (c *ecmaCompiler) emit(n *ecmaNode) {
 				c.emit(s)
 				break
 			}
-			split := c.add(ecmaInst{op: opSplit})
-			c.prog[split].x = c.pc()
+			split := c.add(ecmaInst{op: opSplit, x: c.pc() + 1})
 			c.emit(s)
 			jumps = append(jumps, c.add(ecmaInst{op: opJmp}))
 			c.prog[split].y = c.pc()
@@ -690,8 +691,7 @@ func (c *ecmaCompiler) emit(n *ecmaNode) {
 			c.emit(n.subs[0])
 		}
 		if n.max < 0 { // L: split(L+1, out); sub; jmp L; out:
-			split := c.add(ecmaInst{op: opSplit})
-			c.prog[split].x = c.pc()
+			split := c.add(ecmaInst{op: opSplit, x: c.pc() + 1})
 			c.emit(n.subs[0])
 			c.add(ecmaInst{op: opJmp, x: split})
 			c.prog[split].y = c.pc()
@@ -699,8 +699,7 @@ func (c *ecmaCompiler) emit(n *ecmaNode) {
 		}
 		var splits []int32 // each optional copy may be skipped to the end
 		for i := n.min; i < n.max && !c.tooLarge; i++ {
-			split := c.add(ecmaInst{op: opSplit})
-			c.prog[split].x = c.pc()
+			split := c.add(ecmaInst{op: opSplit, x: c.pc() + 1})
 			splits = append(splits, split)
 			c.emit(n.subs[0])
 		}
