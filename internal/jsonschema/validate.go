@@ -2,7 +2,6 @@ package jsonschema
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/order"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -853,7 +852,7 @@ func (v *validator) explain(n *node, branches []*node, x any) bool {
 		}
 		if plausible {
 			candidates++
-			pick = slices.Clone(got)
+			pick = append(got[:0:0], got...)
 		}
 		v.causes = v.causes[:start]
 	}
