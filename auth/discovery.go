@@ -79,7 +79,7 @@ func coversURL(resource, target *urlx.URL) bool {
 	if !strings.EqualFold(resource.Scheme, target.Scheme) || canonicalHostPort(resource) != canonicalHostPort(target) {
 		return false
 	}
-	rp := strings.TrimSuffix(resource.EscapedPath(), "/")
+	rp := trimByte(resource.EscapedPath(), '/')
 	tp := target.EscapedPath()
 	return rp == "" || tp == rp || tp == rp+"/" || strings.HasPrefix(tp, rp+"/")
 }
@@ -160,7 +160,7 @@ func guardRefused(err error) bool {
 func wellKnownPRM(target *urlx.URL) []string {
 	o := origin(target)
 	var out []string
-	if p := strings.TrimSuffix(target.EscapedPath(), "/"); p != "" {
+	if p := trimByte(target.EscapedPath(), '/'); p != "" {
 		out = append(out, o+"/.well-known/oauth-protected-resource"+p)
 	}
 	return append(out, o+"/.well-known/oauth-protected-resource")
@@ -170,7 +170,7 @@ func wellKnownPRM(target *urlx.URL) []string {
 // issuer in the order MCP prescribes.
 func wellKnownAS(issuer *urlx.URL) []string {
 	o := origin(issuer)
-	p := strings.TrimSuffix(issuer.EscapedPath(), "/")
+	p := trimByte(issuer.EscapedPath(), '/')
 	out := []string{o + "/.well-known/oauth-authorization-server" + p, o + "/.well-known/openid-configuration" + p}
 	if p != "" {
 		out = append(out, o+p+"/.well-known/openid-configuration")
@@ -190,7 +190,7 @@ func issuerMatches(got, want string) bool {
 	if err != nil || (u.Path != "" && u.Path != "/") {
 		return false
 	}
-	return strings.TrimSuffix(got, "/") == strings.TrimSuffix(want, "/")
+	return trimByte(got, '/') == trimByte(want, '/')
 }
 
 // discover finds the protected resource and its authorization server for

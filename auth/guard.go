@@ -78,7 +78,7 @@ func (a *ipAddr) loopback() bool {
 
 // hostClass classifies the host of u.
 func hostClass(u *urlx.URL) addrClass {
-	h := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	h := strings.ToLower(trimByte(u.Hostname(), '.'))
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return classLoopback
 	}
@@ -158,6 +158,14 @@ func whatwgIPv4(h string) (v4 [4]byte, valid, ok bool) {
 		v |= p << (8 * (3 - i))
 	}
 	return [4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}, true, true
+}
+
+// trimByte is strings.TrimSuffix for a one-byte suffix.
+func trimByte(s string, c byte) string {
+	if s != "" && s[len(s)-1] == c {
+		return s[:len(s)-1]
+	}
+	return s
 }
 
 // allIn reports whether every byte of s is in set.
