@@ -129,8 +129,8 @@ func whatwgIPv4(h string) (v4 [4]byte, valid, ok bool) {
 	if len(parts) > 4 {
 		return v4, false, true
 	}
-	var n []uint64
-	for _, p := range parts {
+	var n [4]uint64
+	for i, p := range parts {
 		base := 10
 		switch {
 		case strings.HasPrefix(p, "0x"):
@@ -145,13 +145,14 @@ func whatwgIPv4(h string) (v4 [4]byte, valid, ok bool) {
 		if err != nil {
 			return v4, false, true
 		}
-		n = append(n, v)
+		n[i] = v
 	}
-	v := n[len(n)-1]
-	if v >= 1<<(8*(5-len(n))) {
+	k := len(parts)
+	v := n[k-1]
+	if v >= 1<<(8*(5-k)) {
 		return v4, false, true
 	}
-	for i, p := range n[:len(n)-1] {
+	for i, p := range n[:k-1] {
 		if p > 255 {
 			return v4, false, true
 		}
