@@ -158,12 +158,11 @@ func guardRefused(err error) bool {
 // MCP prescribes: path-aware first (when the endpoint has a path), then the
 // root.
 func wellKnownPRM(target *urlx.URL) []string {
-	o := origin(target)
-	var out []string
+	root := origin(target) + "/.well-known/oauth-protected-resource"
 	if p := trimByte(target.EscapedPath(), '/'); p != "" {
-		out = append(out, o+"/.well-known/oauth-protected-resource"+p)
+		return []string{root + p, root}
 	}
-	return append(out, o+"/.well-known/oauth-protected-resource")
+	return []string{root}
 }
 
 // wellKnownAS lists the RFC 8414 and OpenID Connect discovery URLs for an
