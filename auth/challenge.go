@@ -88,19 +88,19 @@ func parseParam(s string, i int) (name, value string, next int, ok bool) {
 	}
 	j = skipWS(s, j+1)
 	if j < len(s) && s[j] == '"' {
-		var b strings.Builder
+		var b []byte
 		j++
 		for j < len(s) && s[j] != '"' {
 			if s[j] == '\\' && j+1 < len(s) {
 				j++
 			}
-			b.WriteByte(s[j])
+			b = append(b, s[j])
 			j++
 		}
 		if j < len(s) {
 			j++ // closing quote (an unterminated string takes the rest)
 		}
-		return name, b.String(), j, true
+		return name, string(b), j, true
 	}
 	k := scanToken(s, j)
 	if k == j {

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -78,7 +79,7 @@ func coversURL(resource, target *urlx.URL) bool {
 	if !strings.EqualFold(resource.Scheme, target.Scheme) || canonicalHostPort(resource) != canonicalHostPort(target) {
 		return false
 	}
-	rp := strings.TrimSuffix(resource.EscapedPath(), "/")
+	rp := trimByte(resource.EscapedPath(), '/')
 	tp := target.EscapedPath()
 	return rp == "" || tp == rp || tp == rp+"/" || strings.HasPrefix(tp, rp+"/")
 }
@@ -126,7 +127,7 @@ func (d *Doer) firstDoc(ctx context.Context, what string, urls []string, resourc
 		if err == nil {
 			if resp.StatusCode < 200 || resp.StatusCode > 299 {
 				drain(resp)
-				misses = append(misses, errf.Sprintf("%s: HTTP %d", u, resp.StatusCode))
+				misses = append(misses, u+": HTTP "+strconv.Itoa(resp.StatusCode))
 				continue
 			}
 			var b []byte
@@ -143,7 +144,7 @@ func (d *Doer) firstDoc(ctx context.Context, what string, urls []string, resourc
 		if strict && errors.Is(err, ErrBadResponse) {
 			return "", nil, errf.Errorf("%w: %s: %w", ErrMetadata, u, err)
 		}
-		misses = append(misses, errf.Sprintf("%s: %v", u, err))
+		misses = append(misses, u+": "+err.Error())
 	}
 	return "", misses, nil
 }
@@ -157,19 +158,18 @@ func guardRefused(err error) bool {
 // MCP prescribes: path-aware first (when the endpoint has a path), then the
 // root.
 func wellKnownPRM(target *urlx.URL) []string {
-	o := origin(target)
-	var out []string
-	if p := strings.TrimSuffix(target.EscapedPath(), "/"); p != "" {
-		out = append(out, o+"/.well-known/oauth-protected-resource"+p)
+	root := origin(target) + "/.well-known/oauth-protected-resource"
+	if p := trimByte(target.EscapedPath(), '/'); p != "" {
+		return []string{root + p, root}
 	}
-	return append(out, o+"/.well-known/oauth-protected-resource")
+	return []string{root}
 }
 
 // wellKnownAS lists the RFC 8414 and OpenID Connect discovery URLs for an
 // issuer in the order MCP prescribes.
 func wellKnownAS(issuer *urlx.URL) []string {
 	o := origin(issuer)
-	p := strings.TrimSuffix(issuer.EscapedPath(), "/")
+	p := trimByte(issuer.EscapedPath(), '/')
 	out := []string{o + "/.well-known/oauth-authorization-server" + p, o + "/.well-known/openid-configuration" + p}
 	if p != "" {
 		out = append(out, o+p+"/.well-known/openid-configuration")
@@ -189,7 +189,7 @@ func issuerMatches(got, want string) bool {
 	if err != nil || (u.Path != "" && u.Path != "/") {
 		return false
 	}
-	return strings.TrimSuffix(got, "/") == strings.TrimSuffix(want, "/")
+	return trimByte(got, '/') == trimByte(want, '/')
 }
 
 // discover finds the protected resource and its authorization server for
@@ -199,7 +199,7 @@ func (d *Doer) discover(ctx context.Context, target *urlx.URL, ch oauthChallenge
 	if ch.resourceMetadata != "" {
 		u, err := target.Parse(ch.resourceMetadata)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
-			misses = append(misses, errf.Sprintf("resource_metadata %q is not an http(s) URL", ch.resourceMetadata))
+			misses = append(misses, "resource_metadata "+strconv.Quote(ch.resourceMetadata)+" is not an http(s) URL")
 		} else {
 			urls = append(urls, u.String())
 		}

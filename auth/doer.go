@@ -154,7 +154,7 @@ func (d *Doer) credentials(ctx context.Context, u *urlx.URL) (*resource, *Token)
 	tok := r.token
 	d.mu.Unlock()
 	if tok.expired(d.cfg.Now()) && tok.RefreshToken != "" {
-		if _, err := d.await(ctx, func(ctx context.Context) error { return d.refreshExpired(ctx, r, tok) }); err != nil {
+		if err := d.await(ctx, nil, 0, oauthChallenge{}, false, r, tok); err != nil {
 			d.cfg.logf("auth: refreshing an expired token: %v", err)
 		}
 		d.mu.Lock()
@@ -300,24 +300,25 @@ func (d *Doer) refused(ctx context.Context, s *sent, status int, ch oauthChallen
 	} else {
 		d.cfg.logs("auth: HTTP 401 for %s: authorizing", redact(s.url.String()))
 	}
-	_, err := d.await(ctx, func(ctx context.Context) error { return d.authorize(ctx, s, status, ch, hidden) })
-	return err
+	return d.await(ctx, s, status, ch, hidden, nil, nil)
 }
 
-// await runs fn as the Doer's single authorization flight, or waits for the
-// one in progress (then joined is true and the error is not reported: the
-// caller retries and decides again). fn runs on a context detached from
+// await runs the authorization of s (authorize with s, status, ch and
+// hidden), or when s is nil the refresh of the token tok of r
+// (refreshExpired), as the Doer's single authorization flight, or waits for
+// the one in progress (then the error is not reported: the caller retries
+// and decides again). The flight runs on a context detached from
 // ctx's cancellation, bounded by Options.AuthorizationTimeout: a caller
 // that gives up stops waiting, the authorization goes on for the next.
-func (d *Doer) await(ctx context.Context, fn func(context.Context) error) (joined bool, err error) {
+func (d *Doer) await(ctx context.Context, s *sent, status int, ch oauthChallenge, hidden bool, r *resource, tok *Token) error {
 	d.mu.Lock()
 	if f := d.flight; f != nil {
 		d.mu.Unlock()
 		select {
 		case <-f.done:
-			return true, nil
+			return nil
 		case <-ctx.Done():
-			return true, ctx.Err()
+			return ctx.Err()
 		}
 	}
 	f := &flight{done: make(chan struct{})}
@@ -325,7 +326,12 @@ func (d *Doer) await(ctx context.Context, fn func(context.Context) error) (joine
 	d.mu.Unlock()
 	go func() {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.cfg.AuthorizationTimeout)
-		err := fn(fctx)
+		var err error
+		if s != nil {
+			err = d.authorize(fctx, s, status, ch, hidden)
+		} else {
+			err = d.refreshExpired(fctx, r, tok)
+		}
 		cancel()
 		releaseIdleTimer()
 		d.mu.Lock()
@@ -336,9 +342,9 @@ func (d *Doer) await(ctx context.Context, fn func(context.Context) error) (joine
 	}()
 	select {
 	case <-f.done:
-		return false, f.err
+		return f.err
 	case <-ctx.Done():
-		return false, ctx.Err()
+		return ctx.Err()
 	}
 }
 
@@ -420,12 +426,11 @@ func (d *Doer) authorize(ctx context.Context, s *sent, status int, ch oauthChall
 	if err != nil {
 		return wrapErr("auth: reading the token store", err)
 	}
-	rejected := func(t *Token) bool { return s.token != nil && t.AccessToken == s.token.AccessToken }
 
 	if status == 401 {
 		// A token this Doer has not presented yet (another process stored
 		// it, or this is the first request since the Doer was made).
-		if stored != nil && !rejected(stored) && d.usable(stored) {
+		if stored != nil && (s.token == nil || stored.AccessToken != s.token.AccessToken) && d.usable(stored) {
 			d.cfg.logs("auth: using the stored token for %s", disc.resource)
 			return d.install(ctx, r, stored)
 		}

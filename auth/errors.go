@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"strconv"
+
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
@@ -23,7 +25,7 @@ var (
 	// ErrMetadata means authorization server metadata was missing or
 	// invalid (for example its issuer differs from the issuer identifier
 	// the well-known URL was built from).
-	ErrMetadata error = &sentinel{"auth: unusable authorization server metadata"}
+	ErrMetadata error = &sentMetadata
 	// ErrNoPKCE means the authorization server does not advertise the S256
 	// PKCE method; the authorization code flow refuses to proceed.
 	ErrNoPKCE error = &sentinel{"auth: authorization server does not support PKCE with S256"}
@@ -71,11 +73,43 @@ var (
 	// ErrNoPendingAuthorization means Options.CallbackURL could not be
 	// used: the Store keeps no pending authorizations, or the one it kept
 	// has expired, is incomplete, or was made for another client.
-	ErrNoPendingAuthorization error = &sentinel{"auth: no usable pending authorization for the callback URL"}
+	ErrNoPendingAuthorization error = &sentNoPending
 	// ErrBadResponse means an authorization server answered with something
 	// that is not a valid OAuth response.
-	ErrBadResponse error = &sentinel{"auth: invalid response from the authorization server"}
+	ErrBadResponse error = &sentBadResponse
 )
+
+// The sentinels some static errors wrap.
+var (
+	sentMetadata    = sentinel{"auth: unusable authorization server metadata"}
+	sentNoPending   = sentinel{"auth: no usable pending authorization for the callback URL"}
+	sentBadResponse = sentinel{"auth: invalid response from the authorization server"}
+)
+
+// Errors without variable parts, built statically (with the texts
+// errf.Errorf("%w: …", sentinel) would make at each return).
+var (
+	errNoClientID           error = &wrapped{msg: "auth: invalid response from the authorization server: registration response without client_id", err: &sentBadResponse}
+	errNoAuthzEndpoint      error = &wrapped{msg: "auth: unusable authorization server metadata: no authorization_endpoint", err: &sentMetadata}
+	errNoCode               error = &wrapped{msg: "auth: invalid response from the authorization server: authorization response without code", err: &sentBadResponse}
+	errNoAccessToken        error = &wrapped{msg: "auth: invalid response from the authorization server: token response without access_token", err: &sentBadResponse}
+	errNoExchangedToken     error = &wrapped{msg: "auth: invalid response from the authorization server: token exchange response without access_token", err: &sentBadResponse}
+	errNoPendingStore       error = &wrapped{msg: "auth: no usable pending authorization for the callback URL: Options.CallbackURL needs a Store that keeps pending authorizations (PendingStore)", err: &sentNoPending}
+	errIncompletePending    error = &wrapped{msg: "auth: no usable pending authorization for the callback URL: the stored pending authorization is incomplete", err: &sentNoPending}
+	errPendingClientChanged error = &wrapped{msg: "auth: no usable pending authorization for the callback URL: the client registration changed since the authorization started", err: &sentNoPending}
+	errHeadlessOpaque       error = &sentinel{"auth: headless authorization: the platform hides redirects (opaque redirect): use an interactive user agent"}
+	errHeadlessTooManyHops  error = &sentinel{"auth: headless authorization: too many redirects"}
+)
+
+// wrapped is a static error with the text msg wrapping the sentinel err.
+type wrapped struct {
+	_   [0]func() // not comparable: no generated equality function
+	msg string
+	err error
+}
+
+func (e *wrapped) Error() string { return e.msg }
+func (e *wrapped) Unwrap() error { return e.err }
 
 // sentinel is the type of the sentinel errors: like errors.New's, a
 // pointer (each is equal to itself only), but initialized statically (no
@@ -114,7 +148,7 @@ func oauthErr(err error) *Error {
 func (e *Error) Error() string {
 	msg := "auth: " + e.Endpoint + " endpoint: " + e.Code
 	if e.StatusCode != 0 {
-		msg = errf.Sprintf("auth: %s endpoint: HTTP %d: %s", e.Endpoint, e.StatusCode, e.Code)
+		msg = "auth: " + e.Endpoint + " endpoint: HTTP " + strconv.Itoa(e.StatusCode) + ": " + e.Code
 	}
 	if e.Description != "" {
 		msg += ": " + e.Description

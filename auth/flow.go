@@ -101,11 +101,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	meta, issuer := disc.meta, disc.issuer
 	pre, boundTo := d.preRegistered(issuer)
 	if pre != nil {
-		method := pre.AuthMethod
-		if method == "" {
-			method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, pre.Secret != "", pre.Signer != nil)
-		}
-		return &clientAuth{id: pre.ID, secret: pre.Secret, signer: pre.Signer, method: method, how: "pre-registered"}, nil
+		return clientIdentity(pre.ID, pre.Secret, pre.Signer, pre.AuthMethod, meta, "pre-registered"), nil
 	}
 	if d.cfg.Grant != GrantAuthorizationCode {
 		return nil, failf(ErrNoRegistration, "%w: the %s grant needs Options.Client credentials for %s%s", d.cfg.Grant, issuer, boundNote(boundTo))
@@ -117,7 +113,7 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	if reg != nil && reg.ClientID != "" &&
 		(reg.SecretExpiresAt.IsZero() || d.cfg.Now().Before(reg.SecretExpiresAt)) &&
 		(redirect == "" || len(reg.RedirectURIs) == 0 || slices.Contains(reg.RedirectURIs, redirect)) {
-		return registeredAuth(reg, meta, "registered"), nil
+		return clientIdentity(reg.ClientID, reg.ClientSecret, nil, reg.AuthMethod, meta, "registered"), nil
 	}
 	if meta.ClientIDMetadataDocumentSupported && d.cfg.ClientMetadataURL != "" {
 		if u, err := urlx.Parse(d.cfg.ClientMetadataURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" {
@@ -139,17 +135,16 @@ func (d *Doer) client(ctx context.Context, disc *discovery, redirect string, reg
 	if err := d.cfg.Store.SetRegistration(ctx, issuer, reg); err != nil {
 		return nil, wrapErr("auth: storing the client registration", err)
 	}
-	return registeredAuth(reg, meta, "dynamically registered"), nil
+	return clientIdentity(reg.ClientID, reg.ClientSecret, nil, reg.AuthMethod, meta, "dynamically registered"), nil
 }
 
-// registeredAuth is the identity of a client registration: its method is
-// the registered one, else one chosen from what the server supports.
-func registeredAuth(reg *Registration, meta *asMetadata, how string) *clientAuth {
-	method := reg.AuthMethod
+// clientIdentity is a client identity: its method is the given one, else
+// one chosen from what the server supports.
+func clientIdentity(id, secret string, signer Signer, method string, meta *asMetadata, how string) *clientAuth {
 	if method == "" {
-		method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, reg.ClientSecret != "", false)
+		method = chooseAuthMethod(meta.TokenEndpointAuthMethodsSupported, secret != "", signer != nil)
 	}
-	return &clientAuth{id: reg.ClientID, secret: reg.ClientSecret, method: method, how: how}
+	return &clientAuth{id: id, secret: secret, signer: signer, method: method, how: how}
 }
 
 func boundNote(issuer string) string {
@@ -189,7 +184,7 @@ func (d *Doer) registerClient(ctx context.Context, meta *asMetadata, redirect st
 	}
 	var r registrationResponse
 	if err := decodeRegistration(rb, &r); err != nil || r.ClientID == "" {
-		return nil, errf.Errorf("%w: registration response without client_id", ErrBadResponse)
+		return nil, errNoClientID
 	}
 	reg := &Registration{ClientID: r.ClientID, ClientSecret: r.ClientSecret, AuthMethod: r.AuthMethod, RedirectURIs: r.RedirectURIs}
 	if len(reg.RedirectURIs) == 0 {
@@ -219,7 +214,7 @@ func registrationRequest(appType, name, redirect, method string) []byte {
 // and RFC 9207 issuer validation.
 func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []string, dpop bool) (*Token, error) {
 	if cb := d.takeCallback(); cb != "" {
-		if tok, ok, err := d.resume(ctx, disc, cb, dpop); ok || err != nil {
+		if tok, err := d.resume(ctx, disc, cb, dpop); tok != nil || err != nil {
 			return tok, err
 		}
 	}
@@ -232,7 +227,7 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 		return nil, errf.Errorf("%w (code_challenge_methods_supported: %v)", ErrNoPKCE, meta.CodeChallengeMethodsSupported)
 	}
 	if meta.AuthorizationEndpoint == "" {
-		return nil, errf.Errorf("%w: no authorization_endpoint", ErrMetadata)
+		return nil, errNoAuthzEndpoint
 	}
 	redirect := ua.RedirectURI()
 	ru, err := urlx.Parse(redirect)
@@ -255,17 +250,11 @@ func (d *Doer) authorizationCode(ctx context.Context, disc *discovery, scopes []
 	}
 	scope := strings.Join(scopes, " ")
 	au, _ := urlx.Parse(meta.AuthorizationEndpoint)
-	q := au.Query()
-	q.Set("response_type", "code")
-	q.Set("client_id", ca.id)
-	q.Set("redirect_uri", redirect)
-	q.Set("code_challenge", challenge)
-	q.Set("code_challenge_method", "S256")
-	q.Set("state", state)
+	q := setPairs(au.Query(), "response_type", "code", "client_id", ca.id, "redirect_uri", redirect,
+		"code_challenge", challenge, "code_challenge_method", "S256", "state", state, "resource", disc.resource)
 	if scope != "" {
-		q.Set("scope", scope)
+		setPairs(q, "scope", scope)
 	}
-	q.Set("resource", disc.resource)
 	au.RawQuery = q.Encode()
 	d.cfg.logs("auth: authorization request to %s (scope %q)", meta.AuthorizationEndpoint, scope)
 
@@ -331,7 +320,7 @@ func checkCallback(raw string, redirect *urlx.URL, state string, meta *asMetadat
 	}
 	code := q.Get("code")
 	if code == "" {
-		return "", errf.Errorf("%w: authorization response without code", ErrBadResponse)
+		return "", errNoCode
 	}
 	return code, nil
 }
@@ -364,7 +353,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 	}
 	form := setPairs(nil, "grant_type", d.cfg.Grant, "resource", disc.resource)
 	if len(scopes) > 0 {
-		form.Set("scope", strings.Join(scopes, " "))
+		setPairs(form, "scope", strings.Join(scopes, " "))
 	}
 	if d.cfg.Grant == GrantJWTBearer {
 		if d.cfg.Assertion == nil {
@@ -380,7 +369,7 @@ func (d *Doer) machineGrant(ctx context.Context, disc *discovery, scopes []strin
 		if err != nil {
 			return nil, wrapErr("auth: obtaining the assertion", err)
 		}
-		form.Set("assertion", a)
+		setPairs(form, "assertion", a)
 	}
 	d.cfg.logs("auth: %s grant at %s as %s (%s)", d.cfg.Grant, disc.meta.TokenEndpoint, ca.id, ca.method)
 	tok, err := d.tokenRequest(ctx, disc, form, ca, dpop)
@@ -399,8 +388,7 @@ func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form urlx.Va
 		cred := urlx.QueryEscape(ca.id) + ":" + urlx.QueryEscape(ca.secret)
 		hset(h, "authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
 	case AuthMethodPost:
-		form.Set("client_id", ca.id)
-		form.Set("client_secret", ca.secret)
+		setPairs(form, "client_id", ca.id, "client_secret", ca.secret)
 	case AuthMethodJWT:
 		if ca.signer == nil {
 			return errors.New("auth: private_key_jwt needs Client.Signer")
@@ -409,11 +397,9 @@ func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form urlx.Va
 		if err != nil {
 			return err
 		}
-		form.Set("client_id", ca.id)
-		form.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
-		form.Set("client_assertion", a)
+		setPairs(form, "client_id", ca.id, "client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", "client_assertion", a)
 	case AuthMethodNone:
-		form.Set("client_id", ca.id)
+		setPairs(form, "client_id", ca.id)
 	default:
 		return errf.Errorf("auth: unsupported token endpoint auth method %q", ca.method)
 	}
@@ -466,7 +452,7 @@ func (d *Doer) parseToken(b []byte, dpop bool) (*Token, error) {
 		return nil, errf.Errorf("%w: token response: %v", ErrBadResponse, err)
 	}
 	if r.AccessToken == "" {
-		return nil, errf.Errorf("%w: token response without access_token", ErrBadResponse)
+		return nil, errNoAccessToken
 	}
 	t := &Token{AccessToken: r.AccessToken, RefreshToken: r.RefreshToken, GrantedScope: r.Scope}
 	switch {

@@ -78,7 +78,7 @@ func (a *ipAddr) loopback() bool {
 
 // hostClass classifies the host of u.
 func hostClass(u *urlx.URL) addrClass {
-	h := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	h := strings.ToLower(trimByte(u.Hostname(), '.'))
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return classLoopback
 	}
@@ -129,8 +129,8 @@ func whatwgIPv4(h string) (v4 [4]byte, valid, ok bool) {
 	if len(parts) > 4 {
 		return v4, false, true
 	}
-	var n []uint64
-	for _, p := range parts {
+	var n [4]uint64
+	for i, p := range parts {
 		base := 10
 		switch {
 		case strings.HasPrefix(p, "0x"):
@@ -145,19 +145,28 @@ func whatwgIPv4(h string) (v4 [4]byte, valid, ok bool) {
 		if err != nil {
 			return v4, false, true
 		}
-		n = append(n, v)
+		n[i] = v
 	}
-	v := n[len(n)-1]
-	if v >= 1<<(8*(5-len(n))) {
+	k := len(parts)
+	v := n[k-1]
+	if v >= 1<<(8*(5-k)) {
 		return v4, false, true
 	}
-	for i, p := range n[:len(n)-1] {
+	for i, p := range n[:k-1] {
 		if p > 255 {
 			return v4, false, true
 		}
 		v |= p << (8 * (3 - i))
 	}
 	return [4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}, true, true
+}
+
+// trimByte is strings.TrimSuffix for a one-byte suffix.
+func trimByte(s string, c byte) string {
+	if s != "" && s[len(s)-1] == c {
+		return s[:len(s)-1]
+	}
+	return s
 }
 
 // allIn reports whether every byte of s is in set.

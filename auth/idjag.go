@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -59,10 +58,10 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 		form := setPairs(nil, "grant_type", tokenExchange, "requested_token_type", TokenTypeIDJAG, "audience", req.Issuer,
 			"resource", req.Resource, "subject_token", subject, "subject_token_type", typ, "client_id", o.ClientID)
 		if o.ClientSecret != "" {
-			form.Set("client_secret", o.ClientSecret)
+			setPairs(form, "client_secret", o.ClientSecret)
 		}
 		if len(req.Scopes) > 0 {
-			form.Set("scope", strings.Join(req.Scopes, " "))
+			setPairs(form, "scope", strings.Join(req.Scopes, " "))
 		}
 		doer := o.HTTP
 		if doer == nil {
@@ -74,7 +73,7 @@ func IDJAG(opts *IDJAGOptions) AssertionFunc {
 		}
 		var r exchangeResponse
 		if err := decodeExchangeResponse(b, &r); err != nil || r.AccessToken == "" {
-			return "", errf.Errorf("%w: token exchange response without access_token", ErrBadResponse)
+			return "", errNoExchangedToken
 		}
 		if r.IssuedTokenType != "" && r.IssuedTokenType != TokenTypeIDJAG {
 			return "", failf(ErrBadResponse, "%w: token exchange issued %q, not an ID-JAG", r.IssuedTokenType)

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
 	"context"
@@ -118,70 +117,55 @@ func (d *Doer) takeCallback() string {
 }
 
 // resume finishes the pending authorization for the discovered resource
-// with the authorization response cb. ok is false (and the callback
-// ignored) when nothing is pending for this resource at this
-// authorization server; then a new authorization starts.
-func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool) (tok *Token, ok bool, err error) {
+// with the authorization response cb. Without a token or an error (the
+// callback ignored), nothing is pending for this resource at this
+// authorization server: a new authorization starts.
+func (d *Doer) resume(ctx context.Context, disc *discovery, cb string, dpop bool) (*Token, error) {
 	ps, isPS := d.cfg.Store.(PendingStore)
 	if !isPS {
-		return nil, false, errf.Errorf("%w: Options.CallbackURL needs a Store that keeps pending authorizations (PendingStore)", ErrNoPendingAuthorization)
+		return nil, errNoPendingStore
 	}
 	p, err := ps.Pending(ctx, disc.resource, disc.issuer)
 	if err != nil {
-		return nil, false, wrapErr("auth: reading the pending authorization", err)
+		return nil, wrapErr("auth: reading the pending authorization", err)
 	}
 	if p == nil {
 		d.cfg.logs("auth: no pending authorization for %s at %s: ignoring the callback URL", disc.resource, disc.issuer)
-		return nil, false, nil
+		return nil, nil
 	}
 	// One use: whatever happens next, this authorization is spent.
 	if err := ps.SetPending(ctx, disc.resource, disc.issuer, nil); err != nil {
-		return nil, false, wrapErr("auth: removing the pending authorization", err)
+		return nil, wrapErr("auth: removing the pending authorization", err)
 	}
 	if !d.cfg.Now().Before(p.Created.Add(d.cfg.AuthorizationTimeout)) {
-		return nil, false, failf(ErrNoPendingAuthorization, "%w: the authorization for %s started at %s has expired", disc.resource, createdText(p.Created))
+		return nil, failf(ErrNoPendingAuthorization, "%w: the authorization for %s started at %s has expired", disc.resource, createdText(p.Created))
 	}
 	ru, err := urlx.Parse(p.RedirectURI)
 	if err != nil || ru.Scheme == "" || p.State == "" || p.Verifier == "" {
-		return nil, false, errf.Errorf("%w: the stored pending authorization is incomplete", ErrNoPendingAuthorization)
+		return nil, errIncompletePending
 	}
 	d.cfg.logs("auth: finishing the authorization for %s started before a redirect", disc.resource)
 	code, err := checkCallback(cb, ru, p.State, disc.meta, disc.issuer)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	ca, err := d.client(ctx, disc, p.RedirectURI, false)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if ca.id != p.ClientID {
-		return nil, false, errf.Errorf("%w: the client registration changed since the authorization started", ErrNoPendingAuthorization)
+		return nil, errPendingClientChanged
 	}
-	if tok, err = d.redeemCode(ctx, disc, ca, code, p, dpop); err != nil {
-		return nil, false, err
-	}
-	return tok, true, nil
+	return d.redeemCode(ctx, disc, ca, code, p, dpop)
 }
 
 // createdText writes when a pending authorization started, in RFC 3339 to
-// the second. time's MarshalText writes RFC 3339 without the general
-// layout engine that Format would link into the WebAssembly modules.
+// the second, as time's MarshalText would after Truncate(time.Second),
+// without linking time's formatting into the WebAssembly modules.
 func createdText(t time.Time) string {
-	b, err := t.MarshalText()
+	b, err := urlx.AppendRFC3339(nil, t, false, "")
 	if err != nil {
 		return "an unknown time"
-	}
-	// To the second: drop the fraction (what Truncate(time.Second) would
-	// do, without linking time's division).
-	for i, c := range b {
-		if c == '.' {
-			j := i + 1
-			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-				j++
-			}
-			b = append(b[:i], b[j:]...)
-			break
-		}
 	}
 	return string(b)
 }

@@ -83,7 +83,7 @@ func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, 
 		loc := hget(resp.Header, "location")
 		if resp.StatusCode < 300 || resp.StatusCode > 399 || loc == "" {
 			if resp.StatusCode == 0 {
-				return "", errf.Errorf("auth: headless authorization: the platform hides redirects (opaque redirect): use an interactive user agent")
+				return "", errHeadlessOpaque
 			}
 			detail := strings.TrimSpace(string(b))
 			if len(detail) > 200 {
@@ -104,7 +104,7 @@ func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, 
 		}
 		next = u.String()
 	}
-	return "", errf.Errorf("auth: headless authorization: too many redirects")
+	return "", errHeadlessTooManyHops
 }
 
 // atRedirect reports whether u is at the redirect URI: same scheme, host

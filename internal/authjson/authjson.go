@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/urlx"
 )
 
 // AppendToken appends t as JSON (null for nil). The error is time's, for
@@ -27,7 +28,7 @@ func AppendToken(dst []byte, t *auth.Token) ([]byte, error) {
 	w.String("access_token", t.AccessToken)
 	w.String("token_type", t.Type)
 	w.StringOmit("refresh_token", t.RefreshToken)
-	if err := timeOmitZero(&w, "expiry", t.Expiry); err != nil {
+	if err := appendTime(&w, "expiry", t.Expiry, true); err != nil {
 		return dst, err
 	}
 	w.StringOmit("scope", t.Scope)
@@ -44,7 +45,7 @@ func AppendRegistration(dst []byte, r *auth.Registration) ([]byte, error) {
 	w := jsonscan.NewObjectWriter(dst)
 	w.String("client_id", r.ClientID)
 	w.StringOmit("client_secret", r.ClientSecret)
-	if err := timeOmitZero(&w, "client_secret_expires_at", r.SecretExpiresAt); err != nil {
+	if err := appendTime(&w, "client_secret_expires_at", r.SecretExpiresAt, true); err != nil {
 		return dst, err
 	}
 	w.StringOmit("token_endpoint_auth_method", r.AuthMethod)
@@ -66,23 +67,23 @@ func AppendPending(dst []byte, p *auth.Pending) ([]byte, error) {
 	w.String("redirect_uri", p.RedirectURI)
 	w.String("client_id", p.ClientID)
 	w.StringOmit("scope", p.Scope)
-	b, err := p.Created.MarshalJSON()
-	if err != nil {
+	if err := appendTime(&w, "created", p.Created, false); err != nil {
 		return dst, err
 	}
-	w.Raw("created", b)
 	return w.Bytes(), nil
 }
 
-func timeOmitZero(w *jsonscan.ObjectWriter, name string, t time.Time) error {
-	if t.IsZero() {
+// appendTime writes t as time's MarshalJSON does; a zero t is left out
+// when omitZero.
+func appendTime(w *jsonscan.ObjectWriter, name string, t time.Time, omitZero bool) error {
+	if omitZero && t.IsZero() {
 		return nil
 	}
-	b, err := t.MarshalJSON()
+	b, err := urlx.AppendRFC3339([]byte{'"'}, t, true, "Time.MarshalJSON: ")
 	if err != nil {
 		return err
 	}
-	w.Raw(name, b)
+	w.Raw(name, append(b, '"'))
 	return nil
 }
 

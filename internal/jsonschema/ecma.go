@@ -112,46 +112,9 @@ func (t *threadSet) add(pc int32) {
 func (re *linearRE) match(s string) (matched bool, steps int) {
 	n := len(re.prog)
 	clist, nlist := newThreadSet(n), newThreadSet(n)
-	stack := make([]int32, 0, 16)
-	pos, prev := 0, rune(-1)
-	// closure adds pc, and every instruction reachable from it without
-	// consuming input at pos, to t; it reports whether opMatch is reached.
-	closure := func(t *threadSet, pc int32, next rune) bool {
-		stack = append(stack[:0], pc)
-		for len(stack) > 0 {
-			pc := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if t.has(pc) {
-				continue
-			}
-			t.add(pc)
-			steps++
-			in := re.prog[pc]
-			switch in.op {
-			case opMatch:
-				return true
-			case opJmp:
-				stack = append(stack, in.x)
-			case opSplit:
-				stack = append(stack, in.y, in.x)
-			case opBegin:
-				if pos == 0 {
-					stack = append(stack, pc+1)
-				}
-			case opEnd:
-				if pos == len(s) {
-					stack = append(stack, pc+1)
-				}
-			case opWord, opNotWord:
-				if (isWordRune(prev) != isWordRune(next)) == (in.op == opWord) {
-					stack = append(stack, pc+1)
-				}
-			}
-		}
-		return false
-	}
+	m := &ecmaRun{re: re, s: s, stack: make([]int32, 0, 16), prev: -1}
 	cur, size := rune(-1), 0
-	if pos < len(s) {
+	if len(s) > 0 {
 		cur, size = utf8.DecodeRuneInString(s)
 	}
 	// A program that starts with ^ can only match from position 0: once
@@ -159,30 +122,81 @@ func (re *linearRE) match(s string) (matched bool, steps int) {
 	anchored := re.prog[0].op == opBegin
 	for {
 		// A match may start at every position.
-		if (pos == 0 || !anchored) && closure(&clist, 0, cur) {
-			return true, steps
+		if (m.pos == 0 || !anchored) && m.closure(&clist, 0, cur) {
+			return true, m.steps
 		}
-		if pos >= len(s) || (anchored && len(clist.dense) == 0) {
-			return false, steps
+		if m.pos >= len(s) || (anchored && len(clist.dense) == 0) {
+			return false, m.steps
 		}
-		pos += size
-		prev = cur
+		m.pos += size
+		m.prev = cur
 		next, nsize := rune(-1), 0
-		if pos < len(s) {
-			next, nsize = utf8.DecodeRuneInString(s[pos:])
+		if m.pos < len(s) {
+			next, nsize = utf8.DecodeRuneInString(s[m.pos:])
 		}
 		nlist.dense = nlist.dense[:0]
 		for _, pc := range clist.dense {
-			steps++
-			if in := re.prog[pc]; in.op == opChar && re.classes[in.x].has(prev) {
-				if closure(&nlist, pc+1, next) {
-					return true, steps
+			m.steps++
+			if in := re.prog[pc]; in.op == opChar && re.classes[in.x].has(m.prev) {
+				if m.closure(&nlist, pc+1, next) {
+					return true, m.steps
 				}
 			}
 		}
 		clist, nlist = nlist, clist
 		cur, size = next, nsize
 	}
+}
+
+// ecmaRun is the state of one match: the input, the position pos after
+// the rune prev, the step count and closure's stack.
+type ecmaRun struct {
+	re    *linearRE
+	s     string
+	stack []int32
+	steps int
+	pos   int
+	prev  rune
+}
+
+// closure adds pc, and every instruction reachable from it without
+// consuming input at m.pos (next is the rune there), to t; it reports
+// whether opMatch is reached.
+func (m *ecmaRun) closure(t *threadSet, pc int32, next rune) bool {
+	stack := append(m.stack[:0], pc)
+	for len(stack) > 0 {
+		pc := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if t.has(pc) {
+			continue
+		}
+		t.add(pc)
+		m.steps++
+		in := m.re.prog[pc]
+		switch in.op {
+		case opMatch:
+			m.stack = stack
+			return true
+		case opJmp:
+			stack = append(stack, in.x)
+		case opSplit:
+			stack = append(stack, in.y, in.x)
+		case opBegin:
+			if m.pos == 0 {
+				stack = append(stack, pc+1)
+			}
+		case opEnd:
+			if m.pos == len(m.s) {
+				stack = append(stack, pc+1)
+			}
+		case opWord, opNotWord:
+			if (isWordRune(m.prev) != isWordRune(next)) == (in.op == opWord) {
+				stack = append(stack, pc+1)
+			}
+		}
+	}
+	m.stack = stack
+	return false
 }
 
 func isWordRune(r rune) bool {
@@ -322,15 +336,7 @@ func (p *ecmaParser) quantifier() (min, max int, ok bool) {
 // braces parses {n}, {n,} or {n,m} at the start of s; n is 0 when s does
 // not start with one. Counts saturate above maxECMARepeat.
 func braces(s string) (min, max, n int) {
-	num := func(i int) (v, j int) {
-		for j = i; j < len(s) && '0' <= s[j] && s[j] <= '9'; j++ {
-			if v <= maxECMARepeat {
-				v = v*10 + int(s[j]-'0')
-			}
-		}
-		return v, j
-	}
-	min, i := num(1)
+	min, i := braceNum(s, 1)
 	if i == 1 || i >= len(s) {
 		return 0, 0, 0
 	}
@@ -338,7 +344,7 @@ func braces(s string) (min, max, n int) {
 	if s[i] == ',' {
 		max = -1
 		var j int
-		if max2, j2 := num(i + 1); j2 > i+1 {
+		if max2, j2 := braceNum(s, i+1); j2 > i+1 {
 			max, j = max2, j2
 		} else {
 			j = i + 1
@@ -349,6 +355,17 @@ func braces(s string) (min, max, n int) {
 		return 0, 0, 0
 	}
 	return min, max, i + 1
+}
+
+// braceNum reads the decimal number at s[i:] (saturating above
+// maxECMARepeat) and returns it and the index after it.
+func braceNum(s string, i int) (v, j int) {
+	for j = i; j < len(s) && '0' <= s[j] && s[j] <= '9'; j++ {
+		if v <= maxECMARepeat {
+			v = v*10 + int(s[j]-'0')
+		}
+	}
+	return v, j
 }
 
 func (p *ecmaParser) newClass(c *charClass) *ecmaNode {
@@ -643,6 +660,8 @@ func (c *ecmaCompiler) emit(n *ecmaNode) {
 	if c.tooLarge {
 		return
 	}
+	// A split's first target is the instruction after it (x: c.pc()+1, the
+	// pc after add; once tooLarge the program is dropped anyway).
 	switch n.kind {
 	case nChar:
 		c.add(ecmaInst{op: opChar, x: int32(n.class)})
@@ -659,8 +678,7 @@ func (c *ecmaCompiler) emit(n *ecmaNode) {
 				c.emit(s)
 				break
 			}
-			split := c.add(ecmaInst{op: opSplit})
-			c.prog[split].x = c.pc()
+			split := c.add(ecmaInst{op: opSplit, x: c.pc() + 1})
 			c.emit(s)
 			jumps = append(jumps, c.add(ecmaInst{op: opJmp}))
 			c.prog[split].y = c.pc()
@@ -673,8 +691,7 @@ func (c *ecmaCompiler) emit(n *ecmaNode) {
 			c.emit(n.subs[0])
 		}
 		if n.max < 0 { // L: split(L+1, out); sub; jmp L; out:
-			split := c.add(ecmaInst{op: opSplit})
-			c.prog[split].x = c.pc()
+			split := c.add(ecmaInst{op: opSplit, x: c.pc() + 1})
 			c.emit(n.subs[0])
 			c.add(ecmaInst{op: opJmp, x: split})
 			c.prog[split].y = c.pc()
@@ -682,8 +699,7 @@ func (c *ecmaCompiler) emit(n *ecmaNode) {
 		}
 		var splits []int32 // each optional copy may be skipped to the end
 		for i := n.min; i < n.max && !c.tooLarge; i++ {
-			split := c.add(ecmaInst{op: opSplit})
-			c.prog[split].x = c.pc()
+			split := c.add(ecmaInst{op: opSplit, x: c.pc() + 1})
 			splits = append(splits, split)
 			c.emit(n.subs[0])
 		}

@@ -230,8 +230,8 @@ type compiler struct {
 	dynAnchors map[string][]string // resource pointer -> [name, pointer, ...]
 	nodes      map[string]*node
 	regexps    map[string]matcher
-	notes      map[string]string // set: "u" + unresolved reference, "s" + skipped pattern
-	pattern    PatternFunc       // nil: compileECMA
+	notes      map[string]any // set: "u" + unresolved reference, "s" + skipped pattern
+	pattern    PatternFunc    // nil: compileECMA
 	err        error
 }
 
@@ -267,7 +267,7 @@ func CompileWith(doc []byte, opts *Options) (*Schema, error) {
 		dynAnchors: map[string][]string{},
 		nodes:      map[string]*node{},
 		regexps:    map[string]matcher{},
-		notes:      map[string]string{},
+		notes:      map[string]any{},
 	}
 	if opts != nil {
 		c.pattern = opts.Pattern
@@ -663,7 +663,7 @@ func (c *compiler) compileRef(n *node, m map[string]any, base string, i int) {
 	}
 	p, abs, ok := c.resolve(base, ref)
 	if !ok {
-		c.notes["u"+abs] = ""
+		c.notes["u"+abs] = nil
 		return
 	}
 	n.refs[i] = c.compile(p)
@@ -746,7 +746,7 @@ func (c *compiler) count(v any, path, kw string) int {
 func (c *compiler) regexp(ptr, src string) matcher {
 	if re, ok := c.regexps[src]; ok {
 		if re == nil {
-			c.notes["s"+ptr+": "+src] = ""
+			c.notes["s"+ptr+": "+src] = nil
 		}
 		return re
 	}
@@ -759,7 +759,7 @@ func (c *compiler) regexp(ptr, src string) matcher {
 	}
 	if err != nil || re == nil {
 		re = nil
-		c.notes["s"+ptr+": "+src] = ""
+		c.notes["s"+ptr+": "+src] = nil
 	}
 	c.regexps[src] = re
 	return re

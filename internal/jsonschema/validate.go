@@ -2,7 +2,6 @@ package jsonschema
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/order"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -184,6 +183,8 @@ type validator struct {
 	grown     bool     // budget already sized to the instance
 	exhausted bool     // the evaluation limits were hit
 	root      any      // the instance, to size the budget
+	fx        any      // the value x of the next failure (failWith)
+	fa, fb    int      // its numbers a and b
 }
 
 // state is the part of a validator that test saves and restores.
@@ -286,10 +287,19 @@ var messages = [...]string{
 	mCount + cMaxContains: "array must contain at most \x01 matching items, got \x02",
 }
 
+// failWith is fail for the messages that show the value x or the numbers
+// a and b.
+func (v *validator) failWith(kw string, code int, x any, a, b int) bool {
+	v.fx, v.fa, v.fb = x, a, b
+	return v.fail(kw, code, "", "")
+}
+
 // fail records a failure of the keyword at kw (relative to the current
 // keyword path) with the message messages[code], and reports whether
 // evaluation must stop. In quick mode it only counts the failure.
-func (v *validator) fail(kw string, code int, x any, a, b int, s, t string) bool {
+func (v *validator) fail(kw string, code int, s, t string) bool {
+	x, a, b := v.fx, v.fa, v.fb
+	v.fx, v.fa, v.fb = nil, 0, 0
 	v.fails++
 	if v.quick {
 		v.halted = true
@@ -387,9 +397,9 @@ func (v *validator) at(s *node, x any, key string, idx int, kw, what string) boo
 	case !s.never:
 		ok = v.in(s, x, kw, nil)
 	case idx >= 0:
-		v.fail(kw, mItem, nil, 0, 0, what, "")
+		v.fail(kw, mItem, what, "")
 	default:
-		v.fail(kw, mProp, nil, 0, 0, what, key)
+		v.fail(kw, mProp, what, key)
 	}
 	v.ipath = v.ipath[:len(v.ipath)-1]
 	return ok
@@ -400,7 +410,7 @@ func (v *validator) eval(n *node, x any, ann *annot) bool {
 		return true
 	}
 	if n.never {
-		v.fail("", mFalse, nil, 0, 0, "", "")
+		v.fail("", mFalse, "", "")
 		return false
 	}
 	depth := len(v.ipath)
@@ -408,7 +418,7 @@ func (v *validator) eval(n *node, x any, ann *annot) bool {
 		if v.stack[i].n == n {
 			// The same schema again at the same instance location: a
 			// reference cycle such as {"$ref": "#"} that would never end.
-			v.fail("", mCycle, nil, 0, 0, "", "")
+			v.fail("", mCycle, "", "")
 			return false
 		}
 	}
@@ -420,7 +430,7 @@ func (v *validator) eval(n *node, x any, ann *annot) bool {
 	}
 	if v.evals >= v.budget || len(v.stack) >= maxDepth {
 		v.exhausted = true
-		v.fail("", mLimit, nil, 0, 0, "", "")
+		v.fail("", mLimit, "", "")
 		return false
 	}
 	v.evals++
@@ -477,14 +487,14 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 
 	k := kindOf(x)
 	if k == 0 {
-		v.fail("", mGoValue, nil, 0, 0, "", "")
+		v.fail("", mGoValue, "", "")
 		return false
 	}
 	if n.types != 0 && n.types&k == 0 && (k != tNumber || n.types&tInteger == 0 || !isInteger(x)) &&
-		v.fail("/type", mType, x, int(k), int(n.types), "", "") {
+		v.failWith("/type", mType, x, int(k), int(n.types)) {
 		return false
 	}
-	if n.hasConst && !equal(x, n.constV) && v.fail("/const", mConst, n.constV, 0, 0, "", "") {
+	if n.hasConst && !equal(x, n.constV) && v.failWith("/const", mConst, n.constV, 0, 0) {
 		return false
 	}
 	if n.hasEnum {
@@ -494,7 +504,7 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 				break
 			}
 		}
-		if !found && v.fail("/enum", mEnum, n.enum, 0, 0, "", "") {
+		if !found && v.failWith("/enum", mEnum, n.enum, 0, 0) {
 			return false
 		}
 	}
@@ -517,7 +527,7 @@ func (v *validator) evalKeywords(n *node, x any, ann *annot) bool {
 
 	switch x := x.(type) {
 	case string:
-		if n.pattern != nil && !n.pattern(x) && v.fail("/pattern", mPattern, nil, 0, 0, n.patternSrc, "") {
+		if n.pattern != nil && !n.pattern(x) && v.fail("/pattern", mPattern, n.patternSrc, "") {
 			return false
 		}
 	case []any:
@@ -571,7 +581,7 @@ func (v *validator) count(n *node, c, size int) bool {
 	if lim < 0 || (c&1 == 0 && size >= lim) || (c&1 == 1 && size <= lim) {
 		return false
 	}
-	return v.fail(countKW[c], mCount+c, nil, lim, size, "", "")
+	return v.failWith(countKW[c], mCount+c, nil, lim, size)
 }
 
 // keys returns the keys of m; sorted unless in quick mode (where order does
@@ -599,7 +609,7 @@ func (v *validator) evalNumber(n *node, x any) bool {
 	var buf [40]byte
 	d, valid := toDec(x, buf[:0])
 	if !valid {
-		v.fail("", mNumber, nil, 0, 0, errf.Sprintf("%v", x), "")
+		v.fail("", mNumber, errf.Sprintf("%v", x), "")
 		return false
 	}
 	start := v.fails
@@ -608,10 +618,10 @@ func (v *validator) evalNumber(n *node, x any) bool {
 			continue
 		}
 		if i == 4 {
-			if !isMultiple(d, b.d) && v.fail("/multipleOf", mMultiple, nil, 0, 0, b.text, "") {
+			if !isMultiple(d, b.d) && v.fail("/multipleOf", mMultiple, b.text, "") {
 				return false
 			}
-		} else if c := cmpDec(d, b.d); (c == boundFail[i] || i >= 2 && c == 0) && v.fail(numKW[i], mBound, nil, 0, 0, boundOp[i], b.text) {
+		} else if c := cmpDec(d, b.d); (c == boundFail[i] || i >= 2 && c == 0) && v.fail(numKW[i], mBound, boundOp[i], b.text) {
 			return false
 		}
 	}
@@ -621,7 +631,7 @@ func (v *validator) evalNumber(n *node, x any) bool {
 func (v *validator) evalArray(n *node, a []any, ann *annot) bool {
 	start := v.fails
 	if n.unique {
-		if i, j, dup := findDuplicate(a); dup && v.fail("/uniqueItems", mUnique, nil, i, j, "", "") {
+		if i, j, dup := findDuplicate(a); dup && v.failWith("/uniqueItems", mUnique, nil, i, j) {
 			return false
 		}
 	}
@@ -661,7 +671,7 @@ func (v *validator) evalArray(n *node, a []any, ann *annot) bool {
 		}
 		v.state = saved
 		if n.counts[cMinContains] < 0 && matches == 0 {
-			if v.fail("/contains", mCount+cMinContains, nil, 1, 0, "", "") {
+			if v.failWith("/contains", mCount+cMinContains, nil, 1, 0) {
 				return false
 			}
 		} else if v.count(n, cMinContains, matches) || v.count(n, cMaxContains, matches) {
@@ -674,7 +684,7 @@ func (v *validator) evalArray(n *node, a []any, ann *annot) bool {
 func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 	start := v.fails
 	for _, r := range n.required {
-		if _, has := m[r]; !has && v.fail("/required", mRequired, nil, 0, 0, r, "") {
+		if _, has := m[r]; !has && v.fail("/required", mRequired, r, "") {
 			return false
 		}
 	}
@@ -683,7 +693,7 @@ func (v *validator) evalObject(n *node, m map[string]any, ann *annot) bool {
 			continue
 		}
 		for _, r := range dr.req {
-			if _, has := m[r]; !has && v.fail("/dependentRequired", mDepReq, nil, 0, 0, r, dr.prop) {
+			if _, has := m[r]; !has && v.fail("/dependentRequired", mDepReq, r, dr.prop) {
 				return false
 			}
 		}
@@ -789,18 +799,18 @@ func (v *validator) evalApplicators(n *node, x any, ann *annot) bool {
 		}
 		switch {
 		case first < 0:
-			if v.fail(listKW[i], mAnyOf+i-1, nil, 0, 0, "", "") || v.explain(n, list, x) {
+			if v.fail(listKW[i], mAnyOf+i-1, "", "") || v.explain(n, list, x) {
 				return false
 			}
 		case second >= 0:
-			if v.fail("/oneOf", mOneOfMany, nil, first, second, "", "") {
+			if v.failWith("/oneOf", mOneOfMany, nil, first, second) {
 				return false
 			}
 		case i == 2 && ann != nil:
 			ann.merge(best)
 		}
 	}
-	if s := n.sub[sNot]; s != nil && v.test(s, x, nil) && v.fail("/not", mNot, nil, 0, 0, "", "") {
+	if s := n.sub[sNot]; s != nil && v.test(s, x, nil) && v.fail("/not", mNot, "", "") {
 		return false
 	}
 	if n.sub[sIf] != nil && (n.sub[sThen] != nil || n.sub[sElse] != nil || ann != nil) {
@@ -842,7 +852,7 @@ func (v *validator) explain(n *node, branches []*node, x any) bool {
 		}
 		if plausible {
 			candidates++
-			pick = slices.Clone(got)
+			pick = append(got[:0:0], got...)
 		}
 		v.causes = v.causes[:start]
 	}

@@ -19,9 +19,10 @@ type IP struct {
 
 // addrError is ParseIP's error, with net/netip.ParseAddr's text.
 type addrError struct {
-	in  string // the string given to ParseIP
-	msg string // an explanation of the parse failure
-	at  string // optionally, the unparsed portion of in at which the error occurred
+	_   [0]func() // not comparable: no generated equality function
+	in  string    // the string given to ParseIP
+	msg string    // an explanation of the parse failure
+	at  string    // optionally, the unparsed portion of in at which the error occurred
 }
 
 func (err *addrError) Error() string {
@@ -37,66 +38,77 @@ func (err *addrError) Error() string {
 // same error texts). It is netip's parser without its Addr type, whose
 // interned zones would link package unique into the WebAssembly modules.
 func ParseIP(s string) (IP, error) {
+	var ip IP
+	msg, at := "unable to parse IP", ""
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '.':
-			ip := IP{Is4: true}
+			ip.Is4 = true
 			ip.Bytes[10], ip.Bytes[11] = 0xff, 0xff
-			return ip, parseIPv4Fields(s, 0, len(s), ip.Bytes[12:])
+			msg, at = parseIPv4Fields(s, 0, len(s), ip.Bytes[12:])
 		case ':':
-			return parseIPv6(s)
+			if msg, at = parseIPv6(s, &ip); msg != "" {
+				ip = IP{}
+			}
 		case '%':
 			// Assume that this was trying to be an IPv6 address with
 			// a zone specifier, but the address is missing.
-			return IP{}, &addrError{in: s, msg: "missing IPv6 address"}
+			msg = "missing IPv6 address"
+		default:
+			continue
 		}
+		break
 	}
-	return IP{}, &addrError{in: s, msg: "unable to parse IP"}
+	if msg != "" {
+		return ip, &addrError{in: s, msg: msg, at: at}
+	}
+	return ip, nil
 }
 
-func parseIPv4Fields(in string, off, end int, fields []uint8) error {
+// parseIPv4Fields and parseIPv6 return the msg and at of their addrError
+// (msg empty: no error), ParseIP makes it.
+func parseIPv4Fields(in string, off, end int, fields []uint8) (msg, at string) {
 	var val, pos int
 	var digLen int // number of digits in current octet
 	s := in[off:end]
 	for i := 0; i < len(s); i++ {
 		if s[i] >= '0' && s[i] <= '9' {
 			if digLen == 1 && val == 0 {
-				return &addrError{in: in, msg: "IPv4 field has octet with leading zero"}
+				return "IPv4 field has octet with leading zero", ""
 			}
 			val = val*10 + int(s[i]) - '0'
 			digLen++
 			if val > 255 {
-				return &addrError{in: in, msg: "IPv4 field has value >255"}
+				return "IPv4 field has value >255", ""
 			}
 		} else if s[i] == '.' {
 			// .1.2.3
 			// 1.2.3.
 			// 1..2.3
 			if i == 0 || i == len(s)-1 || s[i-1] == '.' {
-				return &addrError{in: in, msg: "IPv4 field must have at least one digit", at: s[i:]}
+				return "IPv4 field must have at least one digit", s[i:]
 			}
 			// 1.2.3.4.5
 			if pos == 3 {
-				return &addrError{in: in, msg: "IPv4 address too long"}
+				return "IPv4 address too long", ""
 			}
 			fields[pos] = uint8(val)
 			pos++
 			val = 0
 			digLen = 0
 		} else {
-			return &addrError{in: in, msg: "unexpected character", at: s[i:]}
+			return "unexpected character", s[i:]
 		}
 	}
 	if pos < 3 {
-		return &addrError{in: in, msg: "IPv4 address too short"}
+		return "IPv4 address too short", ""
 	}
 	fields[3] = uint8(val)
-	return nil
+	return "", ""
 }
 
-func parseIPv6(in string) (IP, error) {
+func parseIPv6(in string, out *IP) (msg, at string) {
 	s := in
-	var out IP
 
 	// Split off the zone right from the start.
 	zone := ""
@@ -105,7 +117,7 @@ func parseIPv6(in string) (IP, error) {
 			s, zone = s[:i], s[i+1:]
 			if zone == "" {
 				// Not allowed to have an empty zone if explicitly specified.
-				return IP{}, &addrError{in: in, msg: "zone must be a non-empty string"}
+				return "zone must be a non-empty string", ""
 			}
 			out.Zone = true
 			break
@@ -121,7 +133,7 @@ func parseIPv6(in string) (IP, error) {
 		s = s[2:]
 		// Might be only ellipsis
 		if len(s) == 0 {
-			return out, nil
+			return "", ""
 		}
 	}
 
@@ -143,35 +155,35 @@ func parseIPv6(in string) (IP, error) {
 			}
 			if off > 3 {
 				// more than 4 digits in group, fail.
-				return IP{}, &addrError{in: in, msg: "each group must have 4 or less digits", at: s}
+				return "each group must have 4 or less digits", s
 			}
 			if acc > 0xffff {
 				// Overflow, fail.
-				return IP{}, &addrError{in: in, msg: "IPv6 field has value >=2^16", at: s}
+				return "IPv6 field has value >=2^16", s
 			}
 		}
 		if off == 0 {
 			// No digits found, fail.
-			return IP{}, &addrError{in: in, msg: "each colon-separated field must have at least one digit", at: s}
+			return "each colon-separated field must have at least one digit", s
 		}
 
 		// If followed by dot, might be in trailing IPv4.
 		if off < len(s) && s[off] == '.' {
 			if ellipsis < 0 && i != 12 {
 				// Not the right place.
-				return IP{}, &addrError{in: in, msg: "embedded IPv4 address must replace the final 2 fields of the address", at: s}
+				return "embedded IPv4 address must replace the final 2 fields of the address", s
 			}
 			if i+4 > 16 {
 				// Not enough room.
-				return IP{}, &addrError{in: in, msg: "too many hex fields to fit an embedded IPv4 at the end of the address", at: s}
+				return "too many hex fields to fit an embedded IPv4 at the end of the address", s
 			}
 
 			end := len(in)
 			if len(zone) > 0 {
 				end -= len(zone) + 1
 			}
-			if err := parseIPv4Fields(in, end-len(s), end, ip[i:i+4]); err != nil {
-				return IP{}, err
+			if msg, at = parseIPv4Fields(in, end-len(s), end, ip[i:i+4]); msg != "" {
+				return msg, at
 			}
 			s = ""
 			i += 4
@@ -191,16 +203,16 @@ func parseIPv6(in string) (IP, error) {
 
 		// Otherwise must be followed by colon and more.
 		if s[0] != ':' {
-			return IP{}, &addrError{in: in, msg: "unexpected character, want colon", at: s}
+			return "unexpected character, want colon", s
 		} else if len(s) == 1 {
-			return IP{}, &addrError{in: in, msg: "colon must be followed by more characters", at: s}
+			return "colon must be followed by more characters", s
 		}
 		s = s[1:]
 
 		// Look for ellipsis.
 		if s[0] == ':' {
 			if ellipsis >= 0 { // already have one
-				return IP{}, &addrError{in: in, msg: "multiple :: in address", at: s}
+				return "multiple :: in address", s
 			}
 			ellipsis = i
 			s = s[1:]
@@ -212,13 +224,13 @@ func parseIPv6(in string) (IP, error) {
 
 	// Must have used entire string.
 	if len(s) != 0 {
-		return IP{}, &addrError{in: in, msg: "trailing garbage after address", at: s}
+		return "trailing garbage after address", s
 	}
 
 	// If didn't parse enough, expand ellipsis.
 	if i < 16 {
 		if ellipsis < 0 {
-			return IP{}, &addrError{in: in, msg: "address string too short"}
+			return "address string too short", ""
 		}
 		n := 16 - i
 		for j := i - 1; j >= ellipsis; j-- {
@@ -227,7 +239,7 @@ func parseIPv6(in string) (IP, error) {
 		clear(ip[ellipsis : ellipsis+n])
 	} else if ellipsis >= 0 {
 		// Ellipsis must represent at least one 0 group.
-		return IP{}, &addrError{in: in, msg: "the :: must expand to at least one field of zeros"}
+		return "the :: must expand to at least one field of zeros", ""
 	}
-	return out, nil
+	return "", ""
 }

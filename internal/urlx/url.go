@@ -344,46 +344,42 @@ func (u *URL) EscapedFragment() string {
 
 // String reassembles the URL (the same string net/url.URL.String gives).
 func (u *URL) String() string {
-	b := make([]byte, 0, len(u.Scheme)+len(u.Opaque)+len(u.Host)+len(u.Path)+len(u.RawQuery)+len(u.Fragment)+16)
+	// One concatenation of the parts: smaller code than appending each.
+	var scheme, auth, host, slash, path, query, frag string
 	if u.Scheme != "" {
-		b = append(b, u.Scheme...)
-		b = append(b, ':')
+		scheme = u.Scheme + ":"
 	}
 	if u.Opaque != "" {
-		b = append(b, u.Opaque...)
+		path = u.Opaque
 	} else {
 		if (u.Scheme != "" || u.Host != "" || u.User != nil) && !(u.OmitHost && u.Host == "" && u.User == nil) {
 			if u.Host != "" || u.Path != "" || u.User != nil {
-				b = append(b, "//"...)
+				auth = "//"
 			}
 			if u.User != nil {
-				b = append(b, u.User.String()...)
-				b = append(b, '@')
+				auth += u.User.String() + "@"
 			}
-			b = append(b, escape(u.Host, modeHost)...)
+			host = escape(u.Host, modeHost)
 		}
-		path := u.EscapedPath()
+		path = u.EscapedPath()
 		if path != "" && path[0] != '/' && u.Host != "" {
-			b = append(b, '/')
+			slash = "/"
 		}
-		if len(b) == 0 {
+		if scheme == "" && auth == "" && host == "" && slash == "" {
 			// RFC 3986 §4.2: "./" keeps a first segment with a colon from
 			// reading as a scheme.
 			if seg, _, _ := strings.Cut(path, "/"); strings.Contains(seg, ":") {
-				b = append(b, "./"...)
+				slash = "./"
 			}
 		}
-		b = append(b, path...)
 	}
 	if u.ForceQuery || u.RawQuery != "" {
-		b = append(b, '?')
-		b = append(b, u.RawQuery...)
+		query = "?" + u.RawQuery
 	}
 	if u.Fragment != "" {
-		b = append(b, '#')
-		b = append(b, u.EscapedFragment()...)
+		frag = "#" + u.EscapedFragment()
 	}
-	return string(b)
+	return scheme + auth + host + slash + path + query + frag
 }
 
 // IsAbs reports whether the URL has a scheme.
@@ -549,15 +545,12 @@ func (v Values) Encode() string {
 	}
 	order.Strings(keys)
 	var b []byte
+	sep := ""
 	for _, k := range keys {
 		ek := QueryEscape(k)
 		for _, x := range v[k] {
-			if len(b) > 0 {
-				b = append(b, '&')
-			}
-			b = append(b, ek...)
-			b = append(b, '=')
-			b = append(b, QueryEscape(x)...)
+			b = append(b, sep+ek+"="+QueryEscape(x)...)
+			sep = "&"
 		}
 	}
 	return string(b)
