@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"context"
 	"encoding/json"
 	"strings"
@@ -41,7 +42,7 @@ type (
 	jsonToken struct {
 		AccessToken  string          `json:"access_token"`
 		TokenType    string          `json:"token_type"`
-		ExpiresIn    json.RawMessage `json:"expires_in"`
+		ExpiresIn    rawjson.RawMessage `json:"expires_in"`
 		RefreshToken string          `json:"refresh_token"`
 		Scope        string          `json:"scope"`
 	}

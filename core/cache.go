@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"strconv"
 	"sync"
 	"time"
@@ -21,11 +20,11 @@ type resultCache struct {
 type cacheEntry struct {
 	method  string
 	uri     string
-	result  json.RawMessage
+	result  RawMessage
 	expires time.Time
 }
 
-func (c *resultCache) get(key string) (json.RawMessage, bool) {
+func (c *resultCache) get(key string) (RawMessage, bool) {
 	c.mu.Lock()
 	e := c.entries[key]
 	if e != nil && !c.clock.Now().Before(e.expires) {
@@ -41,7 +40,7 @@ func (c *resultCache) get(key string) (json.RawMessage, bool) {
 
 // put stores result if ttlMs, the raw value of its ttlMs member, is a
 // positive number.
-func (c *resultCache) put(key, method, uri string, result, ttlMs json.RawMessage) {
+func (c *resultCache) put(key, method, uri string, result, ttlMs RawMessage) {
 	ms, err := strconv.ParseFloat(string(ttlMs), 64)
 	if err != nil || ms <= 0 {
 		return

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"sync"
 	"time"
@@ -393,7 +392,7 @@ func (c *Client) forget(s *Session) {
 }
 
 // marshalCapabilities is computed once per session.
-func (c *Client) marshalCapabilities() json.RawMessage {
+func (c *Client) marshalCapabilities() RawMessage {
 	caps := c.Capabilities()
 	if c.opts.Tasks {
 		ext := make(map[string]any, len(caps.Extensions)+1)

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -95,7 +94,7 @@ var (
 type RPCError struct {
 	Code    int64
 	Message string
-	Data    json.RawMessage
+	Data    RawMessage
 }
 
 func (e *RPCError) Error() string {

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 
@@ -181,7 +180,7 @@ func (s *Session) noModernVersion(legacy, sup []string, cause error) error {
 	return errf.Errorf("%w: server supports %v, client %v", ErrUnsupportedVersion, sup, s.versions)
 }
 
-func (s *Session) commitDiscover(v string, res *DiscoverResult, raw json.RawMessage) {
+func (s *Session) commitDiscover(v string, res *DiscoverResult, raw RawMessage) {
 	// _meta["io.modelcontextprotocol/serverInfo"], read as encoding/json
 	// would into a struct of that shape (errors leave what was read).
 	var m serverInfoMeta
@@ -332,7 +331,7 @@ func (s *Session) restoreLegacyState(ctx context.Context) {
 
 // stringParams encodes params with one string member (the encoding of
 // SetLevelParams, SubscribeParams and the like without _meta).
-func stringParams(key, val string) json.RawMessage {
+func stringParams(key, val string) RawMessage {
 	b := append(jsonscan.AppendString(append(make([]byte, 0, len(key)+len(val)+8), '{'), key), ':')
 	return append(jsonscan.AppendString(b, val), '}')
 }

@@ -5,7 +5,6 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 
 	"context"
-	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -75,7 +74,7 @@ var (
 
 // fulfil runs the handler for one server request and returns its encoded
 // result. Panics in handlers become errors.
-func (s *Session) fulfil(ctx context.Context, method string, params json.RawMessage) (result json.RawMessage, err error) {
+func (s *Session) fulfil(ctx context.Context, method string, params RawMessage) (result RawMessage, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = errf.Errorf("core: %s handler panicked: %v", method, r)
@@ -94,12 +93,12 @@ func noHandlerFor(what string) error {
 }
 
 // runHandlerFor is fulfil without the recovery.
-func (s *Session) runHandlerFor(ctx context.Context, method string, params json.RawMessage) (result json.RawMessage, err error) {
+func (s *Session) runHandlerFor(ctx context.Context, method string, params RawMessage) (result RawMessage, err error) {
 	opts := &s.client.opts
 	var out any
 	switch method {
 	case MethodPing:
-		return json.RawMessage("{}"), nil
+		return RawMessage("{}"), nil
 	case MethodCreateMessage:
 		if opts.SamplingHandler == nil {
 			return nil, noHandlerFor("sampling")
@@ -179,7 +178,7 @@ func nonNilRoots(r []*Root) []*Root {
 	return r
 }
 
-func unmarshalParams(params json.RawMessage, v any) error {
+func unmarshalParams(params RawMessage, v any) error {
 	if len(params) == 0 {
 		return nil
 	}
@@ -191,7 +190,7 @@ func unmarshalParams(params json.RawMessage, v any) error {
 
 // applyElicitationDefaults fills fields missing from an accepted form with
 // the defaults of the requested schema (SEP-1034).
-func applyElicitationDefaults(r *ElicitResult, schema json.RawMessage) {
+func applyElicitationDefaults(r *ElicitResult, schema RawMessage) {
 	if len(schema) == 0 {
 		return
 	}
@@ -219,10 +218,10 @@ func applyElicitationDefaults(r *ElicitResult, schema json.RawMessage) {
 
 // fulfilInputs answers every entry of an input_required result, in
 // parallel, and returns the inputResponses object.
-func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputRequest) (json.RawMessage, error) {
+func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputRequest) (RawMessage, error) {
 	type answer struct {
 		key string
-		raw json.RawMessage
+		raw RawMessage
 		err error
 	}
 	if max := s.client.opts.MaxServerRequests; len(reqs) > max {
@@ -254,7 +253,7 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 	wg.Wait()
 	cancel()
 	close(answers)
-	out := make(map[string]json.RawMessage, len(reqs))
+	out := make(map[string]RawMessage, len(reqs))
 	var firstErr error
 	for a := range answers {
 		if a.err != nil {
@@ -272,7 +271,7 @@ func (s *Session) fulfilInputs(ctx context.Context, reqs map[string]*InputReques
 }
 
 // marshalResponses is json.Marshal of the inputResponses object.
-func marshalResponses(out map[string]json.RawMessage) (json.RawMessage, error) {
+func marshalResponses(out map[string]RawMessage) (RawMessage, error) {
 	m := make(map[string]any, len(out))
 	for k, v := range out {
 		m[k] = v
@@ -283,7 +282,7 @@ func marshalResponses(out map[string]json.RawMessage) (json.RawMessage, error) {
 // schemaDefaults reads properties.*.default of a JSON Schema as
 // json.Unmarshal into struct{ Properties map[string]struct{ Default
 // json.RawMessage } } would.
-func schemaDefaults(schema []byte) (map[string]json.RawMessage, error) {
+func schemaDefaults(schema []byte) (map[string]RawMessage, error) {
 	var w schemaDefaultsWire
 	err := decodeShape(schema, &w)
 	return w.Properties, err
@@ -295,7 +294,7 @@ func schemaDefaults(schema []byte) (map[string]json.RawMessage, error) {
 func withJSONNumbers(v any) any {
 	switch x := v.(type) {
 	case jsonscan.Number:
-		return json.Number(x)
+		return Number(x)
 	case map[string]any:
 		for k, e := range x {
 			x[k] = withJSONNumbers(e)

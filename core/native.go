@@ -1,38 +1,86 @@
 package core
 
 import (
-	"encoding/json"
+	"errors"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
-// This file holds package core's only calls into encoding/json: the
+// This file holds package core's only reflection-based encoding: the
 // generic entry points that take the caller's arbitrary Go values
 // (Session.Request, Notify, CallTool, CallToolAsTask and the typed list
 // methods' params; CallOptions.Meta values; CallToolResult.DecodeStructured)
-// fall back to it for values the hand-written encoders do not know
-// (structs, named types). Everything else, and everything the JavaScript
-// and WASI hosts call (RequestRaw, NotifyRaw, CallToolRaw,
-// CallToolAsTaskRaw), encodes and decodes without reflection, so that
-// encoding/json stays out of the WebAssembly modules (docs/size.md).
+// fall back on rawjson.Marshal and Unmarshal — encoding/json's — for values
+// the hand-written encoders do not know (structs, named types). Everything
+// else, and everything the JavaScript and WASI hosts call (RequestRaw,
+// NotifyRaw, CallToolRaw, CallToolAsTaskRaw), encodes and decodes without
+// reflection. In the GOOS=js build, which does not import encoding/json
+// (internal/rawjson, docs/size.md), the fallback takes values with
+// MarshalJSON or UnmarshalJSON methods and JSON-shaped values (maps,
+// slices, strings, numbers, booleans, nil), and reports other Go types as
+// unsupported (an error wrapping rawjson.ErrUnsupported).
 
-// jsonMarshal is json.Marshal, for the generic entry points only.
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+// jsonMarshal is json.Marshal, for the generic entry points only (see the
+// file comment for GOOS=js).
+func jsonMarshal(v any) ([]byte, error) {
+	b, err := rawjson.Marshal(v)
+	if !errors.Is(err, rawjson.ErrUnsupported) {
+		if err == nil && !rawjson.Reflection {
+			// json.Marshal checks and compacts a MarshalJSON's output.
+			if b, err = jsonscan.AppendCompact(nil, b, true); err != nil {
+				return nil, errf.Errorf("core: MarshalJSON: %w", err)
+			}
+		}
+		return b, err
+	}
+	if b, jerr := jsonscan.Marshal(v); jerr == nil {
+		return b, nil
+	}
+	return nil, errf.Errorf("core: encoding a value of this Go type: %w", err)
+}
 
-// jsonUnmarshal is json.Unmarshal, for DecodeStructured only.
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+// jsonUnmarshal is json.Unmarshal, for DecodeStructured only (see the file
+// comment for GOOS=js).
+func jsonUnmarshal(data []byte, v any) error {
+	err := rawjson.Unmarshal(data, v)
+	if !errors.Is(err, rawjson.ErrUnsupported) {
+		return err
+	}
+	switch p := v.(type) {
+	case *any:
+		x, derr := jsonscan.Decode(data)
+		if derr == nil {
+			*p = x
+		}
+		return derr
+	case *map[string]any:
+		x, derr := jsonscan.Decode(data)
+		if derr != nil {
+			return derr
+		}
+		m, ok := x.(map[string]any)
+		if !ok && x != nil {
+			return errf.Errorf("core: decoding into a map: the JSON value is not an object")
+		}
+		*p = m
+		return nil
+	}
+	return errf.Errorf("core: decoding into a value of this Go type: %w", err)
+}
 
 // marshalParams encodes the params of a generic entry point: by hand for
 // the common shapes (the same bytes as json.Marshal), with encoding/json
 // for anything else.
-func marshalParams(params any) (json.RawMessage, error) {
+func marshalParams(params any) (RawMessage, error) {
 	switch p := params.(type) {
 	case nil:
 		return nil, nil
-	case json.RawMessage:
+	case RawMessage:
 		return p, nil
 	case []byte:
-		return json.RawMessage(p), nil
+		return RawMessage(p), nil
 	case *CallToolParams:
 		if p == nil {
 			return nil, nil

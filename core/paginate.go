@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"iter"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -125,9 +124,9 @@ func (s *Session) AllPrompts(ctx context.Context) ([]*Prompt, error) {
 }
 
 // cursorParams encodes &PaginatedParams{Cursor: cursor}.
-func cursorParams(cursor string) json.RawMessage {
+func cursorParams(cursor string) RawMessage {
 	if cursor == "" {
-		return json.RawMessage("{}")
+		return RawMessage("{}")
 	}
 	return stringParams("cursor", cursor)
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -11,7 +10,7 @@ import (
 
 // objectMembers splits a JSON object into its members, keeping each value's
 // bytes exactly as received (the values alias obj).
-func objectMembers(obj json.RawMessage) ([]jsonscan.Member, error) {
+func objectMembers(obj RawMessage) ([]jsonscan.Member, error) {
 	obj = bytes.TrimSpace(obj)
 	if len(obj) == 0 || string(obj) == "null" {
 		return nil, nil
@@ -29,7 +28,7 @@ func objectMembers(obj json.RawMessage) ([]jsonscan.Member, error) {
 // or params of a decoded message, which DecodeMessage validated as a whole —
 // without validating it again (a multi-megabyte result was validated four
 // times per call before). Anything but an object has no members.
-func knownMembers(obj json.RawMessage) []jsonscan.Member {
+func knownMembers(obj RawMessage) []jsonscan.Member {
 	obj = bytes.TrimSpace(obj)
 	if len(obj) == 0 || obj[0] != '{' {
 		return nil
@@ -98,7 +97,7 @@ func memberIndex(ms []jsonscan.Member, key string) int {
 // object (members already present in the caller's _meta are kept unless
 // replaced) and the top-level members in top set. It may modify ms and
 // metaAdd.
-func buildParams(ms []jsonscan.Member, metaAdd []jsonscan.Member, top ...jsonscan.Member) (json.RawMessage, error) {
+func buildParams(ms []jsonscan.Member, metaAdd []jsonscan.Member, top ...jsonscan.Member) (RawMessage, error) {
 	var err error
 	if len(metaAdd) > 0 {
 		var meta []jsonscan.Member
@@ -125,7 +124,7 @@ func buildParams(ms []jsonscan.Member, metaAdd []jsonscan.Member, top ...jsonsca
 // large result costs little more than a search for quotes. It reports
 // malformed input it met on the way; raw that is not an object has no
 // members.
-func walkTop(raw json.RawMessage, f func(name []byte, val, end int) (stop bool)) (malformed bool) {
+func walkTop(raw RawMessage, f func(name []byte, val, end int) (stop bool)) (malformed bool) {
 	i := jsonscan.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return false
@@ -162,7 +161,7 @@ func walkTop(raw json.RawMessage, f func(name []byte, val, end int) (stop bool))
 // member named key (given with its quotes): false only when none of its
 // member names is key, not even escaped, and raw is not malformed on the
 // way (then the caller's parser decides).
-func mayHaveKey(raw json.RawMessage, key string) bool {
+func mayHaveKey(raw RawMessage, key string) bool {
 	found := false
 	malformed := walkTop(raw, func(name []byte, _, _ int) bool {
 		n := name[1:max(len(name)-1, 1)]
@@ -176,8 +175,8 @@ func mayHaveKey(raw json.RawMessage, key string) bool {
 // decoded (valid) JSON object, or nil: one walk of the names (see
 // [walkTop]) that stops at the first match, not a split of all the
 // members. A name written with escapes is compared after unescaping.
-func topMember(raw json.RawMessage, key string) json.RawMessage {
-	var v json.RawMessage
+func topMember(raw RawMessage, key string) RawMessage {
+	var v RawMessage
 	walkTop(raw, func(name []byte, val, end int) bool {
 		if n := name[1:max(len(name)-1, 1)]; string(n) == key || bytes.IndexByte(n, '\\') >= 0 && jsonscan.RawString(name) == key {
 			v = raw[val:end]
@@ -191,7 +190,7 @@ func topMember(raw json.RawMessage, key string) json.RawMessage {
 // getMember returns the raw value of a top-level member, or nil.
 //
 //go:noinline
-func getMember(ms []jsonscan.Member, key string) json.RawMessage {
+func getMember(ms []jsonscan.Member, key string) RawMessage {
 	for _, m := range ms {
 		if m.Key == key {
 			return m.Val

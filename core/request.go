@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -57,7 +56,7 @@ type callEra struct {
 // renegotiation, session re-initialization, caching, tools/list filtering
 // and output-schema validation) and returns the raw result. params is any
 // value that encodes as a JSON object, a json.RawMessage, or nil.
-func (s *Session) Request(ctx context.Context, method string, params any, opts *CallOptions) (json.RawMessage, error) {
+func (s *Session) Request(ctx context.Context, method string, params any, opts *CallOptions) (RawMessage, error) {
 	raw, err := marshalParams(params)
 	if err != nil {
 		return nil, err
@@ -69,14 +68,14 @@ func (s *Session) Request(ctx context.Context, method string, params any, opts *
 // nil for none): the path of the JavaScript and WASI hosts. Values in
 // opts.Meta must be JSON-shaped (maps, slices, strings, numbers, booleans,
 // nil, json.RawMessage), as the hosts' decoded JSON is.
-func (s *Session) RequestRaw(ctx context.Context, method string, params json.RawMessage, opts *CallOptions) (json.RawMessage, error) {
+func (s *Session) RequestRaw(ctx context.Context, method string, params RawMessage, opts *CallOptions) (RawMessage, error) {
 	return s.call(ctx, method, params, opts, nil)
 }
 
 // call is the request pipeline. pin is non-nil during the handshake and
 // while restoreLegacyState restores a re-initialized session: such a call
 // is never retried, renegotiated or re-initialized.
-func (s *Session) call(ctx context.Context, method string, params json.RawMessage, opts *CallOptions, pin *callEra) (json.RawMessage, error) {
+func (s *Session) call(ctx context.Context, method string, params RawMessage, opts *CallOptions, pin *callEra) (RawMessage, error) {
 	return s.callProbe(ctx, method, params, opts, pin, nil)
 }
 
@@ -93,7 +92,7 @@ type taskProbe struct {
 
 // callProbe is call that, for tools/call, records in probe (when non-nil)
 // what it found out about the result.
-func (s *Session) callProbe(ctx context.Context, method string, params json.RawMessage, opts *CallOptions, pin *callEra, probe *taskProbe) (json.RawMessage, error) {
+func (s *Session) callProbe(ctx context.Context, method string, params RawMessage, opts *CallOptions, pin *callEra, probe *taskProbe) (RawMessage, error) {
 	if opts == nil {
 		opts = &noCallOptions
 	}
@@ -222,7 +221,7 @@ func (s *Session) callProbe(ctx context.Context, method string, params json.RawM
 		}
 		// A modern result's resultType, found in one walk of its top-level
 		// names (a multi-megabyte result is walked, not split, per check).
-		var resultType json.RawMessage
+		var resultType RawMessage
 		if era == EraModern {
 			resultType = topMember(result, "resultType")
 		}
@@ -254,7 +253,7 @@ func (s *Session) callProbe(ctx context.Context, method string, params json.RawM
 			return result, err
 		}
 		if cacheKey != "" && extras == nil {
-			var ttl json.RawMessage
+			var ttl RawMessage
 			if era == EraModern {
 				ttl = topMember(result, "ttlMs")
 			}
@@ -265,7 +264,7 @@ func (s *Session) callProbe(ctx context.Context, method string, params json.RawM
 }
 
 // wireParams assembles the params sent on the wire.
-func (s *Session) wireParams(era Era, version string, user []jsonscan.Member, opts *CallOptions, token jsonrpc.ID, extras []jsonscan.Member) (json.RawMessage, error) {
+func (s *Session) wireParams(era Era, version string, user []jsonscan.Member, opts *CallOptions, token jsonrpc.ID, extras []jsonscan.Member) (RawMessage, error) {
 	var meta []jsonscan.Member
 	if era == EraModern {
 		s.mu.Lock()
@@ -313,7 +312,7 @@ func (s *Session) renegotiate(current string, supported []string) bool {
 
 // answerInputRequired fulfils an input_required result and returns the
 // members to add to the retry.
-func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessage) ([]jsonscan.Member, error) {
+func (s *Session) answerInputRequired(ctx context.Context, result RawMessage) ([]jsonscan.Member, error) {
 	var ir inputRequiredResult
 	if err := decodeInputRequired(result, &ir); err != nil {
 		return nil, wrapWhat(ErrInvalidResult, "input_required", err)
@@ -338,7 +337,7 @@ func (s *Session) answerInputRequired(ctx context.Context, result json.RawMessag
 }
 
 // postProcess applies method-specific rules to a complete result.
-func (s *Session) postProcess(method string, user []jsonscan.Member, result json.RawMessage) (json.RawMessage, error) {
+func (s *Session) postProcess(method string, user []jsonscan.Member, result RawMessage) (RawMessage, error) {
 	switch method {
 	case MethodListTools:
 		return s.registerTools(result)
@@ -353,7 +352,7 @@ func (s *Session) postProcess(method string, user []jsonscan.Member, result json
 
 // decodeResult decodes a raw result into v (a result type of the typed
 // methods).
-func decodeResult(method string, raw json.RawMessage, v any) error {
+func decodeResult(method string, raw RawMessage, v any) error {
 	if err := decodeTypedResult(raw, v); err != nil {
 		return wrapWhat(ErrInvalidResult, method, err)
 	}
@@ -405,7 +404,7 @@ func (s *Session) ListTools(ctx context.Context, params *PaginatedParams) (*List
 }
 
 // listTools is ListTools with the params encoded.
-func (s *Session) listTools(ctx context.Context, params json.RawMessage) (*ListToolsResult, error) {
+func (s *Session) listTools(ctx context.Context, params RawMessage) (*ListToolsResult, error) {
 	raw, err := s.call(ctx, MethodListTools, params, nil, nil)
 	if err != nil && raw == nil {
 		return nil, err

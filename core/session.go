@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"strconv"
@@ -73,8 +72,8 @@ type Session struct {
 	closed       bool
 	closeErr     error
 
-	capsJSON json.RawMessage
-	infoJSON json.RawMessage
+	capsJSON RawMessage
+	infoJSON RawMessage
 
 	cache    resultCache
 	notes    notificationQueue
@@ -410,7 +409,7 @@ func (s *Session) send(ctx context.Context, m jsonrpc.Message, opts *SendOptions
 // callSpec describes one wire request.
 type callSpec struct {
 	method  string
-	params  json.RawMessage // final params, _meta included
+	params  RawMessage // final params, _meta included
 	send    SendOptions
 	timeout time.Duration // idle timeout; <0 none
 	total   time.Duration // hard maximum; 0 none
@@ -651,7 +650,7 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 // NotifyRaw is Notify with the params encoded already (a JSON object, or
 // nil for none): the path of the JavaScript and WASI hosts, which never
 // encode a Go value with encoding/json.
-func (s *Session) NotifyRaw(ctx context.Context, method string, raw json.RawMessage) error {
+func (s *Session) NotifyRaw(ctx context.Context, method string, raw RawMessage) error {
 	s.mu.Lock()
 	closed, version := s.closed, s.version
 	s.mu.Unlock()
@@ -663,7 +662,7 @@ func (s *Session) NotifyRaw(ctx context.Context, method string, raw json.RawMess
 
 // cancelledParams encodes &CancelledParams{RequestID: jsonrpc.Int64ID(id),
 // Reason: reason}.
-func cancelledParams(id int64, reason string) json.RawMessage {
+func cancelledParams(id int64, reason string) RawMessage {
 	b := strconv.AppendInt([]byte(`{"requestId":`), id, 10)
 	if reason != "" {
 		b = jsonscan.AppendString(append(b, `,"reason":`...), reason)

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"github.com/mcpwasm/mcpwasm/internal/order"
 	"sync"
@@ -19,7 +18,7 @@ type ListenOptions struct {
 	// except a list-changed or resource-updated notification the session's
 	// own stream also delivers (see ClientOptions.ToolListChangedHandler):
 	// one change calls the client-level handler once.
-	Handler func(ctx context.Context, method string, params json.RawMessage)
+	Handler func(ctx context.Context, method string, params RawMessage)
 }
 
 // Subscription is an open subscriptions/listen stream (2026-07-28). It is
@@ -28,7 +27,7 @@ type Subscription struct {
 	s         *Session
 	id        int64
 	requested SubscriptionFilter
-	handler   func(ctx context.Context, method string, params json.RawMessage)
+	handler   func(ctx context.Context, method string, params RawMessage)
 	ackCh     chan struct{}
 	cancel    context.CancelFunc
 

@@ -3,7 +3,6 @@ package core
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"strconv"
 	"sync"
@@ -126,7 +125,7 @@ type wireTask struct {
 	PollInterval   *int64                   `json:"pollInterval,omitempty"`
 	PollIntervalMs *int64                   `json:"pollIntervalMs,omitempty"`
 	InputRequests  map[string]*InputRequest `json:"inputRequests,omitempty"`
-	Result         json.RawMessage          `json:"result,omitempty"`
+	Result         RawMessage               `json:"result,omitempty"`
 	Error          *jsonrpc.Error           `json:"error,omitempty"`
 }
 
@@ -200,7 +199,7 @@ type Task struct {
 	st       TaskState
 	final    bool // the outcome below is set
 	result   *CallToolResult
-	raw      json.RawMessage // the final result as the server sent it
+	raw      RawMessage // the final result as the server sent it
 	err      error
 	answered map[string]bool // modern inputRequests keys already answered
 	notes    chan wireTask   // status notifications for this task (buffered)
@@ -401,7 +400,7 @@ func (s *Session) serverHasTaskList() bool {
 
 // taskCreated reports whether a raw tools/call result is a task handle and
 // decodes it.
-func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
+func taskCreated(era Era, raw RawMessage) (*wireTask, bool, error) {
 	if era == EraModern {
 		return modernTaskCreated(raw, topMember(raw, "resultType"))
 	}
@@ -419,7 +418,7 @@ func taskCreated(era Era, raw json.RawMessage) (*wireTask, bool, error) {
 
 // modernTaskCreated is taskCreated of a 2026-07-28 result whose top-level
 // resultType (raw JSON, nil when absent) is known already.
-func modernTaskCreated(raw, resultType json.RawMessage) (*wireTask, bool, error) {
+func modernTaskCreated(raw, resultType RawMessage) (*wireTask, bool, error) {
 	if jsonscan.RawString(resultType) != ResultTypeTask {
 		return nil, false, nil
 	}
@@ -433,7 +432,7 @@ func modernTaskCreated(raw, resultType json.RawMessage) (*wireTask, bool, error)
 // taskResult is the hook of the request pipeline: a tools/call result that
 // is a task handle skips the post-processing (its output is validated when
 // it arrives). resultType is the modern result's, found already.
-func taskResult(era Era, raw, resultType json.RawMessage) (*wireTask, bool, error) {
+func taskResult(era Era, raw, resultType RawMessage) (*wireTask, bool, error) {
 	if era == EraModern {
 		return modernTaskCreated(raw, resultType)
 	}
@@ -466,7 +465,7 @@ func (s *Session) CallToolAsTask(ctx context.Context, params *CallToolParams, op
 // CallToolAsTaskRaw is CallToolAsTask with the tools/call params encoded
 // already (a JSON object with a name): the path of the JavaScript and WASI
 // hosts, which never encode a Go value with encoding/json.
-func (s *Session) CallToolAsTaskRaw(ctx context.Context, params json.RawMessage, opts *TaskOptions) (*Task, error) {
+func (s *Session) CallToolAsTaskRaw(ctx context.Context, params RawMessage, opts *TaskOptions) (*Task, error) {
 	ms, err := objectMembers(params)
 	if err != nil {
 		return nil, wrapWhat(errBadParams, "tools/call params", err)
@@ -479,13 +478,13 @@ func (s *Session) CallToolAsTaskRaw(ctx context.Context, params json.RawMessage,
 }
 
 // callToolAsTask is CallToolAsTask of encoded params.
-func (s *Session) callToolAsTask(ctx context.Context, name string, params json.RawMessage, opts *TaskOptions) (*Task, error) {
+func (s *Session) callToolAsTask(ctx context.Context, name string, params RawMessage, opts *TaskOptions) (*Task, error) {
 	if opts == nil {
 		opts = &TaskOptions{}
 	}
 	req := params
 	if s.Era() == EraLegacy && s.legacyTaskTools() {
-		task := json.RawMessage("{}")
+		task := RawMessage("{}")
 		if opts.TTL > 0 {
 			task = append(strconv.AppendInt([]byte(`{"ttl":`), opts.TTL.Milliseconds(), 10), '}')
 		}
@@ -499,7 +498,7 @@ func (s *Session) callToolAsTask(ctx context.Context, name string, params json.R
 }
 
 // startTask sends tools/call and wraps the answer in a Task.
-func (s *Session) startTask(ctx context.Context, tool string, params json.RawMessage, opts *CallOptions) (*Task, error) {
+func (s *Session) startTask(ctx context.Context, tool string, params RawMessage, opts *CallOptions) (*Task, error) {
 	raw, err := s.call(ctx, MethodCallTool, params, opts, nil)
 	if err != nil && raw == nil {
 		return nil, err
@@ -524,7 +523,7 @@ func (s *Session) startTask(ctx context.Context, tool string, params json.RawMes
 // toolResult decodes a plain tools/call result; err is the call's own
 // error (an *OutputSchemaError gets the decoded result). A nil result
 // comes with the decoding error.
-func toolResult(raw json.RawMessage, err error) (*CallToolResult, error) {
+func toolResult(raw RawMessage, err error) (*CallToolResult, error) {
 	var r CallToolResult
 	if derr := decodeCallToolResult(raw, &r); derr != nil {
 		return nil, wrapWhat(ErrInvalidResult, MethodCallTool, derr)
@@ -586,7 +585,7 @@ func (s *Session) awaitTask(ctx context.Context, t *Task, opts *CallOptions) (*C
 // insists on is waited for, unless opts.NoTaskWait (then a
 // *TaskCreatedError). A result with a structuredContent mismatch comes back
 // together with its *OutputSchemaError.
-func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts *CallOptions) (json.RawMessage, error) {
+func (s *Session) CallToolRaw(ctx context.Context, params RawMessage, opts *CallOptions) (RawMessage, error) {
 	era := s.Era()
 	send := params
 	name := ""
@@ -598,7 +597,7 @@ func (s *Session) CallToolRaw(ctx context.Context, params json.RawMessage, opts 
 		name = stringMember(ms, "name")
 		s.learnTaskSupport(ctx, name)
 		if s.legacyToolNeedsTask(name) && getMember(ms, "task") == nil {
-			if send, err = buildParams(ms, nil, jsonscan.Member{Key: "task", Val: json.RawMessage("{}")}); err != nil {
+			if send, err = buildParams(ms, nil, jsonscan.Member{Key: "task", Val: RawMessage("{}")}); err != nil {
 				return nil, err
 			}
 		}
@@ -668,7 +667,7 @@ func (s *Session) legacyToolNeedsTask(name string) bool {
 }
 
 // taskSupportRequired reads a tool's execution.taskSupport (2025-11-25).
-func taskSupportRequired(execution json.RawMessage) bool {
+func taskSupportRequired(execution RawMessage) bool {
 	if len(execution) == 0 || !bytes.Contains(execution, []byte("required")) {
 		return false
 	}
@@ -928,7 +927,7 @@ func (t *Task) step(ctx context.Context, w *wireTask, opts *TaskWaitOptions) (r 
 
 // RawResult returns the final result as the server sent it (nil before the
 // task ended, or when it failed).
-func (t *Task) RawResult() json.RawMessage {
+func (t *Task) RawResult() RawMessage {
 	t.mu.Lock()
 	v := t.raw
 	t.mu.Unlock()
@@ -937,7 +936,7 @@ func (t *Task) RawResult() json.RawMessage {
 
 // decodeResult decodes a task's final CallToolResult and validates it
 // against the tool's output schema.
-func (t *Task) decodeResult(raw json.RawMessage) (*CallToolResult, error) {
+func (t *Task) decodeResult(raw RawMessage) (*CallToolResult, error) {
 	t.mu.Lock()
 	if t.raw == nil {
 		t.raw = raw
@@ -1036,7 +1035,7 @@ func (s *Session) ListTasks(ctx context.Context, params *PaginatedParams) (*List
 	if !s.serverHasTaskList() {
 		return nil, wrap(ErrNotSupported, "the server does not advertise tasks/list")
 	}
-	var praw json.RawMessage
+	var praw RawMessage
 	if params != nil {
 		var err error
 		if praw, err = marshalPaginated(params); err != nil {
@@ -1101,7 +1100,7 @@ func (tw *taskWatchers) add(t *Task) (remove func()) {
 
 // deliver hands a task status notification to its waiters, dropping it when
 // a waiter's buffer is full (the next poll catches up).
-func (s *Session) deliverTaskStatus(params json.RawMessage) {
+func (s *Session) deliverTaskStatus(params RawMessage) {
 	var w wireTask
 	if err := decodeWireTaskJSON(params, &w); err != nil || w.validate() != nil {
 		s.warn(wrap(ErrInvalidResult, "malformed task status notification"))

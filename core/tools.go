@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"github.com/mcpwasm/mcpwasm/internal/order"
 	"math"
@@ -20,7 +19,7 @@ import (
 type toolInfo struct {
 	headers      []headerSpec
 	repeatable   bool // annotations say readOnlyHint or idempotentHint (RetryPolicy)
-	outputSchema json.RawMessage
+	outputSchema RawMessage
 	taskRequired bool // execution.taskSupport "required" (2025-11-25)
 
 	once     sync.Once
@@ -49,7 +48,7 @@ func (s *Session) toolInfo(name string) *toolInfo {
 
 // registerTools remembers the tools of a tools/list page and, on header
 // mirroring transports, drops tools with invalid x-mcp-header annotations.
-func (s *Session) registerTools(result json.RawMessage) (json.RawMessage, error) {
+func (s *Session) registerTools(result RawMessage) (RawMessage, error) {
 	ms, err := objectMembers(result)
 	if err != nil {
 		return nil, wrapWhat(ErrInvalidResult, "tools/list", err)
@@ -111,7 +110,7 @@ var (
 
 // headerSpecs validates the x-mcp-header annotations of an inputSchema
 // (2026-07-28 Streamable HTTP) and returns them.
-func headerSpecs(schema json.RawMessage) ([]headerSpec, error) {
+func headerSpecs(schema RawMessage) ([]headerSpec, error) {
 	if len(schema) == 0 || !bytes.Contains(schema, []byte("x-mcp-header")) {
 		return nil, nil
 	}
@@ -275,7 +274,7 @@ func headerText(v any) (string, bool) {
 }
 
 // validateOutput checks structuredContent against the tool's outputSchema.
-func (s *Session) validateOutput(tool string, result json.RawMessage) error {
+func (s *Session) validateOutput(tool string, result RawMessage) error {
 	info := s.toolInfo(tool)
 	if info == nil || len(info.outputSchema) == 0 || string(info.outputSchema) == "null" {
 		return nil

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"encoding/json"
-
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
@@ -40,7 +38,7 @@ type ClientCapabilities struct {
 	Roots        *RootsCapability       `json:"roots,omitempty"`
 	Sampling     *SamplingCapability    `json:"sampling,omitempty"`
 	Elicitation  *ElicitationCapability `json:"elicitation,omitempty"`
-	Tasks        json.RawMessage        `json:"tasks,omitempty"`
+	Tasks        RawMessage             `json:"tasks,omitempty"`
 }
 
 // RootsCapability declares roots support.
@@ -78,7 +76,7 @@ type ServerCapabilities struct {
 	Prompts      *ListChangedCapability `json:"prompts,omitempty"`
 	Resources    *ResourcesCapability   `json:"resources,omitempty"`
 	Tools        *ListChangedCapability `json:"tools,omitempty"`
-	Tasks        json.RawMessage        `json:"tasks,omitempty"`
+	Tasks        RawMessage             `json:"tasks,omitempty"`
 }
 
 // ListChangedCapability is a server capability with a listChanged flag.
@@ -135,13 +133,13 @@ type Content struct {
 	Size        *int64 `json:"size,omitempty"`
 	Icons       []Icon `json:"icons,omitempty"`
 	// tool_use
-	ID    string          `json:"id,omitempty"`
-	Input json.RawMessage `json:"input,omitempty"`
+	ID    string     `json:"id,omitempty"`
+	Input RawMessage `json:"input,omitempty"`
 	// tool_result
-	ToolUseID         string          `json:"toolUseId,omitempty"`
-	Content           []*Content      `json:"content,omitempty"`
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
+	ToolUseID         string     `json:"toolUseId,omitempty"`
+	Content           []*Content `json:"content,omitempty"`
+	StructuredContent RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool       `json:"isError,omitempty"`
 
 	Annotations *Annotations `json:"annotations,omitempty"`
 	Meta        Meta         `json:"_meta,omitempty"`
@@ -196,10 +194,10 @@ type Tool struct {
 	Name         string           `json:"name"`
 	Title        string           `json:"title,omitempty"`
 	Description  string           `json:"description,omitempty"`
-	InputSchema  json.RawMessage  `json:"inputSchema"`
-	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
+	InputSchema  RawMessage       `json:"inputSchema"`
+	OutputSchema RawMessage       `json:"outputSchema,omitempty"`
 	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
-	Execution    json.RawMessage  `json:"execution,omitempty"`
+	Execution    RawMessage       `json:"execution,omitempty"`
 	Icons        []Icon           `json:"icons,omitempty"`
 	Meta         Meta             `json:"_meta,omitempty"`
 }
@@ -240,8 +238,8 @@ type CallToolResult struct {
 	ResultInfo
 	Content []*Content `json:"content"`
 	// StructuredContent is the raw structured result, when present.
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
+	StructuredContent RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool       `json:"isError,omitempty"`
 }
 
 // Err returns a *ToolError when the tool reported an error (isError), else
@@ -420,10 +418,10 @@ type SetLevelParams struct {
 
 // LoggingMessageParams are the parameters of notifications/message.
 type LoggingMessageParams struct {
-	Meta   Meta            `json:"_meta,omitempty"`
-	Level  string          `json:"level"`
-	Logger string          `json:"logger,omitempty"`
-	Data   json.RawMessage `json:"data"`
+	Meta   Meta       `json:"_meta,omitempty"`
+	Level  string     `json:"level"`
+	Logger string     `json:"logger,omitempty"`
+	Data   RawMessage `json:"data"`
 }
 
 // ProgressParams are the parameters of notifications/progress.
@@ -508,7 +506,7 @@ type CreateMessageParams struct {
 	Temperature      *float64           `json:"temperature,omitempty"`
 	MaxTokens        int64              `json:"maxTokens"`
 	StopSequences    []string           `json:"stopSequences,omitempty"`
-	Metadata         json.RawMessage    `json:"metadata,omitempty"`
+	Metadata         RawMessage         `json:"metadata,omitempty"`
 	Tools            []*Tool            `json:"tools,omitempty"`
 	ToolChoice       *ToolChoice        `json:"toolChoice,omitempty"`
 }
@@ -535,10 +533,10 @@ const (
 type ElicitParams struct {
 	Meta Meta `json:"_meta,omitempty"`
 	// Mode is "form" (the default when empty) or "url".
-	Mode            string          `json:"mode,omitempty"`
-	Message         string          `json:"message"`
-	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
-	URL             string          `json:"url,omitempty"`
+	Mode            string     `json:"mode,omitempty"`
+	Message         string     `json:"message"`
+	RequestedSchema RawMessage `json:"requestedSchema,omitempty"`
+	URL             string     `json:"url,omitempty"`
 	// ElicitationID identifies a legacy (2025-11-25) URL elicitation.
 	ElicitationID string `json:"elicitationId,omitempty"`
 }
@@ -612,8 +610,8 @@ type AcknowledgedParams struct {
 
 // InputRequest is one entry of an input_required result's inputRequests.
 type InputRequest struct {
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params,omitempty"`
+	Method string     `json:"method"`
+	Params RawMessage `json:"params,omitempty"`
 }
 
 // inputRequiredResult is an input_required result (2026-07-28 MRTR).
@@ -622,5 +620,5 @@ type inputRequiredResult struct {
 	InputRequests map[string]*InputRequest `json:"inputRequests,omitempty"`
 	// RequestState is kept as the raw JSON token so the retry echoes the
 	// server's bytes exactly.
-	RequestState json.RawMessage `json:"requestState,omitempty"`
+	RequestState RawMessage `json:"requestState,omitempty"`
 }

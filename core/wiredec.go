@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"strings"
 	"unsafe"
 
@@ -27,7 +26,7 @@ const (
 	kFloat                     // float64
 	kFloatPtr                  // *float64
 	kBoolPtr                   // *bool
-	kRaw                       // json.RawMessage (copied; null kept as null)
+	kRaw                       // RawMessage (copied; null kept as null)
 	kMeta                      // Meta
 	kMap                       // map[string]any
 	kAny                       // any
@@ -43,7 +42,7 @@ const (
 	kContents                  // []*Content
 	kIDPtr                     // *jsonrpc.ID
 	kRawAlias                  // []byte aliasing the input
-	kDefaults                  // map[string]json.RawMessage of properties.*.default
+	kDefaults                  // map[string]RawMessage of properties.*.default
 	kResource                  // *ResourceContents, encoded by its MarshalJSON rules
 )
 
@@ -72,16 +71,16 @@ type toolHints struct{ ReadOnlyHint, IdempotentHint bool }
 // toolEntry is what registerTools reads of one tool definition.
 type toolEntry struct {
 	Name         string
-	InputSchema  json.RawMessage
-	OutputSchema json.RawMessage
+	InputSchema  RawMessage
+	OutputSchema RawMessage
 	Annotations  *toolHints
-	Execution    json.RawMessage
+	Execution    RawMessage
 }
 
 // taskCreatedWire is a legacy task-augmented tools/call result.
 type taskCreatedWire struct {
 	Task    *wireTask
-	Content json.RawMessage
+	Content RawMessage
 }
 
 // listTasksWire is a tasks/list result.
@@ -211,7 +210,7 @@ func (d *dec) setField(f *field, q unsafe.Pointer, v []byte) {
 	case kRawAlias:
 		*(*[]byte)(q) = v
 	case kDefaults:
-		d.defaults((*map[string]json.RawMessage)(q), v)
+		d.defaults((*map[string]RawMessage)(q), v)
 	case kIcons:
 		decodeIcons(d, v, (*[]Icon)(q))
 	case kID, kIDPtr:
@@ -434,7 +433,7 @@ func decodeTypedResult(data []byte, v any) error {
 // defaults decodes properties (a map of objects) into their default
 // members, as encoding/json into a map[string]struct{ Default
 // json.RawMessage } would.
-func (d *dec) defaults(p *map[string]json.RawMessage, v []byte) {
+func (d *dec) defaults(p *map[string]RawMessage, v []byte) {
 	if jsonscan.IsNullLiteral(v) {
 		*p = nil
 		return
@@ -444,11 +443,11 @@ func (d *dec) defaults(p *map[string]json.RawMessage, v []byte) {
 		return
 	}
 	if *p == nil {
-		*p = map[string]json.RawMessage{}
+		*p = map[string]RawMessage{}
 	}
 	m := *p
 	for _, mb := range ms {
-		var def json.RawMessage
+		var def RawMessage
 		d.decodeStruct(mb.Val, &propertyT, unsafe.Pointer(&def))
 		m[mb.Key] = def
 	}

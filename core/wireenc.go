@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -23,12 +22,12 @@ var errUnsupportedValue = errors.New("core: cannot encode a value of this Go typ
 // error (errUnsupportedValue).
 func appendAny(dst []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
-	case json.RawMessage:
+	case RawMessage:
 		if x == nil {
 			return append(dst, "null"...), nil
 		}
 		return appendRawJSON(dst, x)
-	case json.Number:
+	case Number:
 		v = jsonscan.Number(x)
 	case Meta:
 		v = map[string]any(x)
@@ -159,7 +158,7 @@ func (e *enc) value(f *field, q unsafe.Pointer) {
 		e.any(*(*float64)(q))
 	case kRaw:
 		var err error
-		if e.b, err = appendRawJSON(e.b, *(*json.RawMessage)(q)); err != nil {
+		if e.b, err = appendRawJSON(e.b, *(*RawMessage)(q)); err != nil {
 			e.fail(err)
 		}
 	case kMeta, kMap:
@@ -285,7 +284,7 @@ func marshalListRootsResult(r *ListRootsResult) ([]byte, error) {
 }
 
 // marshalListenParams encodes the params of subscriptions/listen.
-func marshalListenParams(f *SubscriptionFilter) json.RawMessage {
+func marshalListenParams(f *SubscriptionFilter) RawMessage {
 	b, _ := marshalStruct(&listenEncT, unsafe.Pointer(&ListenParams{Notifications: f}))
 	return b
 }

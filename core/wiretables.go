@@ -5,7 +5,6 @@
 package core
 
 import (
-	"encoding/json"
 	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
@@ -562,12 +561,12 @@ var taskSupportT = structType{typ: "struct", fields: []field{
 
 // tasksList is capabilities.tasks.list; tasksToolCall is
 // capabilities.tasks.requests.tools.call (2025-11-25).
-type tasksList struct{ List json.RawMessage }
+type tasksList struct{ List RawMessage }
 
 type tasksToolCall struct {
 	Requests struct {
 		Tools struct {
-			Call json.RawMessage
+			Call RawMessage
 		}
 	}
 }
@@ -597,7 +596,7 @@ var supportedT = structType{typ: "struct", fields: []field{
 
 // schemaDefaults is properties.*.default of a JSON Schema.
 type schemaDefaultsWire struct {
-	Properties map[string]json.RawMessage
+	Properties map[string]RawMessage
 }
 
 var schemaDefaultsT = structType{typ: "struct", fields: []field{

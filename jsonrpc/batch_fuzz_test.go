@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,7 +31,7 @@ func FuzzDecodeMessages(f *testing.F) {
 		}
 		trimmed := bytes.TrimLeft(in, " \t\r\n")
 		if len(trimmed) > 0 && trimmed[0] == '[' {
-			var elems []json.RawMessage
+			var elems []rawjson.RawMessage
 			require.NoError(t, json.Unmarshal(trimmed, &elems))
 			require.Len(t, ms, len(elems), "one message per batch element")
 		} else {

@@ -1,7 +1,7 @@
 package jsonrpc
 
 import (
-	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 )
 
@@ -30,8 +30,8 @@ func BenchmarkAppendMessage(b *testing.B) {
 		name string
 		m    Message
 	}{
-		{"request", &Request{ID: Int64ID(42), Method: "tools/call", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)}},
-		{"error", &Response{ID: Int64ID(42), Error: &Error{Code: -32601, Message: "Method not found: sampling/createMessage", Data: json.RawMessage(`{"method":"sampling/createMessage"}`)}}},
+		{"request", &Request{ID: Int64ID(42), Method: "tools/call", Params: rawjson.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)}},
+		{"error", &Response{ID: Int64ID(42), Error: &Error{Code: -32601, Message: "Method not found: sampling/createMessage", Data: rawjson.RawMessage(`{"method":"sampling/createMessage"}`)}}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			buf := make([]byte, 0, 256)

@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,8 +47,8 @@ func TestAppendErrorMatchesEncodingJSON(t *testing.T) {
 	for _, e := range []*Error{
 		{Code: -32601, Message: "Method not found"},
 		{Code: 0, Message: ""},
-		{Code: -32000, Message: "a <b> & \u2028 \xff", Data: json.RawMessage(" { \"k\" : [1, \"<x>\"] } ")},
-		{Code: 7, Message: "m", Data: json.RawMessage(`null`)},
+		{Code: -32000, Message: "a <b> & \u2028 \xff", Data: rawjson.RawMessage(" { \"k\" : [1, \"<x>\"] } ")},
+		{Code: 7, Message: "m", Data: rawjson.RawMessage(`null`)},
 	} {
 		want, err := json.Marshal(e)
 		require.NoError(t, err)
@@ -55,9 +56,9 @@ func TestAppendErrorMatchesEncodingJSON(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":`+string(want)+`}`, string(got))
 	}
-	_, jerr := json.Marshal(&Error{Data: json.RawMessage(`{"a":`)})
+	_, jerr := json.Marshal(&Error{Data: rawjson.RawMessage(`{"a":`)})
 	require.Error(t, jerr)
-	_, err := EncodeMessage(&Response{ID: Int64ID(3), Error: &Error{Data: json.RawMessage(`{"a":`)}})
+	_, err := EncodeMessage(&Response{ID: Int64ID(3), Error: &Error{Data: rawjson.RawMessage(`{"a":`)}})
 	require.Error(t, err, "invalid data is refused, as encoding/json does")
 }
 
@@ -69,7 +70,7 @@ func TestDecodeBatch(t *testing.T) {
 		err  string
 	}{
 		{"two", `[{"jsonrpc":"2.0","id":1,"result":{}}, {"jsonrpc":"2.0","method":"n","params":{"a":1}}]`,
-			[]Message{&Response{ID: Int64ID(1), Result: json.RawMessage(`{}`)}, &Request{Method: "n", Params: json.RawMessage(`{"a":1}`)}}, ""},
+			[]Message{&Response{ID: Int64ID(1), Result: rawjson.RawMessage(`{}`)}, &Request{Method: "n", Params: rawjson.RawMessage(`{"a":1}`)}}, ""},
 		{"empty", `[]`, []Message{}, ""},
 		{"error response", `[{"jsonrpc":"2.0","id":"a","error":{"code":-1,"message":"x"}}]`,
 			[]Message{&Response{ID: StringID("a"), Error: &Error{Code: -1, Message: "x"}}}, ""},

@@ -2,8 +2,8 @@ package jsonrpc
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"strconv"
 	"strings"
 
@@ -108,7 +108,7 @@ type Message interface{ isMessage() }
 type Request struct {
 	ID     ID
 	Method string
-	Params json.RawMessage
+	Params rawjson.RawMessage
 }
 
 // IsNotification reports whether the request carries no id.
@@ -124,7 +124,7 @@ func (*Request) isMessage() {}
 // that should have carried the response broke).
 type Response struct {
 	ID           ID
-	Result       json.RawMessage
+	Result       rawjson.RawMessage
 	Error        *Error
 	TransportErr error
 }
@@ -133,9 +133,9 @@ func (*Response) isMessage() {}
 
 // Error is the error object of a JSON-RPC error response.
 type Error struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
+	Code    int64              `json:"code"`
+	Message string             `json:"message"`
+	Data    rawjson.RawMessage `json:"data,omitempty"`
 }
 
 // EncodeMessage encodes one message as JSON. It is safe for concurrent use.
@@ -196,12 +196,12 @@ func AppendMessage(dst []byte, m Message) ([]byte, error) {
 }
 
 type wireMessage struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *Error          `json:"error,omitempty"`
+	JSONRPC string             `json:"jsonrpc"`
+	ID      rawjson.RawMessage `json:"id,omitempty"`
+	Method  string             `json:"method,omitempty"`
+	Params  rawjson.RawMessage `json:"params,omitempty"`
+	Result  rawjson.RawMessage `json:"result,omitempty"`
+	Error   *Error             `json:"error,omitempty"`
 }
 
 // ErrInvalidMessage is wrapped by DecodeMessage errors.
@@ -301,7 +301,7 @@ func decodeError(v []byte) (*Error, error) {
 		case 1:
 			d.String(m.Val, &e.Message)
 		default:
-			e.Data = m.Val // null included, as a json.RawMessage keeps it
+			e.Data = m.Val // null included, as a rawjson.RawMessage keeps it
 		}
 	}
 	return e, d.Err

@@ -1,7 +1,7 @@
 package jsonrpc
 
 import (
-	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,19 +16,19 @@ func TestDecodeMessage(t *testing.T) {
 		err  bool
 	}{
 		{"request", `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":"c"}}`,
-			&Request{ID: Int64ID(7), Method: "tools/list", Params: json.RawMessage(`{"cursor":"c"}`)}, false},
+			&Request{ID: Int64ID(7), Method: "tools/list", Params: rawjson.RawMessage(`{"cursor":"c"}`)}, false},
 		{"string id and escapes", `{"params":{},"method":"a\/b\u00e9","id":"x\"y","jsonrpc":"2.0"}`,
-			&Request{ID: StringID(`x"y`), Method: "a/bé", Params: json.RawMessage(`{}`)}, false},
+			&Request{ID: StringID(`x"y`), Method: "a/bé", Params: rawjson.RawMessage(`{}`)}, false},
 		{"notification", ` {"jsonrpc":"2.0","method":"notifications/initialized"} `,
 			&Request{Method: "notifications/initialized"}, false},
 		{"result", `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`,
-			&Response{ID: Int64ID(1), Result: json.RawMessage(`{"tools":[]}`)}, false},
+			&Response{ID: Int64ID(1), Result: rawjson.RawMessage(`{"tools":[]}`)}, false},
 		{"null result", `{"jsonrpc":"2.0","id":1,"result":null}`,
-			&Response{ID: Int64ID(1), Result: json.RawMessage(`null`)}, false},
+			&Response{ID: Int64ID(1), Result: rawjson.RawMessage(`null`)}, false},
 		{"error", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad","data":{"x":1}}}`,
-			&Response{Error: &Error{Code: -32600, Message: "bad", Data: json.RawMessage(`{"x":1}`)}}, false},
+			&Response{Error: &Error{Code: -32600, Message: "bad", Data: rawjson.RawMessage(`{"x":1}`)}}, false},
 		{"integral float id", `{"jsonrpc":"2.0","id":3.0,"result":{}}`,
-			&Response{ID: Int64ID(3), Result: json.RawMessage(`{}`)}, false},
+			&Response{ID: Int64ID(3), Result: rawjson.RawMessage(`{}`)}, false},
 		{"wrong version", `{"jsonrpc":"1.0","id":1,"result":{}}`, nil, true},
 		{"no version", `{"id":1,"result":{}}`, nil, true},
 		{"method and result", `{"jsonrpc":"2.0","id":1,"method":"x","result":{}}`, nil, true},

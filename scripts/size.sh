@@ -102,6 +102,17 @@ section_js() {
       echo "  not linked: $pkg"
     fi
   done
+  # An imported package's initialisation is linked even when none of its
+  # functions is: encoding/json's brings fmt, os and reflect (33 KB gzip;
+  # internal/rawjson, docs/size.md). The module imports none of them.
+  local imported
+  imported=$(GOOS=js GOARCH=wasm go list -deps ./wasm/js | grep -x -E 'encoding/json|fmt|os|reflect|runtime/debug|encoding/binary' | tr '\n' ' ')
+  if [ -n "$imported" ]; then
+    echo "  error: the GOOS=js module imports $imported(see docs/size.md)" >&2
+    failures+=("the GOOS=js module imports $imported")
+  else
+    echo "  encoding/json, fmt, os, reflect: not imported"
+  fi
   no_calls_into js ./wasm/js
 }
 

@@ -28,7 +28,7 @@ import (
 )
 
 // jsPackages are the packages whose GOOS=js tests the harness runs.
-var jsPackages = []string{"./tests/gojs/", "./internal/js/fetch/", "./internal/js/ws/", "./internal/js/crypto/", "./internal/js/regex/"}
+var jsPackages = []string{"./tests/gojs/", "./internal/rawjson/", "./internal/js/fetch/", "./internal/js/ws/", "./internal/js/crypto/", "./internal/js/regex/"}
 
 // TestGOOSJS starts the servers and runs the GOOS=js tests under Node 22.
 func TestGOOSJS(t *testing.T) {

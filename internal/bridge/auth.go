@@ -2,8 +2,8 @@ package bridge
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"io"
 	"slices"
 
@@ -103,7 +103,7 @@ type AuthConfig struct {
 	AllowPrivateAddresses bool `json:"allowPrivateAddresses,omitempty"`
 	// Store is the initial token store of hosts without a store of their
 	// own (the WASI ABI: a state from an "auth_store" event).
-	Store json.RawMessage `json:"store,omitempty"`
+	Store rawjson.RawMessage `json:"store,omitempty"`
 	// Persist makes such a host report the token store after every
 	// change (WASI ABI: "auth_store" events).
 	Persist bool `json:"persist,omitempty"`

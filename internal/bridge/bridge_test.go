@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 	"time"
 
@@ -87,7 +88,7 @@ func TestTimeoutMeaning(t *testing.T) {
 		{"negative delay", `{"retry":{"delayMs":-1}}`, nil, "retry.delayMs must not be negative"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			raw := json.RawMessage(c.cfg)
+			raw := rawjson.RawMessage(c.cfg)
 			var m map[string]any
 			require.NoError(t, json.Unmarshal(raw, &m))
 			m["clientInfo"] = map[string]string{"name": "t", "version": "1"}
@@ -135,16 +136,16 @@ func TestDecodeClientConfig(t *testing.T) {
 // recorder is a Callbacks that records what the client hands the host.
 type recorder struct {
 	asked    []string
-	answer   json.RawMessage
+	answer   rawjson.RawMessage
 	answerEr error
 	notified []string
 }
 
-func (r *recorder) Ask(_ context.Context, _ *core.Session, method string, params json.RawMessage) (json.RawMessage, error) {
+func (r *recorder) Ask(_ context.Context, _ *core.Session, method string, params rawjson.RawMessage) (rawjson.RawMessage, error) {
 	r.asked = append(r.asked, method+" "+string(params))
 	return r.answer, r.answerEr
 }
-func (r *recorder) Notify(_ *core.Session, method string, params json.RawMessage) {
+func (r *recorder) Notify(_ *core.Session, method string, params rawjson.RawMessage) {
 	r.notified = append(r.notified, method+" "+string(params))
 }
 func (r *recorder) Warn(*core.Session, error)                              {}
@@ -158,7 +159,7 @@ func TestOptionsCallbacks(t *testing.T) {
 		"handlers":{"sampling":true,"elicitation":true,"roots":true},
 		"notifications":["notifications/message","notifications/tools/list_changed"]}`))
 	require.NoError(t, err)
-	r := &recorder{answer: json.RawMessage(`{"action":"accept","content":{"x":1},"completed":true}`)}
+	r := &recorder{answer: rawjson.RawMessage(`{"action":"accept","content":{"x":1},"completed":true}`)}
 	impl, opts, err := cfg.Options(r)
 	require.NoError(t, err)
 	assert.Equal(t, &core.Implementation{Name: "t", Version: "1", Title: "T"}, impl)
@@ -175,7 +176,7 @@ func TestOptionsCallbacks(t *testing.T) {
 	assert.True(t, res.Completed, "the host may say the elicitation completed")
 	assert.Equal(t, []string{`elicitation/create {"message":"m"}`}, r.asked)
 
-	r.answer = json.RawMessage(`[]`)
+	r.answer = rawjson.RawMessage(`[]`)
 	_, err = opts.RootsHandler(context.Background(), &core.ListRootsRequest{})
 	var rpc *core.RPCError
 	require.ErrorAs(t, err, &rpc)
@@ -186,7 +187,7 @@ func TestOptionsCallbacks(t *testing.T) {
 	require.ErrorAs(t, err, &rpc)
 	assert.Equal(t, int64(-1), rpc.Code, "the host's code is kept")
 
-	opts.LoggingHandler(context.Background(), nil, &core.LoggingMessageParams{Level: "info", Data: json.RawMessage(`"hi"`)})
+	opts.LoggingHandler(context.Background(), nil, &core.LoggingMessageParams{Level: "info", Data: rawjson.RawMessage(`"hi"`)})
 	opts.ToolListChangedHandler(context.Background(), nil)
 	assert.Equal(t, []string{`notifications/message {"level":"info","data":"hi"}`, "notifications/tools/list_changed "}, r.notified)
 }
@@ -203,7 +204,7 @@ func TestErrorInfo(t *testing.T) {
 		status int
 		data   string
 	}{
-		{"rpc", fmt.Errorf("x: %w", &core.RPCError{Code: -32602, Message: "bad", Data: json.RawMessage(`{"a":1}`)}), KindRPC, -32602, 0, `{"a":1}`},
+		{"rpc", fmt.Errorf("x: %w", &core.RPCError{Code: -32602, Message: "bad", Data: rawjson.RawMessage(`{"a":1}`)}), KindRPC, -32602, 0, `{"a":1}`},
 		{"timeout", &core.TimeoutError{Method: "tools/call"}, KindTimeout, CodeRequestTimeout, 0, ""},
 		{"cancelled", context.Canceled, KindAbort, CodeRequestTimeout, 0, ""},
 		{"closed", fmt.Errorf("%w: gone", core.ErrClosed), KindClosed, CodeConnectionClosed, 0, ""},
@@ -213,7 +214,7 @@ func TestErrorInfo(t *testing.T) {
 		{"not supported", core.ErrNotSupported, KindProtocol, core.CodeMethodNotFound, 0, ""},
 		{"repeated cursor", core.ErrRepeatedCursor, KindProtocol, core.CodeInternalError, 0, ""},
 		{"input before rpc", &core.InputError{Method: "sampling/createMessage", Err: &core.RPCError{Code: -1, Message: "no"}}, KindInput, core.CodeInternalError, 0, ""},
-		{"output schema", WithResult(&core.OutputSchemaError{Tool: "t", Err: errors.New("x")}, json.RawMessage(`{"content":[]}`)), KindOutputSchema, core.CodeInvalidParams, 0, `{"result":{"content":[]}}`},
+		{"output schema", WithResult(&core.OutputSchemaError{Tool: "t", Err: errors.New("x")}, rawjson.RawMessage(`{"content":[]}`)), KindOutputSchema, core.CodeInvalidParams, 0, `{"result":{"content":[]}}`},
 		{"auth", &AuthError{Err: errors.Join(errors.New("auth: token request"), oe)}, KindAuth, CodeConnectionClosed, 401, `{"error":"invalid_client","errorDescription":"no such client","endpoint":"token"}`},
 		{"config", invalidf("client options: x"), KindInvalid, core.CodeInvalidParams, 0, ""},
 		{"other", errors.New("boom"), KindInternal, core.CodeInternalError, 0, ""},
@@ -299,12 +300,12 @@ func (*nopAgent) Authorize(context.Context, string) (string, error) {
 // connect configuration names its transport.
 func TestParamsAndConnect(t *testing.T) {
 	for in, want := range map[string]string{"": "", "null": "", " null ": "", `{"a":1}`: `{"a":1}`, ` {"a":1}`: ` {"a":1}`} {
-		p, err := Params(json.RawMessage(in))
+		p, err := Params(rawjson.RawMessage(in))
 		require.NoError(t, err, "%q", in)
 		assert.Equal(t, want, string(p))
 	}
 	for _, in := range []string{"[1]", `"x"`, "3"} {
-		_, err := Params(json.RawMessage(in))
+		_, err := Params(rawjson.RawMessage(in))
 		assert.Error(t, err, in)
 	}
 	for _, c := range []struct {

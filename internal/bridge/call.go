@@ -3,7 +3,7 @@ package bridge
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/core"
@@ -18,7 +18,7 @@ import (
 // server insists on unless opts.NoTaskWait; every other method goes
 // through [core.Session.RequestRaw], pipeline included (MRTR, caching,
 // pagination cursors as given). params is a JSON object or nil.
-func Call(ctx context.Context, s *core.Session, method string, params json.RawMessage, opts *core.CallOptions) (json.RawMessage, error) {
+func Call(ctx context.Context, s *core.Session, method string, params rawjson.RawMessage, opts *core.CallOptions) (rawjson.RawMessage, error) {
 	switch method {
 	case core.MethodCallTool:
 		return s.CallToolRaw(ctx, params, opts)
@@ -46,7 +46,7 @@ func Call(ctx context.Context, s *core.Session, method string, params json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	return json.RawMessage(`{}`), nil
+	return rawjson.RawMessage(`{}`), nil
 }
 
 // uriLevel is the params of the methods Call maps.
@@ -105,7 +105,7 @@ func Info(s *core.Session) *SessionInfo {
 }
 
 // Params checks a request's params: absent, null or a JSON object.
-func Params(params json.RawMessage) (json.RawMessage, error) {
+func Params(params rawjson.RawMessage) (rawjson.RawMessage, error) {
 	t := bytes.TrimLeft(params, " \t\r\n")
 	if len(t) == 0 || string(bytes.TrimSpace(t)) == "null" {
 		return nil, nil

@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"os"
 	"testing"
 	"time"
@@ -51,11 +52,11 @@ func TestCall(t *testing.T) {
 				{core.MethodPing, ""},
 				{core.MethodSetLevel, `{"level":"warning"}`},
 			} {
-				raw, err := Call(ctx, s, c.method, json.RawMessage(c.params), nil)
+				raw, err := Call(ctx, s, c.method, rawjson.RawMessage(c.params), nil)
 				require.NoError(t, err, c.method)
 				assert.JSONEq(t, `{}`, string(raw), c.method)
 			}
-			raw, err := Call(ctx, s, core.MethodCallTool, json.RawMessage(`{"name":"add","arguments":{"a":2,"b":3}}`), (&CallOptions{TimeoutMs: ms(0)}).Core())
+			raw, err := Call(ctx, s, core.MethodCallTool, rawjson.RawMessage(`{"name":"add","arguments":{"a":2,"b":3}}`), (&CallOptions{TimeoutMs: ms(0)}).Core())
 			require.NoError(t, err)
 			var res core.CallToolResult
 			require.NoError(t, json.Unmarshal(raw, &res))
@@ -65,10 +66,10 @@ func TestCall(t *testing.T) {
 			require.NoError(t, err)
 			assert.Contains(t, string(raw), `"add"`)
 
-			_, err = Call(ctx, s, core.MethodSetLevel, json.RawMessage(`{"level":7}`), nil)
+			_, err = Call(ctx, s, core.MethodSetLevel, rawjson.RawMessage(`{"level":7}`), nil)
 			var ce *ConfigError
 			require.ErrorAs(t, err, &ce, "malformed params of a mapped method")
-			_, err = Call(ctx, s, core.MethodCallTool, json.RawMessage(`{"name":"slow","arguments":{"ms":5000}}`), (&CallOptions{TimeoutMs: ms(50)}).Core())
+			_, err = Call(ctx, s, core.MethodCallTool, rawjson.RawMessage(`{"name":"slow","arguments":{"ms":5000}}`), (&CallOptions{TimeoutMs: ms(50)}).Core())
 			assert.Equal(t, KindTimeout, ErrorInfo(err, TaskStateJS).Kind, "%v", err)
 		})
 	}

@@ -3,9 +3,9 @@ package bridge
 import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 
 	"context"
-	"encoding/json"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
@@ -21,10 +21,10 @@ type Callbacks interface {
 	// returns the application's result JSON. It must return when ctx ends
 	// (the server withdrew the request or the session ended). An error
 	// that is (or wraps) a *core.RPCError keeps its code and data.
-	Ask(ctx context.Context, s *core.Session, method string, params json.RawMessage) (json.RawMessage, error)
+	Ask(ctx context.Context, s *core.Session, method string, params rawjson.RawMessage) (rawjson.RawMessage, error)
 	// Notify delivers a notification named in ClientConfig.Notifications;
 	// params is nil for the list-changed ones.
-	Notify(s *core.Session, method string, params json.RawMessage)
+	Notify(s *core.Session, method string, params rawjson.RawMessage)
 	// Warn reports a non-fatal problem of the session (core.ClientOptions.OnWarning).
 	Warn(s *core.Session, err error)
 	// Message receives every JSON-RPC message when ClientConfig.Messages
@@ -119,7 +119,7 @@ func (c *ClientConfig) Options(cb Callbacks) (*core.Implementation, *core.Client
 	}
 	for _, n := range c.Notifications {
 		notify := func(s *core.Session, params any) {
-			var raw json.RawMessage
+			var raw rawjson.RawMessage
 			if params != nil {
 				b, err := appendNotification(nil, params)
 				if err != nil {

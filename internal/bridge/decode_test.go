@@ -3,6 +3,7 @@ package bridge
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"io"
 	"reflect"
 	"strings"
@@ -70,7 +71,7 @@ func variants(doc string, names []string) []string {
 
 // valueLen returns the length of the JSON value s starts with.
 func valueLen(s string) int {
-	var raw json.RawMessage
+	var raw rawjson.RawMessage
 	dec := json.NewDecoder(strings.NewReader(s))
 	if err := dec.Decode(&raw); err != nil {
 		panic(err)
@@ -160,7 +161,7 @@ func TestObjectTables(t *testing.T) {
 		KString: reflect.TypeFor[string](), KBool: reflect.TypeFor[bool](), KInt: reflect.TypeFor[int](),
 		KInt64: reflect.TypeFor[int64](), KMillis: reflect.TypeFor[*Millis](), KStrings: reflect.TypeFor[[]string](),
 		KStringMap: reflect.TypeFor[map[string]string](), KAnyMap: reflect.TypeFor[map[string]any](),
-		KMeta: reflect.TypeFor[core.Meta](), KAny: reflect.TypeFor[any](), KRaw: reflect.TypeFor[json.RawMessage](),
+		KMeta: reflect.TypeFor[core.Meta](), KAny: reflect.TypeFor[any](), KRaw: reflect.TypeFor[rawjson.RawMessage](),
 		KEmpty: reflect.TypeFor[*struct{}](), kRoots: reflect.TypeFor[[]*core.Root](), kIcons: reflect.TypeFor[[]core.Icon](),
 	}
 	var check func(o *Object, typ reflect.Type)

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,7 +23,7 @@ func TestSessionInfoJSON(t *testing.T) {
 			Extensions:   map[string]any{"io.x/y": map[string]any{"k": "v"}},
 			Logging:      &struct{}{}, Completions: &struct{}{},
 			Prompts: &core.ListChangedCapability{ListChanged: true}, Resources: &core.ResourcesCapability{Subscribe: true},
-			Tools: &core.ListChangedCapability{}, Tasks: json.RawMessage(` { "list" : {} } `),
+			Tools: &core.ListChangedCapability{}, Tasks: rawjson.RawMessage(` { "list" : {} } `),
 		},
 		Instructions: "use <b>", BackgroundStreamError: "gone",
 	}
@@ -41,7 +42,7 @@ func TestSessionInfoJSON(t *testing.T) {
 // TestErrorJSON: Error is written as encoding/json wrote it.
 func TestErrorJSON(t *testing.T) {
 	for _, e := range []*Error{
-		{}, {Kind: KindRPC, Code: -32602, Message: "bad <x>", Data: json.RawMessage(` {"a": [1, "&"]} `), Status: 401},
+		{}, {Kind: KindRPC, Code: -32602, Message: "bad <x>", Data: rawjson.RawMessage(` {"a": [1, "&"]} `), Status: 401},
 		{Kind: KindTimeout, Code: CodeRequestTimeout, Message: "t"},
 	} {
 		want, err := json.Marshal(e)
@@ -67,8 +68,8 @@ func TestSubscriptionFilterJSON(t *testing.T) {
 func TestNotificationJSON(t *testing.T) {
 	total := 10.0
 	for _, p := range []any{
-		&core.LoggingMessageParams{Level: "info", Data: json.RawMessage(` {"a" : "<x>"} `)},
-		&core.LoggingMessageParams{Meta: core.Meta{"k": 1.0}, Level: "error", Logger: "l", Data: json.RawMessage(`"s"`)},
+		&core.LoggingMessageParams{Level: "info", Data: rawjson.RawMessage(` {"a" : "<x>"} `)},
+		&core.LoggingMessageParams{Meta: core.Meta{"k": 1.0}, Level: "error", Logger: "l", Data: rawjson.RawMessage(`"s"`)},
 		&core.ProgressParams{ProgressToken: "tok", Progress: 0.5},
 		&core.ProgressParams{Meta: core.Meta{"a": "b"}, ProgressToken: 3.0, Progress: 1e21, Total: &total, Message: "m&m"},
 		&core.ResourceUpdatedParams{URI: "file:///a"},

@@ -2,9 +2,9 @@ package bridge
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/auth"
@@ -42,10 +42,10 @@ const (
 // every bridge (McpError in JavaScript, the error of a WASI ABI result
 // event).
 type Error struct {
-	Kind    string          `json:"kind,omitempty"`
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
+	Kind    string             `json:"kind,omitempty"`
+	Code    int64              `json:"code"`
+	Message string             `json:"message"`
+	Data    rawjson.RawMessage `json:"data,omitempty"`
 	// Status is the HTTP status of kinds "http" and "auth" (0: none).
 	Status int `json:"status,omitempty"`
 }
@@ -55,7 +55,7 @@ type Error struct {
 // data.result.
 type ResultError struct {
 	Err    error
-	Result json.RawMessage
+	Result rawjson.RawMessage
 }
 
 func (e *ResultError) Error() string { return e.Err.Error() }
@@ -64,7 +64,7 @@ func (e *ResultError) Error() string { return e.Err.Error() }
 func (e *ResultError) Unwrap() error { return e.Err }
 
 // WithResult attaches raw to err (err when raw is nil).
-func WithResult(err error, raw json.RawMessage) error {
+func WithResult(err error, raw rawjson.RawMessage) error {
 	if err == nil || raw == nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func ErrorInfo(err error, state TaskStateFormat) *Error {
 }
 
 // taskData is the data of kind "task": {"state", "taskId"}.
-func taskData(t *core.Task, state TaskStateFormat) json.RawMessage {
+func taskData(t *core.Task, state TaskStateFormat) rawjson.RawMessage {
 	s := NewHostTaskState(t.State(), time.Millisecond)
 	w := jsonscan.NewObjectWriter(nil)
 	w.Raw("state", s.Append(nil, state))
@@ -149,7 +149,7 @@ func taskData(t *core.Task, state TaskStateFormat) json.RawMessage {
 // authData is the data of kind "auth": the authorization server's OAuth
 // error, and whether the page was redirected or a header hidden (members
 // in encoding/json's order of a map).
-func authData(err error) json.RawMessage {
+func authData(err error) rawjson.RawMessage {
 	w := jsonscan.NewObjectWriter(nil)
 	var oe *auth.Error
 	if errf.As(err, &oe) {

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,7 +18,7 @@ func TestAppendCompactMatchesEncodingJSON(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c, func(t *testing.T) {
-			want, err := json.Marshal(json.RawMessage(c))
+			want, err := json.Marshal(rawjson.RawMessage(c))
 			require.NoError(t, err)
 			got, err := AppendCompact([]byte("pre"), []byte(c), true)
 			require.NoError(t, err)
@@ -44,7 +45,7 @@ func TestAppendCompact(t *testing.T) {
 		`"\u003c\"<\\"`, "\"\u2028 \u2029 \u2027 \u202a\"", `["é", "😀", "\\\"<"]`, `"a\\"`, `{"a":{"b":{}}}`,
 	} {
 		t.Run(in, func(t *testing.T) {
-			want, err := json.Marshal(json.RawMessage(in))
+			want, err := json.Marshal(rawjson.RawMessage(in))
 			require.NoError(t, err)
 			got, err := AppendCompact(nil, []byte(in), true)
 			require.NoError(t, err)
@@ -66,7 +67,7 @@ func TestAppendCompact(t *testing.T) {
 func FuzzAppendCompact(f *testing.F) {
 	f.Add(`{"a": "<\u2028>"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		want, werr := json.Marshal(json.RawMessage(in))
+		want, werr := json.Marshal(rawjson.RawMessage(in))
 		got, err := AppendCompact(nil, []byte(in), true)
 		if werr != nil {
 			assert.Error(t, err)

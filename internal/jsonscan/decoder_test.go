@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"strings"
 	"testing"
 
@@ -11,16 +12,16 @@ import (
 
 // prims is a struct of every kind Decoder's primitives fill.
 type prims struct {
-	S  string          `json:"s"`
-	B  bool            `json:"b"`
-	I  int             `json:"i"`
-	I6 int64           `json:"i6"`
-	F  float64         `json:"f"`
-	SS []string        `json:"ss"`
-	A  any             `json:"a"`
-	M  map[string]any  `json:"m"`
-	R  json.RawMessage `json:"r"`
-	P  *int64          `json:"p"`
+	S  string             `json:"s"`
+	B  bool               `json:"b"`
+	I  int                `json:"i"`
+	I6 int64              `json:"i6"`
+	F  float64            `json:"f"`
+	SS []string           `json:"ss"`
+	A  any                `json:"a"`
+	M  map[string]any     `json:"m"`
+	R  rawjson.RawMessage `json:"r"`
+	P  *int64             `json:"p"`
 }
 
 // decodePrims decodes data into p with Decoder's primitives, as core's

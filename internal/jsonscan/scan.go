@@ -2,7 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
-	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"unicode/utf8"
 )
 
@@ -10,7 +10,7 @@ import (
 // replace.
 type Member struct {
 	Key string
-	Val json.RawMessage // nil removes the member (when building)
+	Val rawjson.RawMessage // nil removes the member (when building)
 }
 
 // SyntaxError returns nil if data is valid JSON, else the syntax error with
@@ -45,7 +45,7 @@ func SplitMembers(obj []byte) ([]Member, error) {
 		if out == nil {
 			out = make([]Member, 0, 4)
 		}
-		out = append(out, Member{k, json.RawMessage(obj[i:vend])})
+		out = append(out, Member{k, rawjson.RawMessage(obj[i:vend])})
 		i = SkipSpace(obj, vend)
 	}
 	return out, nil
@@ -234,7 +234,7 @@ func appendUnicodeEscape(dst []byte, r rune) []byte {
 }
 
 // RawString returns the value of a raw JSON string ("" for other values).
-func RawString(raw json.RawMessage) string {
+func RawString(raw rawjson.RawMessage) string {
 	if len(raw) < 2 || raw[0] != '"' {
 		return ""
 	}

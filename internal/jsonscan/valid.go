@@ -1,7 +1,5 @@
 package jsonscan
 
-import "encoding/binary"
-
 // Valid reports whether data is exactly one valid JSON value (with
 // optional surrounding white space): the same answer as encoding/json's
 // Valid, which the fuzz test FuzzValidJSON checks. It exists because every
@@ -214,7 +212,7 @@ const plainChunk = 4096
 //
 //go:noinline
 func plainSpan(data []byte, j, end int) int {
-	for j+8 <= end && !specialWord(binary.LittleEndian.Uint64(data[j:])) {
+	for j+8 <= end && !specialWord(uint64At(data[j:])) {
 		j += 8
 	}
 	for j < end && plainStringByte[data[j]] == '1' {
@@ -288,4 +286,13 @@ func digits(data []byte, i int) int {
 
 func hasLiteral(data []byte, i int, lit string) bool {
 	return len(data)-i >= len(lit) && string(data[i:i+len(lit)]) == lit
+}
+
+// uint64At is encoding/binary.LittleEndian.Uint64 (the same expression, so
+// the compiler makes it one load): encoding/binary imports reflect, which
+// the GOOS=js module otherwise leaves out (docs/size.md).
+func uint64At(b []byte) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }

@@ -3,6 +3,7 @@ package jsonschema
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"io"
 	"testing"
 
@@ -49,7 +50,7 @@ func TestDecodeJSONParity(t *testing.T) {
 // toScan turns json.Number into jsonscan.Number throughout v.
 func toScan(v any) any {
 	switch x := v.(type) {
-	case json.Number:
+	case rawjson.Number:
 		return jsonscan.Number(x)
 	case []any:
 		for i := range x {

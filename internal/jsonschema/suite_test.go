@@ -11,6 +11,7 @@ package jsonschema
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,12 +58,12 @@ func TestOfficialSuite(t *testing.T) {
 			d := json.NewDecoder(bytes.NewReader(raw))
 			d.UseNumber()
 			var groups []struct {
-				Description string          `json:"description"`
-				Schema      json.RawMessage `json:"schema"`
+				Description string             `json:"description"`
+				Schema      rawjson.RawMessage `json:"schema"`
 				Tests       []struct {
-					Description string          `json:"description"`
-					Data        json.RawMessage `json:"data"`
-					Valid       bool            `json:"valid"`
+					Description string             `json:"description"`
+					Data        rawjson.RawMessage `json:"data"`
+					Valid       bool               `json:"valid"`
 				} `json:"tests"`
 			}
 			require.NoError(t, d.Decode(&groups), file)

@@ -92,6 +92,13 @@ async function start(opts, defaults) {
   }
   const module = await compile(opts, defaults);
   const go = new globalThis.Go();
+  // GC settings of the instance, read by the Go runtime at start-up: the
+  // live heap of a client is small (a few MB) and every collection runs on
+  // the page's only thread, so collecting at every doubling of it spends CPU
+  // on each call; collecting at 4x (GOGC 300) with a soft limit keeps the
+  // collections rare and the instance's memory (which WebAssembly never
+  // gives back) bounded. See docs/architecture.md.
+  go.env = { GOGC: "300", GOMEMLIMIT: "64MiB" };
   unrefTimers(go);
   const lane = createLane(go);
   go.importObject.mcpwasm = lane.imports;

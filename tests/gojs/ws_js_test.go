@@ -95,7 +95,7 @@ func TestWSBridgeSession(t *testing.T) {
 type injectResult struct {
 	Connection int64             `json:"connection"`
 	Cancelled  int64             `json:"cancelled"`
-	Replies    []json.RawMessage `json:"replies"`
+	Replies    []core.RawMessage `json:"replies"`
 }
 
 func inject(ctx context.Context, s *core.Session, params map[string]any) (*injectResult, error) {

@@ -1,6 +1,7 @@
 package fetch_test
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"context"
 	"encoding/json"
 	"io"
@@ -26,7 +27,7 @@ func BenchmarkCallTool(b *testing.B) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
 				var req struct {
-					ID     json.RawMessage `json:"id"`
+					ID     rawjson.RawMessage `json:"id"`
 					Method string          `json:"method"`
 				}
 				_ = json.Unmarshal(body, &req)
@@ -57,7 +58,7 @@ func BenchmarkCallTool(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			params := json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
+			params := rawjson.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -75,7 +76,7 @@ type cannedDoer struct{}
 
 func (cannedDoer) Do(_ context.Context, req *fetch.Request) (*fetch.Response, error) {
 	var m struct {
-		ID     json.RawMessage `json:"id"`
+		ID     rawjson.RawMessage `json:"id"`
 		Method string          `json:"method"`
 	}
 	_ = json.Unmarshal(req.Body, &m)
@@ -102,7 +103,7 @@ func BenchmarkCallToolCanned(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	params := json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
+	params := rawjson.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

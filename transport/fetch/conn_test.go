@@ -1,6 +1,7 @@
 package fetch_test
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,9 +28,9 @@ import (
 // harness/integration.
 
 type rpcReq struct {
-	ID     json.RawMessage `json:"id"`
+	ID     rawjson.RawMessage `json:"id"`
 	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
+	Params rawjson.RawMessage `json:"params"`
 }
 
 func readReq(t *testing.T, r *http.Request) rpcReq {
@@ -40,7 +41,7 @@ func readReq(t *testing.T, r *http.Request) rpcReq {
 	return req
 }
 
-func writeJSON(w http.ResponseWriter, id json.RawMessage, result string) {
+func writeJSON(w http.ResponseWriter, id rawjson.RawMessage, result string) {
 	w.Header().Set("Content-Type", "application/json")
 	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, id, result)
 }

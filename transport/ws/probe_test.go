@@ -1,6 +1,7 @@
 package ws
 
 import (
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"encoding/json"
 	"testing"
 
@@ -15,10 +16,10 @@ func TestProbeMembers(t *testing.T) {
 		`{"id":1,"id":null}`, `{"id":1,"iD":2}`, `{}`, `{"id":1`, `{"id":1} x`, `{"method":tru}`, `{"result": [ 1 , 2 ] }`,
 	} {
 		var want struct {
-			ID     json.RawMessage `json:"id"`
-			Method json.RawMessage `json:"method"`
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
+			ID     rawjson.RawMessage `json:"id"`
+			Method rawjson.RawMessage `json:"method"`
+			Result rawjson.RawMessage `json:"result"`
+			Error  rawjson.RawMessage `json:"error"`
 		}
 		werr := json.Unmarshal([]byte(in), &want)
 		var got probeMembers

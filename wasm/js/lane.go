@@ -22,8 +22,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"sync"
 	"unsafe"
 
@@ -110,7 +110,7 @@ func exportRequest(call, handle, methodLen, paramsLen, optsLen, flags int32) {
 		return
 	}
 	method := string(buf[:methodLen])
-	var params, opts json.RawMessage
+	var params, opts rawjson.RawMessage
 	if paramsLen > 0 {
 		params = buf[methodLen : methodLen+paramsLen]
 	}
@@ -160,7 +160,7 @@ func (l *lane) fail(call int32, err error) {
 }
 
 // settleCall hands the outcome of call to the glue.
-func settleCall(call int32, raw json.RawMessage, err error) {
+func settleCall(call int32, raw rawjson.RawMessage, err error) {
 	if err != nil {
 		s := errorJSON(err)
 		importSettle(call, 0, unsafe.Pointer(unsafe.StringData(s)), int32(len(s)))
@@ -174,7 +174,7 @@ func settleCall(call int32, raw json.RawMessage, err error) {
 }
 
 // request starts a call on a pooled goroutine.
-func (l *lane) request(call, handle int32, method string, params, optsJSON json.RawMessage, progress, cancellable bool) {
+func (l *lane) request(call, handle int32, method string, params, optsJSON rawjson.RawMessage, progress, cancellable bool) {
 	b := l.b
 	c, err := b.entryByHandle(int(handle))
 	if err != nil {
@@ -201,7 +201,7 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON json.
 	b.mu.Unlock()
 	l.pool.Go(func() {
 		var (
-			raw json.RawMessage
+			raw rawjson.RawMessage
 			err error
 		)
 		func() {
@@ -229,7 +229,7 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON json.
 }
 
 // request runs one call on the connected session.
-func (c *clientEntry) request(ctx context.Context, method string, params json.RawMessage, o *schema.CallOptions, progress bool, call int32) (json.RawMessage, error) {
+func (c *clientEntry) request(ctx context.Context, method string, params rawjson.RawMessage, o *schema.CallOptions, progress bool, call int32) (rawjson.RawMessage, error) {
 	s, err := c.sess()
 	if err != nil {
 		return nil, err

@@ -18,10 +18,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"syscall/js"
 	"time"
@@ -40,19 +39,10 @@ import (
 // Version is the module's API version, checked by the JavaScript glue.
 const Version = "mcpwasm-abi-3"
 
-// GC settings of the instance: the live heap of a client is small (a few
-// MB) and every collection runs on the page's only thread, so collecting at
-// every doubling of it spends CPU on each call; collecting at 4× (GOGC 300)
-// with a soft limit keeps the collections rare and the instance's memory
-// (which WebAssembly never gives back) bounded. See docs/architecture.md.
-const (
-	gcPercent   = 300
-	memoryLimit = 64 << 20
-)
-
 func main() {
-	debug.SetGCPercent(gcPercent)
-	debug.SetMemoryLimit(memoryLimit)
+	// The instance's GC settings (GOGC 300, a 64 MiB soft limit) come from
+	// the environment the glue gives the runtime (js/src/loader.js), not
+	// from runtime/debug, which would link os and fmt (docs/size.md).
 	b := &bridge{clients: map[int]*clientEntry{}, subs: map[int]*core.Subscription{}}
 	theLane = &lane{b: b, calls: map[int32]context.CancelCauseFunc{}, pool: gopool.New(64)}
 	api := js.Global().Get("Object").New()
@@ -290,12 +280,12 @@ func arg(args []js.Value, i int) js.Value {
 
 // jsonArg returns a JSON argument the glue passes as a string, or nil when
 // it passed "" or no string. The string crosses the boundary once.
-func jsonArg(v js.Value) json.RawMessage {
+func jsonArg(v js.Value) rawjson.RawMessage {
 	if v.Type() != js.TypeString {
 		return nil
 	}
 	if s := v.String(); s != "" {
-		return json.RawMessage(s)
+		return rawjson.RawMessage(s)
 	}
 	return nil
 }
@@ -319,7 +309,7 @@ func settle(resolve, reject js.Value, f func() (any, error)) {
 			return
 		}
 		switch v := out.(type) {
-		case json.RawMessage:
+		case rawjson.RawMessage:
 			resolve.Invoke(string(v))
 		case nil:
 			resolve.Invoke()
@@ -351,12 +341,12 @@ func (b *bridge) newClient(o *op) (any, error) {
 // glue's callbacks object.
 
 // Ask forwards a server request to the page's handler.
-func (c *clientEntry) Ask(ctx context.Context, _ *core.Session, method string, params json.RawMessage) (json.RawMessage, error) {
+func (c *clientEntry) Ask(ctx context.Context, _ *core.Session, method string, params rawjson.RawMessage) (rawjson.RawMessage, error) {
 	return c.ask(ctx, method, params)
 }
 
 // Notify hands a notification to the page.
-func (c *clientEntry) Notify(_ *core.Session, method string, params json.RawMessage) {
+func (c *clientEntry) Notify(_ *core.Session, method string, params rawjson.RawMessage) {
 	c.call("notify", method, string(params))
 }
 
@@ -382,7 +372,7 @@ func (c *clientEntry) call(name string, args ...any) {
 
 // ask forwards a server request to the page's handler and returns its
 // answer. The handler's Promise rejection becomes a JSON-RPC error.
-func (c *clientEntry) ask(ctx context.Context, method string, params json.RawMessage) (_ json.RawMessage, err error) {
+func (c *clientEntry) ask(ctx context.Context, method string, params rawjson.RawMessage) (_ rawjson.RawMessage, err error) {
 	defer jsbridge.Recover(&err)
 	signal, stop, err := jsbridge.AbortSignal(ctx)
 	if err != nil {
@@ -401,7 +391,7 @@ func (c *clientEntry) ask(ctx context.Context, method string, params json.RawMes
 	if v.Type() != js.TypeString {
 		return nil, errf.Errorf("mcpwasm: %s handler returned no result", method)
 	}
-	return json.RawMessage(v.String()), nil
+	return rawjson.RawMessage(v.String()), nil
 }
 
 // handlerError keeps the code and data of an McpError thrown by a handler.
@@ -411,7 +401,7 @@ func handlerError(e *jsbridge.Error) error {
 		rpc := &core.RPCError{Code: int64(v.Get("code").Int()), Message: e.Message}
 		if d := v.Get("data"); d.Type() != js.TypeUndefined {
 			if s := js.Global().Get("JSON").Call("stringify", d); s.Type() == js.TypeString {
-				rpc.Data = json.RawMessage(s.String())
+				rpc.Data = rawjson.RawMessage(s.String())
 			}
 		}
 		return rpc
@@ -465,7 +455,7 @@ func (b *bridge) connect(op *op) (any, error) {
 	return sessionInfo(s), nil
 }
 
-func sessionInfo(s *core.Session) json.RawMessage {
+func sessionInfo(s *core.Session) rawjson.RawMessage {
 	return schema.Info(s).AppendJSON(nil)
 }
 
@@ -521,7 +511,7 @@ func (b *bridge) listen(o *op) (any, error) {
 		return nil, errf.Errorf("mcpwasm: subscription filter: %w", err)
 	}
 	sub, err := o.s.Listen(o.ctx, &f, &core.ListenOptions{
-		Handler: func(_ context.Context, method string, params json.RawMessage) {
+		Handler: func(_ context.Context, method string, params rawjson.RawMessage) {
 			defer func() { _ = recover() }()
 			onNote.Invoke(method, string(params))
 		},
@@ -549,7 +539,7 @@ func (b *bridge) listen(o *op) (any, error) {
 	w := jsonscan.NewObjectWriter(nil)
 	w.Raw("acknowledged", schema.AppendSubscriptionFilter(nil, sub.Acknowledged()))
 	w.Int("id", int64(id))
-	return json.RawMessage(w.Bytes()), nil
+	return rawjson.RawMessage(w.Bytes()), nil
 }
 
 // closeListen(id, resolve, reject)

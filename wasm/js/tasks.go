@@ -3,8 +3,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"sync"
 	"syscall/js"
 	"time"
@@ -112,7 +112,7 @@ func (b *bridge) handleJSON(t *core.Task) (any, error) {
 		w.Raw("result", schema.CompactRaw(raw))
 	}
 	w.Raw("state", appendState(nil, t.State()))
-	return json.RawMessage(w.Bytes()), nil
+	return rawjson.RawMessage(w.Bytes()), nil
 }
 
 // callToolAsTask(handle, paramsJSON, optionsJSON, signal, resolve, reject):
@@ -176,7 +176,7 @@ func (b *bridge) listTasks(o *op) (any, error) {
 	w := jsonscan.NewObjectWriter(nil)
 	w.Raw("tasks", append(list, ']'))
 	w.StringOmit("nextCursor", r.NextCursor)
-	return json.RawMessage(w.Bytes()), nil
+	return rawjson.RawMessage(w.Bytes()), nil
 }
 
 // taskWait(ref, optionsJSON, onStatus, signal, resolve, reject): resolves
@@ -213,7 +213,7 @@ func (b *bridge) taskRefresh(o *op) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.RawMessage(appendState(nil, st)), nil
+	return rawjson.RawMessage(appendState(nil, st)), nil
 }
 
 // taskCancel(ref, signal, resolve, reject): tasks/cancel; resolves with the
@@ -222,7 +222,7 @@ func (b *bridge) taskCancel(o *op) (any, error) {
 	if err := o.t.Cancel(o.ctx); err != nil {
 		return nil, err
 	}
-	return json.RawMessage(appendState(nil, o.t.State())), nil
+	return rawjson.RawMessage(appendState(nil, o.t.State())), nil
 }
 
 // taskState(ref) → state JSON (synchronously), or an Error.

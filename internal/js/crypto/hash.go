@@ -3,7 +3,6 @@
 package jscrypto
 
 import (
-	"encoding/binary"
 	"errors"
 	"io"
 	"math/bits"
@@ -27,11 +26,11 @@ func Sum256(data []byte) [32]byte {
 	for len(msg)%64 != 56 {
 		msg = append(msg, 0)
 	}
-	msg = binary.BigEndian.AppendUint64(msg, uint64(len(data))*8)
+	msg = appendUint64(msg, uint64(len(data))*8)
 	var w [64]uint32
 	for off := 0; off < len(msg); off += 64 {
 		for i := 0; i < 16; i++ {
-			w[i] = binary.BigEndian.Uint32(msg[off+4*i:])
+			w[i] = uint32At(msg[off+4*i:])
 		}
 		for i := 16; i < 64; i++ {
 			s0 := bits.RotateLeft32(w[i-15], -7) ^ bits.RotateLeft32(w[i-15], -18) ^ w[i-15]>>3
@@ -55,7 +54,7 @@ func Sum256(data []byte) [32]byte {
 	}
 	var out [32]byte
 	for i, v := range h {
-		binary.BigEndian.PutUint32(out[4*i:], v)
+		putUint32(out[4*i:], v)
 	}
 	return out
 }
@@ -98,3 +97,20 @@ func (Reader) Read(b []byte) (n int, err error) {
 
 // errNoRandom means the runtime has no crypto.getRandomValues.
 var errNoRandom = errors.New("jscrypto: crypto.getRandomValues is not available")
+
+// appendUint64, uint32At and putUint32 are encoding/binary.BigEndian's
+// AppendUint64, Uint32 and PutUint32: encoding/binary imports reflect,
+// which the GOOS=js module otherwise leaves out (docs/size.md).
+func appendUint64(b []byte, v uint64) []byte {
+	return append(b, byte(v>>56), byte(v>>48), byte(v>>40), byte(v>>32), byte(v>>24), byte(v>>16), byte(v>>8), byte(v))
+}
+
+func uint32At(b []byte) uint32 {
+	_ = b[3]
+	return uint32(b[3]) | uint32(b[2])<<8 | uint32(b[1])<<16 | uint32(b[0])<<24
+}
+
+func putUint32(b []byte, v uint32) {
+	_ = b[3]
+	b[0], b[1], b[2], b[3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+}
