@@ -43,9 +43,7 @@ func (s *Session) admitServerRequest(m *jsonrpc.Request) bool {
 	}
 	s.wg.Add(1)
 	go func() {
-		s.mu.Lock()
-		version := s.version
-		s.mu.Unlock()
+		version := s.ProtocolVersion()
 		resp := &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: CodeInternalError, Message: errf.Sprintf("%v (%d in progress)", ErrTooManyServerRequests, s.client.opts.MaxServerRequests)}}
 		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 		if err := s.send(ctx, resp, &SendOptions{ProtocolVersion: version}); err != nil && s.ctx.Err() == nil {

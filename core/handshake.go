@@ -273,10 +273,7 @@ func (s *Session) reinitialize(ctx context.Context, gen int64) error {
 	if s.reinitN.Load() != gen {
 		return nil // another call already re-initialized
 	}
-	s.mu.Lock()
-	v := s.version
-	s.mu.Unlock()
-	if err := s.initialize(ctx, v); err != nil {
+	if err := s.initialize(ctx, s.ProtocolVersion()); err != nil {
 		return errf.Errorf("core: re-initializing expired session: %w", err)
 	}
 	s.reinitN.Add(1)

@@ -73,7 +73,32 @@ func (s *Session) Tools(ctx context.Context) iter.Seq2[*Tool, error] {
 // AllTools returns every tool of every page.
 func (s *Session) AllTools(ctx context.Context) ([]*Tool, error) { return s.allTools(ctx) }
 
-func (s *Session) allTools(ctx context.Context) ([]*Tool, error) { return collect(s.Tools(ctx)) }
+// allTools is collect(s.Tools(ctx)) as a plain loop: the range-over-func
+// pagination inlined into it cost the modules several times the code.
+func (s *Session) allTools(ctx context.Context) ([]*Tool, error) {
+	var out []*Tool
+	seen := map[string]bool{}
+	cursor := ""
+	for n := 0; ; n++ {
+		if n >= MaxPages {
+			return out, errf.Errorf("%w: more than %d pages", ErrRepeatedCursor, MaxPages)
+		}
+		r, err := s.listTools(ctx, cursorParams(cursor))
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r.Tools...)
+		next := r.NextCursor
+		if next == "" {
+			return out, nil
+		}
+		if seen[next] {
+			return out, errStr("%w: %q", ErrRepeatedCursor, next)
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
 
 // Resources iterates over every resource of every page.
 func (s *Session) Resources(ctx context.Context) iter.Seq2[*Resource, error] {

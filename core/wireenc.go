@@ -80,11 +80,16 @@ func (e *enc) fail(err error) {
 	}
 }
 
-func (e *enc) null() { e.b = append(e.b, "null"...) }
+func (e *enc) null() { e.lit("null") }
+
+// lit appends s: one call instead of an append expanded at each place.
+//
+//go:noinline
+func (e *enc) lit(s string) { e.b = append(e.b, s...) }
 
 // encodeStruct appends the struct of type st at p as a JSON object.
 func (e *enc) encodeStruct(st *structType, p unsafe.Pointer) {
-	e.b = append(e.b, '{')
+	e.lit("{")
 	n := 0
 	for i := range st.fields {
 		f := &st.fields[i]
@@ -93,13 +98,14 @@ func (e *enc) encodeStruct(st *structType, p unsafe.Pointer) {
 			continue
 		}
 		if n > 0 {
-			e.b = append(e.b, ',')
+			e.lit(",")
 		}
 		n++
-		e.b = append(jsonscan.AppendString(e.b, f.name), ':')
+		e.b = jsonscan.AppendString(e.b, f.name)
+		e.lit(":")
 		e.value(f, q)
 	}
-	e.b = append(e.b, '}')
+	e.lit("}")
 }
 
 // isEmpty is encoding/json's test for omitempty, for the field kinds.
@@ -142,9 +148,9 @@ func (e *enc) value(f *field, q unsafe.Pointer) {
 		fallthrough
 	case kBool:
 		if *(*bool)(q) {
-			e.b = append(e.b, "true"...)
+			e.lit("true")
 		} else {
-			e.b = append(e.b, "false"...)
+			e.lit("false")
 		}
 	case kInt64Ptr:
 		q = *(*unsafe.Pointer)(q)
@@ -168,7 +174,7 @@ func (e *enc) value(f *field, q unsafe.Pointer) {
 	case kStrings:
 		e.b, _ = jsonscan.AppendValue(e.b, *(*[]string)(q))
 	case kEmpty:
-		e.b = append(e.b, "{}"...)
+		e.lit("{}")
 	case kPtr:
 		q = *(*unsafe.Pointer)(q)
 		fallthrough
@@ -184,14 +190,14 @@ func (e *enc) value(f *field, q unsafe.Pointer) {
 		e.contentList(*(*ContentList)(q))
 	case kIcons:
 		icons := *(*[]Icon)(q)
-		e.b = append(e.b, '[')
+		e.lit("[")
 		for i := range icons {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				e.lit(",")
 			}
 			e.encodeStruct(&iconEncT, unsafe.Pointer(&icons[i]))
 		}
-		e.b = append(e.b, ']')
+		e.lit("]")
 	}
 }
 
@@ -209,10 +215,10 @@ func (e *enc) ptrs(list []unsafe.Pointer, st *structType) {
 		e.null()
 		return
 	}
-	e.b = append(e.b, '[')
+	e.lit("[")
 	for i, p := range list {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			e.lit(",")
 		}
 		if p == nil {
 			e.null()
@@ -220,7 +226,7 @@ func (e *enc) ptrs(list []unsafe.Pointer, st *structType) {
 			e.encodeStruct(st, p)
 		}
 	}
-	e.b = append(e.b, ']')
+	e.lit("]")
 }
 
 // resource is ResourceContents.MarshalJSON: text, or blob without text.

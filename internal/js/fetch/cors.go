@@ -65,45 +65,32 @@ var (
 	ErrBadOption = errors.New("jsfetch: invalid fetch option")
 )
 
-var (
-	credentialsValues    = []string{"omit", "same-origin", "include"}
-	modeValues           = []string{"cors", "same-origin"}
-	cacheValues          = []string{"default", "no-store", "reload", "no-cache", "force-cache", "only-if-cached"}
-	referrerPolicyValues = []string{
+// initOptions are the RequestInit string options CheckInit knows, in its
+// order, with their allowed values.
+var initOptions = [...]struct {
+	field   string
+	allowed []string
+}{
+	{"credentials", []string{"omit", "same-origin", "include"}},
+	{"mode", []string{"cors", "same-origin"}},
+	{"cache", []string{"default", "no-store", "reload", "no-cache", "force-cache", "only-if-cached"}},
+	{"referrerPolicy", []string{
 		"no-referrer", "no-referrer-when-downgrade", "same-origin", "origin",
 		"strict-origin", "origin-when-cross-origin", "strict-origin-when-cross-origin",
 		"unsafe-url",
-	}
-)
+	}},
+}
 
 // CheckInit validates the RequestInit string options; "" means "leave it
 // to the runtime's default" and is always valid. Mode "no-cors" is refused:
 // its opaque responses have no readable status, headers or body, so MCP
 // cannot work over them. It is safe for concurrent use.
 func CheckInit(credentials, mode, cache, referrerPolicy string) error {
-	check := func(field, v string, allowed []string) error {
-		if v == "" {
-			return nil
-		}
-		for _, a := range allowed {
-			if v == a {
-				return nil
-			}
-		}
-		if field == "mode" && v == "no-cors" {
-			return errf.Errorf("%w: mode %q gives opaque responses that cannot carry MCP (use \"cors\" and have the server answer CORS)", ErrBadOption, v)
-		}
-		return errf.Errorf("%w: %s %q (want one of %s)", ErrBadOption, field, v, strings.Join(allowed, ", "))
-	}
 	// The errors joined as errors.Join joins them (one per line, each one
 	// wrapped), without linking errors.Join's type into the module.
 	var err error
-	for _, e := range [...]error{
-		check("credentials", credentials, credentialsValues),
-		check("mode", mode, modeValues),
-		check("cache", cache, cacheValues),
-		check("referrerPolicy", referrerPolicy, referrerPolicyValues),
-	} {
+	for i, v := range [...]string{credentials, mode, cache, referrerPolicy} {
+		e := checkInit(initOptions[i].field, v, initOptions[i].allowed)
 		switch {
 		case e == nil:
 		case err == nil:
@@ -113,4 +100,20 @@ func CheckInit(credentials, mode, cache, referrerPolicy string) error {
 		}
 	}
 	return err
+}
+
+// checkInit checks one option of CheckInit.
+func checkInit(field, v string, allowed []string) error {
+	if v == "" {
+		return nil
+	}
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	if field == "mode" && v == "no-cors" {
+		return errf.Errorf("%w: mode %q gives opaque responses that cannot carry MCP (use \"cors\" and have the server answer CORS)", ErrBadOption, v)
+	}
+	return errf.Errorf("%w: %s %q (want one of %s)", ErrBadOption, field, v, strings.Join(allowed, ", "))
 }
