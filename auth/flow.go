@@ -3,8 +3,8 @@ package auth
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"io"
 	"math"
 	"slices"
@@ -36,7 +36,7 @@ func (c *config) pkce() (verifier, challenge string, err error) {
 // s256 is the S256 code challenge of a verifier: BASE64URL(SHA256(v)).
 func (c *config) s256(verifier string) string {
 	sum := c.SHA256([]byte(verifier))
-	return b64.EncodeToString(sum[:])
+	return b64.RawURLString(sum[:])
 }
 
 // chooseAuthMethod picks the token endpoint authentication method from
@@ -386,7 +386,7 @@ func (d *Doer) applyClientAuth(ctx context.Context, ca *clientAuth, form urlx.Va
 	case AuthMethodBasic:
 		// RFC 6749 §2.3.1: form-encode both, then Base64.
 		cred := urlx.QueryEscape(ca.id) + ":" + urlx.QueryEscape(ca.secret)
-		hset(h, "authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+		hset(h, "authorization", "Basic "+b64.StdString([]byte(cred)))
 	case AuthMethodPost:
 		setPairs(form, "client_id", ca.id, "client_secret", ca.secret)
 	case AuthMethodJWT:

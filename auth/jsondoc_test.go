@@ -1,9 +1,9 @@
 package auth
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"context"
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"strings"
 	"testing"
 
@@ -40,11 +40,11 @@ type (
 		RedirectURIs          []string `json:"redirect_uris"`
 	}
 	jsonToken struct {
-		AccessToken  string          `json:"access_token"`
-		TokenType    string          `json:"token_type"`
+		AccessToken  string             `json:"access_token"`
+		TokenType    string             `json:"token_type"`
 		ExpiresIn    rawjson.RawMessage `json:"expires_in"`
-		RefreshToken string          `json:"refresh_token"`
-		Scope        string          `json:"scope"`
+		RefreshToken string             `json:"refresh_token"`
+		Scope        string             `json:"scope"`
 	}
 	jsonError struct {
 		Error       string `json:"error"`

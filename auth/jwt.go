@@ -6,8 +6,8 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 
 	"context"
-	"encoding/base64"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"time"
 )
 
@@ -29,16 +29,14 @@ type Signer interface {
 	Sign(ctx context.Context, signingInput []byte) ([]byte, error)
 }
 
-var b64 = base64.RawURLEncoding
-
 // signJWT builds a compact JWS of the encoded header and claims.
 func signJWT(ctx context.Context, s Signer, header, claims []byte) (string, error) {
-	input := b64.EncodeToString(header) + "." + b64.EncodeToString(claims)
+	input := b64.RawURLString(header) + "." + b64.RawURLString(claims)
 	sig, err := s.Sign(ctx, []byte(input))
 	if err != nil {
 		return "", wrapErr("auth: signing a JWT", err)
 	}
-	return input + "." + b64.EncodeToString(sig), nil
+	return input + "." + b64.RawURLString(sig), nil
 }
 
 // The JWTs' JSON is written member by member in the order of their names
@@ -109,7 +107,7 @@ func (c *config) randomString(n int) (string, error) {
 		}
 		i += k
 	}
-	return b64.EncodeToString(b), nil
+	return b64.RawURLString(b), nil
 }
 
 // constantTimeEqual compares secrets without leaking where they differ

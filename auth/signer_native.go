@@ -16,6 +16,7 @@ import (
 	"crypto/sha512"
 	"encoding/pem"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"math/big"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
@@ -92,8 +93,8 @@ func newECSigner(k *ecdsa.PrivateKey) (*ecSigner, error) {
 	s.jwk = map[string]string{
 		"kty": "EC",
 		"crv": k.Curve.Params().Name,
-		"x":   b64.EncodeToString(pub[1 : 1+s.size]),
-		"y":   b64.EncodeToString(pub[1+s.size:]),
+		"x":   b64.RawURLString(pub[1 : 1+s.size]),
+		"y":   b64.RawURLString(pub[1+s.size:]),
 	}
 	return s, nil
 }
@@ -134,8 +135,8 @@ func (s *rsaSigner) Algorithm() string { return "RS256" }
 func (s *rsaSigner) PublicJWK() map[string]string {
 	return map[string]string{
 		"kty": "RSA",
-		"n":   b64.EncodeToString(s.key.N.Bytes()),
-		"e":   b64.EncodeToString(big.NewInt(int64(s.key.E)).Bytes()),
+		"n":   b64.RawURLString(s.key.N.Bytes()),
+		"e":   b64.RawURLString(big.NewInt(int64(s.key.E)).Bytes()),
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"math/big"
 	"strings"
 	"testing"
@@ -28,11 +29,11 @@ func verifyJWT(t *testing.T, jwt string, pub crypto.PublicKey) (header, claims m
 	t.Helper()
 	parts := strings.Split(jwt, ".")
 	require.Len(t, parts, 3)
-	hb, err := b64.DecodeString(parts[0])
+	hb, err := b64.DecodeRawURL(parts[0])
 	require.NoError(t, err)
-	cb, err := b64.DecodeString(parts[1])
+	cb, err := b64.DecodeRawURL(parts[1])
 	require.NoError(t, err)
-	sig, err := b64.DecodeString(parts[2])
+	sig, err := b64.DecodeRawURL(parts[2])
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(hb, &header))
 	require.NoError(t, json.Unmarshal(cb, &claims))

@@ -7,7 +7,7 @@
 package wire
 
 import (
-	"encoding/base64"
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
@@ -56,7 +56,7 @@ func EncodeHeaderValue(v string) string {
 	if safe {
 		return v
 	}
-	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+	return "=?base64?" + b64.StdString([]byte(v)) + "?="
 }
 
 // CancelledRequestID returns the id of the request a

@@ -1,7 +1,7 @@
 package wire
 
 import (
-	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,7 +33,7 @@ func TestCancelledRequestID(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			id, ok := CancelledRequestID(&jsonrpc.Request{Method: tc.method, Params: json.RawMessage(tc.params)})
+			id, ok := CancelledRequestID(&jsonrpc.Request{Method: tc.method, Params: rawjson.RawMessage(tc.params)})
 			assert.Equal(t, tc.ok, ok)
 			assert.Equal(t, tc.want, id)
 		})

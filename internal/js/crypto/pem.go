@@ -2,7 +2,7 @@ package jscrypto
 
 import (
 	"bytes"
-	"encoding/base64"
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 )
 
 // pemDecode is encoding/pem.Decode for what ParseSigner needs of it: the
@@ -66,18 +66,17 @@ func pemDecode(data []byte) (typ string, der []byte, ok bool) {
 		if s, _ := pemLine(endTrailer[n:]); len(s) != 0 {
 			continue
 		}
-		b64 := make([]byte, 0, endIndex)
+		body := make([]byte, 0, endIndex)
 		for _, c := range rest[:endIndex] {
 			if c != ' ' && c != '\t' {
-				b64 = append(b64, c)
+				body = append(body, c)
 			}
 		}
-		out := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
-		m, err := base64.StdEncoding.Decode(out, b64)
+		out, err := b64.DecodeStd(body)
 		if err != nil {
 			continue
 		}
-		return string(typeLine), out[:m], true
+		return string(typeLine), out, true
 	}
 }
 

@@ -10,8 +10,8 @@ package jscrypto
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/auth"
@@ -20,7 +20,6 @@ import (
 )
 
 // b64 is the base64url encoding of JWK members.
-var b64 = base64.RawURLEncoding
 
 // errNoWebCrypto means the JavaScript runtime has no crypto.subtle (a page
 // that is not a secure context: neither https nor localhost).
@@ -157,7 +156,7 @@ func importSigner(ctx context.Context, pkcs8 []byte, kind keyKind) (s auth.Signe
 	}
 	pub := publicMembers(jwk, kind)
 	if kind == kindRSA {
-		n, err := b64.DecodeString(pub["n"])
+		n, err := b64.DecodeRawURL(pub["n"])
 		if err != nil || len(n) == 0 {
 			return nil, errors.New("auth: the RSA key has no readable modulus")
 		}

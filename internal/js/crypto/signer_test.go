@@ -14,6 +14,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"math/big"
 	"slices"
 	"strings"
@@ -36,11 +37,11 @@ func checkJWS(t *testing.T, jws string, pub crypto.PublicKey) (header, claims ma
 	t.Helper()
 	parts := strings.Split(jws, ".")
 	require.Len(t, parts, 3)
-	hb, err := b64.DecodeString(parts[0])
+	hb, err := b64.DecodeRawURL(parts[0])
 	require.NoError(t, err)
-	cb, err := b64.DecodeString(parts[1])
+	cb, err := b64.DecodeRawURL(parts[1])
 	require.NoError(t, err)
-	sig, err := b64.DecodeString(parts[2])
+	sig, err := b64.DecodeRawURL(parts[2])
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(hb, &header))
 	require.NoError(t, json.Unmarshal(cb, &claims))
@@ -77,17 +78,17 @@ func signJWS(t *testing.T, s auth.Signer, header, claims map[string]any) string 
 	require.NoError(t, err)
 	c, err := json.Marshal(claims)
 	require.NoError(t, err)
-	input := b64.EncodeToString(h) + "." + b64.EncodeToString(c)
+	input := b64.RawURLString(h) + "." + b64.RawURLString(c)
 	sig, err := s.Sign(context.Background(), []byte(input))
 	require.NoError(t, err)
-	return input + "." + b64.EncodeToString(sig)
+	return input + "." + b64.RawURLString(sig)
 }
 
 // jwkKey turns a public JWK back into a Go public key.
 func jwkKey(t *testing.T, jwk map[string]string) crypto.PublicKey {
 	t.Helper()
 	num := func(name string) *big.Int {
-		b, err := b64.DecodeString(jwk[name])
+		b, err := b64.DecodeRawURL(jwk[name])
 		require.NoError(t, err, name)
 		return new(big.Int).SetBytes(b)
 	}
