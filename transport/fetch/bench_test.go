@@ -1,9 +1,9 @@
 package fetch_test
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"context"
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -28,7 +28,7 @@ func BenchmarkCallTool(b *testing.B) {
 				body, _ := io.ReadAll(r.Body)
 				var req struct {
 					ID     rawjson.RawMessage `json:"id"`
-					Method string          `json:"method"`
+					Method string             `json:"method"`
 				}
 				_ = json.Unmarshal(body, &req)
 				var out string
@@ -77,7 +77,7 @@ type cannedDoer struct{}
 func (cannedDoer) Do(_ context.Context, req *fetch.Request) (*fetch.Response, error) {
 	var m struct {
 		ID     rawjson.RawMessage `json:"id"`
-		Method string          `json:"method"`
+		Method string             `json:"method"`
 	}
 	_ = json.Unmarshal(req.Body, &m)
 	var out string

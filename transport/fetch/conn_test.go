@@ -1,11 +1,11 @@
 package fetch_test
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -29,7 +29,7 @@ import (
 
 type rpcReq struct {
 	ID     rawjson.RawMessage `json:"id"`
-	Method string          `json:"method"`
+	Method string             `json:"method"`
 	Params rawjson.RawMessage `json:"params"`
 }
 

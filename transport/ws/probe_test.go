@@ -1,8 +1,8 @@
 package ws
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"encoding/json"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
