@@ -518,6 +518,23 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 		return AppendSortedMap(dst, x, AppendValue)
 	case map[string]string:
 		return appendStringMap(dst, x), nil
+	case []map[string]any:
+		// A list of objects, as Go code builds one (no generic copy: each
+		// instantiation of AppendArray is code of its own).
+		if x == nil {
+			return add(dst, "null"), nil
+		}
+		dst = add(dst, "[")
+		for i, m := range x {
+			if i > 0 {
+				dst = add(dst, ",")
+			}
+			var err error
+			if dst, err = AppendSortedMap(dst, m, AppendValue); err != nil {
+				return dst, err
+			}
+		}
+		return add(dst, "]"), nil
 	default:
 		return dst, errors.New("jsonscan: cannot encode a value of this Go type (only decoded JSON values are supported)")
 	}

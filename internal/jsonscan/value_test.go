@@ -133,3 +133,21 @@ func TestObjectWriter(t *testing.T) {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// TestMarshalGoShapes checks the Go-built shapes Marshal takes beyond
+// decoded JSON against json.Marshal.
+func TestMarshalGoShapes(t *testing.T) {
+	for _, v := range []any{
+		[]map[string]any{{"b": 1, "a": "x<"}, nil, {}},
+		[]map[string]any(nil),
+		map[string]any{"frames": []map[string]any{{"text": "{not json"}}},
+		map[string]string{"k": "v"},
+		[]string{"a", "b"},
+	} {
+		want, err := json.Marshal(v)
+		require.NoError(t, err)
+		got, err := Marshal(v)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got))
+	}
+}
