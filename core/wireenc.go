@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -53,9 +54,29 @@ func appendAny(dst []byte, v any) ([]byte, error) {
 		if msg := err.Error(); strings.HasPrefix(msg, "jsonscan: unsupported value: ") {
 			return dst, errors.New("json: " + strings.TrimPrefix(msg, "jsonscan: "))
 		}
+		if m, ok := v.(interface{ MarshalJSON() ([]byte, error) }); ok {
+			return appendMarshaler(dst, m)
+		}
 		return dst, errUnsupportedValue
 	}
 	return b, nil
+}
+
+// appendMarshaler appends what m.MarshalJSON returns, checked and
+// compacted (HTML-safe) as json.Marshal does with a json.Marshaler: the
+// one kind of Go type beyond JSON-shaped values the encoder takes without
+// reflection (the GOOS=js build has no other; elsewhere a failure here
+// falls back on encoding/json, see native.go).
+func appendMarshaler(dst []byte, m interface{ MarshalJSON() ([]byte, error) }) ([]byte, error) {
+	raw, err := m.MarshalJSON()
+	if err != nil {
+		return dst, errf.Errorf("json: error calling MarshalJSON: %w", err)
+	}
+	out, err := jsonscan.AppendCompact(dst, raw, true)
+	if err != nil {
+		return dst, errors.New("json: error calling MarshalJSON: " + err.Error())
+	}
+	return out, nil
 }
 
 // appendRawJSON appends raw JSON as json.Marshal writes a json.RawMessage:

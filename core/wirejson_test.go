@@ -357,6 +357,9 @@ func TestEncodersMatchEncodingJSON(t *testing.T) {
 		{"appendAny", map[string]any{"f": temp, "big": 1e21, "i": int64(-3), "u": uint8(7), "s": []string{"a"}, "m": map[string]string{"b": "c"}, "raw": json.RawMessage("[1, 2]"), "num": json.Number("1.50"), "meta": Meta{"x": true}, "e": struct{}{}}, func() ([]byte, error) {
 			return appendAny(nil, map[string]any{"f": temp, "big": 1e21, "i": int64(-3), "u": uint8(7), "s": []string{"a"}, "m": map[string]string{"b": "c"}, "raw": json.RawMessage("[1, 2]"), "num": json.Number("1.50"), "meta": Meta{"x": true}, "e": struct{}{}})
 		}},
+		{"appendAny with a json.Marshaler", map[string]any{"t": marshalerValue{"<a> b"}, "l": []any{marshalerValue{"c"}}}, func() ([]byte, error) {
+			return appendAny(nil, map[string]any{"t": marshalerValue{"<a> b"}, "l": []any{marshalerValue{"c"}}})
+		}},
 		{"inputResponses", map[string]json.RawMessage{"b": json.RawMessage(`{"action":"accept"}`), "a": json.RawMessage(`{"roots":[]}`)}, func() ([]byte, error) {
 			return marshalResponses(map[string]json.RawMessage{"b": json.RawMessage(`{"action":"accept"}`), "a": json.RawMessage(`{"roots":[]}`)})
 		}},
@@ -779,4 +782,12 @@ var encodingTables = map[*structType]any{
 	&elicitCompleteEncT: ElicitationCompleteParams{}, &toolAnnEncT: ToolAnnotations{}, &toolEncT: Tool{}, &samplingMsgEncT: SamplingMessage{},
 	&modelHintEncT: ModelHint{}, &modelPrefsEncT: ModelPreferences{}, &toolChoiceEncT: ToolChoice{}, &createParamsEncT: CreateMessageParams{},
 	&elicitParamsEncT: ElicitParams{}, &listRootsParamsEncT: ListRootsParams{}, &callResultEncT: CallToolResult{},
+}
+
+// marshalerValue is a caller's type with its own MarshalJSON (spaced and
+// with HTML characters, which json.Marshal compacts and escapes).
+type marshalerValue struct{ s string }
+
+func (m marshalerValue) MarshalJSON() ([]byte, error) {
+	return []byte(`{ "v" : "` + m.s + `" }`), nil
 }
