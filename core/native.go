@@ -25,20 +25,16 @@ import (
 // jsonMarshal is json.Marshal, for the generic entry points only (see the
 // file comment for GOOS=js).
 func jsonMarshal(v any) ([]byte, error) {
-	b, err := rawjson.Marshal(v)
-	if !errors.Is(err, rawjson.ErrUnsupported) {
-		if err == nil && !rawjson.Reflection {
-			// json.Marshal checks and compacts a MarshalJSON's output.
-			if b, err = jsonscan.AppendCompact(nil, b, true); err != nil {
-				return nil, errf.Errorf("core: MarshalJSON: %w", err)
-			}
-		}
-		return b, err
+	if rawjson.Reflection {
+		return rawjson.Marshal(v)
 	}
-	if b, jerr := jsonscan.Marshal(v); jerr == nil {
-		return b, nil
+	// GOOS=js: the hand-written encoder's own cases (JSON-shaped values,
+	// RawMessage, a json.Marshaler) are all there is.
+	b, err := appendAny(nil, v)
+	if errors.Is(err, errUnsupportedValue) {
+		return nil, errf.Errorf("core: encoding a value of this Go type: %w", rawjson.ErrUnsupported)
 	}
-	return nil, errf.Errorf("core: encoding a value of this Go type: %w", err)
+	return b, err
 }
 
 // jsonUnmarshal is json.Unmarshal, for DecodeStructured only (see the file
