@@ -19,8 +19,11 @@ import path from "node:path";
 
 const [mode, ...args] = process.argv.slice(2);
 
-function write(file, label, passed, failed, skipped) {
+// write records a step's counts and, beside them (<file>.failed), the names
+// of what failed, so that the closing summary names them (at most 40).
+function write(file, label, passed, failed, skipped, failures = []) {
   writeFileSync(file, `${passed} ${failed} ${skipped} ${label}\n`);
+  if (failures.length > 0) writeFileSync(`${file}.failed`, failures.slice(0, 40).join("\n") + "\n");
 }
 
 async function lines(onLine) {
@@ -33,6 +36,7 @@ async function goJSON(label, file) {
   const outputs = new Map(); // "pkg test" → output lines, dropped once the test passes
   const failedPkgs = new Set();
   const pkgsWithFailedTests = new Set();
+  const failures = [];
   await lines((line) => {
     let ev;
     try {
@@ -67,6 +71,7 @@ async function goJSON(label, file) {
         break;
       case "fail":
         failed++;
+        failures.push(key);
         pkgsWithFailedTests.add(ev.Package);
         process.stdout.write((outputs.get(key) ?? []).join(""));
         outputs.delete(key);
@@ -74,8 +79,13 @@ async function goJSON(label, file) {
     }
   });
   // A package that failed with no failing test (a panic, TestMain, a leak check).
-  for (const p of failedPkgs) if (!pkgsWithFailedTests.has(p)) failed++;
-  write(file, label, passed, failed, skipped);
+  for (const p of failedPkgs) {
+    if (!pkgsWithFailedTests.has(p)) {
+      failed++;
+      failures.push(`${p} (the package failed outside its tests)`);
+    }
+  }
+  write(file, label, passed, failed, skipped, failures);
   console.log(`${label}: ${passed} passed, ${failed} failed, ${skipped} skipped (tests and subtests)`);
 }
 
@@ -91,21 +101,27 @@ function tap(label, tapFile, file) {
     return m ? Number(m[1]) : 0;
   };
   const passed = num("pass"), failed = num("fail") + num("cancelled"), skipped = num("skipped") + num("todo");
-  write(file, label, passed, failed, skipped);
+  const failures = [...text.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => m[1]);
+  write(file, label, passed, failed, skipped, failures);
   console.log(`${label}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 }
 
 async function conformance(label, file) {
-  let passed = 0, failed = 0;
-  const row = /^ {2}\S+\s+\d+\s+\d+\s+\d+\s+\d+ {2}(.*)$/;
+  let passed = 0, failed = 0, table = "";
+  const failures = [];
+  const row = /^ {2}(\S+)\s+\d+\s+\d+\s+\d+\s+\d+ {2}(.*)$/;
   await lines((line) => {
     process.stdout.write(`${line}\n`);
+    if (line.startsWith("build/conformance/")) table = line.slice("build/conformance/".length);
     const m = row.exec(line);
     if (!m) return;
-    if (m[1] === "PASS" || m[1] === "expected failure") passed++;
-    else failed++;
+    if (m[2] === "PASS" || m[2] === "expected failure") passed++;
+    else {
+      failed++;
+      failures.push(`${table} ${m[1]}: ${m[2]}`);
+    }
   });
-  write(file, label, passed, failed, 0);
+  write(file, label, passed, failed, 0, failures);
   console.log(`${label}: ${passed} scenario runs passed (expected failures included), ${failed} failed`);
 }
 
@@ -118,8 +134,15 @@ function summary(dir, failedStep) {
   } catch {
     // nothing counted
   }
+  const named = [];
   for (const f of files) {
     const [p, fl, s, ...label] = readFileSync(path.join(dir, f), "utf8").trim().split(" ");
+    try {
+      const names = readFileSync(path.join(dir, `${f}.failed`), "utf8").trim().split("\n");
+      named.push(`  ${label.join(" ")}:`, ...names.map((n) => `    ${n}`));
+    } catch {
+      // nothing failed in this step
+    }
     passed += Number(p);
     failed += Number(fl);
     skipped += Number(s);
@@ -133,6 +156,10 @@ function summary(dir, failedStep) {
   }
   console.log("\n== summary");
   for (const r of rows) console.log(r);
+  if (named.length > 0) {
+    console.log("failed:");
+    for (const n of named) console.log(n);
+  }
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 }
 
