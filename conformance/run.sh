@@ -26,10 +26,14 @@ command_for() {
       bash scripts/build-wasm.sh >/dev/null
       echo "$node22 $root/conformance/js/client.mjs" ;;
     wasip1)
-      # The wasip1 reactor, run under wazero by wasm/wasihost; its compiled
-      # code is cached so that each scenario's process starts at once.
+      # The wasip1 reactor as shipped (scripts/wasm-flags.sh: the build
+      # flags, then wasm_strip), run under wazero by wasm/wasihost; its
+      # compiled code is cached so that each scenario's process starts at
+      # once.
       mkdir -p build/bin build/cache/wazero
-      GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o build/bin/mcpwasm-wasip1.wasm ./wasm/wasip1
+      . scripts/wasm-flags.sh
+      GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared "${wasm_goflags[@]}" -o build/bin/mcpwasm-wasip1.wasm ./wasm/wasip1
+      wasm_strip build/bin/mcpwasm-wasip1.wasm
       go build -C harness -o "$root/build/bin/conformance-wasip1" ./conformance/wasip1
       go build -o build/bin/wasirun ./wasm/wasihost/cmd/wasirun
       build/bin/wasirun -precompile -cache "$root/build/cache/wazero" build/bin/mcpwasm-wasip1.wasm

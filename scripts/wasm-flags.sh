@@ -21,3 +21,17 @@ wasm_goflags=(-trimpath "-ldflags=-s -w"
   "-gcflags=$m/internal/jsonschema=-l"
   "-gcflags=encoding/json=-l" "-gcflags=reflect=-l" "-gcflags=fmt=-l" "-gcflags=net/url=-l")
 unset m
+
+# wasm_strip FILE…: takes the position tables (file, line and inline
+# information for stack traces) out of shipped modules after the link
+# (internal/wasmstrip; docs/size.md): a Go panic's trace then names the
+# functions but prints "?:0" for their positions. Run from the repository
+# root. MCPWASM_WASM_LINES=keep skips it, for a module whose traces name
+# files and lines.
+wasm_strip() {
+  [ "${MCPWASM_WASM_LINES:-}" = keep ] && return 0
+  mkdir -p build/bin
+  go build -o build/bin/wasmstrip ./internal/wasmstrip/cmd/wasmstrip || return 1
+  local f
+  for f in "$@"; do build/bin/wasmstrip "$f" || return 1; done
+}
