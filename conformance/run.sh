@@ -54,6 +54,23 @@ expected_for() {
   fi
 }
 
+# attempt RUNNER_EXPECTED REV OUT: one run of the suite for one requirement
+# set into OUT; succeeds when the suite found nothing unexpected and the
+# report nothing below mcpwasm's bar.
+attempt() {
+  local expected_file=$1 rev=$2 out=$3 rc=0
+  rm -rf "$out"; mkdir -p "$out"
+  # The suite starts every scenario's client at once (about 40 for
+  # 2026-07-28); on two slow cores the wasip1 runner's clients can take
+  # many seconds to start, so each scenario gets 120 s instead of the
+  # default 30 s.
+  "$node22" "$suite" client --command "$cmd" --requirements "$rev" --timeout 120000 \
+    --expected-failures "$expected_file" -o "$out" > "$out/suite.log" 2>&1 || rc=1
+  build/bin/conformance-report -expected "$expected_file" "$out" > "$out/report.txt" 2>&1 || rc=1
+  return $rc
+}
+
+go build -C harness -o "$root/build/bin/conformance-report" ./conformance/report
 status=0
 for runner in "${runners[@]}"; do
   cmd=$(command_for "$runner")
@@ -61,17 +78,24 @@ for runner in "${runners[@]}"; do
   dirs=()
   for rev in "${revisions[@]}"; do
     out="build/conformance/$runner/$rev"
-    rm -rf "$out"; mkdir -p "$out"
     echo "== conformance: runner $runner, requirements $rev"
-    if ! "$node22" "$suite" client --command "$cmd" --requirements "$rev" \
-        --expected-failures "$runner_expected" -o "$out" > "$out/suite.log" 2>&1; then
-      echo "the suite reported unexpected results (see $out/suite.log):"
-      sed -n '/SUITE SUMMARY/,$p' "$out/suite.log"
-      status=1
+    if ! attempt "$runner_expected" "$rev" "$out"; then
+      # The suite runs its scenarios at once, against timers of its own; a
+      # run below the bar is run once more, and what failed the first time
+      # is printed (and kept in $out.first) so that a flaky scenario is seen,
+      # not hidden. The second run's results are the ones counted.
+      echo "first attempt below the bar (kept in $out.first); running it again:"
+      grep -E '^  \S+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+  ' "$out/report.txt" | grep -v -E '  (PASS|expected failure)$' | sed 's/^  /    first attempt: /' || true
+      sed -n '/SUITE SUMMARY/,$p' "$out/suite.log" | grep -v '^✓' | sed 's/^/    first attempt: /'
+      rm -rf "$out.first"; mv "$out" "$out.first"
+      if ! attempt "$runner_expected" "$rev" "$out"; then
+        echo "the suite reported unexpected results again (see $out/suite.log):"
+        sed -n '/SUITE SUMMARY/,$p' "$out/suite.log" | grep -v '^✓'
+        status=1
+      fi
     fi
     dirs+=("$out")
   done
-  go build -C harness -o "$root/build/bin/conformance-report" ./conformance/report
   build/bin/conformance-report -expected "$runner_expected" "${dirs[@]}" || status=1
 done
 exit $status
