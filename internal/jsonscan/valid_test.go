@@ -1,11 +1,13 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var validJSONCases = []string{
@@ -81,6 +83,34 @@ func TestValidMembers(t *testing.T) {
 	}
 }
 
+// TestPlainSpanEveryPosition puts each kind of non-plain byte at every position of a
+// long plain run, at every start offset and end, and holds plainSpan to the
+// byte-by-byte definition (its word loops take 8 and 32 bytes at a time).
+func TestPlainSpanEveryPosition(t *testing.T) {
+	naive := func(b []byte, j, end int) int {
+		for j < end && plainStringByte[b[j]] == '1' {
+			j++
+		}
+		return j
+	}
+	for _, special := range []byte{'"', '\\', 0x00, 0x1f, '\n'} {
+		for _, plain := range []byte{'a', 0x20, 0x7f, 0x80, 0xff, '!', '#', '[', ']'} {
+			for at := 0; at < 100; at++ {
+				b := bytes.Repeat([]byte{plain}, 100)
+				b[at] = special
+				for j := 0; j < 10; j++ {
+					for _, end := range []int{at, at + 1, 99, 100} {
+						if end < j {
+							continue
+						}
+						require.Equal(t, naive(b, j, end), plainSpan(b, j, end), "special %#x plain %#x at %d from %d to %d", special, plain, at, j, end)
+					}
+				}
+			}
+		}
+	}
+}
+
 func BenchmarkValidJSON(b *testing.B) {
 	data := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"` + strings.Repeat("lorem ipsum \\n dolor ", 500) + `"}],"structuredContent":{"n":[1,2.5,-3e4,true,null]}}}`)
 	b.Run("Valid", func(b *testing.B) {
@@ -93,6 +123,21 @@ func BenchmarkValidJSON(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for i := 0; i < b.N; i++ {
 			json.Valid(data)
+		}
+	})
+	// A 1 MB tool result: one long plain string, what big results spend
+	// their validation and key search in.
+	big := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"` + strings.Repeat("abcdefghij", 1<<17) + `"}]}}`)
+	b.Run("Valid/1MB", func(b *testing.B) {
+		b.SetBytes(int64(len(big)))
+		for i := 0; i < b.N; i++ {
+			Valid(big)
+		}
+	})
+	b.Run("ValueEnd/1MB", func(b *testing.B) {
+		b.SetBytes(int64(len(big)))
+		for i := 0; i < b.N; i++ {
+			ValueEnd(big, 0)
 		}
 	})
 }
