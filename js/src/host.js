@@ -65,7 +65,7 @@ export function createHost(lane) {
       const type = resp.type || "default";
       const ct = resp.headers.get("content-type") || "";
       if (!resp.body || !ct.toLowerCase().startsWith("text/event-stream")) {
-        const bytes = resp.body ? new Uint8Array(await resp.arrayBuffer()) : new Uint8Array(0);
+        const bytes = resp.body ? await readAll(resp, entry) : new Uint8Array(0);
         if (live.has(id)) lane.deliver(id, 1, resp.status, type, lines.join("\n"), bytes);
         return;
       }
@@ -86,4 +86,30 @@ export function createHost(lane) {
   }
 
   return host;
+}
+
+// readAll reads a response body into one Uint8Array. Chunks are copied
+// into a buffer of the announced Content-Length (at most 32 MiB up front, so
+// a false announcement costs nothing; grown when the body is longer): a big
+// body costs one copy, where Response.arrayBuffer() made two and an
+// intermediate ArrayBuffer, and V8 collected its old generation twice as
+// often on 1 MB results.
+async function readAll(resp, entry) {
+  const reader = resp.body.getReader();
+  entry.reader = reader;
+  const announced = Number(resp.headers.get("content-length"));
+  let buf = new Uint8Array(Number.isSafeInteger(announced) && announced > 0 ? Math.min(announced, 32 << 20) : 65536);
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (n + value.byteLength > buf.byteLength) {
+      const grown = new Uint8Array(Math.max(buf.byteLength * 2, n + value.byteLength));
+      grown.set(buf.subarray(0, n));
+      buf = grown;
+    }
+    buf.set(value, n);
+    n += value.byteLength;
+  }
+  return n === buf.byteLength ? buf : buf.subarray(0, n);
 }

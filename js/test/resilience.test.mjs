@@ -201,3 +201,59 @@ test("a GET stream that keeps ending without a message is given up, and the appl
     srv.close();
   }
 });
+
+test("a JSON answer is read whole whether or not it announces its length, in any chunking, and an abort mid-body settles the call", async () => {
+  const http = await import("node:http");
+  let mode = "length";
+  let stall = null; // set: the next tools/call answer sends half its body and waits
+  const srv = http.createServer(async (req, res) => {
+    let body = "";
+    for await (const c of req) body += c;
+    const m = JSON.parse(body);
+    const result = m.method === "server/discover"
+      ? { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" }
+      : m.method === "tools/list"
+        ? { resultType: "complete", tools: [{ name: "big", inputSchema: { type: "object" } }] }
+        : { resultType: "complete", content: [{ type: "text", text: "é".repeat(200_000) + m.params.arguments.tag }] };
+    const text = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+    const headers = { "content-type": "application/json" };
+    if (mode === "length") headers["content-length"] = String(text.length);
+    res.writeHead(200, headers);
+    if (stall && m.method === "tools/call") {
+      res.write(text.subarray(0, text.length >> 1));
+      stall(res);
+      return;
+    }
+    // Uneven chunks, flushed one by one.
+    for (let i = 0, k = 1; i < text.length; i += k, k = k * 3 + 7) {
+      res.write(text.subarray(i, i + k));
+      await new Promise((r) => setImmediate(r));
+    }
+    res.end();
+  });
+  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+  const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, { cache: false });
+  try {
+    await c.connect(`http://127.0.0.1:${srv.address().port}/mcp`);
+    for (const m of ["length", "chunked"]) {
+      mode = m;
+      const r = await c.callTool({ name: "big", arguments: { tag: m } });
+      assert.equal(r.content[0].text, "é".repeat(200_000) + m, `${m}: the whole body, decoded`);
+    }
+    let held;
+    const stalled = new Promise((r) => { stall = (res) => { held = res; r(); }; });
+    const ac = new AbortController();
+    const call = c.callTool({ name: "big", arguments: { tag: "x" } }, { signal: ac.signal });
+    await stalled;
+    ac.abort(new Error("enough"));
+    await assert.rejects(call, (e) => e instanceof McpError && e.kind === "abort" && e.cause?.message === "enough");
+    held.destroy();
+    stall = null;
+    mode = "length";
+    const r = await c.callTool({ name: "big", arguments: { tag: "after" } });
+    assert.ok(r.content[0].text.endsWith("after"), "the session goes on after the aborted body");
+  } finally {
+    await c.close();
+    srv.close();
+  }
+});
