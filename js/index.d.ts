@@ -39,10 +39,17 @@ export interface ModuleStats {
   subscriptions: number;
   calls: number;
   goroutines: number;
+  /** Go heap bytes in use after a collection. */
   goHeap: number;
+  /** Go heap objects allocated since the instance started. */
+  mallocs: number;
+  /** Go heap bytes allocated since the instance started. */
+  allocBytes: number;
+  /** Go garbage collections since the instance started. */
+  gcCycles: number;
 }
 
-/** Reports the instance's clients, subscriptions, calls in flight, goroutines and Go heap bytes. */
+/** Reports the instance's clients, subscriptions, calls in flight, goroutines, Go heap bytes, allocations and collections (it runs a collection first: for leak checks and benchmarks). */
 export function moduleStats(): ModuleStats;
 
 // ---------------------------------------------------------------- errors

@@ -560,7 +560,8 @@ func (b *bridge) encodeHeader(o *op) (any, error) {
 	return wire.EncodeHeaderValue(o.arg(0).String()), nil
 }
 
-// stats() → JSON {clients, subscriptions, calls, goroutines, goHeap, mallocs, gcCycles}: for
+// stats() → JSON {allocBytes, calls, clients, gcCycles, goHeap, goroutines, mallocs,
+// subscriptions}: for
 // leak checks and benchmarks.
 func (b *bridge) stats(*op) (any, error) {
 	var ms runtime.MemStats
@@ -570,6 +571,7 @@ func (b *bridge) stats(*op) (any, error) {
 	calls, clients, subs := b.calls, len(b.clients), len(b.subs)
 	b.mu.Unlock()
 	w := jsonscan.NewObjectWriter(nil) // members in encoding/json's order of a map
+	w.Int("allocBytes", int64(ms.TotalAlloc))
 	w.Int("calls", calls)
 	w.Int("clients", int64(clients))
 	w.Int("gcCycles", int64(ms.NumGC))
