@@ -1,6 +1,6 @@
 // One benchmark round of one client, in a fresh Node process (bench/run.mjs starts it).
 //
-//   node bench/client.mjs <client> <url> <era> <rows-json> [soak-calls]
+//   node bench/client.mjs <client> <url> <era> <rows-json> [soak-calls] [warm-up-seconds]
 //
 // client: "mcpwasm" (the JS package, js/src/index.js, over js/dist/mcpwasm.wasm), "ts" (the
 //         TypeScript SDK v2 client, @modelcontextprotocol/client) or "bare" (a hand-written
@@ -13,6 +13,13 @@
 // figures are the client's: performance.now() is measured from the process's time origin (process
 // start) at import done, init done (mcpwasm), connected, and first tools/list answered.
 //
+// After the first tools/list, the first 100 sequential echo calls are timed (marks.cold100: ms from
+// the first call's start to the hundredth's answer: what a process pays before V8 has optimised
+// the client's code), then the process warms up with sequential echo calls for warm-up-seconds
+// (default 0) before the rows, the same for every client: V8 compiles a WebAssembly module's hot
+// functions again, optimised, on background threads during the first seconds, and JavaScript's the
+// same way, so rows measured before that compare start-up costs instead of per-call costs.
+//
 // Each row: `warmup` calls at the row's concurrency, then with `conc` callers at least `minCalls`
 // calls, more until `seconds` have passed, at most `maxCalls`, timed with hrtime; CPU is this process's own process.cpuUsage() (user + system, all threads)
 // over the timed calls. Every answer is checked (echo text, payload length); a wrong answer fails
@@ -22,9 +29,10 @@
 // reports moduleStats() (goroutines, Go heap, calls in flight) and the JS heap before and after
 // (both after a GC; run with --expose-gc).
 
-const [clientKind, url, era, rowsJSON, soakArg] = process.argv.slice(2);
+const [clientKind, url, era, rowsJSON, soakArg, warmArg] = process.argv.slice(2);
 const rows = JSON.parse(rowsJSON ?? "[]");
 const SOAK = Number(soakArg ?? 0);
+const WARM_SECONDS = Number(warmArg ?? 0);
 const LEGACY = "2025-11-25";
 const MODERN = "2026-07-28";
 if (!["mcpwasm", "ts", "bare"].includes(clientKind)) fail(`unknown client ${clientKind}`);
@@ -191,6 +199,11 @@ try {
   const version = client.version();
   if ((era === "legacy") !== (version < MODERN)) throw new Error(`asked for the ${era} era, negotiated ${version}`);
   const out = { client: clientKind, era, node: process.version, version, marks, rows: [] };
+  const echo1 = { name: "cold", tool: "echo", conc: 1 };
+  const c0 = performance.now();
+  await run(echo1, 100);
+  marks.cold100 = performance.now() - c0;
+  if (WARM_SECONDS > 0) await run(echo1, 1, WARM_SECONDS * 1000, 1e9);
   if (SOAK > 0) {
     if (!client.stats) throw new Error("the soak needs moduleStats (mcpwasm only)");
     const echo = { name: "soak", tool: "echo", conc: 64 };

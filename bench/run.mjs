@@ -10,13 +10,14 @@
 //     with a few hundred calls before any round;
 //   * per configuration {Node 20, Node 22} × {legacy, modern} (× the server's answer mode), ROUNDS
 //     rounds; in each round every client runs in its own FRESH Node process (bench/client.mjs), in
-//     the order mcpwasm, TS SDK, bare fetch (A/B/C/A/B/C…), and measures every row;
+//     the order mcpwasm, TS SDK, bare fetch (A/B/C/A/B/C…), times its first 100 calls, warms up
+//     for WARMUP seconds (untimed, the same for every client), and measures every row;
 //   * a row: warm-up calls, then calls for at least SECONDS (and at least a minimum count) at
 //     the row's concurrency; calls/s, and CPU µs per call from the client process's own
 //     process.cpuUsage() (all its threads). Every answer is checked;
 //   * reported: the median over rounds, and the spread (min–max); ratios are of medians;
 //   * start-up: in the same fresh processes, ms from process start to import done, init() done,
-//     connected and first tools/list answered;
+//     connected and first tools/list answered, and the time of the first 100 sequential calls;
 //   * soak: SOAK echo calls through mcpwasm (64 at a time, one process, Node on PATH, --expose-gc),
 //     moduleStats() and the JS heap before → after (reported, not asserted);
 //   * native: harness/gobench (built to build/bench/gobench): the mcpwasm Go client (core +
@@ -36,6 +37,9 @@
 //                          empty: none, e.g. BENCH_ROWS= BENCH_NATIVE=0 runs the soak alone)
 //   BENCH_BARE_ROWS=seq,c64,10KB,1MB   rows the bare-fetch floor runs (comma list, or "all")
 //   BENCH_SECONDS=0.4      timed seconds per row (each row also has a minimum call count)
+//   BENCH_WARMUP=1.5       seconds of untimed sequential echo calls each client process makes
+//                          before its rows (after its first 100 calls, which are timed as the
+//                          start-up table's "first 100 calls"); the same for every client
 //   BENCH_SOAK=100000      soak calls (0 skips the soak); BENCH_SOAK_ERA=modern BENCH_SOAK_ANSWERS=json
 //   BENCH_NATIVE=1         0 skips the native Go rows; BENCH_NATIVE_CALLS=2000 timed calls per round
 //   BENCH_NATIVE_SERVER=go go: the official Go SDK server; ts: bench/server.mjs
@@ -72,6 +76,7 @@ const ERAS = list(env.BENCH_ERAS, "legacy,modern");
 const ANSWERS = list(env.BENCH_ANSWERS, "json,sse");
 const CLIENTS = list(env.BENCH_CLIENTS, "mcpwasm,ts,bare");
 const SECONDS = num(env.BENCH_SECONDS, QUICK ? 0.2 : 0.4);
+const WARMUP = num(env.BENCH_WARMUP, QUICK ? 0.5 : 1.5);
 const SOAK = num(env.BENCH_SOAK, QUICK ? 3000 : 100000);
 const SOAK_ERA = env.BENCH_SOAK_ERA ?? "modern";
 const SOAK_ANSWERS = env.BENCH_SOAK_ANSWERS ?? "json";
@@ -183,8 +188,8 @@ function runOnce(cmd, args, timeoutMs = TIMEOUT_MS) {
 // --no-warnings: the TS SDK client makes Node print a MaxListenersExceededWarning per call beyond
 // 1500 abort listeners on one signal in the 1024-concurrent row; printing hundreds of them would
 // be measured as its CPU. (Node still creates the warnings.)
-function clientArgs(client, url, era, rows, soak = 0) {
-  return ["--no-warnings", path.join(repo, "bench/client.mjs"), client, url, era, JSON.stringify(rows), String(soak)];
+function clientArgs(client, url, era, rows, soak = 0, warm = 0) {
+  return ["--no-warnings", path.join(repo, "bench/client.mjs"), client, url, era, JSON.stringify(rows), String(soak), String(warm)];
 }
 
 // ------------------------------------------------------------------------------------------
@@ -242,7 +247,7 @@ function cells(c) {
       const got = mine.map((r) => r.out.rows.find((x) => x.name === row.name)).filter(Boolean);
       by[client].rows[row.name] = { rate: stat(got.map((g) => g.rate)), cpu: stat(got.map((g) => g.cpuUs)) };
     }
-    for (const k of ["imported", "init", "connected", "listed"]) by[client].marks[k] = stat(mine.map((r) => r.out.marks[k]));
+    for (const k of ["imported", "init", "connected", "listed", "cold100"]) by[client].marks[k] = stat(mine.map((r) => r.out.marks[k]));
   }
   return by;
 }
@@ -287,7 +292,7 @@ async function nodePart() {
               const rows = client === "bare" ? ROWS.filter((r) => BARE_ROWS.includes(r.name)) : ROWS;
               const t0 = Date.now();
               try {
-                const out = await runOnce(NODE_BINS[node].bin, clientArgs(client, server.url, era, rows));
+                const out = await runOnce(NODE_BINS[node].bin, clientArgs(client, server.url, era, rows, 0, WARMUP));
                 results.push({ ...c, client, round, out });
                 process.stdout.write(`  round ${round} ${CLIENT_LABEL[client].padEnd(10)} ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
               } catch (err) {
@@ -393,12 +398,14 @@ function nativeTable(cs) {
 // Start-up
 
 function initTable() {
-  const head = ["configuration", "mcpwasm import", "init()", "connected", "first tools/list", "TS SDK import", "connected", "first tools/list", "÷ TS"];
+  const head = ["configuration", "mcpwasm import", "init()", "connected", "first tools/list", "TS SDK import", "connected", "first tools/list", "÷ TS",
+    "mcpwasm first 100 calls", "TS SDK first 100 calls", "÷ TS"];
   const rows = configs.map((c) => {
     const by = cells(c);
     const m = by.mcpwasm?.marks ?? {};
     const t = by.ts?.marks ?? {};
-    return [configLabel(c), ms(m.imported?.med), ms(m.init?.med), ms(m.connected?.med), fmtStat(m.listed), ms(t.imported?.med), ms(t.connected?.med), fmtStat(t.listed), fmtRatio(ratio(m.listed, t.listed))];
+    return [configLabel(c), ms(m.imported?.med), ms(m.init?.med), ms(m.connected?.med), fmtStat(m.listed), ms(t.imported?.med), ms(t.connected?.med), fmtStat(t.listed), fmtRatio(ratio(m.listed, t.listed)),
+      fmtStat(m.cold100), fmtStat(t.cold100), fmtRatio(ratio(m.cold100, t.cold100))];
   });
   return { head, rows };
 }
@@ -530,7 +537,11 @@ function markdown(started, finished) {
     "with the spread (min–max) in brackets; ratios are of medians: calls/s ÷ (≥ 1.0× is the goal) and CPU ÷ " +
     "(≤ 1.0× is the goal). CPU is the client process's own user + system time (all its threads) per call. " +
     "The bare-fetch loop is a hand-written JSON-RPC loop over the same `fetch`: the floor for any client in the process " +
-    "(the goal on sequential echo is ≥ 0.8×). Eras: legacy is 2025-11-25 (initialize, Mcp-Session-Id), modern is 2026-07-28; " +
+    "(the goal on sequential echo is ≥ 0.8×). Before its rows, each client process times its first 100 sequential echo calls " +
+    `(the start-up table) and then makes untimed sequential echo calls for ${WARMUP} s, the same for every client, so that ` +
+    "the rows measure per-call costs after V8 has optimised each client's code (for mcpwasm, the WebAssembly module's hot " +
+    "functions are compiled a second time, optimised, on background threads during its first seconds; that compilation " +
+    "would otherwise be counted as per-call CPU of the first rows). Eras: legacy is 2025-11-25 (initialize, Mcp-Session-Id), modern is 2026-07-28; " +
     "the TS SDK client is set to each with its versionNegotiation option (`mode: \"legacy\"`, `mode: { pin: \"2026-07-28\" }`), " +
     "mcpwasm with `protocolVersions`, and every round checks the version it negotiated. JSON answers: the server answers each " +
     "POST with application/json; SSE answers: with a text/event-stream. The client processes run with `--no-warnings`.", "");
@@ -543,7 +554,9 @@ function markdown(started, finished) {
   md.push("## Start-up", "");
   md.push("Milliseconds from process start (`performance.timeOrigin`) to: the client module imported; `init()` done " +
     "(mcpwasm: the WebAssembly module compiled and started); connected; the first `tools/list` answered. Medians, with the " +
-    "spread of the last figure. The goal: mcpwasm's first tools/list no later than the TS SDK's (÷ TS ≤ 1.0×).", "");
+    "spread of the last figure. The goal: mcpwasm's first tools/list no later than the TS SDK's (÷ TS ≤ 1.0×). The last " +
+    "columns: milliseconds for the first 100 sequential echo calls after that, before any warm-up (what a fresh process pays " +
+    "while V8 optimises the client).", "");
   const it = initTable();
   md.push(mdTable(it.head, it.rows), "");
   if (native.length > 0) {

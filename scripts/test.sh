@@ -120,6 +120,9 @@ nodetest "runtimes (Deno, Bun, workerd)" "$node22" --test-concurrency=1 tests/ru
 step "npm package (npm pack, publint, attw, installed and type-checked)"
 nodetest "npm package" node --test-concurrency=1 tests/package/*.test.mjs
 
+step "benchmark instrument (bench/bench.test.mjs: the bench server and one short round of each client)"
+nodetest "benchmark instrument" node --test-concurrency=1 bench/bench.test.mjs
+
 step "conformance"
 next_count
 bash conformance/run.sh | node scripts/testcount.mjs conformance "conformance (scenario runs)" "$countf"
