@@ -118,13 +118,14 @@ func buildParams(ms []jsonscan.Member, metaAdd []jsonscan.Member, top ...jsonsca
 	return appendObject(nil, ms), nil
 }
 
-// walkTop calls f with the quoted name and the value's span of each
+// walkTop calls f with the quoted name and the index of the value of each
 // top-level member of the JSON object raw, in order, until f returns true.
 // It walks the names and skips the values (strings quote to quote), so a
-// large result costs little more than a search for quotes. It reports
-// malformed input it met on the way; raw that is not an object has no
-// members.
-func walkTop(raw RawMessage, f func(name []byte, val, end int) (stop bool)) (malformed bool) {
+// large result costs little more than a search for quotes; a value is
+// skipped only when f lets the walk go on, so a walk that stops at a
+// member does not pay for its value. It reports malformed input it met on
+// the way; raw that is not an object has no members.
+func walkTop(raw RawMessage, f func(name []byte, val int) (stop bool)) (malformed bool) {
 	i := jsonscan.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return false
@@ -148,11 +149,10 @@ func walkTop(raw RawMessage, f func(name []byte, val, end int) (stop bool)) (mal
 		if i >= len(raw) {
 			return true
 		}
-		end := jsonscan.ValueEnd(raw, i)
-		if f(name, i, end) {
+		if f(name, i) {
 			return false
 		}
-		i = jsonscan.SkipSpace(raw, end)
+		i = jsonscan.SkipSpace(raw, jsonscan.ValueEnd(raw, i))
 	}
 	return false
 }
@@ -163,7 +163,7 @@ func walkTop(raw RawMessage, f func(name []byte, val, end int) (stop bool)) (mal
 // way (then the caller's parser decides).
 func mayHaveKey(raw RawMessage, key string) bool {
 	found := false
-	malformed := walkTop(raw, func(name []byte, _, _ int) bool {
+	malformed := walkTop(raw, func(name []byte, _ int) bool {
 		n := name[1:max(len(name)-1, 1)]
 		found = string(n) == key[1:len(key)-1] || bytes.IndexByte(n, '\\') >= 0
 		return found
@@ -177,9 +177,9 @@ func mayHaveKey(raw RawMessage, key string) bool {
 // members. A name written with escapes is compared after unescaping.
 func topMember(raw RawMessage, key string) RawMessage {
 	var v RawMessage
-	walkTop(raw, func(name []byte, val, end int) bool {
+	walkTop(raw, func(name []byte, val int) bool {
 		if n := name[1:max(len(name)-1, 1)]; string(n) == key || bytes.IndexByte(n, '\\') >= 0 && jsonscan.RawString(name) == key {
-			v = raw[val:end]
+			v = raw[val:jsonscan.ValueEnd(raw, val)]
 			return true
 		}
 		return false

@@ -99,6 +99,33 @@ func TestMayHaveKey(t *testing.T) {
 	}
 }
 
+func TestLegacyMayBeTask(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want bool
+	}{
+		{`{"task":{"taskId":"t1","status":"working"}}`, true},
+		{`{"_meta":{},"task":{"taskId":"t1"}}`, true},
+		{`{"content":[{"type":"text","text":"x"}]}`, false},
+		{`{"content":[{"type":"text","text":"x"}],"task":{"taskId":"t1"}}`, false}, // content: an answer, whatever follows
+		{`{"content": [ 1 ],"task":{}}`, false},
+		{`{"task":{},"content":[1]}`, true}, // the decoder sees the content
+		{`{"content":[],"task":{"taskId":"t1"}}`, true},
+		{`{"content":[ ],"task":{}}`, true},
+		{`{"content":{},"task":{}}`, true}, // not an array: the decoder decides
+		{`{"isError":false,"structuredContent":{"task":1}}`, false},
+		{`{"t\u0061sk":{}}`, true}, // escaped: may be it
+		{`{"content" 1}`, true},    // malformed: the decoder decides
+		{`{}`, false},
+		{`[1]`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.raw, func(t *testing.T) {
+			assert.Equal(t, tc.want, legacyMayBeTask(json.RawMessage(tc.raw)))
+		})
+	}
+}
+
 func TestTopMember(t *testing.T) {
 	tests := []struct {
 		raw  string

@@ -406,7 +406,7 @@ func taskCreated(era Era, raw RawMessage) (*wireTask, bool, error) {
 	}
 	// A legacy task result has a task member: a cheap test of the
 	// top-level names before decoding.
-	if !mayHaveKey(raw, `"task"`) {
+	if !legacyMayBeTask(raw) {
 		return nil, false, nil
 	}
 	var r taskCreatedWire
@@ -414,6 +414,28 @@ func taskCreated(era Era, raw RawMessage) (*wireTask, bool, error) {
 		return nil, false, nil
 	}
 	return r.Task, true, r.Task.validate()
+}
+
+// legacyMayBeTask is the test before a legacy tools/call result is decoded
+// as a task handle: it has a top-level "task" member (or a member name
+// written with escapes, or it is malformed on the way: then the decoder
+// decides). A result whose "content" is a non-empty array is a tool's
+// answer, never a task handle (taskCreated), so the walk stops there
+// without skipping the content — the bulk of a big result, which a search
+// for a later "task" name would have scanned a second time.
+func legacyMayBeTask(raw RawMessage) bool {
+	found := false
+	malformed := walkTop(raw, func(name []byte, val int) bool {
+		n := name[1:max(len(name)-1, 1)]
+		if string(n) == "content" && raw[val] == '[' {
+			if j := jsonscan.SkipSpace(raw, val+1); j < len(raw) && raw[j] != ']' {
+				return true // found stays false
+			}
+		}
+		found = string(n) == "task" || bytes.IndexByte(n, '\\') >= 0
+		return found
+	})
+	return found || malformed
 }
 
 // modernTaskCreated is taskCreated of a 2026-07-28 result whose top-level
