@@ -24,6 +24,22 @@ func NetHTTP(c *http.Client) Doer {
 
 type netDoer struct{ client *http.Client }
 
+// Replayable lets net/http send req again on a new connection when a kept-
+// alive connection it reused turns out to have been closed by the server
+// before any of the response came back (the server closed it as idle while
+// the request was on its way: "connection reset by peer", EOF). net/http
+// does that for GET but not for POST unless the request says it is
+// idempotent; an Idempotency-Key header with no value says so without
+// sending anything on the wire. Browsers' fetch retries POSTs the same way,
+// so a session does not lose a call to the race. req's body must be
+// replayable (http.NewRequest with a *bytes.Reader sets GetBody); a header
+// the caller set is kept.
+func Replayable(req *http.Request) {
+	if _, ok := req.Header["Idempotency-Key"]; !ok {
+		req.Header["Idempotency-Key"] = nil
+	}
+}
+
 func (d *netDoer) Do(ctx context.Context, r *Request) (*Response, error) {
 	var body io.Reader // a nil *bytes.Reader would not be a nil io.Reader
 	if r.Body != nil {
@@ -40,6 +56,7 @@ func (d *netDoer) Do(ctx context.Context, r *Request) (*Response, error) {
 			req.Header.Add(k, v)
 		}
 	}
+	Replayable(req)
 	c := d.client
 	if r.NoRedirect {
 		nc := *d.client

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tetratelabs/wazero/api"
 
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
@@ -64,6 +65,7 @@ func (h *Host) importHTTPRequest(_ context.Context, m api.Module, stack []uint64
 				req.Header.Add(name, v)
 			}
 		}
+		fetch.Replayable(req) // as the native transport: a POST survives a kept-alive connection the server closed
 	}
 	h.wg.Add(1)
 	go h.runHTTP(c, req, err)
