@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -52,24 +53,12 @@ func idleDropServer(t *testing.T) (url string, conns *atomic.Int32) {
 						return // dropped: closed without an answer
 					}
 					answer := "echo:" + string(body)
-					io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "+itoa(len(answer))+"\r\n\r\n"+answer)
+					io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "+strconv.Itoa(len(answer))+"\r\n\r\n"+answer)
 				}
 			}(c)
 		}
 	}()
 	return "http://" + ln.Addr().String() + "/mcp", conns
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		if n /= 10; n == 0 {
-			return string(b[i:])
-		}
-	}
 }
 
 func TestNetHTTPResendsAPostOnADroppedKeptAliveConnection(t *testing.T) {
