@@ -89,11 +89,11 @@ export function createHost(lane) {
 }
 
 // readAll reads a response body into one Uint8Array. Chunks are copied
-// into a buffer of the announced Content-Length (at most 32 MiB up front, so
-// a false announcement costs nothing; grown when the body is longer): a big
-// body costs one copy, where Response.arrayBuffer() made two and an
-// intermediate ArrayBuffer, and V8 collected its old generation twice as
-// often on 1 MB results.
+// into a buffer of the announced Content-Length (at most 32 MiB up front,
+// so a false announcement costs no more than that; grown when the body is
+// longer): a big body costs one copy, where Response.arrayBuffer() made two
+// and an intermediate ArrayBuffer, and V8 collected its old generation half
+// again as often on 1 MB results.
 async function readAll(resp, entry) {
   const reader = resp.body.getReader();
   entry.reader = reader;
