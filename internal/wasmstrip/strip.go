@@ -298,8 +298,8 @@ func (t *tables) u64(i int) uint64 { return binary.LittleEndian.Uint64(t.img[i:]
 // checks every function record.
 func readTables(img []byte, lo uint32) (*tables, error) {
 	sig := []byte{0xf1, 0xff, 0xff, 0xff, 0, 0, 1, 8} // magic, pads, minLC 1, ptrSize 8
-	t := &tables{img: img, lo: lo}
-	found := -1
+	var found *tables
+	err := fmt.Errorf("%w: no Go runtime function table (pclntab)", ErrLayout)
 	for from := 0; ; {
 		i := bytes.Index(img[from:], sig)
 		if i < 0 {
@@ -310,21 +310,22 @@ func readTables(img []byte, lo uint32) (*tables, error) {
 		if (int(lo)+i)%8 != 0 {
 			continue
 		}
-		if t.check(i) == nil {
-			if found >= 0 {
-				return nil, fmt.Errorf("%w: two runtime tables", ErrLayout)
+		t := &tables{img: img, lo: lo}
+		if cerr := t.check(i); cerr != nil {
+			if found == nil {
+				err = cerr // what the last candidate lacked, when none checks out
 			}
-			found = i
+			continue
 		}
+		if found != nil {
+			return nil, fmt.Errorf("%w: two runtime tables", ErrLayout)
+		}
+		found = t
 	}
-	if found < 0 {
-		return nil, fmt.Errorf("%w: no Go runtime function table (pclntab)", ErrLayout)
-	}
-	t = &tables{img: img, lo: lo}
-	if err := t.check(found); err != nil {
+	if found == nil {
 		return nil, err
 	}
-	return t, nil
+	return found, nil
 }
 
 // check reads the tables at the pcHeader candidate h and validates them.
