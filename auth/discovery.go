@@ -123,7 +123,7 @@ type metaDoc interface{ decode([]byte) error }
 func (d *Doer) firstDoc(ctx context.Context, what string, urls []string, resource *urlx.URL, doc metaDoc, strict bool, misses []string) (string, []string, error) {
 	for _, u := range urls {
 		d.cfg.logs("auth: %s at %s", what, u)
-		resp, err := d.guardedDo(ctx, what, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}}, resource)
+		resp, err := d.guardedDo(ctx, what, &fetch.Request{Method: "GET", URL: u, Header: fetch.Header{"accept": {"application/json"}}, MaxBody: maxDocument}, resource)
 		if err == nil {
 			if resp.StatusCode < 200 || resp.StatusCode > 299 {
 				drain(resp)

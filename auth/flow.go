@@ -529,7 +529,7 @@ func oauthHeader(contentType string) fetch.Header {
 // (oauthError); task prefixes the errors of the request itself. A DPoP
 // nonce in the answer is noted for nonceAt, when not nil.
 func (d *Doer) postOAuth(ctx context.Context, doer fetch.Doer, task, endpoint, url string, h fetch.Header, body []byte, resource, nonceAt *urlx.URL) ([]byte, error) {
-	req := &fetch.Request{Method: "POST", URL: url, Header: h, Body: body}
+	req := &fetch.Request{Method: "POST", URL: url, Header: h, Body: body, MaxBody: maxDocument}
 	var resp *fetch.Response
 	var err error
 	if doer != nil {

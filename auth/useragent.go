@@ -75,7 +75,7 @@ func (h *HeadlessAgent) Authorize(ctx context.Context, authURL string) (string, 
 	}
 	next := authURL
 	for hop := 0; hop < 10; hop++ {
-		resp, err := h.HTTP.Do(ctx, &fetch.Request{Method: "GET", URL: next, NoRedirect: true})
+		resp, err := h.HTTP.Do(ctx, &fetch.Request{Method: "GET", URL: next, NoRedirect: true, MaxBody: maxDocument})
 		if err != nil {
 			return "", wrapErr("auth: headless authorization", err)
 		}

@@ -18,8 +18,9 @@ export function createHost(lane) {
       return configs.length - 1;
     },
     // start begins exchange id; head is the method, the URL and the header
-    // lines joined by "\n"; body a Uint8Array or undefined.
-    start(id, config, head, body, manual) {
+    // lines joined by "\n"; body a Uint8Array or undefined; a body read
+    // whole is read up to maxBody+1 bytes.
+    start(id, config, head, body, manual, maxBody) {
       const { fn, extra, opts } = configs[config] || {};
       const ac = new AbortController();
       const entry = { ac, reader: null };
@@ -40,7 +41,7 @@ export function createHost(lane) {
         if (referrerPolicy) init.referrerPolicy = referrerPolicy;
       }
       if (manual) init.redirect = "manual";
-      run(id, entry, fn || globalThis.fetch, parts[1], init);
+      run(id, entry, fn || globalThis.fetch, parts[1], init, maxBody);
     },
     abort(id) {
       const entry = live.get(id);
@@ -56,7 +57,7 @@ export function createHost(lane) {
     },
   };
 
-  async function run(id, entry, fn, url, init) {
+  async function run(id, entry, fn, url, init, maxBody) {
     try {
       const resp = await fn.call(globalThis, url, init);
       if (!resp || typeof resp.status !== "number" || !resp.headers) throw new TypeError("fetch did not resolve to a Response");
@@ -65,7 +66,7 @@ export function createHost(lane) {
       const type = resp.type || "default";
       const ct = resp.headers.get("content-type") || "";
       if (!resp.body || !ct.toLowerCase().startsWith("text/event-stream")) {
-        const bytes = resp.body ? await readAll(resp, entry) : new Uint8Array(0);
+        const bytes = resp.body ? await readAll(resp, entry, maxBody) : new Uint8Array(0);
         if (live.has(id)) lane.deliver(id, 1, resp.status, type, lines.join("\n"), bytes);
         return;
       }
@@ -88,28 +89,36 @@ export function createHost(lane) {
   return host;
 }
 
-// readAll reads a response body into one Uint8Array. Chunks are copied
-// into a buffer of the announced Content-Length (at most 32 MiB up front,
-// so a false announcement costs no more than that; grown when the body is
-// longer): a big body costs one copy, where Response.arrayBuffer() made two
-// and an intermediate ArrayBuffer, and V8 collected its old generation half
-// again as often on 1 MB results.
-async function readAll(resp, entry) {
+// readAll reads a response body into one Uint8Array, at most limit bytes
+// (maxBody+1: the module reports a body that long as too large; the rest
+// of the body is cancelled, not read). Chunks are copied into a buffer of
+// the announced Content-Length (at most limit up front, so a false
+// announcement costs no more than that; grown when the body is longer): a
+// big body costs one copy, where Response.arrayBuffer() made two and an
+// intermediate ArrayBuffer, and V8 collected its old generation half again
+// as often on 1 MB results.
+async function readAll(resp, entry, maxBody) {
   const reader = resp.body.getReader();
   entry.reader = reader;
+  const limit = (Number.isSafeInteger(maxBody) && maxBody > 0 ? maxBody : 32 << 20) + 1;
   const announced = Number(resp.headers.get("content-length"));
-  let buf = new Uint8Array(Number.isSafeInteger(announced) && announced > 0 ? Math.min(announced, 32 << 20) : 65536);
+  let buf = new Uint8Array(Number.isSafeInteger(announced) && announced > 0 ? Math.min(announced, limit) : Math.min(65536, limit));
   let n = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (n + value.byteLength > buf.byteLength) {
-      const grown = new Uint8Array(Math.max(buf.byteLength * 2, n + value.byteLength));
+    const take = Math.min(value.byteLength, limit - n);
+    if (n + take > buf.byteLength) {
+      const grown = new Uint8Array(Math.min(Math.max(buf.byteLength * 2, n + take), limit));
       grown.set(buf.subarray(0, n));
       buf = grown;
     }
-    buf.set(value, n);
-    n += value.byteLength;
+    buf.set(take === value.byteLength ? value : value.subarray(0, take), n);
+    n += take;
+    if (n === limit) {
+      reader.cancel().catch(() => {});
+      break;
+    }
   }
   return n === buf.byteLength ? buf : buf.subarray(0, n);
 }

@@ -119,12 +119,12 @@ export function createLane(go) {
         }
       });
     },
-    fetch(id, config, ptr, headLen, bodyLen, flags) {
+    fetch(id, config, ptr, headLen, bodyLen, flags, maxBody) {
       try {
         const v = view(ptr, headLen + bodyLen);
         const head = dec.decode(v.subarray(0, headLen));
         const body = flags & 1 ? v.slice(headLen, headLen + bodyLen) : undefined;
-        host.start(id, config, head, body, (flags & 2) !== 0);
+        host.start(id, config, head, body, (flags & 2) !== 0, maxBody);
       } catch (e) {
         host.fail(id, e);
       }

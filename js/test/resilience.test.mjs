@@ -257,3 +257,47 @@ test("a JSON answer is read whole whether or not it announces its length, in any
     srv.close();
   }
 });
+
+test("an endless JSON answer is cut off after maxMessageSize: the call rejects as too large, the rest is not read, the session goes on", async () => {
+  const http = await import("node:http");
+  const limit = 1 << 20;
+  const cap = 64 << 20; // the server gives up by itself after this much
+  let endless = null; // settles with the bytes written and whether the client hung up
+  const srv = http.createServer(async (req, res) => {
+    let body = "";
+    for await (const c of req) body += c;
+    const m = JSON.parse(body);
+    const json = (result) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result })); };
+    if (m.method === "server/discover") return json({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" });
+    if (m.method === "tools/list") return json({ resultType: "complete", tools: [{ name: "endless", inputSchema: { type: "object" } }] });
+    if (m.params.arguments?.small) return json({ resultType: "complete", content: [{ type: "text", text: "small" }] });
+    res.writeHead(200, { "content-type": "application/json" });
+    let written = 0;
+    let hungUp = false;
+    const closed = new Promise((r) => res.once("close", () => { hungUp = !res.writableFinished; r(); }));
+    const chunk = Buffer.from("x".repeat(65536));
+    res.write(`{"jsonrpc":"2.0","id":${m.id},"result":{"resultType":"complete","content":[{"type":"text","text":"`);
+    while (written < cap && !res.destroyed) {
+      written += chunk.length;
+      if (!res.write(chunk)) await Promise.race([new Promise((r) => res.once("drain", r)), closed]);
+    }
+    if (!res.destroyed) res.end(`"}]}}`);
+    await closed;
+    endless({ written, hungUp });
+  });
+  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+  const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, { cache: false });
+  try {
+    await c.connect(`http://127.0.0.1:${srv.address().port}/mcp`, { maxMessageSize: limit });
+    const served = new Promise((r) => { endless = r; });
+    await assert.rejects(c.callTool({ name: "endless" }), (e) => e instanceof McpError && /more than 1048576 bytes/.test(e.message));
+    const { written, hungUp } = await served;
+    assert.ok(hungUp, "the client cancelled the body");
+    assert.ok(written < 16 * limit, `the server wrote ${written} bytes before the client hung up`);
+    const r = await c.callTool({ name: "endless", arguments: { small: true } });
+    assert.equal(r.content[0].text, "small", "the session goes on");
+  } finally {
+    await c.close();
+    srv.close();
+  }
+});

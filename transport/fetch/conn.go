@@ -158,7 +158,7 @@ func (c *conn) header(kv ...string) Header {
 
 // do sends a request with the headers of header(kv...).
 func (c *conn) do(ctx context.Context, method, url string, body []byte, kv ...string) (*Response, error) {
-	return c.t.doer.Do(ctx, &Request{Method: method, URL: url, Header: c.header(kv...), Body: body})
+	return c.t.doer.Do(ctx, &Request{Method: method, URL: url, Header: c.header(kv...), Body: body, MaxBody: c.t.opts.MaxMessageSize})
 }
 
 func (c *conn) postHeader(opts *core.SendOptions) (Header, string) {
@@ -277,7 +277,7 @@ func (c *conn) postNoReply(ctx context.Context, msg jsonrpc.Message, method stri
 		return err
 	}
 	h, sid := c.postHeader(opts)
-	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body})
+	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body, MaxBody: c.t.opts.MaxMessageSize})
 	if err != nil {
 		return errf.Errorf("fetch: POST: %w", err)
 	}
@@ -325,7 +325,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	// cancels that ctx when the call fails (timeout, cancellation).
 	stop := context.AfterFunc(ctx, rcancel)
 	c.addStream(id, rcancel)
-	resp, err := c.t.doer.Do(rctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body})
+	resp, err := c.t.doer.Do(rctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body, MaxBody: c.t.opts.MaxMessageSize})
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 		resp.Body.Close()

@@ -31,6 +31,13 @@ type Request struct {
 	// of credentialed requests itself). Under GOOS=js in browsers fetch can
 	// only report an opaque redirect (status 0, no headers) for it.
 	NoRedirect bool
+	// MaxBody bounds a response body that the Doer reads whole before it
+	// returns it (under GOOS=js the fetch helper buffers every body but an
+	// event stream): the Doer stops reading after MaxBody+1 bytes and
+	// delivers those, so the reader's own limit reports the body as too
+	// large. 0 means DefaultMaxMessageSize. A Doer that streams bodies
+	// ignores it; the reader bounds what it reads.
+	MaxBody int
 }
 
 // Response is one HTTP response. Body must be closed.

@@ -47,13 +47,14 @@ func importSettle(call int32, ok int32, p unsafe.Pointer, n int32)
 //go:wasmimport mcpwasm progress
 func importProgress(call int32, progress float64, total float64, hasTotal int32, p unsafe.Pointer, n int32)
 
-// fetch(id, config, ptr, headLen, bodyLen, flags): start HTTP exchange id
-// with the fetch configuration config; the memory at ptr holds the head
-// (method, URL and header lines joined by "\n") and then the body; flags:
-// 1 has a body, 2 redirect "manual".
+// fetch(id, config, ptr, headLen, bodyLen, flags, maxBody): start HTTP
+// exchange id with the fetch configuration config; the memory at ptr holds
+// the head (method, URL and header lines joined by "\n") and then the body;
+// flags: 1 has a body, 2 redirect "manual"; a body the helper reads whole
+// is read up to maxBody+1 bytes.
 //
 //go:wasmimport mcpwasm fetch
-func importFetch(id int32, config int32, p unsafe.Pointer, headLen int32, bodyLen int32, flags int32)
+func importFetch(id int32, config int32, p unsafe.Pointer, headLen int32, bodyLen int32, flags int32, maxBody int32)
 
 // abort(id): abort HTTP exchange id.
 //
@@ -250,7 +251,7 @@ func (c *clientEntry) request(ctx context.Context, method string, params rawjson
 // lanePort is jsfetch.Port over the fast lane's imports.
 type lanePort struct{}
 
-func (lanePort) Start(id, config int, head string, body []byte, noRedirect bool) {
+func (lanePort) Start(id, config int, head string, body []byte, noRedirect bool, maxBody int) {
 	// One buffer: the head, then the body (a copy: the import reads it at once).
 	buf := make([]byte, 0, len(head)+len(body))
 	buf = append(buf, head...)
@@ -266,7 +267,7 @@ func (lanePort) Start(id, config int, head string, body []byte, noRedirect bool)
 	if len(buf) > 0 {
 		p = unsafe.Pointer(&buf[0])
 	}
-	importFetch(int32(id), int32(config), p, int32(len(head)), int32(len(body)), flags)
+	importFetch(int32(id), int32(config), p, int32(len(head)), int32(len(body)), flags, int32(min(maxBody, 1<<31-2)))
 }
 
 func (lanePort) Abort(id int) { importAbort(int32(id)) }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
 // HostLink is the fast path of a Fetcher: a JavaScript helper object (the
@@ -49,9 +50,11 @@ type HostLink struct {
 }
 
 // Port starts and aborts the helper's exchanges. Start must not block and
-// must not keep head or body after it returns; Abort must not block.
+// must not keep head or body after it returns; Abort must not block. The
+// helper reads a body it buffers (every body but an event stream) up to
+// maxBody+1 bytes and then cancels it.
 type Port interface {
-	Start(id, config int, head string, body []byte, noRedirect bool)
+	Start(id, config int, head string, body []byte, noRedirect bool, maxBody int)
 	Abort(id int)
 }
 
@@ -257,7 +260,11 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 		return nil, fetchError(err, req)
 	}
 	// The request line and headers travel as one string.
-	l.port.Start(id, config, requestHead(req), req.Body, req.NoRedirect)
+	maxBody := req.MaxBody
+	if maxBody <= 0 {
+		maxBody = fetch.DefaultMaxMessageSize
+	}
+	l.port.Start(id, config, requestHead(req), req.Body, req.NoRedirect, maxBody)
 	var resp *Response
 	select {
 	case resp = <-r.head:
