@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // objectMembers splits a JSON object into its members, keeping each value's
@@ -185,6 +186,19 @@ func topMember(raw RawMessage, key string) RawMessage {
 		return false
 	})
 	return v
+}
+
+// resultMember is [topMember] of result, the result resp carried (or what
+// processing made of it): from the members the decoder recorded while it
+// validated a large result ([jsonrpc.Response.ResultMember]) when result
+// is still that result, else from a walk.
+func resultMember(resp *jsonrpc.Response, result RawMessage, key string) RawMessage {
+	if len(result) > 0 && len(result) == len(resp.Result) && &result[0] == &resp.Result[0] {
+		if v, ok := resp.ResultMember(key); ok {
+			return v
+		}
+	}
+	return topMember(result, key)
 }
 
 // getMember returns the raw value of a top-level member, or nil.

@@ -219,11 +219,11 @@ func (s *Session) callProbe(ctx context.Context, method string, params RawMessag
 		if err := requireResult(method, result); err != nil {
 			return nil, err
 		}
-		// A modern result's resultType, found in one walk of its top-level
-		// names (a multi-megabyte result is walked, not split, per check).
+		// A modern result's resultType: recorded by the decoder for a large
+		// result, else found in one walk of its top-level names.
 		var resultType RawMessage
 		if era == EraModern {
-			resultType = topMember(result, "resultType")
+			resultType = resultMember(resp, result, "resultType")
 		}
 		if jsonscan.RawString(resultType) == ResultTypeInputRequired {
 			if !supportsInputRequired(method) {
@@ -255,7 +255,7 @@ func (s *Session) callProbe(ctx context.Context, method string, params RawMessag
 		if cacheKey != "" && extras == nil {
 			var ttl RawMessage
 			if era == EraModern {
-				ttl = topMember(result, "ttlMs")
+				ttl = resultMember(resp, result, "ttlMs")
 			}
 			s.cache.put(cacheKey, method, stringMember(user, "uri"), result, ttl)
 		}

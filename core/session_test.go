@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -838,4 +839,39 @@ func TestHeaderMismatchRelistsAndRetries(t *testing.T) {
 	require.ErrorAs(t, err, &rpc)
 	assert.Equal(t, int64(CodeHeaderMismatch), rpc.Code)
 	assert.Equal(t, int32(2), calls.Load())
+}
+
+// TestLargeResultMembers: the members the pipeline reads after a result's
+// large content (resultType, ttlMs; servers write them last) are found
+// whether the decoder recorded them (results of 16 KB and more) or the
+// result is walked (smaller ones).
+func TestLargeResultMembers(t *testing.T) {
+	for _, size := range []int{10, 40 << 10} {
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			pad := strings.Repeat("x", size)
+			f, tr := newFake(t, EraModern)
+			var calls, reads atomic.Int32
+			f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
+				if calls.Add(1) == 1 {
+					return json.RawMessage(`{"_meta":{"pad":"` + pad + `"},"inputRequests":{"where":{"method":"roots/list","params":{}}},"requestState":"s","resultType":"input_required"}`), nil
+				}
+				return json.RawMessage(`{"content":[{"type":"text","text":"` + pad + `"}],"resultType":"complete"}`), nil
+			})
+			f.handle(MethodReadResource, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
+				reads.Add(1)
+				return json.RawMessage(`{"contents":[{"uri":"r:1","text":"` + pad + `"}],"cacheScope":"private","ttlMs":60000}`), nil
+			})
+			s := connectFake(t, tr, &ClientOptions{Roots: []*Root{{URI: "file:///r"}}})
+			r, err := s.CallTool(ctx5(t), &CallToolParams{Name: "t"}, nil)
+			require.NoError(t, err)
+			assert.Equal(t, int32(2), calls.Load(), "the input_required round was answered and the call repeated")
+			assert.Equal(t, pad, r.Content[0].Text)
+			for range 2 {
+				rr, err := s.ReadResource(ctx5(t), &ReadResourceParams{URI: "r:1"}, nil)
+				require.NoError(t, err)
+				assert.Equal(t, pad, rr.Contents[0].Text)
+			}
+			assert.Equal(t, int32(1), reads.Load(), "the ttlMs after the contents put the result in the cache")
+		})
+	}
 }

@@ -127,7 +127,36 @@ type Response struct {
 	Result       rawjson.RawMessage
 	Error        *Error
 	TransportErr error
+
+	// top holds Result's members when DecodeMessage recorded them (a
+	// large result, see ResultMember), else nil.
+	top *[]jsonscan.Member
 }
+
+// ResultMember returns the raw value of the top-level member name of
+// r.Result (the first, when the name is repeated; nil when absent) and
+// true, when DecodeMessage recorded the result's members: it does so for a
+// result object of recordResultAt bytes or more, in the pass that
+// validates the message, so that a caller looking for a member after a
+// multi-megabyte one (servers put resultType after content) does not walk
+// the result again. Otherwise it returns nil and false, and the caller
+// looks for the member itself. A Response is read-only once delivered;
+// ResultMember may be called from any goroutine.
+func (r *Response) ResultMember(name string) (rawjson.RawMessage, bool) {
+	if r.top == nil {
+		return nil, false
+	}
+	for _, m := range *r.top {
+		if m.Key == name {
+			return m.Val, true
+		}
+	}
+	return nil, true
+}
+
+// recordResultAt is the size from which DecodeMessage keeps a result's
+// members: below it a walk of the result costs less than keeping them.
+const recordResultAt = 16 << 10
 
 func (*Response) isMessage() {}
 
@@ -219,9 +248,15 @@ func invalid(cause any) error { return errf.Errorf("%w: %v", ErrInvalidMessage, 
 // reflection-based decoding is slow in WebAssembly).
 func DecodeMessage(data []byte) (Message, error) {
 	data = bytes.TrimSpace(data)
-	// One pass validates the message and splits its envelope.
-	var buf [6]jsonscan.Member
-	ms, ok := jsonscan.ValidMembers(data, buf[:0])
+	// One pass validates the message, splits its envelope and records the
+	// members of its result.
+	var top [6]jsonscan.Member
+	var inner [8]jsonscan.Member
+	rec := jsonscan.Recorder{Top: top[:0], Inner: inner[:0]}
+	if len(data) > recordResultAt {
+		rec.Name = `"result"` // (a smaller message has no result to record)
+	}
+	rec, ok := jsonscan.ValidRecord(data, rec)
 	if !ok {
 		return nil, invalid(jsonscan.SyntaxError(data))
 	}
@@ -229,10 +264,17 @@ func DecodeMessage(data []byte) (Message, error) {
 		return nil, invalid("not a JSON object")
 	}
 	var w wireMessage
-	if err := w.fill(ms); err != nil {
+	if err := w.fill(rec.Top); err != nil {
 		return nil, err
 	}
-	return w.toMessage()
+	m, err := w.toMessage()
+	if r, ok := m.(*Response); ok && len(r.Result) >= recordResultAt && rec.InnerAt == cap(data)-cap(r.Result) {
+		// The recorded object is the result kept (not one of a repeated
+		// name's earlier values).
+		ms := append([]jsonscan.Member(nil), rec.Inner...)
+		r.top = &ms
+	}
+	return m, err
 }
 
 // split reads the members of one message, a valid JSON object.

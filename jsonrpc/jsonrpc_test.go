@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"github.com/mcpwasm/mcpwasm/internal/rawjson"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -76,5 +77,39 @@ func FuzzDecodeMessage(f *testing.F) {
 		b2, err := EncodeMessage(m2)
 		require.NoError(t, err)
 		assert.JSONEq(t, string(b), string(b2))
+	})
+}
+
+func TestResultMember(t *testing.T) {
+	big := strings.Repeat("x", recordResultAt)
+	cases := []struct {
+		name, msg string
+		member    string
+		want      string // "" absent
+		known     bool
+	}{
+		{"small result: not recorded", `{"jsonrpc":"2.0","id":1,"result":{"content":[],"resultType":"complete"}}`, "resultType", "", false},
+		{"large result: after the content", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + big + `"}],"resultType":"task"}}`, "resultType", `"task"`, true},
+		{"large result: absent", `{"jsonrpc":"2.0","id":1,"result":{"content":"` + big + `"}}`, "resultType", "", true},
+		{"large result: the first of a repeated name", `{"jsonrpc":"2.0","id":1,"result":{"a":1,"pad":"` + big + `","a":2}}`, "a", "1", true},
+		{"large result: an escaped name", `{"jsonrpc":"2.0","id":1,"result":{"pad":"` + big + `","result\u0054ype":"complete"}}`, "resultType", `"complete"`, true},
+		{"a repeated result: the kept one is not an object", `{"jsonrpc":"2.0","id":1,"result":{"pad":"` + big + `"},"result":"` + big + `"}`, "pad", "", false},
+		{"a repeated result: the kept one is the second", `{"jsonrpc":"2.0","id":1,"result":{"a":1},"result":{"b":"` + big + `"}}`, "a", "", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := DecodeMessage([]byte(c.msg))
+			require.NoError(t, err)
+			r := m.(*Response)
+			v, known := r.ResultMember(c.member)
+			assert.Equal(t, c.known, known)
+			assert.Equal(t, c.want, string(v))
+		})
+	}
+	t.Run("a batch is not recorded", func(t *testing.T) {
+		ms, err := DecodeMessages([]byte(`[{"jsonrpc":"2.0","id":1,"result":{"pad":"` + big + `","resultType":"complete"}}]`))
+		require.NoError(t, err)
+		_, known := ms[0].(*Response).ResultMember("resultType")
+		assert.False(t, known)
 	})
 }

@@ -12,7 +12,7 @@ import "unsafe"
 // with an explicit nesting stack; it allocates only for documents nested
 // deeper than 64 levels.
 func Valid(data []byte) bool {
-	_, ok := validate(data, nil, false)
+	_, ok := validate(data, Recorder{}, false)
 	return ok
 }
 
@@ -22,27 +22,73 @@ func Valid(data []byte) bool {
 // saves a second scan of every string of a multi-megabyte result. On
 // invalid data it reports false, and what it appended is meaningless.
 func ValidMembers(data []byte, dst []Member) ([]Member, bool) {
-	return validate(data, dst, true)
+	r, ok := validate(data, Recorder{Top: dst}, true)
+	return r.Top, ok
 }
 
-func validate(data []byte, members []Member, rec bool) ([]Member, bool) {
+// Recorder collects what [ValidRecord] finds on its way: the top-level
+// members of an object, and the members of the object that one of them
+// holds (a JSON-RPC response's result), so that the member a caller looks
+// for in a multi-megabyte result costs no second walk over it. A Recorder
+// is a value: ValidRecord returns what it recorded (which leaves the
+// slices given to it on the caller's stack).
+type Recorder struct {
+	// Top receives the top-level members, as ValidMembers appends them.
+	Top []Member
+	// Name selects the top-level member whose object value's members go
+	// to Inner: its name as it is written, quotes included (a name written
+	// with escapes is not recognised). "" records none.
+	Name string
+	// Inner receives the members of the last object value of the member
+	// Name, when InnerAt >= 0.
+	Inner []Member
+	// InnerAt is the index in data of the object whose members Inner
+	// holds, or -1 when no member Name held an object (set by
+	// ValidRecord). A caller compares it with the offset of the value it
+	// took for the member: a later member of the same name with another
+	// value leaves Inner describing an object the caller did not keep.
+	InnerAt int
+}
+
+// ValidRecord is [ValidMembers] that records as r says and returns what it
+// recorded: the top-level members of data (appended to r.Top) and, when
+// r.Name is set, the members of the object value of the top-level member
+// r.Name (appended to r.Inner; see [Recorder]). On invalid data it reports
+// false, and what it recorded is meaningless.
+func ValidRecord(data []byte, r Recorder) (Recorder, bool) {
+	r.InnerAt = -1
+	return validate(data, r, true)
+}
+
+// validate is Valid; with rec it records into r as ValidRecord says.
+func validate(data []byte, r Recorder, rec bool) (Recorder, bool) {
 	var small [64]byte
 	stack := small[:0]     // '{' or '[' per open container
-	key, valStart := 0, -1 // the current top-level member (rec only)
+	key, valStart := 0, -1 // the current top-level member (r only)
+	// The members of the object held by the top-level member r.Name: in
+	// is set while that object is open (at depth 2), ikey and ival are
+	// its current member as key and valStart are the top level's.
+	in, ikey, ival := false, 0, -1
 	i := SkipSpace(data, 0)
 	for {
 		// A value starts at data[i].
 		if i >= len(data) {
-			return members, false
+			return r, false
 		}
 		switch c := data[i]; {
 		case c == '{' || c == '[':
 			if len(stack) >= maxJSONDepth {
-				return members, false
+				return r, false
+			}
+			if rec && c == '{' && len(stack) == 1 && stack[0] == '{' && valStart >= 0 && r.Name != "" && hasName(data, key, r.Name) {
+				in, r.InnerAt, r.Inner = true, i, r.Inner[:0]
 			}
 			stack = append(stack, c)
 			i = SkipSpace(data, i+1)
 			if i < len(data) && data[i] == c+2 { // '}' or ']': empty
+				if len(stack) == 2 {
+					in = false
+				}
 				stack = stack[:len(stack)-1]
 				i++
 				break
@@ -50,52 +96,60 @@ func validate(data []byte, members []Member, rec bool) ([]Member, bool) {
 			if c == '{' {
 				at := i
 				if i = objectKey(data, i); i < 0 {
-					return members, false
+					return r, false
 				}
 				if rec && len(stack) == 1 {
 					key, valStart = at, i
+				} else if in && len(stack) == 2 {
+					ikey, ival = at, i
 				}
 			}
 			continue
 		case c == '"':
 			if i = stringEndValid(data, i); i < 0 {
-				return members, false
+				return r, false
 			}
 		case c == '-' || (c >= '0' && c <= '9'):
 			if i = numberEnd(data, i); i < 0 {
-				return members, false
+				return r, false
 			}
 		case c == 't':
 			if !hasLiteral(data, i, "true") {
-				return members, false
+				return r, false
 			}
 			i += 4
 		case c == 'f':
 			if !hasLiteral(data, i, "false") {
-				return members, false
+				return r, false
 			}
 			i += 5
 		case c == 'n':
 			if !hasLiteral(data, i, "null") {
-				return members, false
+				return r, false
 			}
 			i += 4
 		default:
-			return members, false
+			return r, false
 		}
 		// After a value: a separator, a closing bracket or the end.
 		for {
-			if rec && valStart >= 0 && len(stack) == 1 {
-				k, _ := memberKey(data[key:StringEnd(data, key)]) // valid: cannot fail
-				members = append(members, Member{k, data[valStart:i]})
-				valStart = -1
+			if rec {
+				if valStart >= 0 && len(stack) == 1 {
+					k, _ := memberKey(data[key:StringEnd(data, key)]) // valid: cannot fail
+					r.Top = append(r.Top, Member{k, data[valStart:i]})
+					valStart = -1
+				} else if in && ival >= 0 && len(stack) == 2 {
+					k, _ := memberKey(data[ikey:StringEnd(data, ikey)])
+					r.Inner = append(r.Inner, Member{k, data[ival:i]})
+					ival = -1
+				}
 			}
 			i = SkipSpace(data, i)
 			if len(stack) == 0 {
-				return members, i == len(data)
+				return r, i == len(data)
 			}
 			if i >= len(data) {
-				return members, false
+				return r, false
 			}
 			top := stack[len(stack)-1]
 			switch data[i] {
@@ -104,18 +158,23 @@ func validate(data []byte, members []Member, rec bool) ([]Member, bool) {
 				if top == '{' {
 					at := i
 					if i = objectKey(data, i); i < 0 {
-						return members, false
+						return r, false
 					}
 					if rec && len(stack) == 1 {
 						key, valStart = at, i
+					} else if in && len(stack) == 2 {
+						ikey, ival = at, i
 					}
 				}
 			case top + 2: // '}' or ']'
+				if len(stack) == 2 {
+					in = false
+				}
 				stack = stack[:len(stack)-1]
 				i++
 				continue
 			default:
-				return members, false
+				return r, false
 			}
 			break
 		}
@@ -124,6 +183,12 @@ func validate(data []byte, members []Member, rec bool) ([]Member, bool) {
 
 // maxJSONDepth is encoding/json's nesting limit.
 const maxJSONDepth = 10000
+
+// hasName reports whether the member name at data[at] is name (quotes
+// included), written without escapes.
+func hasName(data []byte, at int, name string) bool {
+	return len(data)-at > len(name) && string(data[at:at+len(name)]) == name
+}
 
 // objectKey checks a Member name and its colon at data[i] and returns the
 // index of the value, or -1.

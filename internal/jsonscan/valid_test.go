@@ -75,6 +75,92 @@ func checkValidMembers(t *testing.T, data []byte, valid bool) {
 			t.Fatalf("ValidMembers(%q)[%d] = %q, SplitMembers %q", data, i, ms[i], want[i])
 		}
 	}
+	for _, name := range []string{`"result"`, `"a"`, `"b"`} {
+		checkValidRecord(t, data, name, want)
+	}
+}
+
+// checkValidRecord: ValidRecord records the top-level members ValidMembers
+// does, and the members of the last object held by a member written as
+// name (found here with a plain walk of the raw member names, then
+// SplitMembers).
+func checkValidRecord(t *testing.T, data []byte, name string, top []Member) {
+	t.Helper()
+	r, ok := ValidRecord(data, Recorder{Name: name, Inner: []Member{{Key: "stale"}}})
+	require.True(t, ok)
+	require.Equal(t, len(top), len(r.Top), "%q", data)
+	wantAt, wantInner := -1, []Member(nil)
+	i := SkipSpace(data, 0) + 1
+	for i = SkipSpace(data, i); i < len(data) && data[i] != '}'; i = SkipSpace(data, i) {
+		if data[i] == ',' {
+			i = SkipSpace(data, i+1)
+		}
+		kend := StringEnd(data, i)
+		rawName := string(data[i:kend])
+		i = SkipSpace(data, SkipSpace(data, kend)+1)
+		vend := ValueEnd(data, i)
+		if rawName == name && data[i] == '{' {
+			inner, err := SplitMembers(data[i:vend])
+			require.NoError(t, err)
+			wantAt, wantInner = i, inner
+		}
+		i = vend
+	}
+	require.Equal(t, wantAt, r.InnerAt, "ValidRecord(%q, %s): InnerAt", data, name)
+	if wantAt < 0 {
+		return
+	}
+	require.Equal(t, len(wantInner), len(r.Inner), "ValidRecord(%q, %s): %q, want %q", data, name, r.Inner, wantInner)
+	for k := range wantInner {
+		require.Equal(t, wantInner[k].Key, r.Inner[k].Key)
+		require.Equal(t, string(wantInner[k].Val), string(r.Inner[k].Val))
+	}
+}
+
+func TestValidRecord(t *testing.T) {
+	cases := []struct {
+		name, data string
+		inner      []string // "key=value" of Inner; nil when InnerAt is -1
+	}{
+		{"result first", `{"result":{"content":[{"type":"text","text":"x"}],"resultType":"complete"},"id":1,"jsonrpc":"2.0"}`,
+			[]string{`content=[{"type":"text","text":"x"}]`, `resultType="complete"`}},
+		{"result last, spaced", ` { "jsonrpc" : "2.0" , "id" : 1 , "result" : { "a" : { "resultType" : 1 } , "resultType" : "task" } } `,
+			[]string{`a={ "resultType" : 1 }`, `resultType="task"`}},
+		{"empty result", `{"id":1,"result":{}}`, []string{}},
+		{"array result", `{"id":1,"result":[{"a":1}]}`, nil},
+		{"string result", `{"id":1,"result":"{\"a\":1}"}`, nil},
+		{"no result", `{"id":1,"error":{"code":1,"message":"m"}}`, nil},
+		{"nested name is not top-level", `{"params":{"result":{"a":1}}}`, nil},
+		{"escaped name is not recognised", `{"res\u0075lt":{"a":1}}`, nil},
+		{"longer name", `{"resultX":{"a":1}}`, nil},
+		{"the last of two wins", `{"result":{"a":1},"result":{"b":2}}`, []string{`b=2`}},
+		{"a top-level array", `[{"result":{"a":1}}]`, nil},
+		{"escaped inner names", `{"result":{"\u0061":1,"é":2}}`, []string{`a=1`, `é=2`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, ok := ValidRecord([]byte(c.data), Recorder{Name: `"result"`})
+			require.True(t, ok)
+			if c.inner == nil {
+				assert.Equal(t, -1, r.InnerAt)
+				return
+			}
+			require.GreaterOrEqual(t, r.InnerAt, 0)
+			assert.Equal(t, byte('{'), c.data[r.InnerAt])
+			got := []string{}
+			for _, m := range r.Inner {
+				got = append(got, m.Key+"="+string(m.Val))
+			}
+			assert.Equal(t, c.inner, got)
+			checkValidRecord(t, []byte(c.data), `"result"`, func() []Member { ms, _ := ValidMembers([]byte(c.data), nil); return ms }())
+		})
+	}
+	t.Run("invalid", func(t *testing.T) {
+		_, ok := ValidRecord([]byte(`{"result":{"a":1}`), Recorder{Name: `"result"`})
+		assert.False(t, ok)
+		_, ok = ValidRecord([]byte(`{"result":{"a":1},}`), Recorder{Name: `"result"`})
+		assert.False(t, ok)
+	})
 }
 
 func TestValidMembers(t *testing.T) {
