@@ -66,7 +66,7 @@ export function createHost(lane) {
       const type = resp.type || "default";
       const ct = resp.headers.get("content-type") || "";
       if (!resp.body || !ct.toLowerCase().startsWith("text/event-stream")) {
-        const bytes = resp.body ? await readAll(resp, entry, maxBody) : new Uint8Array(0);
+        const bytes = resp.body ? await readAll(resp, entry, maxBody) : undefined;
         if (live.has(id)) lane.deliver(id, 1, resp.status, type, lines.join("\n"), bytes);
         return;
       }
@@ -89,36 +89,31 @@ export function createHost(lane) {
   return host;
 }
 
-// readAll reads a response body into one Uint8Array, at most limit bytes
-// (maxBody+1: the module reports a body that long as too large; the rest
-// of the body is cancelled, not read). Chunks are copied into a buffer of
-// the announced Content-Length (at most limit up front, so a false
-// announcement costs no more than that; grown when the body is longer): a
-// big body costs one copy, where Response.arrayBuffer() made two and an
-// intermediate ArrayBuffer, and V8 collected its old generation half again
-// as often on 1 MB results.
+// readAll reads a response body, at most limit bytes (maxBody+1: the
+// module reports a body that long as too large; the rest of the body is
+// cancelled, not read), and returns its chunks as {chunks, length}: the
+// lane copies them straight into the module's buffer, so a big body is
+// copied once. (Response.arrayBuffer() joined the chunks and then copied
+// them into a second ArrayBuffer, and a buffer joined here cost one more
+// big allocation per body: V8 collected its old generation half again as
+// often on 1 MB results.)
 async function readAll(resp, entry, maxBody) {
   const reader = resp.body.getReader();
   entry.reader = reader;
   const limit = (Number.isSafeInteger(maxBody) && maxBody > 0 ? maxBody : 32 << 20) + 1;
-  const announced = Number(resp.headers.get("content-length"));
-  let buf = new Uint8Array(Number.isSafeInteger(announced) && announced > 0 ? Math.min(announced, limit) : Math.min(65536, limit));
+  const chunks = [];
   let n = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    if (!value.byteLength) continue;
     const take = Math.min(value.byteLength, limit - n);
-    if (n + take > buf.byteLength) {
-      const grown = new Uint8Array(Math.min(Math.max(buf.byteLength * 2, n + take), limit));
-      grown.set(buf.subarray(0, n));
-      buf = grown;
-    }
-    buf.set(take === value.byteLength ? value : value.subarray(0, take), n);
+    chunks.push(take === value.byteLength ? value : value.subarray(0, take));
     n += take;
     if (n === limit) {
       reader.cancel().catch(() => {});
       break;
     }
   }
-  return n === buf.byteLength ? buf : buf.subarray(0, n);
+  return { chunks, length: n };
 }

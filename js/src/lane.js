@@ -188,15 +188,25 @@ export function createLane(go) {
     /**
      * deliver reports on HTTP exchange id to the module (see
      * internal/jsfetch.HostLink.Deliver): kind, status, the response type,
-     * the header lines and the body bytes.
+     * the header lines and the body: a Uint8Array, or the chunks of one
+     * as {chunks, length} (copied straight into the module's buffer, so a
+     * big body is copied once and never joined in JavaScript).
      */
     deliver(id, kind, status, type, lines, body) {
       later(() => {
-        const bl = body ? body.byteLength : 0;
+        const bl = body ? (body.chunks ? body.length : body.byteLength) : 0;
         const v = alloc(room(type) + room(lines) + bl || 1);
         const tl = put(v, 0, type);
         const hl = put(v, tl, lines);
-        if (bl) v.set(body, tl + hl);
+        if (body?.chunks) {
+          let off = tl + hl;
+          for (const c of body.chunks) {
+            v.set(c, off);
+            off += c.byteLength;
+          }
+        } else if (bl) {
+          v.set(body, tl + hl);
+        }
         exports.mcpwasm_deliver(id, kind, status, tl, hl, bl);
       });
     },
