@@ -99,10 +99,9 @@ async function start(opts, defaults) {
   // collections rare and the instance's memory (which WebAssembly never
   // gives back) bounded. See docs/architecture.md.
   go.env = { GOGC: "300", GOMEMLIMIT: "64MiB" };
-  unrefTimers(go);
+  const rearm = goTimers(go, isWorkers());
   const lane = createLane(go);
   go.importObject.mcpwasm = lane.imports;
-  const rearm = isWorkers() ? requestTimers(go) : null;
   lane.beforeResume(rearm);
   const instance = await WebAssembly.instantiate(module, go.importObject);
   if (!randomAllowed()) {
@@ -168,38 +167,79 @@ function isWorkers() {
   return globalThis.navigator?.userAgent === "Cloudflare-Workers";
 }
 
-// requestTimers makes the Go runtime's timers survive Workers' requests.
-// Go arms one JavaScript timeout for its next timer and arms no other while
-// that one is pending; Workers drop a request's timeouts when it ends, so a
-// timeout armed while handling one request never fires, and a later
+// goTimers runs the Go runtime's timeouts on one JavaScript timer, and
+// returns rearm (Workers) or null.
+//
+// Go keeps one timeout armed for its next timer (a call's timeout, a retry
+// delay). It clears it whenever it is resumed without a JavaScript event
+// (every call the lane starts and every answer it delivers) and arms it
+// again, for the same time, when it goes idle. wasm_exec.js turned each of
+// those into a clearTimeout and a setTimeout: a timer object and a timer
+// list insertion per resume, ≈ 10 µs of every call while any call is in
+// flight. Here a clear only forgets the id, and an arm for a time no
+// earlier than the armed timer's only records it; the one timer resumes Go
+// for the timeouts that are due when it fires, as wasm_exec.js's did, and
+// is armed again for the next.
+//
+// In Node the timer is unref'd: Go leaves its timeout armed when its timer
+// stops, so a script that closed every client would otherwise wait for a
+// timeout it no longer needs (pending requests keep the process alive
+// through their fetches). Workers drop a request's timeouts when it ends,
+// so a timeout armed while handling one request never fires, and a later
 // request that needs a Go timer (a timeout, a backoff, a close handshake's
-// bound) would hang. It returns rearm, which arms each pending Go timeout
-// again from the current request; the API functions call it first.
-function requestTimers(go) {
+// bound) would hang: rearm arms the timer again from the current request;
+// the API functions and the lane call it first.
+function goTimers(go, workers) {
   const gojs = go.importObject?.gojs;
-  const schedule = gojs?.["runtime.scheduleTimeoutEvent"];
-  if (typeof schedule !== "function" || !(go._scheduledTimeouts instanceof Map)) return null;
+  if (typeof gojs?.["runtime.scheduleTimeoutEvent"] !== "function" || typeof gojs["runtime.clearTimeoutEvent"] !== "function" ||
+    typeof go._nextCallbackTimeoutID !== "number") {
+    return null; // another wasm_exec.js: keep its timers
+  }
   const due = new Map(); // Go's timeout id → when it is due (Date.now() clock)
-  gojs["runtime.scheduleTimeoutEvent"] = (sp) => {
-    schedule(sp);
-    const delay = Number(go.mem.getBigInt64((sp >>> 0) + 8, true));
-    due.set(go.mem.getInt32((sp >>> 0) + 16, true), Date.now() + delay);
+  let timer = null; // the armed JavaScript timer, or null
+  let timerAt = Infinity; // when it fires
+  const arm = (at) => {
+    if (timer !== null) {
+      try { clearTimeout(timer); } catch { /* a timer of an ended request */ }
+    }
+    timerAt = at;
+    timer = setTimeout(fire, Math.max(0, at - Date.now()));
+    if (!workers) timer?.unref?.();
   };
-  const fire = (id) => {
-    go._resume();
-    // as wasm_exec.js does: resume until Go took the event
-    for (let i = 0; i < 8 && go._scheduledTimeouts.has(id); i++) go._resume();
-  };
-  return () => {
+  const fire = () => {
+    timer = null;
+    timerAt = Infinity;
     const now = Date.now();
     for (const [id, at] of due) {
-      if (!go._scheduledTimeouts.has(id)) {
-        due.delete(id);
-        continue;
-      }
-      try { clearTimeout(go._scheduledTimeouts.get(id)); } catch { /* a timeout of an ended request */ }
-      go._scheduledTimeouts.set(id, setTimeout(() => fire(id), Math.max(0, at - now)));
+      if (at > now || go.exited) continue;
+      // As wasm_exec.js does: resume until Go took the timeout (it clears
+      // the id when it does).
+      for (let i = 0; i < 8 && due.has(id) && !go.exited; i++) go._resume();
+      due.delete(id);
     }
+    armNext();
+  };
+  const armNext = () => {
+    let next = Infinity;
+    for (const at of due.values()) next = Math.min(next, at);
+    if (next < Infinity) arm(next);
+  };
+  gojs["runtime.scheduleTimeoutEvent"] = (sp) => {
+    sp >>>= 0;
+    const id = go._nextCallbackTimeoutID++;
+    const at = Date.now() + Number(go.mem.getBigInt64(sp + 8, true));
+    due.set(id, at);
+    if (at < timerAt) arm(at);
+    go.mem.setInt32(sp + 16, id, true);
+  };
+  gojs["runtime.clearTimeoutEvent"] = (sp) => {
+    due.delete(go.mem.getInt32((sp >>> 0) + 8, true));
+  };
+  if (!workers) return null;
+  return () => {
+    if (due.size === 0) return;
+    timerAt = Infinity;
+    armNext();
   };
 }
 
@@ -210,22 +250,6 @@ function withRearm(a, rearm) {
     if (typeof f === "function") a[name] = (...args) => { rearm(); return f(...args); };
   }
   return a;
-}
-
-// unrefTimers keeps the Go runtime's timers (request timeouts, retry
-// delays) from holding a Node process open: Go arms a JavaScript timeout
-// for its next timer and leaves it armed when the timer stops, so a script
-// that closed every client would otherwise wait for a timeout it no longer
-// needs. Pending requests keep the process alive through their fetches.
-function unrefTimers(go) {
-  const gojs = go.importObject?.gojs;
-  const schedule = gojs?.["runtime.scheduleTimeoutEvent"];
-  if (typeof schedule !== "function") return;
-  gojs["runtime.scheduleTimeoutEvent"] = (sp) => {
-    schedule(sp);
-    const id = go.mem.getInt32((sp >>> 0) + 16, true);
-    go._scheduledTimeouts?.get(id)?.unref?.();
-  };
 }
 
 // Hints for the errors of runtimes with rules of their own, so a failed

@@ -219,12 +219,17 @@ func parseHeaderLines(s string) map[string][]string {
 }
 
 // headerPairs turns alternating names and values into headers with
-// lower-case names.
+// lower-case names. A header's values are a slice of parts (capped, so a
+// repeated name's append copies), not one allocation per header.
 func headerPairs(parts []string) map[string][]string {
 	h := make(map[string][]string, len(parts)/2)
 	for i := 0; i+1 < len(parts); i += 2 {
 		name := strings.ToLower(parts[i])
-		h[name] = append(h[name], parts[i+1])
+		if vs, ok := h[name]; ok {
+			h[name] = append(vs, parts[i+1])
+		} else {
+			h[name] = parts[i+1 : i+2 : i+2]
+		}
 	}
 	return h
 }
