@@ -9,11 +9,13 @@
 //	    The official Go SDK server (harness/demoserver, both eras, its echo
 //	    tool) on 127.0.0.1; prints "LISTENING http://127.0.0.1:<port>/mcp" and
 //	    exits when its stdin (a pipe from the parent) closes.
-//	gobench client -impl mcpwasm|gosdk -era legacy|modern -url URL [-calls N] [-warmup N]
+//	gobench client -impl mcpwasm|gosdk -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE]
 //	    Connects, lists tools, makes -warmup then -calls sequential echo
 //	    calls (each answer checked), and prints one line
 //	    "RESULT {json}" with calls/s and the process's CPU (getrusage: user +
-//	    system, all threads) per timed call.
+//	    system, all threads) per timed call. -cpuprofile writes a pprof CPU
+//	    profile of the timed calls (for `go tool pprof`; the bench does not
+//	    set it).
 //
 // It lives under bench/ so that library users never download it. It builds
 // on Unix only (it reads the CPU time with getrusage).
@@ -30,6 +32,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -121,6 +124,7 @@ func client(args []string, w io.Writer) error {
 	url := fs.String("url", "", "the MCP endpoint")
 	calls := fs.Int("calls", 3000, "timed sequential calls")
 	warmup := fs.Int("warmup", 300, "untimed calls first")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed calls to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -185,6 +189,16 @@ func client(args []string, w io.Writer) error {
 	if err := run(*warmup); err != nil {
 		return err
 	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
 	cpu0 := cpuTime()
 	t0 := time.Now()
 	if err := run(*calls); err != nil {
@@ -192,6 +206,9 @@ func client(args []string, w io.Writer) error {
 	}
 	secs := time.Since(t0).Seconds()
 	cpu := cpuTime() - cpu0
+	if *cpuprofile != "" {
+		pprof.StopCPUProfile()
+	}
 	out, err := json.Marshal(result{
 		Client: *impl, Era: *era, Version: c.version(), Go: runtime.Version(), Marks: marks,
 		Calls: *calls, Secs: secs, Rate: float64(*calls) / secs,
