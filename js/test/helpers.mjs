@@ -81,3 +81,22 @@ export async function waitFor(cond, ms = 5000, what = "condition") {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+// modernServer starts a server of the test's own on 127.0.0.1, for faults
+// real servers do not produce: a 2026-07-28 endpoint that answers
+// server/discover (tools only) and hands every other message to
+// handle(m, res, json), where json(result) answers m with that result.
+// It resolves to { url, server }; close the server when done.
+export async function modernServer(handle) {
+  const http = await import("node:http");
+  const server = http.createServer(async (req, res) => {
+    let body = "";
+    for await (const c of req) body += c;
+    const m = JSON.parse(body);
+    const json = (result) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result })); };
+    if (m.method === "server/discover") return json({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" });
+    return handle(m, res, json);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}/mcp`, server };
+}

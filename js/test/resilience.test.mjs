@@ -3,7 +3,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { init, Client, McpError, ErrorCode } from "../src/index.js";
-import { startPeer, text, waitFor } from "./helpers.mjs";
+import { modernServer, startPeer, text, waitFor } from "./helpers.mjs";
 
 await init();
 
@@ -128,22 +128,14 @@ test("a refused connection in Node is a network error without a CORS hint", asyn
 });
 
 test("retry: true repeats a 503 with Retry-After for a safe request, never a plain tools/call", async () => {
-  const http = await import("node:http");
   const seen = { "tools/list": 0, "tools/call": 0 };
   let failing = 0;
-  const srv = http.createServer(async (req, res) => {
-    let body = "";
-    for await (const c of req) body += c;
-    const m = JSON.parse(body);
-    const json = (result) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result })); };
-    if (m.method === "server/discover") return json({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" });
+  const { url, server: srv } = await modernServer((m, res, json) => {
     seen[m.method]++;
     if (failing > 0) { failing--; res.statusCode = 503; res.setHeader("retry-after", "0"); return res.end("busy"); }
     if (m.method === "tools/list") return json({ resultType: "complete", tools: [{ name: "charge", inputSchema: { type: "object" } }] });
     return json({ resultType: "complete", content: [{ type: "text", text: "charged" }] });
   });
-  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
-  const url = `http://127.0.0.1:${srv.address().port}/mcp`;
   const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, { retry: { attempts: 3, delay: 1 }, cache: false });
   try {
     await c.connect(url);
@@ -259,16 +251,10 @@ test("a JSON answer is read whole whether or not it announces its length, in any
 });
 
 test("an endless JSON answer is cut off after maxMessageSize: the call rejects as too large, the rest is not read, the session goes on", async () => {
-  const http = await import("node:http");
   const limit = 1 << 20;
   const cap = 64 << 20; // the server gives up by itself after this much
   let endless = null; // settles with the bytes written and whether the client hung up
-  const srv = http.createServer(async (req, res) => {
-    let body = "";
-    for await (const c of req) body += c;
-    const m = JSON.parse(body);
-    const json = (result) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result })); };
-    if (m.method === "server/discover") return json({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" });
+  const { url, server: srv } = await modernServer(async (m, res, json) => {
     if (m.method === "tools/list") return json({ resultType: "complete", tools: [{ name: "endless", inputSchema: { type: "object" } }] });
     if (m.params.arguments?.small) return json({ resultType: "complete", content: [{ type: "text", text: "small" }] });
     res.writeHead(200, { "content-type": "application/json" });
@@ -285,10 +271,9 @@ test("an endless JSON answer is cut off after maxMessageSize: the call rejects a
     await closed;
     endless({ written, hungUp });
   });
-  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
   const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, { cache: false });
   try {
-    await c.connect(`http://127.0.0.1:${srv.address().port}/mcp`, { maxMessageSize: limit });
+    await c.connect(url, { maxMessageSize: limit });
     const served = new Promise((r) => { endless = r; });
     await assert.rejects(c.callTool({ name: "endless" }), (e) => e instanceof McpError && /more than 1048576 bytes/.test(e.message));
     const { written, hungUp } = await served;

@@ -3,29 +3,23 @@
 // exits without waiting for a timeout Go no longer needs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { init, Client, McpError } from "../src/index.js";
+import { modernServer } from "./helpers.mjs";
 
 await init();
 
 // A modern server whose tool "slow" never answers (until the test ends).
 async function server() {
   const held = [];
-  const srv = http.createServer(async (req, res) => {
-    let body = "";
-    for await (const c of req) body += c;
-    const m = JSON.parse(body);
-    const json = (result) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result })); };
-    if (m.method === "server/discover") return json({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" });
+  const { url, server: srv } = await modernServer((m, res, json) => {
     if (m.method === "tools/list") return json({ resultType: "complete", tools: [{ name: "slow", inputSchema: { type: "object" } }, { name: "fast", inputSchema: { type: "object" } }] });
     if (m.params?.name === "fast") return json({ resultType: "complete", content: [{ type: "text", text: "fast" }] });
     held.push(res);
   });
-  await new Promise((r) => srv.listen(0, "127.0.0.1", r));
   return {
-    url: `http://127.0.0.1:${srv.address().port}/mcp`,
+    url,
     close() { for (const r of held) r.destroy(); srv.close(); },
   };
 }
