@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
@@ -18,7 +17,7 @@ func BenchmarkCallTool(b *testing.B) {
 			t := &testing.T{}
 			f, tr := newFake(t, era)
 			f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
-				return json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`), nil
+				return RawMessage(`{"content":[{"type":"text","text":"ok"}]}`), nil
 			})
 			c := NewClient(&Implementation{Name: "bench", Version: "1"}, nil)
 			s, err := c.Connect(context.Background(), tr, nil)
@@ -43,8 +42,8 @@ func BenchmarkCallTool(b *testing.B) {
 
 // BenchmarkBuildParams measures splicing the per-request _meta into params.
 func BenchmarkBuildParams(b *testing.B) {
-	raw := json.RawMessage(`{"name":"echo","arguments":{"text":"hello","n":42,"nested":{"a":[1,2,3]}},"_meta":{"custom":1}}`)
-	meta := []jsonscan.Member{{Key: MetaProtocolVersion, Val: json.RawMessage(`"2026-07-28"`)}, {Key: MetaClientCapabilities, Val: json.RawMessage(`{}`)}, {Key: MetaClientInfo, Val: json.RawMessage(`{"name":"x","version":"1"}`)}}
+	raw := RawMessage(`{"name":"echo","arguments":{"text":"hello","n":42,"nested":{"a":[1,2,3]}},"_meta":{"custom":1}}`)
+	meta := []jsonscan.Member{{Key: MetaProtocolVersion, Val: RawMessage(`"2026-07-28"`)}, {Key: MetaClientCapabilities, Val: RawMessage(`{}`)}, {Key: MetaClientInfo, Val: RawMessage(`{"name":"x","version":"1"}`)}}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		ms, err := objectMembers(raw)
@@ -64,10 +63,10 @@ func BenchmarkCallToolRaw(b *testing.B) {
 	t := &testing.T{}
 	f, tr := newFake(t, EraModern)
 	f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
-		return json.RawMessage(`{"tools":[{"name":"echo","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]}`), nil
+		return RawMessage(`{"tools":[{"name":"echo","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]}`), nil
 	})
 	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
-		return json.RawMessage(`{"content":[{"type":"text","text":"ok"}],"structuredContent":{"text":"ok"}}`), nil
+		return RawMessage(`{"content":[{"type":"text","text":"ok"}],"structuredContent":{"text":"ok"}}`), nil
 	})
 	c := NewClient(&Implementation{Name: "bench", Version: "1"}, nil)
 	s, err := c.Connect(context.Background(), tr, nil)
@@ -79,7 +78,7 @@ func BenchmarkCallToolRaw(b *testing.B) {
 	if _, err := s.ListTools(ctx, nil); err != nil {
 		b.Fatal(err)
 	}
-	params := json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
+	params := RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -112,7 +112,7 @@ func (f *fakeServer) serve(done chan struct{}) {
 				res, werr := h(m)
 				if werr != nil {
 					resp.Error = werr
-				} else if raw, ok := res.(json.RawMessage); ok {
+				} else if raw, ok := res.(RawMessage); ok {
 					resp.Result = raw
 				} else if res == nil {
 					continue // the handler answers later (or never)

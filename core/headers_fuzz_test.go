@@ -58,7 +58,7 @@ func FuzzHeaderSpecs(f *testing.F) {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, schema, args string) {
-		specs, err := headerSpecs(json.RawMessage(schema))
+		specs, err := headerSpecs(RawMessage(schema))
 		if err != nil {
 			return
 		}
@@ -73,7 +73,7 @@ func FuzzHeaderSpecs(f *testing.F) {
 			return
 		}
 		s := &Session{tools: map[string]*toolInfo{"t": {headers: specs}}}
-		hs, err := s.mirroredHeaders(MethodCallTool, []jsonscan.Member{{Key: "name", Val: json.RawMessage(`"t"`)}, {Key: "arguments", Val: json.RawMessage(args)}})
+		hs, err := s.mirroredHeaders(MethodCallTool, []jsonscan.Member{{Key: "name", Val: RawMessage(`"t"`)}, {Key: "arguments", Val: RawMessage(args)}})
 		if err != nil {
 			return
 		}

@@ -5,7 +5,7 @@ import (
 )
 
 // mustMarshal is json.Marshal for tests (the package encodes by hand).
-func mustMarshal(v any) json.RawMessage {
+func mustMarshal(v any) RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)

@@ -20,17 +20,17 @@ func TestObjectMembers(t *testing.T) {
 		{"empty", ``, nil, false},
 		{"null", `null`, nil, false},
 		{"empty object", ` { } `, nil, false},
-		{"simple", `{"a":1,"b":"x"}`, []jsonscan.Member{{Key: "a", Val: json.RawMessage(`1`)}, {Key: "b", Val: json.RawMessage(`"x"`)}}, false},
-		{"whitespace", "{ \"a\" :\t[1, {\"}\":\"]\"}] ,\n\"b\": true }", []jsonscan.Member{{Key: "a", Val: json.RawMessage(`[1, {"}":"]"}]`)}, {Key: "b", Val: json.RawMessage(`true`)}}, false},
-		{"escaped key", `{"a\"b":null,"\u00e9":-1.5e3}`, []jsonscan.Member{{Key: `a"b`, Val: json.RawMessage(`null`)}, {Key: "é", Val: json.RawMessage(`-1.5e3`)}}, false},
-		{"string with escapes", `{"s":"a\\\"b\\\\"}`, []jsonscan.Member{{Key: "s", Val: json.RawMessage(`"a\\\"b\\\\"`)}}, false},
+		{"simple", `{"a":1,"b":"x"}`, []jsonscan.Member{{Key: "a", Val: RawMessage(`1`)}, {Key: "b", Val: RawMessage(`"x"`)}}, false},
+		{"whitespace", "{ \"a\" :\t[1, {\"}\":\"]\"}] ,\n\"b\": true }", []jsonscan.Member{{Key: "a", Val: RawMessage(`[1, {"}":"]"}]`)}, {Key: "b", Val: RawMessage(`true`)}}, false},
+		{"escaped key", `{"a\"b":null,"\u00e9":-1.5e3}`, []jsonscan.Member{{Key: `a"b`, Val: RawMessage(`null`)}, {Key: "é", Val: RawMessage(`-1.5e3`)}}, false},
+		{"string with escapes", `{"s":"a\\\"b\\\\"}`, []jsonscan.Member{{Key: "s", Val: RawMessage(`"a\\\"b\\\\"`)}}, false},
 		{"not an object", `[1]`, nil, true},
 		{"truncated", `{"a":`, nil, true},
 		{"garbage", `{"a":1}x`, nil, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := objectMembers(json.RawMessage(tc.in))
+			got, err := objectMembers(RawMessage(tc.in))
 			if tc.err {
 				require.Error(t, err)
 				return
@@ -42,10 +42,10 @@ func TestObjectMembers(t *testing.T) {
 }
 
 func TestBuildParams(t *testing.T) {
-	ms, err := objectMembers(json.RawMessage(`{"name":"t","_meta":{"keep":1,"progressToken":"old"}}`))
+	ms, err := objectMembers(RawMessage(`{"name":"t","_meta":{"keep":1,"progressToken":"old"}}`))
 	require.NoError(t, err)
-	out, err := buildParams(ms, []jsonscan.Member{{Key: "progressToken", Val: json.RawMessage(`7`)}, {Key: "v", Val: json.RawMessage(`"x"`)}},
-		jsonscan.Member{Key: "requestState", Val: json.RawMessage(`"s\u00e9"`)}, jsonscan.Member{Key: "absent", Val: nil})
+	out, err := buildParams(ms, []jsonscan.Member{{Key: "progressToken", Val: RawMessage(`7`)}, {Key: "v", Val: RawMessage(`"x"`)}},
+		jsonscan.Member{Key: "requestState", Val: RawMessage(`"s\u00e9"`)}, jsonscan.Member{Key: "absent", Val: nil})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"name":"t","_meta":{"keep":1,"progressToken":7,"v":"x"},"requestState":"s\u00e9"}`, string(out))
 	assert.Contains(t, string(out), `"s\u00e9"`, "values keep their exact bytes")
@@ -56,8 +56,8 @@ func FuzzObjectMembers(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		ms, err := objectMembers(json.RawMessage(in))
-		var want map[string]json.RawMessage
+		ms, err := objectMembers(RawMessage(in))
+		var want map[string]RawMessage
 		werr := json.Unmarshal([]byte(in), &want)
 		if werr != nil || want == nil {
 			if err == nil && len(ms) > 0 {
@@ -66,7 +66,7 @@ func FuzzObjectMembers(f *testing.F) {
 			return
 		}
 		require.NoError(t, err, "%q", in)
-		got := map[string]json.RawMessage{}
+		got := map[string]RawMessage{}
 		for _, m := range ms {
 			got[m.Key] = m.Val
 		}
@@ -94,7 +94,7 @@ func TestMayHaveKey(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.raw, func(t *testing.T) {
-			assert.Equal(t, tc.want, mayHaveKey(json.RawMessage(tc.raw), `"resultType"`))
+			assert.Equal(t, tc.want, mayHaveKey(RawMessage(tc.raw), `"resultType"`))
 		})
 	}
 }
@@ -121,7 +121,7 @@ func TestLegacyMayBeTask(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.raw, func(t *testing.T) {
-			assert.Equal(t, tc.want, legacyMayBeTask(json.RawMessage(tc.raw)))
+			assert.Equal(t, tc.want, legacyMayBeTask(RawMessage(tc.raw)))
 		})
 	}
 }
@@ -145,7 +145,7 @@ func TestTopMember(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.raw, func(t *testing.T) {
-			assert.Equal(t, tc.want, string(topMember(json.RawMessage(tc.raw), "resultType")))
+			assert.Equal(t, tc.want, string(topMember(RawMessage(tc.raw), "resultType")))
 		})
 	}
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -265,7 +264,7 @@ func TestTooManyInputRequestsAtOnce(t *testing.T) {
 		fmt.Fprintf(&b, `"r%d":{"method":"roots/list","params":{}}`, i)
 	}
 	b.WriteString(`}}`)
-	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return json.RawMessage(b.String()), nil })
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return RawMessage(b.String()), nil })
 	var asked atomic.Int32
 	s := connectFake(t, tr, &ClientOptions{
 		MaxServerRequests: 16,

@@ -161,12 +161,12 @@ func TestMultiRoundTrip(t *testing.T) {
 		mu.Unlock()
 		switch n {
 		case 1:
-			return json.RawMessage(`{"resultType":"input_required","inputRequests":{` +
+			return RawMessage(`{"resultType":"input_required","inputRequests":{` +
 				`"who":{"method":"elicitation/create","params":{"message":"name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"Ada"}}}}},` +
 				`"where":{"method":"roots/list","params":{}}},` +
 				`"requestState":` + mustMarshalString(state) + `}`), nil
 		case 2:
-			return json.RawMessage(`{"resultType":"input_required","inputRequests":{"llm":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}}}`), nil
+			return RawMessage(`{"resultType":"input_required","inputRequests":{"llm":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}}}`), nil
 		default:
 			return map[string]any{"resultType": "complete", "content": []any{map[string]any{"type": "text", "text": "done"}}}, nil
 		}
@@ -194,8 +194,8 @@ func TestMultiRoundTrip(t *testing.T) {
 		assert.Equal(t, map[string]any{"x": float64(1)}, p["arguments"], "the original params are repeated")
 	}
 	var p1 struct {
-		InputResponses map[string]json.RawMessage `json:"inputResponses"`
-		RequestState   json.RawMessage            `json:"requestState"`
+		InputResponses map[string]RawMessage `json:"inputResponses"`
+		RequestState   RawMessage            `json:"requestState"`
 	}
 	require.NoError(t, json.Unmarshal(calls[1].Params, &p1))
 	assert.Equal(t, mustMarshalString(state), string(p1.RequestState), "requestState is echoed byte for byte")
@@ -217,7 +217,7 @@ func TestMultiRoundTripLimits(t *testing.T) {
 	t.Run("too many rounds", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
 		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
-			return json.RawMessage(`{"resultType":"input_required","requestState":"again"}`), nil
+			return RawMessage(`{"resultType":"input_required","requestState":"again"}`), nil
 		})
 		s := connectFake(t, tr, &ClientOptions{MaxInputRounds: 3})
 		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "loop"}, nil)
@@ -227,7 +227,7 @@ func TestMultiRoundTripLimits(t *testing.T) {
 	t.Run("handler failure", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
 		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
-			return json.RawMessage(`{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"?"}}}}`), nil
+			return RawMessage(`{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"?"}}}}`), nil
 		})
 		s := connectFake(t, tr, &ClientOptions{
 			ElicitationHandler: func(context.Context, *ElicitRequest) (*ElicitResult, error) { return nil, errors.New("window closed") },
@@ -241,7 +241,7 @@ func TestMultiRoundTripLimits(t *testing.T) {
 	t.Run("no handler", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
 		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
-			return json.RawMessage(`{"resultType":"input_required","inputRequests":{"k":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}}}`), nil
+			return RawMessage(`{"resultType":"input_required","inputRequests":{"k":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}}}`), nil
 		})
 		s := connectFake(t, tr, nil)
 		_, err := s.CallTool(ctx5(t), &CallToolParams{Name: "x"}, nil)
@@ -250,7 +250,7 @@ func TestMultiRoundTripLimits(t *testing.T) {
 	t.Run("input_required where it is not allowed", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
 		f.handle(MethodListTools, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
-			return json.RawMessage(`{"resultType":"input_required","requestState":"x"}`), nil
+			return RawMessage(`{"resultType":"input_required","requestState":"x"}`), nil
 		})
 		s := connectFake(t, tr, nil)
 		_, err := s.ListTools(ctx5(t), nil)
@@ -259,7 +259,7 @@ func TestMultiRoundTripLimits(t *testing.T) {
 	t.Run("missing resultType is complete", func(t *testing.T) {
 		f, tr := newFake(t, EraModern)
 		f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
-			return json.RawMessage(`{"content":[{"type":"text","text":"plain"}]}`), nil
+			return RawMessage(`{"content":[{"type":"text","text":"plain"}]}`), nil
 		})
 		s := connectFake(t, tr, nil)
 		r, err := s.CallTool(ctx5(t), &CallToolParams{Name: "x"}, nil)
@@ -567,7 +567,7 @@ func TestOutputValidation(t *testing.T) {
 		}}}, nil
 	})
 	answer := `{"content":[],"structuredContent":{"t":21.5}}`
-	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return json.RawMessage(answer), nil })
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return RawMessage(answer), nil })
 	s := connectFake(t, tr, nil)
 	_, err := s.AllTools(ctx5(t))
 	require.NoError(t, err)
@@ -612,7 +612,7 @@ func TestOutputValidationPattern(t *testing.T) {
 		}}}, nil
 	})
 	answer := ``
-	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return json.RawMessage(answer), nil })
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) { return RawMessage(answer), nil })
 	var compiled []string
 	s := connectFake(t, tr, &ClientOptions{Pattern: func(src string) (func(string) bool, error) {
 		compiled = append(compiled, src) // compiled once, on the first call
@@ -672,7 +672,7 @@ func TestSubscriptions(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		sub, err := s.Listen(ctx5(t), &SubscriptionFilter{ResourceSubscriptions: []string{"a:1", "a:2"}, PromptsListChanged: true}, &ListenOptions{
-			Handler: func(_ context.Context, method string, _ json.RawMessage) {
+			Handler: func(_ context.Context, method string, _ RawMessage) {
 				rmu.Lock()
 				routed = append(routed, method)
 				rmu.Unlock()
@@ -853,13 +853,13 @@ func TestLargeResultMembers(t *testing.T) {
 			var calls, reads atomic.Int32
 			f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 				if calls.Add(1) == 1 {
-					return json.RawMessage(`{"_meta":{"pad":"` + pad + `"},"inputRequests":{"where":{"method":"roots/list","params":{}}},"requestState":"s","resultType":"input_required"}`), nil
+					return RawMessage(`{"_meta":{"pad":"` + pad + `"},"inputRequests":{"where":{"method":"roots/list","params":{}}},"requestState":"s","resultType":"input_required"}`), nil
 				}
-				return json.RawMessage(`{"content":[{"type":"text","text":"` + pad + `"}],"resultType":"complete"}`), nil
+				return RawMessage(`{"content":[{"type":"text","text":"` + pad + `"}],"resultType":"complete"}`), nil
 			})
 			f.handle(MethodReadResource, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
 				reads.Add(1)
-				return json.RawMessage(`{"contents":[{"uri":"r:1","text":"` + pad + `"}],"cacheScope":"private","ttlMs":60000}`), nil
+				return RawMessage(`{"contents":[{"uri":"r:1","text":"` + pad + `"}],"cacheScope":"private","ttlMs":60000}`), nil
 			})
 			s := connectFake(t, tr, &ClientOptions{Roots: []*Root{{URI: "file:///r"}}})
 			r, err := s.CallTool(ctx5(t), &CallToolParams{Name: "t"}, nil)

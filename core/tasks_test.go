@@ -335,10 +335,10 @@ func TestCallToolRaw(t *testing.T) {
 	_, s, _ := taskFake(t, func(int64) (any, *jsonrpc.Error) {
 		return modernTask("t1", TaskCompleted, map[string]any{"result": map[string]any{"content": []any{}, "x-extra": 7}}), nil
 	})
-	raw, err := s.CallToolRaw(ctx5(t), json.RawMessage(`{"name":"x"}`), nil)
+	raw, err := s.CallToolRaw(ctx5(t), RawMessage(`{"name":"x"}`), nil)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"content":[],"x-extra":7}`, string(raw))
-	_, err = s.CallToolRaw(ctx5(t), json.RawMessage(`{"name":"x"}`), &CallOptions{NoTaskWait: true})
+	_, err = s.CallToolRaw(ctx5(t), RawMessage(`{"name":"x"}`), &CallOptions{NoTaskWait: true})
 	var tc *TaskCreatedError
 	require.ErrorAs(t, err, &tc)
 	assert.Equal(t, "t1", tc.Task.ID())
@@ -421,7 +421,7 @@ func TestTaskBackoff(t *testing.T) {
 func TestTaskHeaders(t *testing.T) {
 	s := &Session{tools: map[string]*toolInfo{}}
 	for _, m := range []string{MethodGetTask, MethodUpdateTask, MethodCancelTask} {
-		hs, err := s.mirroredHeaders(m, []jsonscan.Member{{Key: "taskId", Val: json.RawMessage(`"786512e2-9e0d"`)}})
+		hs, err := s.mirroredHeaders(m, []jsonscan.Member{{Key: "taskId", Val: RawMessage(`"786512e2-9e0d"`)}})
 		require.NoError(t, err)
 		assert.Equal(t, []Header{{"Mcp-Method", m}, {"Mcp-Name", "786512e2-9e0d"}}, hs, m)
 	}

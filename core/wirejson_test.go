@@ -43,7 +43,7 @@ func mutations(t *testing.T, input string) []string {
 				for _, odd := range oddValues {
 					var v any
 					if odd == `1e400` {
-						v = json.RawMessage(odd)
+						v = RawMessage(odd)
 					} else {
 						require.NoError(t, json.Unmarshal([]byte(odd), &v))
 					}
@@ -215,7 +215,7 @@ func TestOtherReadersMatchEncodingJSON(t *testing.T) {
 				Supported []string `json:"supported"`
 			}
 			_ = json.Unmarshal([]byte(data), &want)
-			e := &RPCError{Code: CodeUnsupportedProtocolVersion, Data: json.RawMessage(data)}
+			e := &RPCError{Code: CodeUnsupportedProtocolVersion, Data: RawMessage(data)}
 			assert.Equal(t, want.Supported, e.Supported(), data)
 		}
 	})
@@ -223,7 +223,7 @@ func TestOtherReadersMatchEncodingJSON(t *testing.T) {
 		for _, in := range mutations(t, `{"type":"object","properties":{"a":{"type":"string","default":"x"},"b":{"default":{"n":1.50}},"c":{}}}`) {
 			var want struct {
 				Properties map[string]struct {
-					Default json.RawMessage `json:"default"`
+					Default RawMessage `json:"default"`
 				} `json:"properties"`
 			}
 			werr := json.Unmarshal([]byte(in), &want)
@@ -241,14 +241,14 @@ func TestOtherReadersMatchEncodingJSON(t *testing.T) {
 	t.Run("tool entries", func(t *testing.T) {
 		for _, in := range mutations(t, `{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"idempotentHint":false},"execution":{"taskSupport":"required"}}`) {
 			var want struct {
-				Name         string          `json:"name"`
-				InputSchema  json.RawMessage `json:"inputSchema"`
-				OutputSchema json.RawMessage `json:"outputSchema"`
+				Name         string     `json:"name"`
+				InputSchema  RawMessage `json:"inputSchema"`
+				OutputSchema RawMessage `json:"outputSchema"`
 				Annotations  *struct {
 					ReadOnlyHint   bool `json:"readOnlyHint"`
 					IdempotentHint bool `json:"idempotentHint"`
 				} `json:"annotations"`
-				Execution json.RawMessage `json:"execution"`
+				Execution RawMessage `json:"execution"`
 			}
 			werr := json.Unmarshal([]byte(in), &want)
 			got, gerr := decodeToolEntry([]byte(in))
@@ -278,7 +278,7 @@ func TestOtherReadersMatchEncodingJSON(t *testing.T) {
 			var w struct {
 				Requests struct {
 					Tools struct {
-						Call json.RawMessage `json:"call"`
+						Call RawMessage `json:"call"`
 					} `json:"tools"`
 				} `json:"requests"`
 			}
@@ -288,7 +288,7 @@ func TestOtherReadersMatchEncodingJSON(t *testing.T) {
 			assert.Equal(t, werr == nil, ok, in)
 			assert.Equal(t, string(w.Requests.Tools.Call), string(c.Requests.Tools.Call), in)
 			var l struct {
-				List json.RawMessage `json:"list"`
+				List RawMessage `json:"list"`
 			}
 			werr = json.Unmarshal([]byte(in), &l)
 			var tl tasksList
@@ -308,8 +308,8 @@ func TestEncodersMatchEncodingJSON(t *testing.T) {
 		{Type: "resource", Resource: &ResourceContents{URI: "file:///a", Text: ""}},
 		{Type: "resource", Resource: &ResourceContents{URI: "file:///b", MimeType: "application/octet-stream", Blob: "AQID", Text: "ignored", Meta: Meta{"m": "v"}}},
 		{Type: "resource_link", URI: "file:///c", Name: "c", Title: "C", Description: "d", Size: &size, Icons: []Icon{{Src: "s", Sizes: []string{"1x1"}}}},
-		{Type: "tool_use", ID: "u", Name: "n", Input: json.RawMessage(" { \"a\" : [1, 2] } ")},
-		{Type: "tool_result", ToolUseID: "u", Content: []*Content{{Type: "text", Text: "r"}}, StructuredContent: json.RawMessage(`{"x":"<y>"}`), IsError: true},
+		{Type: "tool_use", ID: "u", Name: "n", Input: RawMessage(" { \"a\" : [1, 2] } ")},
+		{Type: "tool_result", ToolUseID: "u", Content: []*Content{{Type: "text", Text: "r"}}, StructuredContent: RawMessage(`{"x":"<y>"}`), IsError: true},
 		nil,
 	}
 	cases := []struct {
@@ -321,14 +321,14 @@ func TestEncodersMatchEncodingJSON(t *testing.T) {
 			return marshalImplementation(&Implementation{Name: "mcpwasm", Title: "T", Version: "1.0", Description: "d", WebsiteURL: "https://x/?a=1&b=<2>", Icons: []Icon{{Src: "s", MimeType: "m", Sizes: []string{"a", "b"}, Theme: "light"}}})
 		}},
 		{"minimal Implementation", &Implementation{}, func() ([]byte, error) { return marshalImplementation(&Implementation{}) }},
-		{"ClientCapabilities", &ClientCapabilities{Experimental: map[string]any{"b": 1, "a": map[string]any{"x": []any{}}}, Extensions: map[string]any{ExtensionTasks: struct{}{}, "e": json.RawMessage(` {"k" : 1} `)}, Roots: &RootsCapability{ListChanged: true}, Sampling: &SamplingCapability{Context: yes, Tools: yes}, Elicitation: &ElicitationCapability{Form: &FormElicitationCapability{ApplyDefaults: true}, URL: yes}, Tasks: json.RawMessage(`{"list":{}}`)}, func() ([]byte, error) {
-			return marshalClientCaps(&ClientCapabilities{Experimental: map[string]any{"b": 1, "a": map[string]any{"x": []any{}}}, Extensions: map[string]any{ExtensionTasks: struct{}{}, "e": json.RawMessage(` {"k" : 1} `)}, Roots: &RootsCapability{ListChanged: true}, Sampling: &SamplingCapability{Context: yes, Tools: yes}, Elicitation: &ElicitationCapability{Form: &FormElicitationCapability{ApplyDefaults: true}, URL: yes}, Tasks: json.RawMessage(`{"list":{}}`)})
+		{"ClientCapabilities", &ClientCapabilities{Experimental: map[string]any{"b": 1, "a": map[string]any{"x": []any{}}}, Extensions: map[string]any{ExtensionTasks: struct{}{}, "e": RawMessage(` {"k" : 1} `)}, Roots: &RootsCapability{ListChanged: true}, Sampling: &SamplingCapability{Context: yes, Tools: yes}, Elicitation: &ElicitationCapability{Form: &FormElicitationCapability{ApplyDefaults: true}, URL: yes}, Tasks: RawMessage(`{"list":{}}`)}, func() ([]byte, error) {
+			return marshalClientCaps(&ClientCapabilities{Experimental: map[string]any{"b": 1, "a": map[string]any{"x": []any{}}}, Extensions: map[string]any{ExtensionTasks: struct{}{}, "e": RawMessage(` {"k" : 1} `)}, Roots: &RootsCapability{ListChanged: true}, Sampling: &SamplingCapability{Context: yes, Tools: yes}, Elicitation: &ElicitationCapability{Form: &FormElicitationCapability{ApplyDefaults: true}, URL: yes}, Tasks: RawMessage(`{"list":{}}`)})
 		}},
 		{"empty ClientCapabilities", &ClientCapabilities{Roots: &RootsCapability{}, Sampling: &SamplingCapability{}, Elicitation: &ElicitationCapability{Form: &FormElicitationCapability{}}}, func() ([]byte, error) {
 			return marshalClientCaps(&ClientCapabilities{Roots: &RootsCapability{}, Sampling: &SamplingCapability{}, Elicitation: &ElicitationCapability{Form: &FormElicitationCapability{}}})
 		}},
-		{"ElicitResult", &ElicitResult{Action: ActionAccept, Content: map[string]any{"name": "Ann", "age": json.Number("42"), "n": 3, "tags": []any{"a"}}, Meta: Meta{"m": 1.5}, Completed: true}, func() ([]byte, error) {
-			return marshalElicitResult(&ElicitResult{Action: ActionAccept, Content: map[string]any{"name": "Ann", "age": json.Number("42"), "n": 3, "tags": []any{"a"}}, Meta: Meta{"m": 1.5}, Completed: true})
+		{"ElicitResult", &ElicitResult{Action: ActionAccept, Content: map[string]any{"name": "Ann", "age": Number("42"), "n": 3, "tags": []any{"a"}}, Meta: Meta{"m": 1.5}, Completed: true}, func() ([]byte, error) {
+			return marshalElicitResult(&ElicitResult{Action: ActionAccept, Content: map[string]any{"name": "Ann", "age": Number("42"), "n": 3, "tags": []any{"a"}}, Meta: Meta{"m": 1.5}, Completed: true})
 		}},
 		{"declined ElicitResult", &ElicitResult{Action: ActionDecline}, func() ([]byte, error) { return marshalElicitResult(&ElicitResult{Action: ActionDecline}) }},
 		{"CreateMessageResult one block", &CreateMessageResult{Role: "assistant", Content: ContentList{content[0]}, Model: "m", StopReason: "endTurn", Meta: Meta{"a": nil}}, func() ([]byte, error) {
@@ -354,14 +354,14 @@ func TestEncodersMatchEncodingJSON(t *testing.T) {
 		{"CancelledParams without reason", &CancelledParams{RequestID: jsonrpc.Int64ID(-1)}, func() ([]byte, error) { return cancelledParams(-1, ""), nil }},
 		{"ResourceContents", &ResourceContents{URI: "u", Blob: "b"}, func() ([]byte, error) { return (&ResourceContents{URI: "u", Blob: "b"}).MarshalJSON() }},
 		{"ContentList", ContentList(content), func() ([]byte, error) { return ContentList(content).MarshalJSON() }},
-		{"appendAny", map[string]any{"f": temp, "big": 1e21, "i": int64(-3), "u": uint8(7), "s": []string{"a"}, "m": map[string]string{"b": "c"}, "raw": json.RawMessage("[1, 2]"), "num": json.Number("1.50"), "meta": Meta{"x": true}, "e": struct{}{}}, func() ([]byte, error) {
-			return appendAny(nil, map[string]any{"f": temp, "big": 1e21, "i": int64(-3), "u": uint8(7), "s": []string{"a"}, "m": map[string]string{"b": "c"}, "raw": json.RawMessage("[1, 2]"), "num": json.Number("1.50"), "meta": Meta{"x": true}, "e": struct{}{}})
+		{"appendAny", map[string]any{"f": temp, "big": 1e21, "i": int64(-3), "u": uint8(7), "s": []string{"a"}, "m": map[string]string{"b": "c"}, "raw": RawMessage("[1, 2]"), "num": Number("1.50"), "meta": Meta{"x": true}, "e": struct{}{}}, func() ([]byte, error) {
+			return appendAny(nil, map[string]any{"f": temp, "big": 1e21, "i": int64(-3), "u": uint8(7), "s": []string{"a"}, "m": map[string]string{"b": "c"}, "raw": RawMessage("[1, 2]"), "num": Number("1.50"), "meta": Meta{"x": true}, "e": struct{}{}})
 		}},
 		{"appendAny with a json.Marshaler", map[string]any{"t": marshalerValue{"<a> b"}, "l": []any{marshalerValue{"c"}}}, func() ([]byte, error) {
 			return appendAny(nil, map[string]any{"t": marshalerValue{"<a> b"}, "l": []any{marshalerValue{"c"}}})
 		}},
-		{"inputResponses", map[string]json.RawMessage{"b": json.RawMessage(`{"action":"accept"}`), "a": json.RawMessage(`{"roots":[]}`)}, func() ([]byte, error) {
-			return marshalResponses(map[string]json.RawMessage{"b": json.RawMessage(`{"action":"accept"}`), "a": json.RawMessage(`{"roots":[]}`)})
+		{"inputResponses", map[string]RawMessage{"b": RawMessage(`{"action":"accept"}`), "a": RawMessage(`{"roots":[]}`)}, func() ([]byte, error) {
+			return marshalResponses(map[string]RawMessage{"b": RawMessage(`{"action":"accept"}`), "a": RawMessage(`{"roots":[]}`)})
 		}},
 	}
 	for _, c := range cases {
@@ -379,7 +379,7 @@ func TestEncodersMatchEncodingJSON(t *testing.T) {
 	t.Run("errors", func(t *testing.T) {
 		_, err := appendAny(nil, map[string]any{"f": struct{ A int }{1}})
 		require.ErrorIs(t, err, errUnsupportedValue)
-		_, err = appendAny(nil, []any{json.RawMessage(`{"a":`)})
+		_, err = appendAny(nil, []any{RawMessage(`{"a":`)})
 		require.Error(t, err)
 		assert.True(t, strings.HasPrefix(err.Error(), "json: error calling MarshalJSON for type json.RawMessage: "), err.Error())
 		nan := 0.0
@@ -440,8 +440,8 @@ func TestMarshalParamsMatchesEncodingJSON(t *testing.T) {
 		&CallToolParams{Name: "echo", Arguments: &args{Text: "ptr", N: 2}},
 		&CallToolParams{Name: "echo", Arguments: nilArgs},
 		&CallToolParams{Name: "echo", Arguments: []byte("base64 me")},
-		&CallToolParams{Name: "echo", Arguments: json.RawMessage(` { "a" : 1 } `)},
-		&CallToolParams{Name: "echo", Arguments: map[string]any{"n": json.Number("12")}, Meta: Meta{"progressToken": 7, "s": args{Text: "x"}}},
+		&CallToolParams{Name: "echo", Arguments: RawMessage(` { "a" : 1 } `)},
+		&CallToolParams{Name: "echo", Arguments: map[string]any{"n": Number("12")}, Meta: Meta{"progressToken": 7, "s": args{Text: "x"}}},
 		&CallToolParams{Name: "e", Arguments: map[string]string{"k": "v"}},
 		&PaginatedParams{},
 		&PaginatedParams{Cursor: "c", Meta: Meta{"a": []string{"x"}}},
@@ -472,7 +472,7 @@ func TestMetaValuesOfTheGenericAndRawPaths(t *testing.T) {
 		A int `json:"a"`
 	}
 	f, tr := newFake(t, EraModern)
-	got := make(chan json.RawMessage, 4)
+	got := make(chan RawMessage, 4)
 	f.handle("x/echo", func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
 		got <- r.Params
 		return map[string]any{}, nil
@@ -499,7 +499,7 @@ func TestMetaValuesOfTheGenericAndRawPaths(t *testing.T) {
 		assert.Equal(t, 3, v.Meta.N)
 	})
 	t.Run("RequestRaw takes JSON-shaped _meta values", func(t *testing.T) {
-		_, err := s.RequestRaw(ctx, "x/echo", json.RawMessage(`{"k":1}`), &CallOptions{Meta: Meta{"n": 3, "m": map[string]any{"x": []any{"y"}}}})
+		_, err := s.RequestRaw(ctx, "x/echo", RawMessage(`{"k":1}`), &CallOptions{Meta: Meta{"n": 3, "m": map[string]any{"x": []any{"y"}}}})
 		require.NoError(t, err)
 		var v struct {
 			Meta map[string]any `json:"_meta"`
@@ -603,26 +603,26 @@ func TestWireJSONForHostsMatchesEncodingJSON(t *testing.T) {
 	yes, no := true, false
 	values := []any{
 		&Implementation{Name: "s", Version: "1", Icons: []Icon{{Src: "i"}}},
-		&ServerCapabilities{Experimental: map[string]any{"x": 1.0}, Logging: &struct{}{}, Prompts: &ListChangedCapability{ListChanged: true}, Resources: &ResourcesCapability{Subscribe: true}, Tools: &ListChangedCapability{}, Tasks: json.RawMessage(`{"list":{}}`)},
+		&ServerCapabilities{Experimental: map[string]any{"x": 1.0}, Logging: &struct{}{}, Prompts: &ListChangedCapability{ListChanged: true}, Resources: &ResourcesCapability{Subscribe: true}, Tools: &ListChangedCapability{}, Tasks: RawMessage(`{"list":{}}`)},
 		&ServerCapabilities{}, (*ServerCapabilities)(nil),
 		&SubscriptionFilter{ToolsListChanged: true, TaskIDs: []string{"t"}},
-		&LoggingMessageParams{Level: "info", Logger: "l", Data: json.RawMessage(`{"a": [1, "<b>"]}`), Meta: Meta{"k": "v"}},
+		&LoggingMessageParams{Level: "info", Logger: "l", Data: RawMessage(`{"a": [1, "<b>"]}`), Meta: Meta{"k": "v"}},
 		&LoggingMessageParams{Level: "info"},
 		&ProgressParams{ProgressToken: 7.0, Progress: 0.5, Total: &total, Message: "half"},
 		&ProgressParams{ProgressToken: "tok"},
 		&ResourceUpdatedParams{URI: "file:///a"},
 		&ElicitationCompleteParams{ElicitationID: "e"},
-		&CreateMessageParams{Messages: []*SamplingMessage{{Role: "user", Content: ContentList{TextContent("hi")}}, {Role: "assistant", Content: ContentList{TextContent("a"), {Type: "tool_use", ID: "1", Name: "n", Input: json.RawMessage(`{}`)}}, Meta: Meta{"m": 1.0}}},
+		&CreateMessageParams{Messages: []*SamplingMessage{{Role: "user", Content: ContentList{TextContent("hi")}}, {Role: "assistant", Content: ContentList{TextContent("a"), {Type: "tool_use", ID: "1", Name: "n", Input: RawMessage(`{}`)}}, Meta: Meta{"m": 1.0}}},
 			ModelPreferences: &ModelPreferences{Hints: []*ModelHint{{Name: "claude"}, {}}, CostPriority: &prio}, SystemPrompt: "s", IncludeContext: "none", Temperature: &temp, MaxTokens: 100,
-			StopSequences: []string{"\n"}, Metadata: json.RawMessage(`{"k":"v"}`), Tools: []*Tool{{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &ToolAnnotations{ReadOnlyHint: &yes, OpenWorldHint: &no}}, {Name: "u"}}, ToolChoice: &ToolChoice{Mode: "auto"}},
+			StopSequences: []string{"\n"}, Metadata: RawMessage(`{"k":"v"}`), Tools: []*Tool{{Name: "t", InputSchema: RawMessage(`{"type":"object"}`), Annotations: &ToolAnnotations{ReadOnlyHint: &yes, OpenWorldHint: &no}}, {Name: "u"}}, ToolChoice: &ToolChoice{Mode: "auto"}},
 		&CreateMessageParams{},
-		&ElicitParams{Message: "m", RequestedSchema: json.RawMessage(`{"type":"object"}`)},
+		&ElicitParams{Message: "m", RequestedSchema: RawMessage(`{"type":"object"}`)},
 		&ElicitParams{Mode: ElicitModeURL, Message: "m", URL: "https://x/?a&b", ElicitationID: "e"},
 		&ListRootsParams{}, &ListRootsParams{Meta: Meta{"a": []any{}}},
 		&CreateMessageResult{Role: "assistant", Content: ContentList{TextContent("x")}, Model: "m"},
 		&ElicitResult{Action: ActionAccept, Content: map[string]any{"a": "b"}},
 		&ListRootsResult{Roots: []*Root{{URI: "file:///"}}},
-		&CallToolResult{Content: []*Content{TextContent("t")}, StructuredContent: json.RawMessage(`{"x":1}`), IsError: true, ResultInfo: ResultInfo{ResultType: "complete", Meta: Meta{"a": 1.0}}},
+		&CallToolResult{Content: []*Content{TextContent("t")}, StructuredContent: RawMessage(`{"x":1}`), IsError: true, ResultInfo: ResultInfo{ResultType: "complete", Meta: Meta{"a": 1.0}}},
 		&CallToolResult{},
 	}
 	for _, v := range values {
@@ -692,10 +692,10 @@ func TestWireJSONForHostsMatchesEncodingJSON(t *testing.T) {
 func TestTablesMatchTheFields(t *testing.T) {
 	goTypes := map[kind]string{
 		kString: "string", kBool: "bool", kInt64: "int64", kInt64Ptr: "*int64", kFloat: "float64", kFloatPtr: "*float64",
-		kBoolPtr: "*bool", kRaw: "json.RawMessage", kMeta: "core.Meta", kMap: "map[string]interface {}", kAny: "interface {}",
+		kBoolPtr: "*bool", kRaw: rawTypeName, kMeta: "core.Meta", kMap: "map[string]interface {}", kAny: "interface {}",
 		kStrings: "[]string", kEmpty: "*struct {}", kIcons: "[]core.Icon", kID: "jsonrpc.ID", kContentList: "core.ContentList",
 		kInputRequests: "map[string]*core.InputRequest", kContents: "[]*core.Content", kIDPtr: "*jsonrpc.ID",
-		kDefaults: "map[string]json.RawMessage", kResource: "*core.ResourceContents",
+		kDefaults: "map[string]" + rawTypeName, kResource: "*core.ResourceContents",
 	}
 	var fieldsOf func(rt reflect.Type, base uintptr, into map[string]reflect.StructField)
 	fieldsOf = func(rt reflect.Type, base uintptr, into map[string]reflect.StructField) {
@@ -791,3 +791,7 @@ type marshalerValue struct{ s string }
 func (m marshalerValue) MarshalJSON() ([]byte, error) {
 	return []byte(`{ "v" : "` + m.s + `" }`), nil
 }
+
+// rawTypeName is how reflect names RawMessage: json.RawMessage natively,
+// rawjson.RawMessage in the GOOS=js build (internal/rawjson).
+var rawTypeName = reflect.TypeFor[RawMessage]().String()
