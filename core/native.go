@@ -67,7 +67,7 @@ func jsonUnmarshal(data []byte, v any) error {
 }
 
 // marshalParams encodes the params of a generic entry point: by hand for
-// the common shapes (the same bytes as json.Marshal), with encoding/json
+// the common shapes and the typed params of the library's own methods (the same bytes as json.Marshal), with encoding/json
 // for anything else.
 func marshalParams(params any) (RawMessage, error) {
 	switch p := params.(type) {
@@ -77,20 +77,14 @@ func marshalParams(params any) (RawMessage, error) {
 		return p, nil
 	case []byte:
 		return RawMessage(p), nil
-	case *CallToolParams:
-		if p == nil {
-			return nil, nil
+	}
+	if b, err, ok := marshalTyped(params); ok {
+		if err != nil {
+			// A value no encoder writes (NaN, invalid raw JSON):
+			// encoding/json fails on it the same way.
+			return nil, errf.Errorf("core: encoding params: %w", err)
 		}
-		if b, err := marshalCallTool(p); err == nil {
-			return b, nil
-		}
-	case *PaginatedParams:
-		if p == nil {
-			return nil, nil
-		}
-		if b, err := marshalPaginated(p); err == nil {
-			return b, nil
-		}
+		return b, nil
 	}
 	b, err := jsonMarshal(params)
 	if err != nil {

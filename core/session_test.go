@@ -18,7 +18,11 @@ import (
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain checks for leaked goroutines; runtime.handleEvent is the GOOS=js
+// runtime's own, waiting for JavaScript events.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("runtime.handleEvent"))
+}
 
 func TestHandshake(t *testing.T) {
 	t.Run("modern server", func(t *testing.T) {

@@ -44,6 +44,7 @@ const (
 	kRawAlias                  // []byte aliasing the input
 	kDefaults                  // map[string]RawMessage of properties.*.default
 	kResource                  // *ResourceContents, encoded by its MarshalJSON rules
+	kStringMap                 // map[string]string (encoding only)
 )
 
 // field is one member of a struct type.

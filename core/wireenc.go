@@ -144,6 +144,8 @@ func isEmpty(k kind, q unsafe.Pointer) bool {
 		return len(*(*[]byte)(q)) == 0 // the length of any slice
 	case kMeta, kMap:
 		return len(*(*map[string]any)(q)) == 0
+	case kStringMap:
+		return len(*(*map[string]string)(q)) == 0
 	case kAny:
 		return *(*any)(q) == nil
 	}
@@ -194,6 +196,8 @@ func (e *enc) value(f *field, q unsafe.Pointer) {
 		e.any(*(*any)(q))
 	case kStrings:
 		e.b, _ = jsonscan.AppendValue(e.b, *(*[]string)(q))
+	case kStringMap:
+		e.b, _ = jsonscan.AppendValue(e.b, *(*map[string]string)(q))
 	case kEmpty:
 		e.lit("{}")
 	case kPtr:
@@ -322,10 +326,42 @@ func marshalPaginated(p *PaginatedParams) ([]byte, error) {
 	return marshalStruct(&paginatedEncT, unsafe.Pointer(p))
 }
 
-// marshalCallTool is json.Marshal of a *CallToolParams whose _meta and
-// arguments are JSON-shaped (appendAny); otherwise an error.
-func marshalCallTool(p *CallToolParams) ([]byte, error) {
-	return marshalStruct(&callToolEncT, unsafe.Pointer(p))
+// marshalTyped encodes the params of the library's own request methods
+// that have a table (tools/call, the list methods, resources/read,
+// subscribe and unsubscribe, prompts/get, completion/complete,
+// logging/setLevel) without reflection: ok is false for other values, and
+// for values of theirs the tables cannot write (a _meta or arguments
+// value of a caller's own Go type: reflection's, see native.go). A typed
+// nil is nil params.
+func marshalTyped(params any) (b []byte, err error, ok bool) {
+	var st *structType
+	var q unsafe.Pointer
+	switch p := params.(type) {
+	case *CallToolParams:
+		st, q = &callToolEncT, unsafe.Pointer(p)
+	case *PaginatedParams:
+		st, q = &paginatedEncT, unsafe.Pointer(p)
+	case *ReadResourceParams:
+		st, q = &readResourceEncT, unsafe.Pointer(p)
+	case *SubscribeParams:
+		st, q = &subscribeEncT, unsafe.Pointer(p)
+	case *GetPromptParams:
+		st, q = &getPromptEncT, unsafe.Pointer(p)
+	case *CompleteParams:
+		st, q = &completeEncT, unsafe.Pointer(p)
+	case *SetLevelParams:
+		st, q = &setLevelEncT, unsafe.Pointer(p)
+	default:
+		return nil, nil, false
+	}
+	if q == nil {
+		return nil, nil, true
+	}
+	b, err = marshalStruct(st, q)
+	if errors.Is(err, errUnsupportedValue) {
+		return nil, nil, false
+	}
+	return b, err, true
 }
 
 // appendContent is json.Marshal of a *Content (null for nil).
@@ -475,6 +511,49 @@ var listenEncT = structType{fields: []field{
 var paginatedEncT = structType{fields: []field{
 	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(PaginatedParams{}.Meta), omit: true},
 	{name: "cursor", kind: kString, off: unsafe.Offsetof(PaginatedParams{}.Cursor), omit: true},
+}}
+
+var readResourceEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(ReadResourceParams{}.Meta), omit: true},
+	{name: "uri", kind: kString, off: unsafe.Offsetof(ReadResourceParams{}.URI)},
+}}
+
+var subscribeEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(SubscribeParams{}.Meta), omit: true},
+	{name: "uri", kind: kString, off: unsafe.Offsetof(SubscribeParams{}.URI)},
+}}
+
+var setLevelEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(SetLevelParams{}.Meta), omit: true},
+	{name: "level", kind: kString, off: unsafe.Offsetof(SetLevelParams{}.Level)},
+}}
+
+var getPromptEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(GetPromptParams{}.Meta), omit: true},
+	{name: "name", kind: kString, off: unsafe.Offsetof(GetPromptParams{}.Name)},
+	{name: "arguments", kind: kStringMap, off: unsafe.Offsetof(GetPromptParams{}.Arguments), omit: true},
+}}
+
+var completeRefEncT = structType{fields: []field{
+	{name: "type", kind: kString, off: unsafe.Offsetof(CompleteReference{}.Type)},
+	{name: "name", kind: kString, off: unsafe.Offsetof(CompleteReference{}.Name), omit: true},
+	{name: "uri", kind: kString, off: unsafe.Offsetof(CompleteReference{}.URI), omit: true},
+}}
+
+var completeArgEncT = structType{fields: []field{
+	{name: "name", kind: kString, off: unsafe.Offsetof(CompleteArgument{}.Name)},
+	{name: "value", kind: kString, off: unsafe.Offsetof(CompleteArgument{}.Value)},
+}}
+
+var completeCtxEncT = structType{fields: []field{
+	{name: "arguments", kind: kStringMap, off: unsafe.Offsetof(CompleteContext{}.Arguments), omit: true},
+}}
+
+var completeEncT = structType{fields: []field{
+	{name: "_meta", kind: kMeta, off: unsafe.Offsetof(CompleteParams{}.Meta), omit: true},
+	{name: "ref", kind: kStruct, off: unsafe.Offsetof(CompleteParams{}.Ref), sub: &completeRefEncT},
+	{name: "argument", kind: kStruct, off: unsafe.Offsetof(CompleteParams{}.Argument), sub: &completeArgEncT},
+	{name: "context", kind: kPtr, off: unsafe.Offsetof(CompleteParams{}.Context), sub: &completeCtxEncT, omit: true},
 }}
 
 var callToolEncT = structType{fields: []field{

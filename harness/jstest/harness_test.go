@@ -27,8 +27,11 @@ import (
 	"github.com/mcpwasm/mcpwasm/tests/gojs"
 )
 
-// jsPackages are the packages whose GOOS=js tests the harness runs.
-var jsPackages = []string{"./tests/gojs/", "./internal/rawjson/", "./internal/js/fetch/", "./internal/js/ws/", "./internal/js/crypto/", "./internal/js/regex/"}
+// jsPackages are the packages whose GOOS=js tests the harness runs: the
+// syscall/js tree, and the platform-independent packages the GOOS=js module
+// runs (their GOOS=js build has code of its own: internal/rawjson).
+var jsPackages = []string{"./tests/gojs/", "./internal/rawjson/", "./internal/js/fetch/", "./internal/js/ws/", "./internal/js/crypto/", "./internal/js/regex/",
+	"./core/", "./jsonrpc/", "./internal/jsonscan/", "./internal/sse/", "./internal/wire/"}
 
 // TestGOOSJS starts the servers and runs the GOOS=js tests under Node 22.
 func TestGOOSJS(t *testing.T) {

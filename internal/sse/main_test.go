@@ -7,5 +7,5 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("runtime.handleEvent")) // (the GOOS=js runtime's event goroutine)
 }
