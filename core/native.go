@@ -67,8 +67,8 @@ func jsonUnmarshal(data []byte, v any) error {
 }
 
 // marshalParams encodes the params of a generic entry point: by hand for
-// the common shapes and the typed params of the library's own methods (the same bytes as json.Marshal), with encoding/json
-// for anything else.
+// the common shapes and the typed params of the library's own methods
+// (the same bytes as json.Marshal), with encoding/json for anything else.
 func marshalParams(params any) (RawMessage, error) {
 	switch p := params.(type) {
 	case nil:
@@ -78,7 +78,7 @@ func marshalParams(params any) (RawMessage, error) {
 	case []byte:
 		return RawMessage(p), nil
 	}
-	if b, err, ok := marshalTyped(params); ok {
+	if b, ok, err := marshalTyped(params); ok {
 		if err != nil {
 			// A value no encoder writes (NaN, invalid raw JSON):
 			// encoding/json fails on it the same way.

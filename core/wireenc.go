@@ -333,7 +333,7 @@ func marshalPaginated(p *PaginatedParams) ([]byte, error) {
 // for values of theirs the tables cannot write (a _meta or arguments
 // value of a caller's own Go type: reflection's, see native.go). A typed
 // nil is nil params.
-func marshalTyped(params any) (b []byte, err error, ok bool) {
+func marshalTyped(params any) (b []byte, ok bool, err error) {
 	var st *structType
 	var q unsafe.Pointer
 	switch p := params.(type) {
@@ -352,16 +352,16 @@ func marshalTyped(params any) (b []byte, err error, ok bool) {
 	case *SetLevelParams:
 		st, q = &setLevelEncT, unsafe.Pointer(p)
 	default:
-		return nil, nil, false
+		return nil, false, nil
 	}
 	if q == nil {
-		return nil, nil, true
+		return nil, true, nil
 	}
 	b, err = marshalStruct(st, q)
 	if errors.Is(err, errUnsupportedValue) {
-		return nil, nil, false
+		return nil, false, nil
 	}
-	return b, err, true
+	return b, true, err
 }
 
 // appendContent is json.Marshal of a *Content (null for nil).

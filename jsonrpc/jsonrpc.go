@@ -130,7 +130,14 @@ type Response struct {
 
 	// top holds Result's members when DecodeMessage recorded them (a
 	// large result, see ResultMember), else nil.
-	top *[]jsonscan.Member
+	top *recorded
+}
+
+// recorded is what DecodeMessage recorded of a result: its members, and
+// the result they belong to (a Result replaced later has none).
+type recorded struct {
+	of rawjson.RawMessage
+	ms []jsonscan.Member
 }
 
 // ResultMember returns the raw value of the top-level member name of
@@ -139,14 +146,15 @@ type Response struct {
 // result object of recordResultAt bytes or more, in the pass that
 // validates the message, so that a caller looking for a member after a
 // multi-megabyte one (servers put resultType after content) does not walk
-// the result again. Otherwise it returns nil and false, and the caller
-// looks for the member itself. A Response is read-only once delivered;
-// ResultMember may be called from any goroutine.
+// the result again. Otherwise (a smaller result, a Response made or
+// changed since) it returns nil and false, and the caller looks for the
+// member itself. A Response is read-only once delivered; ResultMember may
+// be called from any goroutine.
 func (r *Response) ResultMember(name string) (rawjson.RawMessage, bool) {
-	if r.top == nil {
+	if t := r.top; t == nil || len(t.of) != len(r.Result) || len(r.Result) == 0 || &t.of[0] != &r.Result[0] {
 		return nil, false
 	}
-	for _, m := range *r.top {
+	for _, m := range r.top.ms {
 		if m.Key == name {
 			return m.Val, true
 		}
@@ -271,8 +279,7 @@ func DecodeMessage(data []byte) (Message, error) {
 	if r, ok := m.(*Response); ok && len(r.Result) >= recordResultAt && rec.InnerAt == cap(data)-cap(r.Result) {
 		// The recorded object is the result kept (not one of a repeated
 		// name's earlier values).
-		ms := append([]jsonscan.Member(nil), rec.Inner...)
-		r.top = &ms
+		r.top = &recorded{of: r.Result, ms: append([]jsonscan.Member(nil), rec.Inner...)}
 	}
 	return m, err
 }

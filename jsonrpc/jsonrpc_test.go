@@ -113,3 +113,20 @@ func TestResultMember(t *testing.T) {
 		assert.False(t, known)
 	})
 }
+
+func TestResultMemberOfAReplacedResult(t *testing.T) {
+	big := strings.Repeat("x", recordResultAt)
+	m, err := DecodeMessage([]byte(`{"jsonrpc":"2.0","id":1,"result":{"pad":"` + big + `","resultType":"task"}}`))
+	require.NoError(t, err)
+	r := m.(*Response)
+	v, known := r.ResultMember("resultType")
+	require.True(t, known)
+	assert.Equal(t, `"task"`, string(v))
+	r.Result = rawjson.RawMessage(`{"pad":"` + big + `","resultType":"complete"}`)
+	_, known = r.ResultMember("resultType")
+	assert.False(t, known, "the members recorded belong to the result decoded, not to its replacement")
+	copied := *r
+	copied.Result = r.Result[:len(r.Result)-1]
+	_, known = copied.ResultMember("resultType")
+	assert.False(t, known)
+}

@@ -64,7 +64,7 @@ func ValidRecord(data []byte, r Recorder) (Recorder, bool) {
 func validate(data []byte, r Recorder, rec bool) (Recorder, bool) {
 	var small [64]byte
 	stack := small[:0]     // '{' or '[' per open container
-	key, valStart := 0, -1 // the current top-level member (r only)
+	key, valStart := 0, -1 // the current top-level member (rec only)
 	// The members of the object held by the top-level member r.Name: in
 	// is set while that object is open (at depth 2), ikey and ival are
 	// its current member as key and valStart are the top level's.
