@@ -4,8 +4,22 @@
 // body back through the lane, failures through host.deliver (set by the
 // module).
 
+// nodeFetch is Node's own fetch (undici), or null elsewhere. Node clones
+// every request whose redirect mode is not "error" before sending it (the
+// clone tees the body into two new streams), in case a redirect makes it
+// send the request again: ≈50 µs of CPU per call, an eighth of a small call's
+// cost. Through nodeFetch the helper asks for redirect "error" first and,
+// when the answer was a redirect, makes the request again with "follow"
+// and from then on follows at once for that URL (see docs/architecture.md).
+// Other fetches (browsers, Deno, Bun, workerd, a fetch the page passes) do
+// not tell a refused redirect apart from a network failure, so they get
+// the default.
+const nodeFetch = globalThis.process?.versions?.undici && !globalThis.process.versions.bun && !globalThis.Deno ? globalThis.fetch : null;
+const REDIRECTED_MAX = 64; // URLs remembered as redirecting (then forgotten all at once)
+
 /** createHost returns the helper object the module drives. */
 export function createHost(lane) {
+  const redirected = new Set(); // URLs whose requests nodeFetch answered with a redirect
   const live = new Map(); // id → {ac, reader}
   const configs = [null]; // config number → {fn, extra, opts}
   const host = {
@@ -40,8 +54,18 @@ export function createHost(lane) {
         if (cache) init.cache = cache;
         if (referrerPolicy) init.referrerPolicy = referrerPolicy;
       }
+      const f = fn || globalThis.fetch;
+      let again; // the body of a second request, after a refused redirect
       if (manual) init.redirect = "manual";
-      run(id, entry, fn || globalThis.fetch, parts[1], init, maxBody);
+      else if (f === nodeFetch && !init.redirect) {
+        if (!redirected.has(parts[1])) {
+          init.redirect = "error";
+          if (body !== undefined) again = body.slice(); // Node's fetch detaches the first one's buffer
+        } else if (body !== undefined) {
+          init.body = new Blob([body]); // see send
+        }
+      }
+      run(id, entry, f, parts[1], init, maxBody, again);
     },
     abort(id) {
       const entry = live.get(id);
@@ -57,9 +81,26 @@ export function createHost(lane) {
     },
   };
 
-  async function run(id, entry, fn, url, init, maxBody) {
+  // send starts the request, again with redirect "follow" when it was sent
+  // with "error" and Node's fetch refused a redirect.
+  async function send(fn, url, init, again) {
     try {
-      const resp = await fn.call(globalThis, url, init);
+      return await fn.call(globalThis, url, init);
+    } catch (e) {
+      if (init.redirect !== "error" || e?.cause?.message !== "unexpected redirect") throw e;
+      if (redirected.size >= REDIRECTED_MAX) redirected.clear();
+      redirected.add(url);
+      delete init.redirect;
+      // A Blob: Node's fetch fails to follow a 307 or 308 with a buffer as
+      // the body (it sends the detached buffer again).
+      if (again !== undefined) init.body = new Blob([again]);
+      return await fn.call(globalThis, url, init);
+    }
+  }
+
+  async function run(id, entry, fn, url, init, maxBody, again) {
+    try {
+      const resp = await send(fn, url, init, again);
       if (!resp || typeof resp.status !== "number" || !resp.headers) throw new TypeError("fetch did not resolve to a Response");
       const lines = [];
       for (const [k, v] of resp.headers) lines.push(k, v);

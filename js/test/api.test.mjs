@@ -82,3 +82,29 @@ test("a JS fetch can be injected", async () => {
   await c.close();
   assert.ok(seen.filter((m) => m === "POST").length >= 2, `saw ${seen}`);
 });
+
+// A 307 in front of a real server (servers redirect /mcp to /mcp/ and the
+// like): Node's fetch is asked for redirect "error" first (js/src/host.js),
+// so the helper must send the refused request again, following, and keep
+// following for that URL.
+test("a redirected endpoint works: the request is sent again, following", async () => {
+  const http = await import("node:http");
+  const seen = [];
+  const redirector = http.createServer((req, res) => {
+    seen.push(req.method);
+    req.resume();
+    res.writeHead(307, { location: server.url }).end();
+  });
+  await new Promise((r) => redirector.listen(0, "127.0.0.1", r));
+  const c = new Client({ name: "x", version: "1" }, { protocolVersions: ["2025-11-25"] });
+  try {
+    await c.connect(`http://127.0.0.1:${redirector.address().port}/old/mcp`);
+    for (let i = 0; i < 3; i++) assert.equal(text(await c.callTool({ name: "echo", arguments: { text: `r${i}` } })), `r${i}`);
+    const posts = seen.filter((m) => m === "POST").length;
+    // initialize (refused, then followed), notifications/initialized and three calls (followed at once).
+    assert.equal(posts, 6, `POSTs at the redirecting URL: ${seen}`);
+  } finally {
+    await c.close();
+    redirector.close();
+  }
+});
