@@ -127,6 +127,14 @@ func (c *conn) Close() error {
 	}
 	c.cancel()
 	c.wg.Wait()
+	if c.t.opts.HTTP == nil {
+		// The DefaultDoer is the transport's own: its kept-alive
+		// connections end with the session (as net/http's would after
+		// their idle timeout).
+		if d, ok := c.t.doer.(interface{ CloseIdleConnections() }); ok {
+			d.CloseIdleConnections()
+		}
+	}
 	return nil
 }
 

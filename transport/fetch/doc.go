@@ -27,8 +27,11 @@
 // are *StatusError values implementing core.TransientError, for
 // core.RetryPolicy.
 //
-// All HTTP goes through the small [Doer] interface: net/http natively
-// ([NetHTTP], the [DefaultDoer]); under GOOS=js and GOOS=wasip1 the caller
+// All HTTP goes through the small [Doer] interface. Natively the
+// [DefaultDoer] speaks HTTP/1.1 on connections of its own for plain-HTTP
+// URLs no proxy applies to, on the caller's goroutine, and hands https,
+// proxied URLs and redirects to net/http ([NetHTTP] is net/http for
+// everything, with the caller's *http.Client); under GOOS=js and GOOS=wasip1 the caller
 // passes one in [Options].HTTP (mcpwasm's JavaScript module passes the
 // JavaScript fetch function, its WASI reactor the host's HTTP), which keeps
 // net/http and syscall/js out of this package in the WebAssembly builds.

@@ -10,9 +10,14 @@ import (
 	"strings"
 )
 
-// DefaultDoer returns the platform's HTTP implementation: net/http's
-// default transport here (the GOOS=js build uses the JavaScript fetch).
-func DefaultDoer() Doer { return NetHTTP(nil) }
+// DefaultDoer returns the platform's HTTP implementation (the GOOS=js
+// build uses the JavaScript fetch). Here: plain-HTTP requests (http://
+// URLs no proxy applies to) go over HTTP/1.1 connections of the Doer's
+// own, written and read on the caller's goroutine; https, proxied URLs and
+// redirects go to net/http's default transport, as [NetHTTP](nil). Each
+// call returns a new Doer with its own connections; it is safe for
+// concurrent use.
+func DefaultDoer() Doer { return newH1Doer() }
 
 // NetHTTP adapts an *http.Client (nil means a default one) to Doer.
 func NetHTTP(c *http.Client) Doer {

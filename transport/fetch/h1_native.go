@@ -1,0 +1,474 @@
+//go:build !js && !wasip1
+
+package fetch
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
+)
+
+// h1Doer is the DefaultDoer natively: plain-HTTP requests (http:// URLs no
+// proxy applies to: local servers, sidecars, in-cluster services) go over
+// HTTP/1.1 connections of its own, written and read on the caller's
+// goroutine; everything else goes to net/http (fallback): https (TLS,
+// HTTP/2), proxies, and redirects, which it hands over whole (net/http
+// follows them, dropping credentials across origins). net/http's
+// transport runs a reading and a writing goroutine per connection, so each
+// request crosses three goroutines and wakes two of them: on a sequential
+// echo call that was ≈ 45 µs of CPU of the client's ≈ 110
+// (docs/architecture.md, "Native plain HTTP"). It is safe for concurrent
+// use: each request in flight owns its connection.
+type h1Doer struct {
+	fallback Doer
+	dialer   net.Dialer
+	proxy    func(*http.Request) (*url.URL, error) // http.ProxyFromEnvironment
+
+	mu      sync.Mutex
+	targets map[string]*h1Target // by URL: where and how to send it
+	idle    map[string][]*h1Conn // idle connections by host:port, newest last
+	sweeper *time.Timer          // closes idle connections that outlived h1IdleTimeout; nil when none are idle
+}
+
+// Bounds of the h1Doer's caches and of what it reads.
+const (
+	h1MaxTargets     = 64               // URLs remembered (then forgotten all at once)
+	h1MaxIdlePerHost = 32               // idle connections kept per host:port
+	h1IdleTimeout    = 60 * time.Second // an idle connection older than this is closed, not reused
+	h1MaxHeaderBytes = 1 << 20          // response head size limit (net/http's default)
+	h1MaxInterim     = 8                // 1xx responses skipped before the final one
+)
+
+// h1Target is what a URL turned into: direct is false when net/http
+// handles it.
+type h1Target struct {
+	direct bool
+	addr   string // host:port to dial
+	host   string // the Host header
+	path   string // the request target
+}
+
+func newH1Doer() *h1Doer {
+	return &h1Doer{
+		fallback: NetHTTP(nil),
+		proxy:    http.ProxyFromEnvironment,
+		dialer:   net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second},
+		targets:  map[string]*h1Target{},
+		idle:     map[string][]*h1Conn{},
+	}
+}
+
+// target returns what rawURL turns into, parsing it once.
+func (d *h1Doer) target(rawURL string) *h1Target {
+	d.mu.Lock()
+	t := d.targets[rawURL]
+	d.mu.Unlock()
+	if t != nil {
+		return t
+	}
+	t = &h1Target{}
+	if u, err := url.Parse(rawURL); err == nil && u.Scheme == "http" && u.Host != "" && u.User == nil && plainTarget(u.Host) {
+		if p, err := d.proxy(&http.Request{URL: u}); err == nil && p == nil {
+			t.direct = true
+			t.host = u.Host
+			t.addr = u.Host
+			if u.Port() == "" {
+				t.addr = net.JoinHostPort(u.Hostname(), "80")
+			}
+			t.path = u.RequestURI()
+			t.direct = plainTarget(t.path)
+		}
+	}
+	d.mu.Lock()
+	if len(d.targets) >= h1MaxTargets {
+		clear(d.targets)
+	}
+	d.targets[rawURL] = t
+	d.mu.Unlock()
+	return t
+}
+
+// plainTarget reports whether s can go into a request line or a Host
+// header as it is: visible ASCII only (anything else is net/http's to
+// refuse or encode).
+func plainTarget(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func (d *h1Doer) Do(ctx context.Context, r *Request) (*Response, error) {
+	t := d.target(r.URL)
+	if !t.direct || r.Method == "HEAD" || r.Method == "CONNECT" {
+		// (ReadResponse without the request reads a body after any head.)
+		return d.fallback.Do(ctx, r)
+	}
+	head, err := appendRequestHead(nil, r, t)
+	if err != nil {
+		return nil, &url.Error{Op: opName(r.Method), URL: r.URL, Err: err}
+	}
+	for attempt := 0; ; attempt++ {
+		c, reused, err := d.conn(ctx, t.addr)
+		if err != nil {
+			return nil, &url.Error{Op: opName(r.Method), URL: r.URL, Err: err}
+		}
+		resp, stale, err := c.roundTrip(ctx, head, r.Body)
+		if err != nil {
+			// A kept-alive connection the server closed while it was idle
+			// fails before any of the answer came: send again on a new one
+			// (as net/http does for requests marked Replayable, and
+			// browsers do).
+			if stale && reused && attempt == 0 && ctx.Err() == nil {
+				continue
+			}
+			if ctx.Err() != nil {
+				err = ctx.Err()
+			}
+			return nil, &url.Error{Op: opName(r.Method), URL: r.URL, Err: err}
+		}
+		if !r.NoRedirect && isRedirect(resp.StatusCode) && resp.Header.Get("Location") != "" {
+			resp.Body.Close()
+			return d.fallback.Do(ctx, r)
+		}
+		return resp, nil
+	}
+}
+
+// opName is the Op of a url.Error, as net/http spells it.
+func opName(method string) string {
+	if method == "" {
+		return "Get"
+	}
+	return method[:1] + strings.ToLower(method[1:])
+}
+
+func isRedirect(status int) bool {
+	switch status {
+	case 301, 302, 303, 307, 308:
+		return true
+	}
+	return false
+}
+
+// conn returns an idle connection to addr, or a new one.
+func (d *h1Doer) conn(ctx context.Context, addr string) (*h1Conn, bool, error) {
+	now := time.Now()
+	d.mu.Lock()
+	for cs := d.idle[addr]; len(cs) > 0; cs = d.idle[addr] {
+		c := cs[len(cs)-1]
+		cs[len(cs)-1] = nil
+		d.idle[addr] = cs[:len(cs)-1]
+		if now.Sub(c.idleSince) < h1IdleTimeout {
+			d.mu.Unlock()
+			return c, true, nil
+		}
+		c.nc.Close()
+	}
+	d.mu.Unlock()
+	nc, err := d.dialer.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, false, err
+	}
+	c := &h1Conn{d: d, addr: addr, nc: nc, limit: -1}
+	c.br = bufio.NewReaderSize(c, 16<<10)
+	c.bw = bufio.NewWriterSize(nc, 4<<10)
+	return c, false, nil
+}
+
+// put keeps c for the next request to its host, or closes it.
+func (d *h1Doer) put(c *h1Conn) {
+	c.idleSince = time.Now()
+	d.mu.Lock()
+	if cs := d.idle[c.addr]; len(cs) < h1MaxIdlePerHost {
+		d.idle[c.addr] = append(cs, c)
+		if d.sweeper == nil {
+			d.sweeper = time.AfterFunc(h1IdleTimeout, d.sweep)
+		}
+		d.mu.Unlock()
+		return
+	}
+	d.mu.Unlock()
+	c.nc.Close()
+}
+
+// sweep closes the connections idle for h1IdleTimeout or more, and comes
+// back while any are left: a server may keep an idle connection open for
+// ever.
+func (d *h1Doer) sweep() {
+	now := time.Now()
+	var old []*h1Conn
+	d.mu.Lock()
+	next := time.Duration(0)
+	for addr, cs := range d.idle {
+		kept := cs[:0]
+		for _, c := range cs {
+			if age := now.Sub(c.idleSince); age >= h1IdleTimeout {
+				old = append(old, c)
+			} else {
+				kept = append(kept, c)
+				if wait := h1IdleTimeout - age; next == 0 || wait < next {
+					next = wait
+				}
+			}
+		}
+		clear(cs[len(kept):])
+		if len(kept) == 0 {
+			delete(d.idle, addr)
+		} else {
+			d.idle[addr] = kept
+		}
+	}
+	d.sweeper = nil
+	if next > 0 {
+		d.sweeper = time.AfterFunc(next, d.sweep)
+	}
+	d.mu.Unlock()
+	for _, c := range old {
+		c.nc.Close()
+	}
+}
+
+// CloseIdleConnections closes the connections no request is using (the
+// transport calls it when a connection it made with the DefaultDoer
+// closes). Requests later dial again. It is safe for concurrent use.
+func (d *h1Doer) CloseIdleConnections() {
+	d.mu.Lock()
+	idle := d.idle
+	d.idle = map[string][]*h1Conn{}
+	if d.sweeper != nil {
+		d.sweeper.Stop()
+		d.sweeper = nil
+	}
+	d.mu.Unlock()
+	for _, cs := range idle {
+		for _, c := range cs {
+			c.nc.Close()
+		}
+	}
+}
+
+// h1Conn is one connection; a request in flight owns it.
+type h1Conn struct {
+	d         *h1Doer
+	addr      string
+	nc        net.Conn
+	br        *bufio.Reader // reads through the conn itself (Read below)
+	bw        *bufio.Writer
+	limit     int64 // bytes the head may still take; -1: no limit (the body)
+	got       int64 // bytes read since the request was written
+	idleSince time.Time
+}
+
+// errHeadTooLarge fails an answer whose head is larger than h1MaxHeaderBytes.
+var errHeadTooLarge = errors.New("fetch: the response head is larger than 1 MiB")
+
+// Read reads from the network, within the head's limit while the head is
+// being read.
+func (c *h1Conn) Read(p []byte) (int, error) {
+	if c.limit == 0 {
+		return 0, errHeadTooLarge
+	}
+	if c.limit > 0 && int64(len(p)) > c.limit {
+		p = p[:c.limit]
+	}
+	n, err := c.nc.Read(p)
+	c.got += int64(n)
+	if c.limit > 0 {
+		c.limit -= int64(n)
+	}
+	return n, err
+}
+
+// aLongTimeAgo is a deadline in the past: it wakes a blocked read or write.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// roundTrip writes the request and reads the answer's head. stale reports
+// a failure before any byte of the answer arrived.
+func (c *h1Conn) roundTrip(ctx context.Context, head, body []byte) (_ *Response, stale bool, _ error) {
+	stop := context.AfterFunc(ctx, func() { c.nc.SetDeadline(aLongTimeAgo) })
+	fail := func(err error) (*Response, bool, error) {
+		stop()
+		c.nc.Close()
+		return nil, c.got == 0, err
+	}
+	c.got = 0
+	c.bw.Write(head)
+	c.bw.Write(body)
+	if err := c.bw.Flush(); err != nil {
+		return fail(err)
+	}
+	c.limit = h1MaxHeaderBytes
+	var resp *http.Response
+	for i := 0; ; i++ {
+		var err error
+		resp, err = http.ReadResponse(c.br, nil)
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return fail(err)
+		}
+		if resp.StatusCode >= 200 {
+			break
+		}
+		// An interim answer (103 Early Hints, a stray 100 Continue): the
+		// final one follows. No request asks to switch protocols.
+		if resp.StatusCode == 101 || i == h1MaxInterim {
+			return fail(errf.Errorf("fetch: unexpected %d response", resp.StatusCode))
+		}
+	}
+	c.limit = -1
+	h := make(Header, len(resp.Header))
+	for k, vs := range resp.Header {
+		h[strings.ToLower(k)] = vs
+	}
+	return &Response{StatusCode: resp.StatusCode, Header: h, Body: &h1Body{c: c, rc: resp.Body, stop: stop, keep: !resp.Close}}, false, nil
+}
+
+// h1Body is an answer's body; at its end the connection goes back to the
+// doer's idle set, if it can be used again.
+type h1Body struct {
+	c    *h1Conn
+	rc   io.ReadCloser
+	stop func() bool
+	keep bool // the server keeps the connection open
+
+	mu   sync.Mutex
+	done bool
+}
+
+func (b *h1Body) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if err != nil {
+		b.finish(err == io.EOF)
+	}
+	return n, err
+}
+
+func (b *h1Body) Close() error {
+	b.finish(false)
+	return nil
+}
+
+// finish ends the exchange: the connection is kept only when the body was
+// read to its end, nothing follows it, and the request's ctx did not end
+// (its AfterFunc may have set a deadline already).
+func (b *h1Body) finish(atEnd bool) {
+	b.mu.Lock()
+	if b.done {
+		b.mu.Unlock()
+		return
+	}
+	b.done = true
+	b.mu.Unlock()
+	if b.stop() && atEnd && b.keep && b.c.br.Buffered() == 0 {
+		b.c.d.put(b.c)
+		return
+	}
+	b.c.nc.Close()
+}
+
+// appendRequestHead appends the request line and headers of r for t, and
+// refuses a method, header name or value that HTTP/1.1 cannot carry as it
+// is (a CR or LF in a value would end the header: header injection).
+func appendRequestHead(dst []byte, r *Request, t *h1Target) ([]byte, error) {
+	method := r.Method
+	if method == "" {
+		method = "GET"
+	}
+	if !validToken(method) {
+		return nil, errf.Errorf("net/http: invalid method %q", method)
+	}
+	dst = append(dst, method...)
+	dst = append(dst, ' ')
+	dst = append(dst, t.path...)
+	dst = append(dst, " HTTP/1.1\r\nHost: "...)
+	dst = append(dst, t.host...)
+	dst = append(dst, "\r\n"...)
+	agent := false
+	for k, vs := range r.Header {
+		if !validToken(k) {
+			return nil, errf.Errorf("net/http: invalid header field name %q", k)
+		}
+		switch strings.ToLower(k) {
+		case "host", "content-length", "transfer-encoding", "connection", "idempotency-key":
+			continue // the doer writes these itself (Idempotency-Key is net/http's marker)
+		case "user-agent":
+			agent = true
+		}
+		for _, v := range vs {
+			if !validValue(v) {
+				return nil, errf.Errorf("net/http: invalid header field value for %q", k)
+			}
+			dst = appendCanonical(dst, k)
+			dst = append(dst, ": "...)
+			dst = append(dst, v...)
+			dst = append(dst, "\r\n"...)
+		}
+	}
+	if !agent {
+		dst = append(dst, "User-Agent: Go-http-client/1.1\r\n"...)
+	}
+	if r.Body != nil || method == "POST" || method == "PUT" || method == "PATCH" {
+		dst = append(dst, "Content-Length: "...)
+		dst = strconv.AppendInt(dst, int64(len(r.Body)), 10)
+		dst = append(dst, "\r\n"...)
+	}
+	return append(dst, "\r\n"...), nil
+}
+
+// appendCanonical appends name with each word capitalised
+// (mcp-session-id: Mcp-Session-Id), as net/http writes names; names are
+// case-insensitive, but some servers are not.
+func appendCanonical(dst []byte, name string) []byte {
+	upper := true
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if upper && 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		} else if !upper && 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+		upper = c == '-'
+	}
+	return dst
+}
+
+// validToken reports whether s is an HTTP token (RFC 9110 5.6.2).
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// validValue reports whether v may be a header field value: no control
+// byte but a tab (RFC 9110 5.5).
+func validValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,410 @@
+//go:build !js && !wasip1
+
+package fetch
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// rawServer is a TCP server of the test's own, for answers real HTTP
+// servers do not give (a head that never ends, a connection dropped while
+// idle): handle runs once per accepted connection, at most maxConns.
+type rawServer struct {
+	ln       net.Listener
+	accepted atomic.Int32
+	wg       sync.WaitGroup
+}
+
+func startRaw(t *testing.T, maxConns int, handle func(n int, c net.Conn, br *bufio.Reader)) *rawServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	s := &rawServer{ln: ln}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		for i := 0; i < maxConns; i++ {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			n := int(s.accepted.Add(1))
+			s.wg.Add(1)
+			go func() {
+				defer s.wg.Done()
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(10 * time.Second))
+				handle(n, c, bufio.NewReader(c))
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		s.wg.Wait()
+	})
+	return s
+}
+
+func (s *rawServer) url() string { return "http://" + s.ln.Addr().String() + "/mcp" }
+
+// readRequest reads one request and its body.
+func readRequest(t *testing.T, br *bufio.Reader) (*http.Request, string, bool) {
+	req, err := http.ReadRequest(br)
+	if err != nil {
+		return nil, "", false
+	}
+	b, err := io.ReadAll(req.Body)
+	if err != nil {
+		return nil, "", false
+	}
+	return req, string(b), true
+}
+
+func h1Ctx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func h1Post(body string) *Request {
+	return &Request{Method: "POST", Header: Header{"content-type": {"application/json"}, "mcp-session-id": {"s1"}}, Body: []byte(body)}
+}
+
+func h1Do(t *testing.T, d Doer, ctx context.Context, r *Request) (*Response, string, error) {
+	t.Helper()
+	resp, err := d.Do(ctx, r)
+	if err != nil {
+		return nil, "", err
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, string(b), err
+}
+
+func TestH1Target(t *testing.T) {
+	d := newH1Doer()
+	d.proxy = func(*http.Request) (*url.URL, error) { return nil, nil }
+	tests := []struct {
+		url    string
+		direct bool
+		addr   string
+		path   string
+	}{
+		{"http://127.0.0.1:8080/mcp", true, "127.0.0.1:8080", "/mcp"},
+		{"http://localhost/mcp?x=1", true, "localhost:80", "/mcp?x=1"},
+		{"http://[::1]:9/a%20b", true, "[::1]:9", "/a%20b"},
+		{"https://127.0.0.1:8443/mcp", false, "", ""},
+		{"http://user:pw@127.0.0.1/mcp", false, "", ""},
+		{"http://exämple.test/mcp", false, "", ""},
+		{"ftp://127.0.0.1/mcp", false, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			got := d.target(tt.url)
+			assert.Equal(t, tt.direct, got.direct)
+			if tt.direct {
+				assert.Equal(t, tt.addr, got.addr)
+				assert.Equal(t, tt.path, got.path)
+			}
+		})
+	}
+	t.Run("a proxied URL goes to net/http", func(t *testing.T) {
+		d := newH1Doer()
+		d.proxy = func(r *http.Request) (*url.URL, error) {
+			if r.URL.Hostname() == "127.0.0.1" {
+				return nil, nil
+			}
+			return url.Parse("http://proxy.test:3128")
+		}
+		assert.False(t, d.target("http://mcp.example.test/mcp").direct)
+		assert.True(t, d.target("http://127.0.0.1:9/mcp").direct)
+	})
+}
+
+func TestH1KeepsConnectionsAlive(t *testing.T) {
+	var conns atomic.Int32
+	hs := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Mcp-Session-Id", r.Header.Get("Mcp-Session-Id"))
+		w.Write(append([]byte("echo:"), b...))
+	}))
+	hs.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	hs.Start()
+	defer hs.Close()
+	d := newH1Doer()
+	defer d.CloseIdleConnections()
+	for i := range 5 {
+		r := h1Post(strings.Repeat("x", i*3000))
+		r.URL = hs.URL + "/mcp"
+		resp, body, err := h1Do(t, d, h1Ctx(t), r)
+		require.NoError(t, err)
+		assert.Equal(t, 200, resp.StatusCode)
+		assert.Equal(t, "s1", resp.Header.Get("Mcp-Session-Id"), "headers reach the server and come back")
+		assert.Equal(t, "echo:"+strings.Repeat("x", i*3000), body)
+	}
+	assert.Equal(t, int32(1), conns.Load(), "sequential requests share one connection")
+}
+
+func TestH1SendsAgainOnAConnectionClosedWhileIdle(t *testing.T) {
+	// Each connection answers one request and is then closed without a
+	// word, as a server closes an idle kept-alive connection.
+	s := startRaw(t, 4, func(n int, c net.Conn, br *bufio.Reader) {
+		if _, body, ok := readRequest(t, br); ok {
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
+		}
+	})
+	d := newH1Doer()
+	defer d.CloseIdleConnections()
+	for _, b := range []string{"one", "two", "three"} {
+		r := h1Post(b)
+		r.URL = s.url()
+		_, got, err := h1Do(t, d, h1Ctx(t), r)
+		require.NoError(t, err)
+		assert.Equal(t, b, got)
+	}
+	assert.Equal(t, int32(3), s.accepted.Load())
+}
+
+func TestH1RefusesWhatHTTPCannotCarry(t *testing.T) {
+	s := startRaw(t, 1, func(int, net.Conn, *bufio.Reader) {})
+	d := newH1Doer()
+	for _, h := range []Header{
+		{"mcp-session-id": {"a\r\nX-Injected: 1"}},
+		{"mcp-session-id": {"a\nb"}},
+		{"bad name": {"v"}},
+	} {
+		_, err := d.Do(h1Ctx(t), &Request{Method: "POST", URL: s.url(), Header: h, Body: []byte("{}")})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "invalid header field")
+	}
+	_, err := d.Do(h1Ctx(t), &Request{Method: "PO ST", URL: s.url()})
+	assert.ErrorContains(t, err, "invalid method")
+	assert.Equal(t, int32(0), s.accepted.Load(), "nothing went on the wire")
+}
+
+func TestH1BoundsAndFaults(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer func(c net.Conn)
+		check  func(t *testing.T, resp *Response, body string, err error)
+	}{
+		{"a head that never ends", func(c net.Conn) {
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nX-Long: ")
+			chunk := strings.Repeat("a", 64<<10)
+			for range 40 { // 2.5 MiB, more than the limit
+				if _, err := io.WriteString(c, chunk); err != nil {
+					return
+				}
+			}
+		}, func(t *testing.T, _ *Response, _ string, err error) {
+			assert.ErrorIs(t, err, errHeadTooLarge)
+		}},
+		{"interim answers before the final one", func(c net.Conn) {
+			io.WriteString(c, "HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\nHTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		}, func(t *testing.T, resp *Response, body string, err error) {
+			require.NoError(t, err)
+			assert.Equal(t, 200, resp.StatusCode)
+			assert.Equal(t, "ok", body)
+		}},
+		{"endless interim answers", func(c net.Conn) {
+			for range 20 {
+				io.WriteString(c, "HTTP/1.1 103 Early Hints\r\n\r\n")
+			}
+		}, func(t *testing.T, _ *Response, _ string, err error) {
+			assert.ErrorContains(t, err, "unexpected 103 response")
+		}},
+		{"a chunked body", func(c net.Conn) {
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
+		}, func(t *testing.T, _ *Response, body string, err error) {
+			require.NoError(t, err)
+			assert.Equal(t, "abcde", body)
+		}},
+		{"a body cut short", func(c net.Conn) {
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
+		}, func(t *testing.T, _ *Response, _ string, err error) {
+			assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+		}},
+		{"garbage instead of a status line", func(c net.Conn) {
+			io.WriteString(c, "SSH-2.0-OpenSSH\r\n\r\n")
+		}, func(t *testing.T, _ *Response, _ string, err error) {
+			assert.ErrorContains(t, err, "malformed HTTP")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := startRaw(t, 1, func(_ int, c net.Conn, br *bufio.Reader) {
+				if _, _, ok := readRequest(t, br); ok {
+					tt.answer(c)
+				}
+			})
+			d := newH1Doer()
+			defer d.CloseIdleConnections()
+			r := h1Post("{}")
+			r.URL = s.url()
+			resp, body, err := h1Do(t, d, h1Ctx(t), r)
+			tt.check(t, resp, body, err)
+		})
+	}
+}
+
+func TestH1ConnectionCloseIsHonoured(t *testing.T) {
+	s := startRaw(t, 3, func(_ int, c net.Conn, br *bufio.Reader) {
+		for {
+			if _, _, ok := readRequest(t, br); !ok {
+				return
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")
+		}
+	})
+	d := newH1Doer()
+	for range 2 {
+		r := h1Post("{}")
+		r.URL = s.url()
+		_, body, err := h1Do(t, d, h1Ctx(t), r)
+		require.NoError(t, err)
+		assert.Equal(t, "ok", body)
+	}
+	assert.Equal(t, int32(2), s.accepted.Load())
+	d.mu.Lock()
+	assert.Empty(t, d.idle)
+	d.mu.Unlock()
+}
+
+func TestH1Cancellation(t *testing.T) {
+	d := newH1Doer()
+	t.Run("while waiting for the head", func(t *testing.T) {
+		got := make(chan struct{})
+		s := startRaw(t, 1, func(_ int, c net.Conn, br *bufio.Reader) {
+			if _, _, ok := readRequest(t, br); ok {
+				close(got)
+				io.Copy(io.Discard, br) // no answer; until the client hangs up
+			}
+		})
+		ctx, cancel := context.WithCancel(h1Ctx(t))
+		r := h1Post("{}")
+		r.URL = s.url()
+		errc := make(chan error, 1)
+		go func() {
+			_, err := d.Do(ctx, r)
+			errc <- err
+		}()
+		<-got
+		cancel()
+		assert.ErrorIs(t, <-errc, context.Canceled)
+	})
+	t.Run("while reading a stream", func(t *testing.T) {
+		s := startRaw(t, 1, func(_ int, c net.Conn, br *bufio.Reader) {
+			if _, _, ok := readRequest(t, br); ok {
+				io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: hi\n\n")
+				io.Copy(io.Discard, br) // the stream stays open until the client hangs up
+			}
+		})
+		ctx, cancel := context.WithCancel(h1Ctx(t))
+		r := h1Post("{}")
+		r.URL = s.url()
+		resp, err := d.Do(ctx, r)
+		require.NoError(t, err)
+		buf := make([]byte, 64)
+		n, err := resp.Body.Read(buf)
+		require.NoError(t, err)
+		assert.Equal(t, ": hi\n\n", string(buf[:n]))
+		cancel()
+		_, err = io.ReadAll(resp.Body)
+		assert.Error(t, err, "the read ends with the request's ctx")
+		resp.Body.Close()
+		d.mu.Lock()
+		assert.Empty(t, d.idle, "a connection whose stream was cut is not kept")
+		d.mu.Unlock()
+	})
+}
+
+func TestH1RedirectsGoToNetHTTP(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/new", http.StatusTemporaryRedirect)
+	})
+	mux.HandleFunc("/new", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Write(append([]byte(r.Method+" "), b...))
+	})
+	hs := httptest.NewServer(mux)
+	defer hs.Close()
+	d := newH1Doer()
+	defer d.CloseIdleConnections()
+	r := h1Post("body")
+	r.URL = hs.URL + "/old"
+	resp, body, err := h1Do(t, d, h1Ctx(t), r)
+	require.NoError(t, err)
+	assert.Equal(t, 200, resp.StatusCode)
+	assert.Equal(t, "POST body", body, "a 307 sends the POST again, with its body")
+	r.NoRedirect = true
+	resp, _, err = h1Do(t, d, h1Ctx(t), r)
+	require.NoError(t, err)
+	assert.Equal(t, 307, resp.StatusCode)
+	assert.Equal(t, "/new", resp.Header.Get("Location"))
+}
+
+func TestH1IdleConnectionsEnd(t *testing.T) {
+	closed := make(chan struct{}, 4)
+	s := startRaw(t, 2, func(_ int, c net.Conn, br *bufio.Reader) {
+		for {
+			if _, _, ok := readRequest(t, br); !ok {
+				closed <- struct{}{} // the client closed the connection
+				return
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		}
+	})
+	d := newH1Doer()
+	r := h1Post("{}")
+	r.URL = s.url()
+	_, _, err := h1Do(t, d, h1Ctx(t), r)
+	require.NoError(t, err)
+	d.CloseIdleConnections()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("CloseIdleConnections left the connection open")
+	}
+
+	// The sweeper closes what stayed idle too long.
+	_, _, err = h1Do(t, d, h1Ctx(t), r)
+	require.NoError(t, err)
+	d.mu.Lock()
+	for _, cs := range d.idle {
+		for _, c := range cs {
+			c.idleSince = c.idleSince.Add(-2 * h1IdleTimeout)
+		}
+	}
+	d.mu.Unlock()
+	d.sweep()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("sweep left an expired connection open")
+	}
+	d.mu.Lock()
+	assert.Empty(t, d.idle)
+	assert.Nil(t, d.sweeper)
+	d.mu.Unlock()
+}
