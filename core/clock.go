@@ -1,6 +1,10 @@
 package core
 
-import "time"
+import (
+	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/timerq"
+)
 
 // clock is the time source of everything a client times: request timeouts,
 // retry delays, keepalive pings, the re-open backoff of the session's
@@ -37,3 +41,10 @@ type realTimer struct{ t *time.Timer }
 func (t realTimer) C() <-chan time.Time        { return t.t.C }
 func (t realTimer) Stop() bool                 { return t.t.Stop() }
 func (t realTimer) Reset(d time.Duration) bool { return t.t.Reset(d) }
+
+// queueClock is a clock as a timerq.Clock.
+type queueClock struct{ clock }
+
+func (c queueClock) AfterFunc(d time.Duration, f func()) timerq.Stopper {
+	return c.clock.AfterFunc(d, f)
+}

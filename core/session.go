@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/timerq"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
@@ -28,6 +29,8 @@ type Session struct {
 
 	ctx    context.Context // cancelled when the session ends
 	cancel context.CancelFunc
+
+	timeouts *timerq.Queue // the idle timeouts of inline calls with the default timeout
 
 	nextID    atomic.Int64
 	nextToken atomic.Int64
@@ -124,6 +127,7 @@ func newSession(c *Client, t Transport, versions []string, key string) *Session 
 	}
 	s.infoJSON, _ = marshalImplementation(&c.impl)
 	s.cache.clock = c.clock
+	s.timeouts = timerq.New(queueClock{c.clock}, c.opts.RequestTimeout)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.notes.init(c.opts.MaxQueuedNotifications, s.notesDropped)
 	s.elicits.init()
@@ -278,6 +282,7 @@ func (s *Session) shutdown(cause error) {
 	for _, sub := range subs {
 		sub.finish(err)
 	}
+	s.timeouts.Close()
 	s.notes.close()
 	s.sends.Close()
 	close(s.done)
@@ -472,7 +477,12 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 	sendCtx, stop := context.WithCancelCause(ctx)
 	clk := s.client.clock
 	var idle, total timer
-	if c.timeout > 0 {
+	var shared *timerq.Timer
+	if c.timeout > 0 && !c.reset && c.timeout == s.timeouts.Duration() {
+		// The client's default timeout: on the session's one timer
+		// (internal/timerq), not a runtime timer per call.
+		shared = s.timeouts.Add(func() { stop(errIdleTimeout) })
+	} else if c.timeout > 0 {
 		idle = clk.AfterFunc(c.timeout, func() { stop(errIdleTimeout) })
 		if c.reset {
 			s.mu.Lock() // onNotification reads it under s.mu
@@ -522,6 +532,9 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 	}
 	if idle != nil {
 		idle.Stop()
+	}
+	if shared != nil {
+		shared.Stop()
 	}
 	stop(nil)
 	return r, err

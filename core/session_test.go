@@ -458,6 +458,25 @@ func TestTimeouts(t *testing.T) {
 		cancel()
 		require.ErrorIs(t, returned(t, done), context.Canceled)
 	})
+	t.Run("the default timeout, on the session's shared timer", func(t *testing.T) {
+		// nil options: the client's RequestTimeout, kept by Session.timeouts.
+		done, r := call(t, ctx5(t), "silent", nil)
+		clk.WaitTimers(t, 1)
+		clk.Advance(DefaultRequestTimeout - time.Millisecond)
+		stillPending(t, done)
+		clk.Advance(time.Millisecond)
+		var te *TimeoutError
+		require.ErrorAs(t, returned(t, done), &te)
+		assert.Equal(t, DefaultRequestTimeout, te.Timeout)
+		require.Eventually(t, func() bool {
+			for _, n := range f.requests(NotificationCancelled) {
+				if int64(paramsOf(t, n)["requestId"].(float64)) == r.ID.Raw() {
+					return true
+				}
+			}
+			return false
+		}, time.Second, 5*time.Millisecond, "the server is told")
+	})
 }
 
 func TestPagination(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/inbox"
 	"github.com/mcpwasm/mcpwasm/internal/sse"
+	"github.com/mcpwasm/mcpwasm/internal/timerq"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
@@ -47,6 +48,7 @@ type conn struct {
 	sseReinit   bool               // the HTTP+SSE stream was re-opened: the server's session is new
 	warn        func(error)        // the session's OnWarning (core.Warner)
 	streamErr   error              // why the GET stream was given up
+	grace       *timerq.Queue      // the answeredGrace of request streams (one timer, not one per request)
 }
 
 func (c *conn) MirrorsHeaders() bool { return true }
@@ -127,6 +129,7 @@ func (c *conn) Close() error {
 	}
 	c.cancel()
 	c.wg.Wait()
+	c.grace.Close()
 	if c.t.opts.HTTP == nil {
 		// The DefaultDoer is the transport's own: its kept-alive
 		// connections end with the session (as net/http's would after
@@ -528,7 +531,7 @@ const answeredGrace = time.Second
 // with stop.
 func (c *conn) consume(body io.Reader, id int64, stop func(), res *streamResult) {
 	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
-	var grace *time.Timer
+	var grace *timerq.Timer
 	for {
 		ev, err := r.Next()
 		if err != nil {
@@ -550,7 +553,7 @@ func (c *conn) consume(body io.Reader, id int64, stop func(), res *streamResult)
 		for _, m := range msgs {
 			if resp, ok := m.(*jsonrpc.Response); ok && id > 0 && resp.ID == jsonrpc.Int64ID(id) {
 				if !res.answered && stop != nil {
-					grace = time.AfterFunc(answeredGrace, stop)
+					grace = c.grace.Add(stop)
 				}
 				res.answered = true
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/timerq"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
@@ -141,6 +142,7 @@ func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
 		t:       t,
 		in:      make(chan jsonrpc.Message, 256),
 		streams: map[int64]context.CancelFunc{},
+		grace:   timerq.New(nil, answeredGrace),
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c, nil

@@ -1,0 +1,183 @@
+package timerq
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeClock is a Clock whose time moves only with Advance.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers map[*fakeTimer]bool
+}
+
+type fakeTimer struct {
+	c    *fakeClock
+	when time.Time
+	f    func()
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Unix(1_000_000, 0), timers: map[*fakeTimer]bool{}}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) Stopper {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{c: c, when: c.now.Add(d), f: f}
+	c.timers[t] = true
+	return t
+}
+
+func (t *fakeTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	active := t.c.timers[t]
+	delete(t.c.timers, t)
+	return active
+}
+
+// Advance moves the clock by d and runs the functions of the timers due
+// (on this goroutine, earliest first).
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []*fakeTimer
+	for t := range c.timers {
+		if !t.when.After(c.now) {
+			due = append(due, t)
+			delete(c.timers, t)
+		}
+	}
+	c.mu.Unlock()
+	slices.SortFunc(due, func(a, b *fakeTimer) int { return a.when.Compare(b.when) })
+	for _, t := range due {
+		t.f()
+	}
+}
+
+func TestQueue(t *testing.T) {
+	const d = 10 * time.Second
+	newTimers := func() (*Queue, *fakeClock) {
+		clk := newFakeClock()
+		return New(clk, d), clk
+	}
+	active := func(clk *fakeClock) int {
+		clk.mu.Lock()
+		defer clk.mu.Unlock()
+		return len(clk.timers)
+	}
+	// fired records which entries ran, in order.
+	type record struct {
+		mu  sync.Mutex
+		ran []int
+	}
+	mark := func(r *record, i int) func() {
+		return func() {
+			r.mu.Lock()
+			r.ran = append(r.ran, i)
+			r.mu.Unlock()
+		}
+	}
+
+	t.Run("sequential calls arm the clock once and leave nothing behind", func(t *testing.T) {
+		ts, clk := newTimers()
+		var r record
+		for i := range 1000 {
+			e := ts.Add(mark(&r, i))
+			assert.True(t, e.Stop())
+			assert.False(t, e.Stop(), "a second Stop reports nothing stopped")
+		}
+		assert.Empty(t, ts.q)
+		assert.Zero(t, ts.live)
+		assert.Equal(t, 1, active(clk), "one clock timer for all of them")
+		clk.Advance(d)
+		assert.Empty(t, r.ran)
+		assert.Equal(t, 0, active(clk), "nothing left to wait for: the timer is not re-armed")
+	})
+
+	t.Run("expired entries run in deadline order; stopped ones never", func(t *testing.T) {
+		ts, clk := newTimers()
+		var r record
+		e0 := ts.Add(mark(&r, 0))
+		clk.Advance(time.Second)
+		e1 := ts.Add(mark(&r, 1))
+		clk.Advance(time.Second)
+		ts.Add(mark(&r, 2))
+		assert.True(t, e1.Stop())
+		clk.Advance(d - 2*time.Second - time.Millisecond)
+		assert.Empty(t, r.ran, "nothing is due yet")
+		clk.Advance(time.Millisecond)
+		assert.Equal(t, []int{0}, r.ran)
+		assert.False(t, e0.Stop(), "it ran")
+		clk.Advance(time.Second) // e1's deadline: stopped
+		assert.Equal(t, []int{0}, r.ran)
+		clk.Advance(time.Second)
+		assert.Equal(t, []int{0, 2}, r.ran)
+		assert.Equal(t, 0, active(clk))
+	})
+
+	t.Run("a long call at the head does not keep the entries behind it", func(t *testing.T) {
+		ts, _ := newTimers()
+		var r record
+		long := ts.Add(mark(&r, -1))
+		for i := range 10000 {
+			a := ts.Add(mark(&r, i))
+			b := ts.Add(mark(&r, i))
+			a.Stop() // not at an end: b is behind it
+			b.Stop()
+		}
+		assert.LessOrEqual(t, len(ts.q)-ts.head, 2*ts.live+64+2)
+		assert.LessOrEqual(t, cap(ts.q), 4096, "the queue's array stays small")
+		assert.True(t, long.Stop())
+		assert.Empty(t, ts.q[ts.head:])
+	})
+
+	t.Run("after close nothing runs", func(t *testing.T) {
+		ts, clk := newTimers()
+		var r record
+		e := ts.Add(mark(&r, 0))
+		ts.Close()
+		assert.Equal(t, 0, active(clk))
+		late := ts.Add(mark(&r, 1))
+		clk.Advance(2 * d)
+		assert.Empty(t, r.ran)
+		assert.False(t, e.Stop())
+		assert.False(t, late.Stop())
+		assert.Zero(t, ts.live)
+	})
+
+	t.Run("concurrent calls", func(t *testing.T) {
+		ts, clk := newTimers()
+		var r record
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Go(func() {
+				for i := range 500 {
+					e := ts.Add(mark(&r, g*1000+i))
+					if i%2 == 0 {
+						e.Stop()
+					}
+				}
+			})
+		}
+		wg.Wait()
+		require.Equal(t, 8*250, ts.live)
+		clk.Advance(d)
+		assert.Len(t, r.ran, 8*250, "every entry not stopped ran once")
+		assert.Zero(t, ts.live)
+		assert.Empty(t, ts.q[ts.head:])
+	})
+}
