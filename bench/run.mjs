@@ -21,7 +21,8 @@
 //   * soak: SOAK echo calls through mcpwasm (64 at a time, one process, Node on PATH, --expose-gc),
 //     moduleStats() and the JS heap before → after (reported, not asserted);
 //   * native: harness/gobench (built to build/bench/gobench): the mcpwasm Go client (core +
-//     transport/fetch) vs the official Go SDK client, sequential echo, fresh process per round,
+//     transport/fetch) vs the official Go SDK client and a bare HTTP loop (the floor), sequential
+//     echo, fresh process per round,
 //     alternating, against the official Go SDK server (gobench server) in a child process; CPU
 //     from getrusage of the client process.
 //
@@ -336,7 +337,7 @@ function soakLines(s) {
 // The native part
 
 const native = []; // {era, answers, client, round, out | error}
-const NATIVE_CLIENTS = ["mcpwasm", "gosdk"];
+const NATIVE_CLIENTS = ["mcpwasm", "gosdk", "bare"];
 
 async function nativePart() {
   const gobench = path.join(repo, "build/bench/gobench");
@@ -385,11 +386,13 @@ function nativeCells(c) {
 }
 
 function nativeTable(cs) {
-  const head = ["configuration", "mcpwasm calls/s", "Go SDK calls/s", "÷ Go SDK", "mcpwasm CPU µs/call", "Go SDK CPU µs/call", "CPU ÷ Go SDK"];
+  const head = ["configuration", "mcpwasm calls/s", "Go SDK calls/s", "bare HTTP calls/s", "÷ Go SDK", "÷ bare", "bare ÷ Go SDK",
+    "mcpwasm CPU µs/call", "Go SDK CPU µs/call", "bare HTTP CPU µs/call", "CPU ÷ Go SDK"];
   const rows = cs.map((c) => {
     const by = nativeCells(c);
-    return [`${c.era} · ${ANSWER_LABEL[c.answers]}`, fmtStat(by.mcpwasm.rate), fmtStat(by.gosdk.rate), fmtRatio(ratio(by.mcpwasm.rate, by.gosdk.rate)),
-      fmtStat(by.mcpwasm.cpu), fmtStat(by.gosdk.cpu), fmtRatio(ratio(by.mcpwasm.cpu, by.gosdk.cpu))];
+    return [`${c.era} · ${ANSWER_LABEL[c.answers]}`, fmtStat(by.mcpwasm.rate), fmtStat(by.gosdk.rate), fmtStat(by.bare.rate),
+      fmtRatio(ratio(by.mcpwasm.rate, by.gosdk.rate)), fmtRatio(ratio(by.mcpwasm.rate, by.bare.rate)), fmtRatio(ratio(by.bare.rate, by.gosdk.rate)),
+      fmtStat(by.mcpwasm.cpu), fmtStat(by.gosdk.cpu), fmtStat(by.bare.cpu), fmtRatio(ratio(by.mcpwasm.cpu, by.gosdk.cpu))];
   });
   return { head, rows };
 }
@@ -561,10 +564,13 @@ function markdown(started, finished) {
   md.push(mdTable(it.head, it.rows), "");
   if (native.length > 0) {
     md.push("## Native Go", "");
-    md.push(`The mcpwasm Go client (core + transport/fetch over net/http) against the official Go SDK client ` +
-      `(github.com/modelcontextprotocol/go-sdk), sequential echo, ${NATIVE_CALLS} timed calls per round, fresh process per round, ` +
-      `alternating, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (harness/gobench server)"} ` +
-      `in a child process; CPU from getrusage of the client process. Goals: ≥ 1.5× the calls/s, ≤ 0.5× the CPU per call.`, "");
+    md.push(`The mcpwasm Go client (core + transport/fetch; plain HTTP on its own HTTP/1.1 connections) against the official Go SDK client ` +
+      `(github.com/modelcontextprotocol/go-sdk, over net/http) and a bare HTTP loop (harness/gobench bare.go: a hand-written JSON-RPC loop ` +
+      `over one kept-alive connection, no MCP library: the floor for any client in a Go process), sequential echo, ${NATIVE_CALLS} timed calls ` +
+      `per round, fresh process per round, alternating, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (harness/gobench server)"} ` +
+      `in a child process; CPU from getrusage of the client process. Goals: ≥ 1.5× the calls/s, ≤ 0.5× the CPU per call. ` +
+      `"bare ÷ Go SDK" is the most any client can reach against this server: where it is below 1.5×, the server's own time per call ` +
+      `leaves no room for that goal.`, "");
     const nt = nativeTable(ERAS.flatMap((era) => ANSWERS.map((answers) => ({ era, answers }))));
     md.push(mdTable(nt.head, nt.rows), "");
   }

@@ -9,7 +9,7 @@
 //	    The official Go SDK server (harness/demoserver, both eras, its echo
 //	    tool) on 127.0.0.1; prints "LISTENING http://127.0.0.1:<port>/mcp" and
 //	    exits when its stdin (a pipe from the parent) closes.
-//	gobench client -impl mcpwasm|gosdk -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE]
+//	gobench client -impl mcpwasm|gosdk|bare -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE]
 //	    Connects, lists tools, makes -warmup then -calls sequential echo
 //	    calls (each answer checked), and prints one line
 //	    "RESULT {json}" with calls/s and the process's CPU (getrusage: user +
@@ -119,7 +119,7 @@ type result struct {
 func client(args []string, w io.Writer) error {
 	start := time.Now()
 	fs := flag.NewFlagSet("client", flag.ContinueOnError)
-	impl := fs.String("impl", "", "mcpwasm or gosdk")
+	impl := fs.String("impl", "", "mcpwasm, gosdk or bare")
 	era := fs.String("era", "modern", "legacy or modern")
 	url := fs.String("url", "", "the MCP endpoint")
 	calls := fs.Int("calls", 3000, "timed sequential calls")
@@ -151,6 +151,8 @@ func client(args []string, w io.Writer) error {
 		c, err = dialMcpwasm(ctx, *url, version)
 	case "gosdk":
 		c, err = dialGoSDK(ctx, *url, version)
+	case "bare":
+		c, err = dialBare(ctx, *url, version)
 	default:
 		return fmt.Errorf("unknown -impl %q", *impl)
 	}

@@ -39,7 +39,7 @@ func TestClientRound(t *testing.T) {
 		srv := demoserver.New(&demoserver.Options{Modern: true, JSONResponse: jsonAnswers})
 		hs := httptest.NewServer(srv.Handler())
 		t.Cleanup(func() { hs.Close(); srv.Close() })
-		for _, impl := range []string{"mcpwasm", "gosdk"} {
+		for _, impl := range []string{"mcpwasm", "gosdk", "bare"} {
 			for _, tc := range []struct{ era, version string }{{"legacy", legacyVersion}, {"modern", modernVersion}} {
 				t.Run(impl+"/"+tc.era, func(t *testing.T) {
 					r, err := runClient(t, "-impl", impl, "-era", tc.era, "-url", hs.URL+demoserver.MCPPath, "-calls", "20", "-warmup", "2")
@@ -67,7 +67,7 @@ func TestClientRoundWrongAnswer(t *testing.T) {
 	})
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	t.Cleanup(hs.Close)
-	for _, impl := range []string{"mcpwasm", "gosdk"} {
+	for _, impl := range []string{"mcpwasm", "gosdk", "bare"} {
 		t.Run(impl, func(t *testing.T) {
 			_, err := runClient(t, "-impl", impl, "-era", "legacy", "-url", hs.URL, "-calls", "5", "-warmup", "0")
 			require.Error(t, err)
