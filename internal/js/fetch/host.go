@@ -284,14 +284,25 @@ func (f *Fetcher) doHost(ctx context.Context, l *HostLink, req *Request) (*Respo
 		}
 		return nil, err
 	}
-	b := &hostBody{r: r, l: l, id: id}
-	b.stop = context.AfterFunc(ctx, func() {
-		b.fail(ctx.Err())
-		l.abort(id)
-	})
+	b := &hostBody{r: r, l: l, id: id, stop: bodyDone}
+	r.mu.Lock()
+	whole := r.end == io.EOF
+	r.mu.Unlock()
+	if !whole {
+		// A body still arriving (an event stream) ends with ctx. A whole
+		// one (a JSON answer) is in memory: reading it never waits, and
+		// watching ctx cost a context registration per call.
+		b.stop = context.AfterFunc(ctx, func() {
+			b.fail(ctx.Err())
+			l.abort(id)
+		})
+	}
 	resp.Body = b
 	return resp, nil
 }
+
+// bodyDone is the stop of a body that was whole when it arrived.
+func bodyDone() bool { return true }
 
 // Whole returns the entire body when the helper delivered it in one piece
 // (every response but an event stream) without copying it again; ok is
