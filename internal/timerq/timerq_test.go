@@ -1,7 +1,6 @@
 package timerq
 
 import (
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -10,11 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fakeClock is a Clock whose time moves only with Advance.
+// fakeClock is a Clock whose time moves only with Advance. A Queue arms
+// at most one timer at a time, so the clock holds at most one.
 type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers map[*fakeTimer]bool
+	mu    sync.Mutex
+	now   time.Time
+	armed *fakeTimer
 }
 
 type fakeTimer struct {
@@ -23,9 +23,7 @@ type fakeTimer struct {
 	f    func()
 }
 
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Unix(1_000_000, 0), timers: map[*fakeTimer]bool{}}
-}
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_000_000, 0)} }
 
 func (c *fakeClock) Now() time.Time {
 	c.mu.Lock()
@@ -36,36 +34,36 @@ func (c *fakeClock) Now() time.Time {
 func (c *fakeClock) AfterFunc(d time.Duration, f func()) Stopper {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t := &fakeTimer{c: c, when: c.now.Add(d), f: f}
-	c.timers[t] = true
-	return t
+	if c.armed != nil {
+		panic("timerq armed a second timer")
+	}
+	c.armed = &fakeTimer{c: c, when: c.now.Add(d), f: f}
+	return c.armed
 }
 
 func (t *fakeTimer) Stop() bool {
 	t.c.mu.Lock()
 	defer t.c.mu.Unlock()
-	active := t.c.timers[t]
-	delete(t.c.timers, t)
-	return active
+	if t.c.armed != t {
+		return false
+	}
+	t.c.armed = nil
+	return true
 }
 
-// Advance moves the clock by d and runs the functions of the timers due
-// (on this goroutine, earliest first).
+// Advance moves the clock by d, running the armed timer's function (on
+// this goroutine) while it is due.
 func (c *fakeClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.now = c.now.Add(d)
-	var due []*fakeTimer
-	for t := range c.timers {
-		if !t.when.After(c.now) {
-			due = append(due, t)
-			delete(c.timers, t)
-		}
+	for c.armed != nil && !c.armed.when.After(c.now) {
+		f := c.armed.f
+		c.armed = nil
+		c.mu.Unlock()
+		f()
+		c.mu.Lock()
 	}
 	c.mu.Unlock()
-	slices.SortFunc(due, func(a, b *fakeTimer) int { return a.when.Compare(b.when) })
-	for _, t := range due {
-		t.f()
-	}
 }
 
 func TestQueue(t *testing.T) {
@@ -77,7 +75,10 @@ func TestQueue(t *testing.T) {
 	active := func(clk *fakeClock) int {
 		clk.mu.Lock()
 		defer clk.mu.Unlock()
-		return len(clk.timers)
+		if clk.armed != nil {
+			return 1
+		}
+		return 0
 	}
 	// fired records which entries ran, in order.
 	type record struct {
