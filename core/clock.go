@@ -43,8 +43,10 @@ func (t realTimer) Stop() bool                 { return t.t.Stop() }
 func (t realTimer) Reset(d time.Duration) bool { return t.t.Reset(d) }
 
 // queueClock is a clock as a timerq.Clock.
-type queueClock struct{ clock }
+type queueClock struct{ c clock }
 
-func (c queueClock) AfterFunc(d time.Duration, f func()) timerq.Stopper {
-	return c.clock.AfterFunc(d, f)
+func (q queueClock) Now() time.Time { return q.c.Now() }
+
+func (q queueClock) AfterFunc(d time.Duration, f func()) timerq.Stopper {
+	return q.c.AfterFunc(d, f)
 }

@@ -30,8 +30,9 @@ func (realClock) AfterFunc(d time.Duration, f func()) Stopper { return time.Afte
 // what expired and re-arms for the next deadline. It is safe for
 // concurrent use; the zero Queue is not usable (see New).
 type Queue struct {
-	clk Clock
-	d   time.Duration
+	clk  Clock
+	d    time.Duration
+	base time.Time // deadlines are nanoseconds since base (plain integers: less code than time.Time's)
 
 	mu     sync.Mutex
 	q      []*Timer // by deadline; q[head:] are live or stopped-not-yet-removed
@@ -44,7 +45,7 @@ type Queue struct {
 // Timer is one entry of a Queue.
 type Timer struct {
 	ts       *Queue
-	deadline time.Time
+	deadline int64 // nanoseconds since ts.base
 	f        func()
 	done     bool // stopped or fired (guarded by ts.mu)
 }
@@ -55,8 +56,11 @@ func New(clk Clock, d time.Duration) *Queue {
 	if clk == nil {
 		clk = realClock{}
 	}
-	return &Queue{clk: clk, d: d}
+	return &Queue{clk: clk, d: d, base: clk.Now()}
 }
+
+// since is the clock's time in nanoseconds since ts.base.
+func (ts *Queue) since() int64 { return int64(ts.clk.Now().Sub(ts.base)) }
 
 // Duration returns the Queue's d.
 func (ts *Queue) Duration() time.Duration { return ts.d }
@@ -65,7 +69,7 @@ func (ts *Queue) Duration() time.Duration { return ts.d }
 // Clock's (the real clock: a goroutine of its own per expiry).
 func (ts *Queue) Add(f func()) *Timer {
 	ts.mu.Lock()
-	t := &Timer{ts: ts, deadline: ts.clk.Now().Add(ts.d), f: f}
+	t := &Timer{ts: ts, deadline: ts.since() + int64(ts.d), f: f}
 	if ts.closed {
 		t.done = true
 		ts.mu.Unlock()
@@ -128,8 +132,8 @@ func (ts *Queue) trimLocked() {
 func (ts *Queue) fire() {
 	var due []*Timer
 	ts.mu.Lock()
-	now := ts.clk.Now()
-	for ts.head < len(ts.q) && !ts.q[ts.head].deadline.After(now) {
+	now := ts.since()
+	for ts.head < len(ts.q) && ts.q[ts.head].deadline <= now {
 		t := ts.q[ts.head]
 		ts.q[ts.head] = nil
 		ts.head++
@@ -142,7 +146,7 @@ func (ts *Queue) fire() {
 	ts.trimLocked()
 	ts.timer = nil
 	if ts.head < len(ts.q) && !ts.closed {
-		ts.timer = ts.clk.AfterFunc(ts.q[ts.head].deadline.Sub(now), ts.fire)
+		ts.timer = ts.clk.AfterFunc(time.Duration(ts.q[ts.head].deadline-now), ts.fire)
 	}
 	ts.mu.Unlock()
 	for _, t := range due {
