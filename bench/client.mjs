@@ -15,10 +15,16 @@
 //
 // After the first tools/list, the first 100 sequential echo calls are timed (marks.cold100: ms from
 // the first call's start to the hundredth's answer: what a process pays before V8 has optimised
-// the client's code), then the process warms up with sequential echo calls for warm-up-seconds
-// (default 0) before the rows, the same for every client: V8 compiles a WebAssembly module's hot
-// functions again, optimised, on background threads during the first seconds, and JavaScript's the
-// same way, so rows measured before that compare start-up costs instead of per-call costs.
+// the client's code), then the process warms up for warm-up-seconds (default 0) before the rows,
+// the same for every client: V8 compiles a WebAssembly module's hot functions again, optimised, on
+// background threads once they have run enough, and JavaScript's the same way, so rows measured
+// before that compare start-up costs instead of per-call costs. The warm-up makes every kind of
+// call its rows make, one after the other: sequential echo calls for half of the time, then each
+// result size of its payload rows for an even share of the other half (at least one call each):
+// a payload's code (the validation of a long string, the copies) is other code than an echo's,
+// and warmed up with echo calls alone a 1 MB row measured its own compilation (with one warm-up
+// call and 0.4 s: 7.4–8.3 ms of CPU per call for mcpwasm instead of 3.1–3.8 ms, and 2.7–3.3 against
+// 2.1–2.6 ms for the TS SDK).
 //
 // Each row: `warmup` calls at the row's concurrency, then with `conc` callers at least `minCalls`
 // calls, more until `seconds` have passed, at most `maxCalls`, timed with hrtime; CPU is this process's own process.cpuUsage() (user + system, all threads)
@@ -203,7 +209,12 @@ try {
   const c0 = performance.now();
   await run(echo1, 100);
   marks.cold100 = performance.now() - c0;
-  if (WARM_SECONDS > 0) await run(echo1, 1, WARM_SECONDS * 1000, 1e9);
+  if (WARM_SECONDS > 0) {
+    const sizes = [...new Set(rows.filter((r) => r.tool === "payload").map((r) => r.bytes))];
+    const share = sizes.length ? WARM_SECONDS / 2 / sizes.length : 0;
+    await run(echo1, 1, (WARM_SECONDS - share * sizes.length) * 1000, 1e9);
+    for (const bytes of sizes) await run({ name: `warm-up ${bytes}`, tool: "payload", bytes, conc: 1 }, 1, share * 1000, 1e9);
+  }
   if (SOAK > 0) {
     if (!client.stats) throw new Error("the soak needs moduleStats (mcpwasm only)");
     const echo = { name: "soak", tool: "echo", conc: 64 };

@@ -38,7 +38,7 @@
 //                          empty: none, e.g. BENCH_ROWS= BENCH_NATIVE=0 runs the soak alone)
 //   BENCH_BARE_ROWS=seq,c64,10KB,1MB   rows the bare-fetch floor runs (comma list, or "all")
 //   BENCH_SECONDS=0.4      timed seconds per row (each row also has a minimum call count)
-//   BENCH_WARMUP=1.5       seconds of untimed sequential echo calls each client process makes
+//   BENCH_WARMUP=1.5       seconds of untimed calls each client process makes (half echo, half its rows' payloads)
 //                          before its rows (after its first 100 calls, which are timed as the
 //                          start-up table's "first 100 calls"); the same for every client
 //   BENCH_SOAK=100000      soak calls (0 skips the soak); BENCH_SOAK_ERA=modern BENCH_SOAK_ANSWERS=json
@@ -541,10 +541,11 @@ function markdown(started, finished) {
     "(≤ 1.0× is the goal). CPU is the client process's own user + system time (all its threads) per call. " +
     "The bare-fetch loop is a hand-written JSON-RPC loop over the same `fetch`: the floor for any client in the process " +
     "(the goal on sequential echo is ≥ 0.8×). Before its rows, each client process times its first 100 sequential echo calls " +
-    `(the start-up table) and then makes untimed sequential echo calls for ${WARMUP} s, the same for every client, so that ` +
+    `(the start-up table) and then makes untimed calls for ${WARMUP} s, the same for every client — sequential echo calls for half ` +
+    "of that, then each result size of its payload rows (10 KB, 1 MB, 10 MB) for an even share of the other half — so that " +
     "the rows measure per-call costs after V8 has optimised each client's code (for mcpwasm, the WebAssembly module's hot " +
-    "functions are compiled a second time, optimised, on background threads during its first seconds; that compilation " +
-    "would otherwise be counted as per-call CPU of the first rows). Eras: legacy is 2025-11-25 (initialize, Mcp-Session-Id), modern is 2026-07-28; " +
+    "functions are compiled a second time, optimised, on background threads once they have run enough; that compilation " +
+    "would otherwise be counted as per-call CPU of the rows whose code it is). Eras: legacy is 2025-11-25 (initialize, Mcp-Session-Id), modern is 2026-07-28; " +
     "the TS SDK client is set to each with its versionNegotiation option (`mode: \"legacy\"`, `mode: { pin: \"2026-07-28\" }`), " +
     "mcpwasm with `protocolVersions`, and every round checks the version it negotiated. JSON answers: the server answers each " +
     "POST with application/json; SSE answers: with a text/event-stream. The client processes run with `--no-warnings`.", "");
