@@ -40,9 +40,11 @@ func TestURLElicitationWaitIsBounded(t *testing.T) {
 			return &ElicitResult{Action: ActionAccept, Completed: completed}, nil
 		}
 	}
-	// onClock starts CallTool on a fake clock and returns once the
-	// elicitation handler accepted (the call's own timers are stopped by
-	// then: only the wait for completion remains).
+	// onClock starts CallTool on a fake clock and returns once the wait for
+	// completion armed its timer (due in 100 ms in both uses: the call's
+	// timeout, or its maximum total time with none of it gone). It waits
+	// for that deadline, not for a count of timers: the session's shared
+	// timer for default timeouts (armed by the handshake) stays armed.
 	onClock := func(t *testing.T, tr Transport, opts *CallOptions) (*fakeClock, <-chan error) {
 		t.Helper()
 		asked := make(chan struct{}, 1)
@@ -60,7 +62,7 @@ func TestURLElicitationWaitIsBounded(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			require.FailNow(t, "the elicitation handler was not called")
 		}
-		clk.WaitTimers(t, 1)
+		clk.WaitDeadline(t, 100*time.Millisecond)
 		return clk, done
 	}
 	t.Run("no completion within the timeout gives a typed error", func(t *testing.T) {
