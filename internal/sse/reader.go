@@ -16,7 +16,12 @@ const (
 	// is zero or negative.
 	defaultMaxEventSize = 64 << 20
 
-	// readBufSize is the size of the fixed read buffer.
+	// readBufMin is the size of the read buffer a Reader starts with, and
+	// readBufSize the size it doubles up to while reads fill it: most
+	// streams carry one small message (a request's answer), and a 32 KB
+	// buffer per stream was most of the memory a native call allocated
+	// (cleared, and collected, at every call).
+	readBufMin  = 4 << 10
 	readBufSize = 32 << 10
 
 	// maxRetainedBuf is the largest scratch buffer capacity kept between
@@ -105,7 +110,8 @@ const (
 // pending Read, and so Next, fail.
 type Reader struct {
 	src     io.Reader
-	buf     []byte // fixed-size read buffer
+	buf     []byte // read buffer: readBufMin bytes, doubled up to readBufSize
+	filled  bool   // the last read filled buf
 	rpos    int    // next unread byte in buf
 	wpos    int    // end of valid bytes in buf
 	readErr error  // error from src, reported once buf is drained
@@ -143,7 +149,7 @@ func NewReader(r io.Reader, opts *ReaderOptions) *Reader {
 	}
 	return &Reader{
 		src:          r,
-		buf:          make([]byte, readBufSize),
+		buf:          make([]byte, readBufMin),
 		maxEventSize: limit,
 	}
 }
@@ -215,6 +221,10 @@ func (r *Reader) Retry() (time.Duration, bool) {
 func (r *Reader) fill() {
 	if r.rpos == r.wpos {
 		r.rpos, r.wpos = 0, 0
+		if r.filled && len(r.buf) < readBufSize {
+			// The last read filled the buffer: the stream has more to say.
+			r.buf = make([]byte, min(2*len(r.buf), readBufSize))
+		}
 	}
 	for i := 0; i < maxEmptyReads; i++ {
 		n, err := r.src.Read(r.buf[r.wpos:])
@@ -223,6 +233,7 @@ func (r *Reader) fill() {
 			return
 		}
 		r.wpos += n
+		r.filled = r.wpos == len(r.buf)
 		if err != nil {
 			r.readErr = err
 			return

@@ -608,3 +608,28 @@ func TestNoReadAhead(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, ev("", "a", ""), e)
 }
+
+// TestReadBufferGrowsOnlyForBigStreams: a stream of one small message keeps
+// the small buffer; reads that fill it make it grow, up to its maximum.
+func TestReadBufferGrowsOnlyForBigStreams(t *testing.T) {
+	tests := []struct {
+		name   string
+		stream []byte
+		want   int
+	}{
+		{"one small answer", []byte("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"), sse.ReadBufMin},
+		{"a 1 MiB event", append(append([]byte("data: "), bytes.Repeat([]byte("x"), 1<<20)...), "\n\n"...), sse.ReadBufSize},
+		{"one byte over the small buffer", append(append([]byte("data: "), bytes.Repeat([]byte("x"), sse.ReadBufMin)...), "\n\n"...), 2 * sse.ReadBufMin},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := sse.NewReader(bytes.NewReader(tt.stream), nil)
+			e, err := r.Next()
+			require.NoError(t, err)
+			assert.Equal(t, len(tt.stream)-len("data: \n\n")-bytes.Index(tt.stream, []byte("data: ")), len(e.Data))
+			assert.Equal(t, tt.want, sse.BufLen(r))
+			_, err = r.Next()
+			require.ErrorIs(t, err, io.EOF)
+		})
+	}
+}
