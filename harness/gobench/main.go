@@ -9,7 +9,7 @@
 //	    The official Go SDK server (harness/demoserver, both eras, its echo
 //	    tool) on 127.0.0.1; prints "LISTENING http://127.0.0.1:<port>/mcp" and
 //	    exits when its stdin (a pipe from the parent) closes.
-//	gobench client -impl mcpwasm|gosdk|bare -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE]
+//	gobench client -impl mcpwasm|gosdk|bare -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE] [-memprofile FILE]
 //	    Connects, lists tools, makes -warmup then -calls sequential echo
 //	    calls (each answer checked), and prints one line
 //	    "RESULT {json}" with calls/s and the process's CPU (getrusage: user +
@@ -125,6 +125,7 @@ func client(args []string, w io.Writer) error {
 	calls := fs.Int("calls", 3000, "timed sequential calls")
 	warmup := fs.Int("warmup", 300, "untimed calls first")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed calls to this file")
+	memprofile := fs.String("memprofile", "", "write an allocation profile of the timed calls to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -201,6 +202,10 @@ func client(args []string, w io.Writer) error {
 			return err
 		}
 	}
+	if *memprofile != "" {
+		runtime.MemProfileRate = 512
+		runtime.GC() // the profile then counts the timed calls' allocations (go tool pprof -sample_index=alloc_space)
+	}
 	cpu0 := cpuTime()
 	t0 := time.Now()
 	if err := run(*calls); err != nil {
@@ -210,6 +215,16 @@ func client(args []string, w io.Writer) error {
 	cpu := cpuTime() - cpu0
 	if *cpuprofile != "" {
 		pprof.StopCPUProfile()
+	}
+	if *memprofile != "" {
+		f, err := os.Create(*memprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			return err
+		}
 	}
 	out, err := json.Marshal(result{
 		Client: *impl, Era: *era, Version: c.version(), Go: runtime.Version(), Marks: marks,
