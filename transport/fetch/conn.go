@@ -34,6 +34,7 @@ type conn struct {
 	streams      map[int64]context.CancelFunc
 	getStarted   bool
 	closed       bool
+	ended        bool  // end ran: a stream registered later is cancelled at once
 	fatal        error // the connection failed as a whole
 	legacySSE    *legacySSE
 	legacyFailed error
@@ -107,7 +108,21 @@ func (c *conn) fail(err error) {
 		c.fatal = err
 	}
 	c.mu.Unlock()
+	c.end()
+}
+
+// end cancels c's context and the request streams in flight, whose
+// contexts derive from their callers' (postRequest), not from c's.
+func (c *conn) end() {
+	c.mu.Lock()
+	c.ended = true
+	streams := c.streams
+	c.streams = map[int64]context.CancelFunc{}
+	c.mu.Unlock()
 	c.cancel()
+	for _, cancel := range streams {
+		cancel()
+	}
 }
 
 func (c *conn) Close() error {
@@ -127,7 +142,7 @@ func (c *conn) Close() error {
 		}
 		cancel()
 	}
-	c.cancel()
+	c.end()
 	c.wg.Wait()
 	c.grace.Close()
 	if c.t.opts.HTTP == nil {
@@ -269,8 +284,15 @@ func (c *conn) abortStream(id int64) {
 	}
 }
 
+// addStream registers request id's stream, or cancels it at once when
+// the connection has ended.
 func (c *conn) addStream(id int64, cancel context.CancelFunc) {
 	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
+		cancel()
+		return
+	}
 	c.streams[id] = cancel
 	c.mu.Unlock()
 }
@@ -330,11 +352,14 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	h, sid := c.postHeader(opts)
 	modern := core.IsModernVersion(opts.ProtocolVersion)
 
-	rctx, rcancel := context.WithCancel(c.ctx)
-	// Send's ctx aborts the request, and the reading of its response
-	// stream: the session sends a request on the caller's goroutine and
-	// cancels that ctx when the call fails (timeout, cancellation).
-	stop := context.AfterFunc(ctx, rcancel)
+	// The request's context: Send's ctx aborts the request, and the
+	// reading of its response stream (the session sends a request on the
+	// caller's goroutine and cancels that ctx when the call fails: timeout,
+	// cancellation); the connection's end cancels it through c.streams
+	// (end), and a modern cancellation through abortStream. (Derived from
+	// c.ctx and tied to ctx with AfterFunc, it cost two context
+	// registrations more per request.)
+	rctx, rcancel := context.WithCancel(ctx)
 	c.addStream(id, rcancel)
 	resp, err := c.t.doer.Do(rctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body, MaxBody: c.t.opts.MaxMessageSize})
 	if err == nil && ctx.Err() != nil {
@@ -342,7 +367,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 		resp.Body.Close()
 	}
 	if err != nil {
-		c.endStream(id, rcancel, stop)
+		c.endStream(id, rcancel)
 		return c.postFailed(ctx, m.Method, modern, err)
 	}
 	if !modern || m.Method == core.MethodInitialize {
@@ -350,7 +375,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	}
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		b := readErrorBody(resp)
-		c.endStream(id, rcancel, stop)
+		c.endStream(id, rcancel)
 		return c.postStatus(ctx, m, opts, resp, b, sid, modern)
 	}
 	if !modern && c.getGaveUp.Load() {
@@ -359,7 +384,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	if resp.StatusCode == 202 || resp.StatusCode == 204 {
 		// The answer will come on another stream (legacy servers).
 		resp.Body.Close()
-		c.endStream(id, rcancel, stop)
+		c.endStream(id, rcancel)
 		return nil
 	}
 	// The response is read right here: the session runs Send on a
@@ -372,15 +397,13 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 		c.readJSON(rctx, resp, id, ct)
 		resp.Body.Close() // (readPostStream closes its own)
 	}
-	c.endStream(id, rcancel, stop)
+	c.endStream(id, rcancel)
 	c.wg.Done()
 	return nil
 }
 
-// endStream forgets request id's response stream and cancels its context
-// (stop unties it from Send's).
-func (c *conn) endStream(id int64, cancel context.CancelFunc, stop func() bool) {
-	stop()
+// endStream forgets request id's response stream and cancels its context.
+func (c *conn) endStream(id int64, cancel context.CancelFunc) {
 	c.dropStream(id)
 	cancel()
 }

@@ -565,3 +565,48 @@ func TestStreamLeftOpenAfterResponse(t *testing.T) {
 	require.Len(t, res.Content, 1)
 	assert.Equal(t, "answered", res.Content[0].Text)
 }
+
+// TestCloseEndsARequestInFlight: a session closed while a request waits for
+// its answer aborts that request: the call returns at once, and the server
+// sees the request's connection go.
+func TestCloseEndsARequestInFlight(t *testing.T) {
+	got := make(chan struct{})
+	gone := make(chan struct{})
+	hs := legacyServer(t, func(w http.ResponseWriter, r *http.Request, req rpcReq) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		close(got)
+		select { // never answers
+		case <-r.Context().Done():
+			close(gone)
+		case <-time.After(20 * time.Second):
+		}
+	})
+	s := connectTo(t, hs.URL, nil, nil)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := s.CallTool(ctxT(t), &core.CallToolParams{Name: "slow"}, nil)
+		errc <- err
+	}()
+	<-got
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	select {
+	case err := <-errc:
+		require.ErrorIs(t, err, core.ErrClosed)
+	case <-time.After(5 * time.Second):
+		require.FailNow(t, "the call did not return when its session closed")
+	}
+	select {
+	case <-gone:
+	case <-time.After(5 * time.Second):
+		require.FailNow(t, "the request's connection stayed open")
+	}
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		require.FailNow(t, "Close did not return")
+	}
+}
