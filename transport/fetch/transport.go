@@ -41,7 +41,8 @@ type Options struct {
 	// Header is sent with every HTTP request (for example Authorization
 	// for a pre-issued token).
 	Header map[string]string
-	// HTTP performs the requests. Default: DefaultDoer() (net/http natively;
+	// HTTP performs the requests. Default: DefaultDoer() (natively its own
+	// HTTP/1.1 connections for plain http:// and net/http for the rest;
 	// under GOOS=js and GOOS=wasip1 a Doer that fails with
 	// ErrNoDefaultHTTP, so those builds pass their own).
 	HTTP Doer
