@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
 )
 
 // h1Doer is the DefaultDoer natively: plain-HTTP requests (http:// URLs no
@@ -77,15 +78,12 @@ func (d *h1Doer) target(rawURL string) *h1Target {
 		return t
 	}
 	t = &h1Target{}
-	if u, err := url.Parse(rawURL); err == nil && u.Scheme == "http" && u.Host != "" && u.User == nil && plainTarget(u.Host) {
+	if u, err := url.Parse(rawURL); err == nil && u.Scheme == "http" && u.User == nil && plainTarget(u.Host) {
 		if p, err := d.proxy(&http.Request{URL: u}); err == nil && p == nil {
-			t.direct = true
-			t.host = u.Host
-			t.addr = u.Host
+			t.host, t.addr, t.path = u.Host, u.Host, u.RequestURI()
 			if u.Port() == "" {
 				t.addr = net.JoinHostPort(u.Hostname(), "80")
 			}
-			t.path = u.RequestURI()
 			t.direct = plainTarget(t.path)
 		}
 	}
@@ -331,11 +329,7 @@ func (c *h1Conn) roundTrip(ctx context.Context, head, body []byte) (_ *Response,
 		}
 	}
 	c.limit = -1
-	h := make(Header, len(resp.Header))
-	for k, vs := range resp.Header {
-		h[strings.ToLower(k)] = vs
-	}
-	return &Response{StatusCode: resp.StatusCode, Header: h, Body: &h1Body{c: c, rc: resp.Body, stop: stop, keep: !resp.Close}}, false, nil
+	return &Response{StatusCode: resp.StatusCode, Header: lowerHeader(resp.Header), Body: &h1Body{c: c, rc: resp.Body, stop: stop, keep: !resp.Close}}, false, nil
 }
 
 // h1Body is an answer's body; at its end the connection goes back to the
@@ -389,7 +383,7 @@ func appendRequestHead(dst []byte, r *Request, t *h1Target) ([]byte, error) {
 	if method == "" {
 		method = "GET"
 	}
-	if !validToken(method) {
+	if !wire.IsToken(method) {
 		return nil, errf.Errorf("net/http: invalid method %q", method)
 	}
 	dst = append(dst, method...)
@@ -400,7 +394,7 @@ func appendRequestHead(dst []byte, r *Request, t *h1Target) ([]byte, error) {
 	dst = append(dst, "\r\n"...)
 	agent := false
 	for k, vs := range r.Header {
-		if !validToken(k) {
+		if !wire.IsToken(k) {
 			return nil, errf.Errorf("net/http: invalid header field name %q", k)
 		}
 		switch strings.ToLower(k) {
@@ -446,20 +440,6 @@ func appendCanonical(dst []byte, name string) []byte {
 		upper = c == '-'
 	}
 	return dst
-}
-
-// validToken reports whether s is an HTTP token (RFC 9110 5.6.2).
-func validToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // validValue reports whether v may be a header field value: no control

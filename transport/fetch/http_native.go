@@ -72,9 +72,14 @@ func (d *netDoer) Do(ctx context.Context, r *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := make(Header, len(resp.Header))
-	for k, vs := range resp.Header {
+	return &Response{StatusCode: resp.StatusCode, Header: lowerHeader(resp.Header), Body: resp.Body}, nil
+}
+
+// lowerHeader is net/http's header with the lower-case names Header keeps.
+func lowerHeader(hh http.Header) Header {
+	h := make(Header, len(hh))
+	for k, vs := range hh {
 		h[strings.ToLower(k)] = vs
 	}
-	return &Response{StatusCode: resp.StatusCode, Header: h, Body: resp.Body}, nil
+	return h
 }
