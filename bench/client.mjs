@@ -2,7 +2,7 @@
 //
 //   node bench/client.mjs <client> <url> <era> <rows-json> [soak-calls] [warm-up-seconds]
 //
-// client: "mcpwasm" (the JS package, js/src/index.js, over js/dist/mcpwasm.wasm), "ts" (the
+// client: "mcpwasm" (the JS package as Node imports it, js/src/index.node.js, over js/dist/mcpwasm.wasm), "ts" (the
 //         TypeScript SDK v2 client, @modelcontextprotocol/client) or "bare" (a hand-written
 //         JSON-RPC loop over the same fetch: the floor for any client in this process);
 // era:    "legacy" (2025-11-25: initialize, Mcp-Session-Id) or "modern" (2026-07-28);
@@ -55,7 +55,7 @@ const mark = (name) => { marks[name] = performance.now(); };
 let client; // {call(tool, args) → result, list() → tools result, close(), version}
 
 async function setupMcpwasm() {
-  const m = await import("../js/src/index.js");
+  const m = await import("../js/src/index.node.js"); // what the package's "node" export condition gives
   mark("imported");
   await m.init();
   mark("init");

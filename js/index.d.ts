@@ -473,7 +473,13 @@ export interface ConnectOptions {
   port?: McpPort;
   /** Headers sent with every HTTP request (for example Authorization). */
   headers?: Record<string, string> | Headers;
-  /** Your own fetch function (instrumentation, proxies, tests). */
+  /**
+   * Your own fetch function (instrumentation, proxies, tests). Without it,
+   * the Node entry point makes HTTP requests with node:http and node:https
+   * (several times cheaper than Node's fetch) unless globalThis.fetch was
+   * replaced or an undici global dispatcher other than an Agent is set;
+   * pass `fetch: globalThis.fetch` to use Node's fetch anyway.
+   */
   fetch?: typeof fetch;
   credentials?: RequestCredentials;
   mode?: RequestMode;

@@ -2,7 +2,7 @@
 // suite runs for each scenario, written on the npm package's public API
 // (js/src). It mirrors the native runner's scenario logic
 // (harness/conformance/scenario) in JavaScript.
-import { init, Client } from "../../js/src/index.js";
+import { init, Client } from "../../js/src/index.node.js"; // what Node programs get
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const contextJSON = process.env.MCP_CONFORMANCE_CONTEXT ?? "";

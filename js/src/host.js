@@ -17,10 +17,14 @@
 const nodeFetch = globalThis.process?.versions?.undici && !globalThis.process.versions.bun && !globalThis.Deno ? globalThis.fetch : null;
 const REDIRECTED_MAX = 64; // URLs remembered as redirecting (then forgotten all at once)
 
-/** createHost returns the helper object the module drives. */
-export function createHost(lane) {
+/**
+ * createHost returns the helper object the module drives. nodeHTTP is the
+ * Node entry point's HTTP client (nodehttp.js), or undefined: where it
+ * applies (see nodehttp.js) requests go through it instead of fetch.
+ */
+export function createHost(lane, nodeHTTP) {
   const redirected = new Set(); // URLs whose requests nodeFetch answered with a redirect
-  const live = new Map(); // id → {ac, reader}
+  const live = new Map(); // id → {ac, reader, cancel, aborted}
   const configs = [null]; // config number → {fn, extra, opts}
   const host = {
     deliver: null, // set by the module: deliver(id, 5, thrownValue)
@@ -36,12 +40,19 @@ export function createHost(lane) {
     // whole is read up to maxBody+1 bytes.
     start(id, config, head, body, manual, maxBody) {
       const { fn, extra, opts } = configs[config] || {};
-      const ac = new AbortController();
-      const entry = { ac, reader: null };
-      live.set(id, entry);
       const parts = head.split("\n");
       const headers = [];
       for (let i = 2; i + 1 < parts.length; i += 2) headers.push([parts[i], parts[i + 1]]);
+      const url = parts[1];
+      if (nodeHTTP && !fn && !extra && !manual && (url.startsWith("http://") || url.startsWith("https://")) && !redirected.has(url) && nodeHTTP.usable(nodeFetch)) {
+        const entry = { ac: null, reader: null, cancel: null, aborted: false };
+        live.set(id, entry);
+        runNode(id, entry, url, parts[0], headers, body, maxBody);
+        return;
+      }
+      const ac = new AbortController();
+      const entry = { ac, reader: null, cancel: null, aborted: false };
+      live.set(id, entry);
       const init = extra ? { ...extra } : {};
       init.method = parts[0];
       init.headers = headers;
@@ -58,21 +69,23 @@ export function createHost(lane) {
       let again; // the body of a second request, after a refused redirect
       if (manual) init.redirect = "manual";
       else if (f === nodeFetch && !init.redirect) {
-        if (!redirected.has(parts[1])) {
+        if (!redirected.has(url)) {
           init.redirect = "error";
           if (body !== undefined) again = body.slice(); // Node's fetch detaches the first one's buffer
         } else if (body !== undefined) {
           init.body = new Blob([body]); // see send
         }
       }
-      run(id, entry, f, parts[1], init, maxBody, again);
+      run(id, entry, () => send(f, url, init, again), maxBody);
     },
     abort(id) {
       const entry = live.get(id);
       if (!entry) return;
       live.delete(id);
+      entry.aborted = true;
       entry.reader?.cancel().catch(() => {});
-      entry.ac.abort();
+      entry.ac?.abort();
+      entry.cancel?.();
     },
     // fail reports a failure to start exchange id.
     fail(id, e) {
@@ -81,6 +94,12 @@ export function createHost(lane) {
     },
   };
 
+  // remember notes that url answered with a redirect.
+  function remember(url) {
+    if (redirected.size >= REDIRECTED_MAX) redirected.clear();
+    redirected.add(url);
+  }
+
   // send starts the request, again with redirect "follow" when it was sent
   // with "error" and Node's fetch refused a redirect.
   async function send(fn, url, init, again) {
@@ -88,8 +107,7 @@ export function createHost(lane) {
       return await fn.call(globalThis, url, init);
     } catch (e) {
       if (init.redirect !== "error" || e?.cause?.message !== "unexpected redirect") throw e;
-      if (redirected.size >= REDIRECTED_MAX) redirected.clear();
-      redirected.add(url);
+      remember(url);
       delete init.redirect;
       // A Blob: Node's fetch fails to follow a 307 or 308 with a buffer as
       // the body (it sends the detached buffer again).
@@ -98,20 +116,43 @@ export function createHost(lane) {
     }
   }
 
-  async function run(id, entry, fn, url, init, maxBody, again) {
+  // runNode performs exchange id with nodeHTTP; a redirect is followed by
+  // Node's fetch, for this URL from then on.
+  function runNode(id, entry, url, method, headers, body, maxBody) {
+    run(id, entry, async () => {
+      const resp = await nodeHTTP.request(url, method, headers, body, entry);
+      if (resp) return resp;
+      remember(url);
+      if (entry.aborted) throw new DOMException("This operation was aborted", "AbortError");
+      const init = { method, headers, signal: (entry.ac = new AbortController()).signal };
+      if (body !== undefined) init.body = new Blob([body]); // see send
+      return await nodeFetch.call(globalThis, url, init);
+    }, maxBody);
+  }
+
+  // run performs exchange id: start() resolves with a fetch Response or
+  // a response of nodeHTTP ({status, type, lines, contentType, body}).
+  async function run(id, entry, start, maxBody) {
     try {
-      const resp = await send(fn, url, init, again);
-      if (!resp || typeof resp.status !== "number" || !resp.headers) throw new TypeError("fetch did not resolve to a Response");
-      const lines = [];
-      for (const [k, v] of resp.headers) lines.push(k, v);
+      const resp = await start();
+      if (!resp || typeof resp.status !== "number" || !(resp.headers || resp.lines !== undefined)) throw new TypeError("fetch did not resolve to a Response");
+      let lines, ct;
+      if (resp.lines !== undefined) {
+        lines = resp.lines;
+        ct = resp.contentType;
+      } else {
+        const pairs = [];
+        for (const [k, v] of resp.headers) pairs.push(k, v);
+        lines = pairs.join("\n");
+        ct = resp.headers.get("content-type") || "";
+      }
       const type = resp.type || "default";
-      const ct = resp.headers.get("content-type") || "";
       if (!resp.body || !ct.toLowerCase().startsWith("text/event-stream")) {
         const bytes = resp.body ? await readAll(resp, entry, maxBody) : undefined;
-        if (live.has(id)) lane.deliver(id, 1, resp.status, type, lines.join("\n"), bytes);
+        if (live.has(id)) lane.deliver(id, 1, resp.status, type, lines, bytes);
         return;
       }
-      lane.deliver(id, 2, resp.status, type, lines.join("\n"), undefined);
+      lane.deliver(id, 2, resp.status, type, lines, undefined);
       const reader = resp.body.getReader();
       entry.reader = reader;
       for (;;) {

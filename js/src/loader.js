@@ -38,8 +38,10 @@ export function init(options) {
  * initWith returns an init function whose default source (when the caller
  * names none) is defaults.module (a WebAssembly.Module: the workerd entry
  * point imports the .wasm as one) or the file next to the package read
- * with defaults.readFile (the Node entry point). The browser entry point
- * uses neither, so it imports nothing Node-specific.
+ * with defaults.readFile (the Node entry point). defaults.nodeHTTP is the
+ * Node entry point's HTTP client (nodehttp.js) the fetch helper uses where
+ * it applies. The browser entry point uses none of them, so it imports
+ * nothing Node-specific.
  */
 export function initWith(defaults) {
   return (options) => initFrom(options, defaults);
@@ -109,7 +111,7 @@ async function start(opts, defaults) {
     // to start) only while handling a request: an init() at module scope
     // gets this far, and the module starts at the first client, inside a
     // request. Go runs main up to its registration synchronously.
-    return { deferred: () => withRearm(bootNow(go, instance, lane), rearm) };
+    return { deferred: () => withRearm(bootNow(go, instance, lane, defaults.nodeHTTP), rearm) };
   }
   let registered;
   const ready = new Promise((resolve, reject) => {
@@ -124,7 +126,7 @@ async function start(opts, defaults) {
   try {
     const a = await ready.catch((e) => { throw explainStartError(e); });
     if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
-    attachLane(a, instance, lane);
+    attachLane(a, instance, lane, defaults.nodeHTTP);
     return withRearm(a, rearm);
   } finally {
     if (globalThis.__mcpwasmRegister === registered) delete globalThis.__mcpwasmRegister;
@@ -141,16 +143,17 @@ function randomAllowed() {
 }
 
 // attachLane connects the module's fast lane (lane.js) and its fetch helper
-// (host.js) to the API object a.
-function attachLane(a, instance, lane) {
-  const host = createHost(lane);
+// (host.js) to the API object a; nodeHTTP is the Node entry point's HTTP
+// client (nodehttp.js) or undefined.
+function attachLane(a, instance, lane, nodeHTTP) {
+  const host = createHost(lane, nodeHTTP);
   lane.bind(instance.exports, host);
   a.setHost(host);
   a.lane = lane;
 }
 
 // bootNow starts an instantiated module and returns its API object at once.
-function bootNow(go, instance, lane) {
+function bootNow(go, instance, lane, nodeHTTP) {
   let a;
   const register = (x) => { a = x; };
   globalThis.__mcpwasmRegister = register;
@@ -159,7 +162,7 @@ function bootNow(go, instance, lane) {
   if (globalThis.__mcpwasmRegister === register) delete globalThis.__mcpwasmRegister;
   if (!a) throw explainStartError(failure ?? new Error("mcpwasm: the module did not start"));
   if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
-  attachLane(a, instance, lane);
+  attachLane(a, instance, lane, nodeHTTP);
   return a;
 }
 

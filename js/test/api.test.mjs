@@ -1,7 +1,7 @@
 // The API's edges: option validation, errors, a closed client, bad input.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { init, Client, McpError, ErrorCode, throwIfToolError } from "../src/index.js";
+import { init, Client, McpError, ErrorCode, throwIfToolError } from "../src/index.node.js";
 import { startPeer, text } from "./helpers.mjs";
 
 await init();

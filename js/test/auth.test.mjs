@@ -11,7 +11,7 @@ import { mkdtemp, readFile, stat, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { init, Client, McpError } from "../src/index.js";
+import { init, Client, McpError } from "../src/index.node.js";
 import { loopbackAuthorization, fileStore } from "../src/node.js";
 import { repo } from "./helpers.mjs";
 

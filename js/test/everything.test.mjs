@@ -3,7 +3,7 @@
 // progress, logs and subscriptions, over Streamable HTTP and HTTP+SSE.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { init, Client } from "../src/index.js";
+import { init, Client } from "../src/index.node.js";
 import { startPeer, text, waitFor } from "./helpers.mjs";
 
 await init();

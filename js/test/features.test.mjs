@@ -3,7 +3,7 @@
 // official Go SDK server (both eras), driving the shared test-peer tool set.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { init, Client, McpError, ErrorCode } from "../src/index.js";
+import { init, Client, McpError, ErrorCode } from "../src/index.node.js";
 import { startPeer, text, waitFor } from "./helpers.mjs";
 
 await init();

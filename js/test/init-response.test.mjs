@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { init, Client, moduleStats } from "../src/index.js";
+import { init, Client, moduleStats } from "../src/index.node.js";
 
 test("init({ response }) compiles from a Response (or a Promise of one)", async () => {
   const bytes = await readFile(new URL("../dist/mcpwasm.wasm", import.meta.url));

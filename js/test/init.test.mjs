@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { init, Client } from "../src/index.js";
+import { init, Client } from "../src/index.node.js";
 
 const wasmURL = new URL("../dist/mcpwasm.wasm", import.meta.url);
 

@@ -3,7 +3,7 @@
 // adds returning undefined — against the official Go SDK demo server.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { init, Client, McpError, moduleStats } from "../src/index.js";
+import { init, Client, McpError, moduleStats } from "../src/index.node.js";
 import { startPeer, text, waitFor } from "./helpers.mjs";
 
 await init();

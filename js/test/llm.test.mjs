@@ -9,7 +9,7 @@ import {
   toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools, modelVisible,
   toOpenAIChatContent, toOpenAIChatMedia, toOpenAIResponsesOutput, toAnthropicContent,
   runOpenAIChatToolCalls, runOpenAIResponsesCalls, runAnthropicToolUses,
-} from "../src/index.js";
+} from "../src/index.node.js";
 import { startPeer } from "./helpers.mjs";
 
 await init();

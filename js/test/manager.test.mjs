@@ -4,7 +4,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
-import { init, McpManager, McpError, parseConfig, namespacedName } from "../src/index.js";
+import { init, McpManager, McpError, parseConfig, namespacedName } from "../src/index.node.js";
 import { startPeer, text, waitFor } from "./helpers.mjs";
 
 await init();

@@ -2,7 +2,7 @@
 // leave the caller guessing (issue 10), through the JS package.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { init, Client, McpError, ErrorCode } from "../src/index.js";
+import { init, Client, McpError, ErrorCode } from "../src/index.node.js";
 import { modernServer, startPeer, text, waitFor } from "./helpers.mjs";
 
 await init();

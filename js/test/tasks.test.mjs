@@ -4,7 +4,7 @@
 // tasks-server.mjs, shapes checked with @modelcontextprotocol/ext-tasks).
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { init, Client, Task, McpError } from "../src/index.js";
+import { init, Client, Task, McpError } from "../src/index.node.js";
 import { startPeer, text } from "./helpers.mjs";
 
 await init();

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { init, Client, McpError } from "../src/index.js";
+import { init, Client, McpError } from "../src/index.node.js";
 import { modernServer } from "./helpers.mjs";
 
 await init();
@@ -60,7 +60,7 @@ test("call timeouts fire, each at its own time, while other calls come and go", 
 test("a Node script that closed its client exits at once, though Go's timeout for the call is still armed", async () => {
   const s = await server();
   const script = `
-    const { init, Client } = await import(${JSON.stringify(new URL("../src/index.js", import.meta.url).href)});
+    const { init, Client } = await import(${JSON.stringify(new URL("../src/index.node.js", import.meta.url).href)});
     await init();
     const c = new Client({ name: "t", version: "1" });
     await c.connect(${JSON.stringify(s.url)});

@@ -4,7 +4,7 @@
 // in make test); without one, connect fails with a clear error.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { init, Client, McpError } from "../src/index.js";
+import { init, Client, McpError } from "../src/index.node.js";
 import { startPeer, text, waitFor } from "./helpers.mjs";
 
 await init();

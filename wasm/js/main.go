@@ -227,7 +227,15 @@ type clientEntry struct {
 
 	mu      sync.Mutex
 	session *core.Session
+	// closing ends the connects in progress when close is called (made by
+	// the first connect after a close).
+	closing    context.Context
+	endConnect context.CancelCauseFunc
 }
+
+// errClosedConnecting is why a connect in progress ends when its client is
+// closed.
+var errClosedConnecting = errf.Errorf("%w: the client was closed while connecting", core.ErrClosed)
 
 func (b *bridge) add(c *clientEntry) int {
 	b.mu.Lock()
@@ -437,8 +445,20 @@ func (b *bridge) connect(op *op) (any, error) {
 		return nil, err
 	}
 	c := op.c
-	s, err := c.client.Connect(op.ctx, t, &core.ConnectOptions{ProtocolVersions: o.ProtocolVersions})
+	c.mu.Lock()
+	if c.closing == nil {
+		c.closing, c.endConnect = context.WithCancelCause(context.Background())
+	}
+	closing := c.closing
+	c.mu.Unlock()
+	ctx, cancel := context.WithCancelCause(op.ctx)
+	defer cancel(nil)
+	defer context.AfterFunc(closing, func() { cancel(errClosedConnecting) })()
+	s, err := c.client.Connect(ctx, t, &core.ConnectOptions{ProtocolVersions: o.ProtocolVersions})
 	if err != nil {
+		if context.Cause(ctx) == errClosedConnecting {
+			return nil, errClosedConnecting
+		}
 		return nil, err
 	}
 	c.mu.Lock()
@@ -448,9 +468,9 @@ func (b *bridge) connect(op *op) (any, error) {
 	if old != nil {
 		go old.Close()
 	}
-	if !b.live(c) { // state.go: freed (closed) while connecting
+	if !b.live(c) || closing.Err() != nil { // state.go: freed, or closed while connecting
 		go s.Close()
-		return nil, errf.Errorf("%w: the client was closed while connecting", core.ErrClosed)
+		return nil, errClosedConnecting
 	}
 	return sessionInfo(s), nil
 }
@@ -483,6 +503,10 @@ func (b *bridge) close(o *op) (any, error) {
 	c.mu.Lock()
 	s := c.session
 	c.session = nil
+	if c.endConnect != nil {
+		c.endConnect(errClosedConnecting)
+		c.closing, c.endConnect = nil, nil
+	}
 	c.mu.Unlock()
 	if s != nil {
 		return nil, s.Close()

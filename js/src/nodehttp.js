@@ -1,0 +1,231 @@
+// Node's own HTTP client for the fetch helper (host.js), used by the Node
+// entry point (index.node.js) only: the browser entry point never reaches
+// this file, and it imports Node's modules when it first needs them.
+//
+// Why: Node's fetch (undici) spends ≈570 µs of CPU on a small JSON-RPC
+// exchange that node:http makes in ≈180 µs (the WHATWG Request, Response,
+// Headers, AbortSignal and ReadableStream objects of every call; see
+// docs/architecture.md, "HTTP in Node"). The helper sends through this
+// client only where it behaves as Node's fetch would: http: and https:
+// URLs, the default fetch (no fetch option, globalThis.fetch not replaced,
+// no undici global dispatcher such as a proxy agent set), redirects
+// followed. It answers what fetch answers: header names lower-cased and
+// repeated ones joined with ", " (set-cookie apart), content codings
+// decoded (gzip, deflate, br, as fetch asks for them), failures as
+// TypeError("fetch failed") with the cause, a body cut short as
+// TypeError("terminated").
+
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+// Errors of a kept-alive connection the server closed while it was idle:
+// the request is sent once more on a new connection, as browsers and Go's
+// net/http do (nothing of an answer arrived).
+const STALE = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
+const QUEUED_MAX = 16; // body chunks held before the socket is paused
+const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
+
+/**
+ * createNodeHTTP returns the client: request(url, method, headerPairs,
+ * body, entry) resolves with a response object for host.js ({status, type,
+ * lines, contentType, body: {getReader()}}), or with null when the answer
+ * is a redirect (the helper then lets fetch follow it); entry.cancel is set
+ * to a function that ends the exchange.
+ */
+export function createNodeHTTP() {
+  let http, https, zlib; // Node's modules, imported at first use
+  let agents = null;
+
+  /** usable reports whether fetch is still Node's own, with its own dispatcher. */
+  function usable(nodeFetch) {
+    if (globalThis.fetch !== nodeFetch) return false;
+    const d = globalThis[DISPATCHER];
+    return d === undefined || d?.constructor?.name === "Agent";
+  }
+
+  async function request(url, method, pairs, body, entry) {
+    const u = new URL(url);
+    if (u.protocol === "https:") https ??= await import("node:https");
+    else http ??= await import("node:http");
+    agents ??= {};
+    const mod = u.protocol === "https:" ? https : http;
+    const agent = (agents[u.protocol] ??= new mod.Agent({ keepAlive: true }));
+    const headers = {};
+    for (const [k, v] of pairs) {
+      const n = k.toLowerCase();
+      headers[n] = n in headers ? [].concat(headers[n], v) : v;
+    }
+    headers.accept ??= "*/*";
+    headers["accept-encoding"] ??= u.protocol === "https:" ? "br, gzip, deflate" : "gzip, deflate";
+    headers["user-agent"] ??= "node";
+    if (body !== undefined) headers["content-length"] = String(body.byteLength);
+    else if (method === "POST" || method === "PUT") headers["content-length"] = "0";
+    const options = { method, headers, agent };
+    for (let attempt = 0; ; attempt++) {
+      const r = await exchange(mod, u, options, body, entry, attempt === 0);
+      if (r !== STALE) return r;
+    }
+  }
+
+  // exchange sends the request once; it resolves with the response, null
+  // for a redirect, or STALE when a reused connection failed before any
+  // answer and retry allows one more attempt.
+  function exchange(mod, u, options, body, entry, retry) {
+    return new Promise((resolve, reject) => {
+      if (entry.aborted) {
+        reject(new DOMException("This operation was aborted", "AbortError"));
+        return;
+      }
+      let answered = false;
+      const req = mod.request(u, options);
+      entry.cancel = () => req.destroy();
+      const failed = (e) => {
+        if (answered) return;
+        answered = true;
+        if (retry && req.reusedSocket && STALE.has(e?.code) && !entry.aborted) resolve(STALE);
+        else reject(new TypeError("fetch failed", { cause: e }));
+      };
+      req.on("error", failed);
+      req.on("close", () => failed(new Error("the connection closed before an answer")));
+      req.on("response", (res) => {
+        if (answered) {
+          res.destroy();
+          return;
+        }
+        answered = true;
+        answer(res, req, options.method, entry).then(resolve, reject);
+      });
+      req.end(body);
+    });
+  }
+
+  // answer makes the response object of res (null for a redirect).
+  async function answer(res, req, method, entry) {
+    const status = res.statusCode;
+    if (REDIRECT.has(status) && res.headers.location !== undefined) {
+      res.resume();
+      return null;
+    }
+    let stream = res;
+    const coded = res.headers["content-encoding"];
+    if (coded && method !== "HEAD" && status !== 204 && status !== 304) {
+      if (!zlib) {
+        res.pause();
+        const hold = () => {}; // an error while Node's zlib loads: seen below
+        res.on("error", hold);
+        zlib = await import("node:zlib");
+        res.off("error", hold);
+        if (res.destroyed && !res.complete) throw new TypeError("terminated", { cause: new Error("the connection closed before the end of the body") });
+      }
+      stream = decoded(res, coded);
+    }
+    entry.cancel = () => {
+      stream.destroy();
+      req.destroy();
+    };
+    return {
+      status,
+      type: "default",
+      lines: headerLines(res.rawHeaders),
+      contentType: res.headers["content-type"] ?? "",
+      body: bodyOf(stream),
+    };
+  }
+
+  // decoded pipes res through the decoders of its content codings, as
+  // fetch does; with a coding fetch does not know, the body stays as sent.
+  function decoded(res, coded) {
+    const codings = coded.toLowerCase().split(",").map((c) => c.trim());
+    if (codings.length > 5 || !codings.every((c) => c === "gzip" || c === "x-gzip" || c === "deflate" || c === "br")) return res;
+    const z = zlib.constants;
+    const sync = { flush: z.Z_SYNC_FLUSH, finishFlush: z.Z_SYNC_FLUSH };
+    const decoders = codings.reverse().map((c) =>
+      c === "br" ? zlib.createBrotliDecompress({ flush: z.BROTLI_OPERATION_FLUSH, finishFlush: z.BROTLI_OPERATION_FLUSH })
+        : c === "deflate" ? zlib.createInflate(sync) : zlib.createGunzip(sync));
+    let s = res;
+    for (const d of decoders) {
+      s.on("error", (e) => d.destroy(e));
+      s = s.pipe(d);
+    }
+    return s;
+  }
+
+  return { usable, request };
+}
+
+// headerLines joins the answer's headers as host.js passes them to the
+// module: names lower-cased, a repeated name's values joined with ", "
+// (set-cookie's kept apart), as fetch's Headers iterates them. Exported
+// for the tests.
+export function headerLines(raw) {
+  const lines = [];
+  let at = null;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const n = raw[i].toLowerCase();
+    const v = raw[i + 1];
+    const j = n === "set-cookie" ? undefined : at?.get(n);
+    if (j !== undefined) {
+      lines[j] += ", " + v;
+      continue;
+    }
+    if (n !== "set-cookie") (at ??= new Map()).set(n, lines.length + 1);
+    lines.push(n, v);
+  }
+  return lines.join("\n");
+}
+
+// bodyOf returns a body with getReader() over a Node stream: read()
+// resolves with the next chunk (pausing the stream while QUEUED_MAX chunks
+// wait), cancel() destroys the stream. A stream that closes before its end
+// fails the read with TypeError("terminated"), as fetch's body does.
+function bodyOf(stream) {
+  const queue = [];
+  let done = false;
+  let error = null;
+  let waiter = null;
+  const wake = () => {
+    const w = waiter;
+    if (!w) return;
+    waiter = null;
+    if (queue.length) w.resolve({ done: false, value: queue.shift() });
+    else if (error) w.reject(error);
+    else if (done) w.resolve({ done: true, value: undefined });
+    else waiter = w;
+  };
+  const fail = (cause) => {
+    if (done || error) return;
+    error = new TypeError("terminated", { cause });
+    wake();
+  };
+  stream.on("data", (c) => {
+    queue.push(c);
+    if (queue.length >= QUEUED_MAX) stream.pause();
+    wake();
+  });
+  stream.on("end", () => {
+    done = true;
+    wake();
+  });
+  stream.on("error", fail);
+  stream.on("close", () => fail(new Error("the connection closed before the end of the body")));
+  const reader = {
+    read() {
+      if (queue.length) {
+        const value = queue.shift();
+        if (queue.length < QUEUED_MAX / 2 && stream.isPaused()) stream.resume();
+        return Promise.resolve({ done: false, value });
+      }
+      if (error) return Promise.reject(error);
+      if (done) return Promise.resolve({ done: true, value: undefined });
+      return new Promise((resolve, reject) => {
+        waiter = { resolve, reject };
+        if (stream.isPaused()) stream.resume();
+      });
+    },
+    cancel() {
+      done = true;
+      queue.length = 0;
+      stream.destroy();
+      return Promise.resolve();
+    },
+  };
+  return { getReader: () => reader };
+}
