@@ -29,9 +29,16 @@ func benchRead(b *testing.B, stream []byte, wantEvents int) {
 	b.SetBytes(int64(len(stream)))
 	b.ReportAllocs()
 	src := bytes.NewReader(stream)
+	chunks := &benchChunks{}
 	for b.Loop() {
-		src.Reset(stream)
-		r := sse.NewReader(src, nil)
+		var r *sse.Reader
+		if b.Name() == "BenchmarkReaderLargeEventChunks" {
+			chunks.rest = stream
+			r = sse.NewReader(chunks, nil)
+		} else {
+			src.Reset(stream)
+			r = sse.NewReader(src, nil)
+		}
 		n := 0
 		for {
 			_, err := r.Next()
@@ -64,6 +71,27 @@ func BenchmarkReaderSmallEvents(b *testing.B) {
 func BenchmarkReaderLargeEvent(b *testing.B) {
 	benchRead(b, benchStream(1, 8<<20), 1)
 }
+
+// BenchmarkReaderLargeEventChunks parses one 8 MiB event handed over in
+// 64 KiB chunks (as the JavaScript fetch helper's bodies hand them).
+func BenchmarkReaderLargeEventChunks(b *testing.B) {
+	benchRead(b, benchStream(1, 8<<20), 1)
+}
+
+// benchChunks hands rest over in chunks of 64 KiB.
+type benchChunks struct{ rest []byte }
+
+func (c *benchChunks) Chunk() ([]byte, error) {
+	if len(c.rest) == 0 {
+		return nil, io.EOF
+	}
+	n := min(64<<10, len(c.rest))
+	b := c.rest[:n:n]
+	c.rest = c.rest[n:]
+	return b, nil
+}
+
+func (c *benchChunks) Read([]byte) (int, error) { panic("Read called on a chunk source") }
 
 func BenchmarkAppendEvent(b *testing.B) {
 	ev := sse.Event{Type: "message", ID: "12345", Data: bytes.Repeat([]byte("0123456789abcde\n"), 64)}

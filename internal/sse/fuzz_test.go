@@ -33,6 +33,9 @@ func FuzzReader(f *testing.F) {
 		require.Equal(t, whole, oneByte, "1-byte reads differ from whole input")
 		chunked := collect(t, newRandomChunkReader(in, uint64(len(in)), 5), opts)
 		require.Equal(t, whole, chunked, "random chunks differ from whole input")
+		src := newChunkSource(in, uint64(len(in)), 9)
+		require.Equal(t, whole, collect(t, src, opts), "a chunk source differs from whole input")
+		require.Equal(t, in, src.mem, "the Reader wrote into a chunk")
 		require.Equal(t, refParse(in, int(limit)), whole, "differs from reference parser")
 
 		require.Contains(t, []string{"EOF", "too large"}, whole.Err)

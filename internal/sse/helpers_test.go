@@ -83,6 +83,42 @@ func (r *randomChunkReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// chunkSource hands over the data as chunks of 1..maxChunk bytes, some of
+// them empty, through Chunk (the interface of the JavaScript fetch
+// helper's bodies, which the Reader parses in place); the chunks are
+// slices of one copy of the data, so a Reader that wrote into them would
+// show in mem.
+type chunkSource struct {
+	mem      []byte
+	data     []byte
+	rng      *rand.Rand
+	maxChunk int
+	err      error // after the data; io.EOF if nil
+}
+
+func newChunkSource(data []byte, seed uint64, maxChunk int) *chunkSource {
+	mem := bytes.Clone(data)
+	return &chunkSource{mem: mem, data: mem, rng: rand.New(rand.NewPCG(seed, seed^0x51ed27)), maxChunk: maxChunk}
+}
+
+func (c *chunkSource) Chunk() ([]byte, error) {
+	if len(c.data) == 0 {
+		if c.err != nil {
+			return nil, c.err
+		}
+		return nil, io.EOF
+	}
+	if c.rng.IntN(8) == 0 {
+		return []byte{}, nil
+	}
+	n := min(1+c.rng.IntN(c.maxChunk), len(c.data))
+	b := c.data[:n:n]
+	c.data = c.data[n:]
+	return b, nil
+}
+
+func (c *chunkSource) Read([]byte) (int, error) { panic("Read called on a chunk source") }
+
 // chunksReader returns exactly the given chunks, one per Read call (p is
 // always large enough in these tests).
 type chunksReader struct {
@@ -119,6 +155,8 @@ var readerVariants = []readerVariant{
 	{"random-small-1", func(b []byte) io.Reader { return newRandomChunkReader(b, 1, 4) }},
 	{"random-small-2", func(b []byte) io.Reader { return newRandomChunkReader(b, 2, 7) }},
 	{"random-medium", func(b []byte) io.Reader { return newRandomChunkReader(b, 3, 64) }},
+	{"chunk-source-small", func(b []byte) io.Reader { return newChunkSource(b, 4, 5) }},
+	{"chunk-source-big", func(b []byte) io.Reader { return newChunkSource(b, 5, 70000) }},
 }
 
 // parseAll parses input through every reader variant, requires that they

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -110,12 +111,13 @@ const (
 // pending Read, and so Next, fail.
 type Reader struct {
 	src     io.Reader
-	buf     []byte // read buffer: readBufMin bytes, doubled up to readBufSize
-	filled  bool   // the last read filled buf
-	rpos    int    // next unread byte in buf
-	wpos    int    // end of valid bytes in buf
-	readErr error  // error from src, reported once buf is drained
-	err     error  // sticky error returned by Next
+	chunks  chunkSource // src, when it hands over chunks (then buf is the current one)
+	buf     []byte      // read buffer: readBufMin bytes, doubled up to readBufSize
+	filled  bool        // the last read filled buf
+	rpos    int         // next unread byte in buf
+	wpos    int         // end of valid bytes in buf
+	readErr error       // error from src, reported once buf is drained
+	err     error       // sticky error returned by Next
 
 	bomChecked bool // the optional leading BOM has been handled
 	skipLF     bool // previous line ended in CR: an immediately following LF is part of that line end
@@ -129,6 +131,7 @@ type Reader struct {
 	eventSize    int // bytes of non-comment lines since the last blank line
 
 	data      []byte // data buffer (each data line's value followed by "\n")
+	dataMixed bool   // data may hold bytes outside ASCII (it is then checked for UTF-8)
 	eventType string // event type buffer
 	typeCache string // last event type string allocated, reused when repeated
 	idBuf     string // last-event-ID buffer
@@ -147,11 +150,23 @@ func NewReader(r io.Reader, opts *ReaderOptions) *Reader {
 	if opts != nil && opts.MaxEventSize > 0 {
 		limit = opts.MaxEventSize
 	}
+	if c, ok := r.(chunkSource); ok {
+		return &Reader{src: r, chunks: c, maxEventSize: limit}
+	}
 	return &Reader{
 		src:          r,
 		buf:          make([]byte, readBufMin),
 		maxEventSize: limit,
 	}
+}
+
+// chunkSource is a source that hands over what it read in chunks the
+// Reader may keep (the JavaScript fetch helper's bodies, whose chunks were
+// copied into the module once already): the Reader parses each in place
+// instead of copying it into a buffer of its own. Chunk blocks like Read
+// and returns io.EOF (unwrapped) at the end.
+type chunkSource interface {
+	Chunk() ([]byte, error)
 }
 
 // Next reads until the next event is dispatched and returns it.
@@ -219,6 +234,10 @@ func (r *Reader) Retry() (time.Duration, bool) {
 // fill reads more bytes into the buffer. It must be called only when the
 // buffer has room; Next calls it only after draining the buffer.
 func (r *Reader) fill() {
+	if r.chunks != nil {
+		r.fillChunk()
+		return
+	}
 	if r.rpos == r.wpos {
 		r.rpos, r.wpos = 0, 0
 		if r.filled && len(r.buf) < readBufSize {
@@ -239,6 +258,28 @@ func (r *Reader) fill() {
 			return
 		}
 		if n > 0 {
+			return
+		}
+	}
+	r.readErr = io.ErrNoProgress
+}
+
+// fillChunk takes the source's next chunk as the buffer (after what is
+// left of the current one, which only a partial BOM leaves).
+func (r *Reader) fillChunk() {
+	for i := 0; i < maxEmptyReads; i++ {
+		c, err := r.chunks.Chunk()
+		if len(c) > 0 {
+			if rest := r.buf[r.rpos:r.wpos]; len(rest) > 0 {
+				c = append(rest[:len(rest):len(rest)], c...)
+			}
+			r.buf, r.rpos, r.wpos = c, 0, len(c)
+		}
+		if err != nil {
+			r.readErr = err
+			return
+		}
+		if len(c) > 0 {
 			return
 		}
 	}
@@ -360,7 +401,7 @@ func (r *Reader) parse() (ev Event, ok bool) {
 			r.state = stateValue
 
 		case stateValue:
-			i := indexEOL(b)
+			i, ascii := scanLine(b)
 			seg := b
 			if i >= 0 {
 				seg = b[:i]
@@ -370,7 +411,14 @@ func (r *Reader) parse() (ev Event, ok bool) {
 			}
 			switch r.field {
 			case fieldData:
+				if len(r.data)+len(seg) > cap(r.data) {
+					// Double: append grows a big slice by a quarter at a
+					// time, which copied a 1 MB event's data four times
+					// over and an 8 MB one's five.
+					r.data = slices.Grow(r.data, max(len(seg), cap(r.data)))
+				}
 				r.data = append(r.data, seg...)
+				r.dataMixed = r.dataMixed || !ascii
 			case fieldEvent, fieldID, fieldRetry:
 				r.val = append(r.val, seg...)
 			}
@@ -389,19 +437,6 @@ func (r *Reader) endLine(c byte) {
 	r.rpos++
 	r.skipLF = c == '\r'
 	r.state = stateLineStart
-}
-
-// indexEOL returns the index of the first CR or LF in b, or -1.
-func indexEOL(b []byte) int {
-	i := bytes.IndexByte(b, '\n')
-	s := b
-	if i >= 0 {
-		s = b[:i]
-	}
-	if j := bytes.IndexByte(s, '\r'); j >= 0 {
-		return j
-	}
-	return i
 }
 
 func classify(name []byte) fieldKind {
@@ -484,9 +519,11 @@ func (r *Reader) blankLine() (Event, bool) {
 		return Event{}, false
 	}
 	d := r.data[:len(r.data)-1] // strip the trailing "\n"
+	mixed := r.dataMixed
+	r.dataMixed = false
 	var out []byte
 	switch {
-	case !utf8.Valid(d):
+	case mixed && !utf8.Valid(d):
 		out = appendValidUTF8(make([]byte, 0, len(d)+8), d)
 	case cap(r.data) > maxRetainedBuf:
 		// Hand the large buffer to the caller instead of copying it, and

@@ -633,3 +633,32 @@ func TestReadBufferGrowsOnlyForBigStreams(t *testing.T) {
 		})
 	}
 }
+
+func TestChunkSource(t *testing.T) {
+	t.Run("the chunks are parsed in place, never written", func(t *testing.T) {
+		in := []byte(chunkingStream)
+		src := newChunkSource(in, 7, 300)
+		require.Equal(t, collect(t, bytes.NewReader(in), nil), collect(t, src, nil))
+		require.Equal(t, in, src.mem)
+	})
+	t.Run("a partial BOM split across chunks", func(t *testing.T) {
+		src := newChunkSource([]byte("\xEF\xBB\xBFdata: a\n\n"), 1, 1)
+		require.Equal(t, []sse.Event{ev("", "a", "")}, collect(t, src, nil).Events)
+	})
+	t.Run("an error after the data", func(t *testing.T) {
+		src := newChunkSource([]byte("data: a\n\ndata: b"), 2, 3)
+		src.err = errors.New("reset")
+		res := collect(t, src, nil)
+		require.Equal(t, []sse.Event{ev("", "a", "")}, res.Events)
+		require.Equal(t, "sse: reading event stream: reset", res.Err)
+	})
+	t.Run("a source that makes no progress", func(t *testing.T) {
+		_, err := sse.NewReader(emptyChunks{}, nil).Next()
+		require.ErrorIs(t, err, io.ErrNoProgress)
+	})
+}
+
+type emptyChunks struct{}
+
+func (emptyChunks) Chunk() ([]byte, error)   { return nil, nil }
+func (emptyChunks) Read([]byte) (int, error) { panic("Read called on a chunk source") }

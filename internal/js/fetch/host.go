@@ -349,17 +349,38 @@ func (b *hostBody) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if err := b.next(); err != nil {
+		return 0, err
+	}
+	n := copy(p, b.cur)
+	b.cur = b.cur[n:]
+	return n, nil
+}
+
+// Chunk returns the next chunk the helper delivered, whole and without a
+// copy (the caller may keep it: each chunk is a buffer of its own); it
+// blocks as Read does and returns io.EOF at the end. The SSE reader
+// (internal/sse) parses event streams from it in place.
+func (b *hostBody) Chunk() ([]byte, error) {
+	if err := b.next(); err != nil {
+		return nil, err
+	}
+	c := b.cur
+	b.cur = nil
+	return c, nil
+}
+
+// next waits until b.cur holds unread bytes, or the body ended.
+func (b *hostBody) next() error {
 	for {
 		if len(b.cur) > 0 {
-			n := copy(p, b.cur)
-			b.cur = b.cur[n:]
-			return n, nil
+			return nil
 		}
 		b.mu.Lock()
 		closed, failed := b.closed, b.err
 		b.mu.Unlock()
 		if closed {
-			return 0, ErrBodyClosed
+			return ErrBodyClosed
 		}
 		b.r.mu.Lock()
 		if len(b.r.q) > 0 {
@@ -372,14 +393,14 @@ func (b *hostBody) Read(p []byte) (int, error) {
 		end := b.r.end
 		b.r.mu.Unlock()
 		if failed != nil {
-			return 0, failed
+			return failed
 		}
 		if end != nil {
 			if end == io.EOF {
 				b.stop()
-				return 0, io.EOF
+				return io.EOF
 			}
-			return 0, errf.Errorf("jsfetch: reading the response body: %w", end)
+			return errf.Errorf("jsfetch: reading the response body: %w", end)
 		}
 		<-b.r.wake
 	}

@@ -417,31 +417,54 @@ func (b *body) Read(p []byte) (n int, err error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if err := b.next(); err != nil {
+		return 0, err
+	}
+	n = js.CopyBytesToGo(p, b.rest)
+	if n < b.rest.Length() {
+		b.rest = b.rest.Call("subarray", n)
+	} else {
+		b.rest = js.Undefined()
+	}
+	return n, nil
+}
+
+// Chunk returns the next chunk of the stream whole, copied into a buffer
+// of its own that the caller may keep; it blocks as Read does and returns
+// io.EOF at the end. The SSE reader (internal/sse) parses event streams
+// from it in place.
+func (b *body) Chunk() (c []byte, err error) {
+	defer jsbridge.Recover(&err)
+	if err := b.next(); err != nil {
+		return nil, err
+	}
+	c = make([]byte, b.rest.Length())
+	js.CopyBytesToGo(c, b.rest)
+	b.rest = js.Undefined()
+	return c, nil
+}
+
+// next waits until b.rest holds unread bytes, or the body ended.
+func (b *body) next() error {
 	for {
 		b.mu.Lock()
 		closed := b.closed
 		b.mu.Unlock()
 		if closed {
-			return 0, ErrBodyClosed
+			return ErrBodyClosed
 		}
 		if b.rest.Type() == js.TypeObject {
-			n = js.CopyBytesToGo(p, b.rest)
-			if n < b.rest.Length() {
-				b.rest = b.rest.Call("subarray", n)
-			} else {
-				b.rest = js.Undefined()
-			}
-			return n, nil
+			return nil
 		}
 		b.mu.Lock()
 		if b.closed {
 			b.mu.Unlock()
-			return 0, ErrBodyClosed
+			return ErrBodyClosed
 		}
 		if b.err != nil {
-			err = b.err
+			err := b.err
 			b.mu.Unlock()
-			return 0, err
+			return err
 		}
 		b.inflight = true
 		b.mu.Unlock()
@@ -451,7 +474,7 @@ func (b *body) Read(p []byte) (n int, err error) {
 			b.err = errf.Errorf("jsfetch: reading the response body: %w", err)
 			b.releaseLocked()
 			b.mu.Unlock()
-			return 0, err
+			return err
 		}
 		var c chunk
 		select {
@@ -466,7 +489,7 @@ func (b *body) Read(p []byte) (n int, err error) {
 				b.releaseLocked()
 				b.mu.Unlock()
 			}()
-			return 0, ErrBodyClosed
+			return ErrBodyClosed
 		}
 		b.mu.Lock()
 		b.inflight = false
@@ -474,18 +497,18 @@ func (b *body) Read(p []byte) (n int, err error) {
 		case b.closed:
 			b.releaseLocked()
 			b.mu.Unlock()
-			return 0, ErrBodyClosed
+			return ErrBodyClosed
 		case c.err != nil:
 			b.err = errf.Errorf("jsfetch: reading the response body: %w", c.err)
 			b.releaseLocked()
-			err = b.err
+			err := b.err
 			b.mu.Unlock()
-			return 0, err
+			return err
 		case c.done:
 			b.err = io.EOF
 			b.releaseLocked()
 			b.mu.Unlock()
-			return 0, io.EOF
+			return io.EOF
 		}
 		b.mu.Unlock()
 		if c.v.Type() == js.TypeObject && c.v.Length() > 0 {

@@ -129,6 +129,23 @@ func TestStreamingAndClose(t *testing.T) {
 	require.Eventually(t, func() bool { return get(t, origin+"/state?id="+id) == "aborted" }, 5*time.Second, 20*time.Millisecond)
 }
 
+// TestChunk: a body hands over the helper's chunks whole (the SSE reader
+// parses them in place), and ends when closed.
+func TestChunk(t *testing.T) {
+	origin := echoOrigin(t)
+	id := strconv.FormatInt(time.Now().UnixNano()+streamID.Add(1), 10)
+	resp, err := newFetcher(t, nil).Do(testCtx(t), &jsfetch.Request{Method: "GET", URL: origin + "/stream?id=" + id})
+	require.NoError(t, err)
+	c, ok := resp.Body.(interface{ Chunk() ([]byte, error) })
+	require.True(t, ok, "the helper's bodies hand over chunks")
+	b, err := c.Chunk()
+	require.NoError(t, err)
+	assert.Equal(t, "first\n", string(b))
+	require.NoError(t, resp.Body.Close())
+	_, err = c.Chunk()
+	assert.ErrorIs(t, err, jsfetch.ErrBodyClosed)
+}
+
 // TestContextAbort: the end of the request's context aborts the request
 // while its body is being read.
 func TestContextAbort(t *testing.T) {
