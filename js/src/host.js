@@ -44,7 +44,7 @@ export function createHost(lane, nodeHTTP) {
       const headers = [];
       for (let i = 2; i + 1 < parts.length; i += 2) headers.push([parts[i], parts[i + 1]]);
       const url = parts[1];
-      if (nodeHTTP && !fn && !extra && !manual && (url.startsWith("http://") || url.startsWith("https://")) && !redirected.has(url) && nodeHTTP.usable(nodeFetch)) {
+      if (nodeHTTP && !fn && !extra && !opts && !manual && (url.startsWith("http://") || url.startsWith("https://")) && !redirected.has(url) && nodeHTTP.usable(nodeFetch)) {
         const entry = { ac: null, reader: null, cancel: null, aborted: false };
         live.set(id, entry);
         runNode(id, entry, url, parts[0], headers, body, maxBody);

@@ -91,6 +91,16 @@ test("requests go through node:http by default, through fetch when the fetch opt
       assert.ok(called >= 3, `fetch calls: ${called}`);
       assert.equal(viaFetch(), p.seen.length - before);
     });
+    await t.test("the fetch options credentials and mode", async () => {
+      const before = p.seen.length;
+      const c = new Client({ name: "x", version: "1" });
+      await c.connect(p.url, { credentials: "omit", mode: "cors" });
+      await echoes(c, 2, "o");
+      await c.close();
+      const mine = p.seen.slice(before);
+      assert.ok(mine.length >= 3, `requests: ${mine.length}`);
+      assert.ok(mine.every((r) => r.headers["sec-fetch-mode"] !== undefined), "every request went through fetch");
+    });
     await t.test("a replaced globalThis.fetch", async () => {
       const original = globalThis.fetch;
       let called = 0;
