@@ -477,7 +477,8 @@ export interface ConnectOptions {
    * Your own fetch function (instrumentation, proxies, tests). Without it,
    * the Node entry point makes HTTP requests with node:http and node:https
    * (several times cheaper than Node's fetch) unless globalThis.fetch was
-   * replaced or an undici global dispatcher other than an Agent is set;
+   * replaced, an undici global dispatcher other than an Agent is set or
+   * NODE_USE_ENV_PROXY is (proxies are fetch's);
    * pass `fetch: globalThis.fetch` to use Node's fetch anyway.
    */
   fetch?: typeof fetch;

@@ -33,10 +33,17 @@ const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
 export function createNodeHTTP() {
   let http, https, zlib; // Node's modules, imported at first use
   let agents = null;
+  // NODE_USE_ENV_PROXY makes Node's fetch use HTTP_PROXY and HTTPS_PROXY
+  // (Node reads it at start-up, so this does too).
+  const envProxy = !!globalThis.process?.env?.NODE_USE_ENV_PROXY;
 
-  /** usable reports whether fetch is still Node's own, with its own dispatcher. */
+  /**
+   * usable reports whether nodeFetch (Node's own fetch) is still the global
+   * fetch, with no proxy: no undici global dispatcher other than an Agent,
+   * and no NODE_USE_ENV_PROXY.
+   */
   function usable(nodeFetch) {
-    if (globalThis.fetch !== nodeFetch) return false;
+    if (envProxy || !nodeFetch || globalThis.fetch !== nodeFetch) return false;
     const d = globalThis[DISPATCHER];
     return d === undefined || d?.constructor?.name === "Agent";
   }

@@ -264,6 +264,40 @@ test("an aborted call ends its request: the server sees its connection close, an
   }
 });
 
+test("an undici global dispatcher other than an Agent (a proxy agent, a mock) keeps fetch", async () => {
+  const { createNodeHTTP } = await import("../src/nodehttp.js");
+  const client = createNodeHTTP();
+  const key = Symbol.for("undici.globalDispatcher.1");
+  const own = Object.hasOwn(globalThis, key);
+  const had = globalThis[key]; // Node's fetch makes it writable, not configurable
+  try {
+    const set = (v) => { globalThis[key] = v; };
+    set(new (class Agent {})());
+    assert.equal(client.usable(globalThis.fetch), true);
+    set(new (class ProxyAgent {})());
+    assert.equal(client.usable(globalThis.fetch), false);
+    set(new (class MockAgent {})());
+    assert.equal(client.usable(globalThis.fetch), false);
+    set(undefined);
+    assert.equal(client.usable(globalThis.fetch), true);
+    assert.equal(client.usable(() => {}), false, "a fetch that is not the global one");
+  } finally {
+    if (own) globalThis[key] = had;
+    else delete globalThis[key];
+  }
+});
+
+test("NODE_USE_ENV_PROXY keeps fetch (Node's fetch then uses HTTP_PROXY)", async () => {
+  const { createNodeHTTP } = await import("../src/nodehttp.js");
+  process.env.NODE_USE_ENV_PROXY = "1";
+  try {
+    assert.equal(createNodeHTTP().usable(globalThis.fetch), false);
+  } finally {
+    delete process.env.NODE_USE_ENV_PROXY;
+  }
+  assert.equal(createNodeHTTP().usable(globalThis.fetch), true);
+});
+
 test("repeated answer headers reach the module joined as fetch joins them", async () => {
   const { headerLines } = await import("../src/nodehttp.js");
   assert.equal(
