@@ -21,6 +21,7 @@ const REDIRECT = new Set([301, 302, 303, 307, 308]);
 // net/http do (nothing of an answer arrived).
 const STALE = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
 const QUEUED_MAX = 16; // body chunks held before the socket is paused
+const IDLE_MAX = 1024; // idle kept-alive connections per host
 const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
 
 /**
@@ -54,7 +55,11 @@ export function createNodeHTTP() {
     else http ??= await import("node:http");
     agents ??= {};
     const mod = u.protocol === "https:" ? https : http;
-    const agent = (agents[u.protocol] ??= new mod.Agent({ keepAlive: true }));
+    // Up to 1024 idle connections per host (Node's default is 256): with
+    // more calls in flight than that, every answer closed a connection
+    // the next call opened again. Idle ones end with the server's
+    // keep-alive timeout.
+    const agent = (agents[u.protocol] ??= new mod.Agent({ keepAlive: true, maxFreeSockets: IDLE_MAX }));
     const headers = {};
     for (const [k, v] of pairs) {
       const n = k.toLowerCase();
