@@ -96,7 +96,10 @@ export function createNodeHTTP() {
         else reject(new TypeError("fetch failed", { cause: e }));
       };
       req.on("error", failed);
-      req.on("close", () => failed(new Error("the connection closed before an answer")));
+      req.on("close", () => {
+        // (Every exchange's request closes: the error is made only when it ends one.)
+        if (!answered) failed(new Error("the connection closed before an answer"));
+      });
       req.on("response", (res) => {
         if (answered) {
           res.destroy();
@@ -217,7 +220,10 @@ function bodyOf(stream) {
     wake();
   });
   stream.on("error", fail);
-  stream.on("close", () => fail(new Error("the connection closed before the end of the body")));
+  stream.on("close", () => {
+    // (Every body closes, after its end: the error is made only for one cut short.)
+    if (!done && !error) fail(new Error("the connection closed before the end of the body"));
+  });
   const reader = {
     read() {
       if (queue.length) {
