@@ -13,6 +13,7 @@ import { ErrorCode, McpError, abortError, fromBridge } from "./errors.js";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
+const strDec = new TextDecoder("utf-8", { ignoreBOM: true }); // a string's bytes: a leading U+FEFF is part of it
 
 function callbackError(where, err) {
   if (typeof console !== "undefined") console.error(`mcpwasm: ${where} callback threw`, err);
@@ -96,6 +97,28 @@ export function createLane(go) {
         } else {
           c.reject(fromBridge(text));
         }
+      } catch (e) {
+        c.reject(new McpError(ErrorCode.InternalError, `mcpwasm: reading the result: ${e?.message ?? e}`, undefined, { kind: "internal" }));
+      }
+    },
+    // settleLong: a result with its long strings left out (see lane.go):
+    // each is decoded from the module's memory and put back by its path.
+    settleLong(call, base, ptr, skelLen, tabLen) {
+      const c = finish(call);
+      if (!c) return;
+      try {
+        let v = JSON.parse(dec.decode(view(ptr, skelLen)));
+        for (const [start, n, path] of JSON.parse(dec.decode(view(ptr + skelLen, tabLen)))) {
+          const s = strDec.decode(view(base + start, n));
+          if (path.length === 0) {
+            v = s;
+            continue;
+          }
+          let o = v;
+          for (let i = 0; i < path.length - 1; i++) o = o[path[i]];
+          o[path[path.length - 1]] = s;
+        }
+        c.resolve(v);
       } catch (e) {
         c.reject(new McpError(ErrorCode.InternalError, `mcpwasm: reading the result: ${e?.message ?? e}`, undefined, { kind: "internal" }));
       }

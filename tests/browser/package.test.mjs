@@ -58,6 +58,7 @@ for (const e of eras) {
         if (e.era === "legacy") assert.ok(r.info.sessionId, "Mcp-Session-Id was readable (exposed by CORS)");
         assert.ok(r.tools.length >= 40 && r.tools.includes("page_tool_24"), "every page of tools/list");
         assert.equal(r.echo, `hello from the ${r.realm}`);
+        assert.deepEqual(r.long, { same: true, length: 240001 }, "a long result's text");
         // elicitation and sampling went to this realm's handlers (legacy: JSON-RPC
         // requests on the response stream; modern: input_required rounds).
         assert.deepEqual(r.elicit, { action: "accept", content: { name: "Ada", age: where === "page" ? 1 : 2, color: "green" } });

@@ -15,8 +15,9 @@ function describe(e) {
 /**
  * run connects to mcpURL (Streamable HTTP) in the given era ("modern" or
  * "legacy"): lists tools page by page, calls a tool with progress, answers
- * an elicitation and a sampling request, cancels a call, and closes; with
- * wsURL it also connects over WebSocket when the runtime has one.
+ * an elicitation and a sampling request, echoes a long text, cancels a
+ * call, and closes; with wsURL it also connects over WebSocket when the
+ * runtime has one.
  */
 export async function run(api, { label, mcpURL, era, wsURL }) {
   const { Client, McpError, moduleStats } = api;
@@ -56,6 +57,14 @@ export async function run(api, { label, mcpURL, era, wsURL }) {
     const pr = await client.callTool({ name: "progress", arguments: { steps: 3, delayMs: 5 } }, { onprogress: (p) => progress.push(p.progress) });
     report.progress = { values: progress, isError: !!pr.isError };
     step("progress");
+
+    // A big result: its long strings come out of the module apart from its
+    // JSON text and are put back by the glue (docs/architecture.md, "Long
+    // strings"); a leading BOM and non-ASCII text must survive that.
+    const big = `\uFEFF${"é漢🎉 abc".repeat(30000)}`;
+    const got = text(await client.callTool({ name: "echo", arguments: { text: big } }));
+    report.long = { same: got === big, length: got.length };
+    step("long result");
 
     report.elicit = JSON.parse(text(await client.callTool({ name: "elicit" })));
     report.sample = text(await client.callTool({ name: "sample", arguments: { prompt: `ping from ${label}` } }));

@@ -24,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"github.com/mcpwasm/mcpwasm/internal/rawjson"
+	"strconv"
 	"sync"
 	"unsafe"
 
@@ -33,6 +34,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 
 // settle(call, ok, ptr, len): the result JSON (ok=1) or the error JSON
@@ -40,6 +42,15 @@ import (
 //
 //go:wasmimport mcpwasm settle
 func importSettle(call int32, ok int32, p unsafe.Pointer, n int32)
+
+// settleLong(call, base, ptr, skelLen, tabLen): the result JSON of call
+// with its long strings left out: the memory at ptr holds the skeleton
+// (the result with each such string replaced by 0) and then the table, a
+// JSON array of [start, length, path] per string, whose bytes are at
+// base+start (see settleCall).
+//
+//go:wasmimport mcpwasm settleLong
+func importSettleLong(call int32, base unsafe.Pointer, p unsafe.Pointer, skelLen int32, tabLen int32)
 
 // progress(call, progress, total, hasTotal, msgPtr, msgLen): a progress
 // notification for call.
@@ -171,8 +182,50 @@ func settleCall(call int32, raw rawjson.RawMessage, err error) {
 		importSettle(call, 1, nil, 0)
 		return
 	}
+	if len(raw) >= longResult {
+		if ls := jsonscan.LongStrings(raw, longString); ls != nil {
+			settleLong(call, raw, ls)
+			return
+		}
+	}
 	importSettle(call, 1, unsafe.Pointer(&raw[0]), int32(len(raw)))
 }
+
+// settleLong hands the result raw to the glue with the strings ls left
+// out: the skeleton, then the table of [start, length, path] per string.
+func settleLong(call int32, raw rawjson.RawMessage, ls []jsonscan.LongString) {
+	n := len(raw) + 2
+	for _, s := range ls {
+		n += 24 + len(s.Path) - (s.End - s.Start)
+	}
+	buf := jsonscan.AppendSkeleton(make([]byte, 0, n), raw, ls)
+	skel := len(buf)
+	buf = append(buf, '[')
+	for k, s := range ls {
+		if k > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, '[')
+		buf = strconv.AppendInt(buf, int64(s.Start), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(s.End-s.Start), 10)
+		buf = append(buf, ',')
+		buf = append(buf, s.Path...)
+		buf = append(buf, ']')
+	}
+	buf = append(buf, ']')
+	importSettleLong(call, unsafe.Pointer(&raw[0]), unsafe.Pointer(&buf[0]), int32(skel), int32(len(buf)-skel))
+}
+
+// Results of at least longResult bytes are handed to the glue with their
+// strings of at least longString bytes (that hold no escape) left out of
+// the JSON text: the glue decodes each such string straight from the
+// module's memory and puts it in place, so JSON.parse does not scan it and
+// no second copy of it is made (see docs/architecture.md, "Long strings").
+const (
+	longResult = 64 << 10
+	longString = 16 << 10
+)
 
 // request starts a call on a pooled goroutine.
 func (l *lane) request(call, handle int32, method string, params, optsJSON rawjson.RawMessage, progress, cancellable bool) {
