@@ -35,6 +35,14 @@ type CallOptions struct {
 	// handle) when the server answers with a task, instead of waiting for
 	// the task and returning its result (the default).
 	NoTaskWait bool
+	// OnResponse, when set, is called with each JSON-RPC response without
+	// an error that the request receives (one per round of an
+	// input_required exchange), on the calling goroutine, before the
+	// result is processed; not for a result from the cache. A host that
+	// hands results on uses it to read what the decoder recorded of a big
+	// result ([jsonrpc.Response.ResultStrings]) when the result returned is
+	// still that response's Result.
+	OnResponse func(*jsonrpc.Response)
 
 	sub *Subscription // set by Listen: a long-lived subscriptions/listen
 	// encode, when set, encodes the Meta values appendAny cannot (set by
@@ -216,6 +224,9 @@ func (s *Session) callProbe(ctx context.Context, method string, params RawMessag
 			return nil, rpc
 		}
 		result := resp.Result
+		if opts.OnResponse != nil {
+			opts.OnResponse(resp)
+		}
 		if err := requireResult(method, result); err != nil {
 			return nil, err
 		}

@@ -898,3 +898,42 @@ func TestLargeResultMembers(t *testing.T) {
 		})
 	}
 }
+
+// TestOnResponse: CallOptions.OnResponse sees each response of a request's
+// rounds, the last one carries the result returned (the same bytes, with
+// what the decoder recorded of it), and a result from the cache calls
+// nothing.
+func TestOnResponse(t *testing.T) {
+	pad := strings.Repeat("x", jsonrpc.LongMessage)
+	f, tr := newFake(t, EraModern)
+	var calls atomic.Int32
+	f.handle(MethodCallTool, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
+		if calls.Add(1) == 1 {
+			return RawMessage(`{"inputRequests":{"where":{"method":"roots/list","params":{}}},"requestState":"s","resultType":"input_required"}`), nil
+		}
+		return RawMessage(`{"content":[{"type":"text","text":"` + pad + `"}],"resultType":"complete"}`), nil
+	})
+	f.handle(MethodReadResource, func(*jsonrpc.Request) (any, *jsonrpc.Error) {
+		return RawMessage(`{"contents":[{"uri":"r:1","text":"x"}],"cacheScope":"private","ttlMs":60000}`), nil
+	})
+	s := connectFake(t, tr, &ClientOptions{Roots: []*Root{{URI: "file:///r"}}})
+	var seen []*jsonrpc.Response
+	opts := &CallOptions{OnResponse: func(r *jsonrpc.Response) { seen = append(seen, r) }}
+	raw, err := s.CallToolRaw(ctx5(t), RawMessage(`{"name":"t"}`), opts)
+	require.NoError(t, err)
+	require.Len(t, seen, 2, "one per round")
+	last := seen[1]
+	require.Equal(t, len(raw), len(last.Result))
+	assert.Same(t, &raw[0], &last.Result[0], "the result returned is the last response's")
+	spans, known := last.ResultStrings()
+	require.True(t, known)
+	require.Len(t, spans, 1)
+	assert.Equal(t, `"`+pad+`"`, string(raw[spans[0].Start:spans[0].End]))
+
+	seen = nil
+	for range 2 {
+		_, err := s.RequestRaw(ctx5(t), MethodReadResource, RawMessage(`{"uri":"r:1"}`), opts)
+		require.NoError(t, err)
+	}
+	assert.Len(t, seen, 1, "the second read came from the cache")
+}

@@ -133,11 +133,53 @@ type Response struct {
 	top *recorded
 }
 
-// recorded is what DecodeMessage recorded of a result: its members, and
-// the result they belong to (a Result replaced later has none).
+// recorded is what DecodeMessage recorded of a result: its members, its
+// long strings, and the result they belong to (a Result replaced later
+// has none).
 type recorded struct {
-	of rawjson.RawMessage
-	ms []jsonscan.Member
+	of   rawjson.RawMessage
+	ms   []jsonscan.Member
+	long []jsonscan.StringSpan // offsets relative to of; nil: not recorded
+}
+
+// LongMessage and LongString select what [DecodeMessage] records of a
+// message's result for [Response.ResultStrings]: in a message of
+// LongMessage bytes or more, the result's string values of LongString
+// bytes or more.
+const (
+	LongMessage = 64 << 10
+	LongString  = 16 << 10
+)
+
+// resultStrings returns the spans of long that lie in the result at
+// data[off:off+n], relative to it.
+func resultStrings(long []jsonscan.StringSpan, off, n int) []jsonscan.StringSpan {
+	out := make([]jsonscan.StringSpan, 0, len(long)) // not nil: recorded
+	for _, s := range long {
+		if s.Start >= off && s.End <= off+n {
+			s.Start -= off
+			s.End -= off
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ResultStrings returns the string values of at least [LongString] bytes
+// in r.Result (bounds relative to it, quotes included, in document order)
+// and true, when DecodeMessage recorded them while it validated the
+// message: it does so for a message of [LongMessage] bytes or more, so that
+// a host that hands big strings on apart from the JSON text
+// ([jsonscan.LongStrings]) does not scan them again. Otherwise (a smaller
+// message, a result that is not an object, a Response made or changed
+// since) it returns nil and false. A
+// Response is read-only once delivered; ResultStrings may be called from
+// any goroutine.
+func (r *Response) ResultStrings() ([]jsonscan.StringSpan, bool) {
+	if t := r.top; t == nil || len(t.of) != len(r.Result) || len(r.Result) == 0 || &t.of[0] != &r.Result[0] || t.long == nil {
+		return nil, false
+	}
+	return r.top.long, true
 }
 
 // ResultMember returns the raw value of the top-level member name of
@@ -264,6 +306,9 @@ func DecodeMessage(data []byte) (Message, error) {
 	if len(data) > recordResultAt {
 		rec.Name = `"result"` // (a smaller message has no result to record)
 	}
+	if len(data) >= LongMessage {
+		rec.LongMin = LongString
+	}
 	rec, ok := jsonscan.ValidRecord(data, rec)
 	if !ok {
 		return nil, invalid(jsonscan.SyntaxError(data))
@@ -280,6 +325,9 @@ func DecodeMessage(data []byte) (Message, error) {
 		// The recorded object is the result kept (not one of a repeated
 		// name's earlier values).
 		r.top = &recorded{of: r.Result, ms: append([]jsonscan.Member(nil), rec.Inner...)}
+		if rec.LongMin > 0 {
+			r.top.long = resultStrings(rec.Long, cap(data)-cap(r.Result), len(r.Result))
+		}
 	}
 	return m, err
 }

@@ -130,3 +130,48 @@ func TestResultMemberOfAReplacedResult(t *testing.T) {
 	_, known = copied.ResultMember("resultType")
 	assert.False(t, known)
 }
+
+func TestResultStrings(t *testing.T) {
+	long := strings.Repeat("x", LongString)
+	pad := strings.Repeat("p", LongMessage)
+	cases := []struct {
+		name, msg string
+		want      []string // the recorded strings, quotes included
+		known     bool
+	}{
+		{"small message: not recorded", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + long + `"}]}}`, nil, false},
+		{"plain and escaped", `{"jsonrpc":"2.0","id":1,"result":{"a":"` + long + `","b":["` + long + `\n"],"pad":"` + pad + `"}}`,
+			[]string{`"` + long + `"`, `"` + long + `\n"`, `"` + pad + `"`}, true},
+		{"none long enough", `{"jsonrpc":"2.0","id":1,"result":{"a":[` + strings.Repeat(`"xxxx",`, LongMessage/7) + `1]}}`, []string{}, true},
+		{"an id outside the result", `{"jsonrpc":"2.0","id":"` + pad + `","result":{"a":"` + long + `"}}`, []string{`"` + long + `"`}, true},
+		{"a result that is not an object", `{"jsonrpc":"2.0","id":1,"result":"` + pad + `"}`, nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := DecodeMessage([]byte(c.msg))
+			require.NoError(t, err)
+			r := m.(*Response)
+			spans, known := r.ResultStrings()
+			assert.Equal(t, c.known, known)
+			var got []string
+			if spans != nil {
+				got = []string{}
+			}
+			for _, s := range spans {
+				got = append(got, string(r.Result[s.Start:s.End]))
+				assert.Equal(t, !strings.Contains(got[len(got)-1], `\`), s.Plain)
+			}
+			assert.Equal(t, c.want, got)
+		})
+	}
+	t.Run("a replaced result", func(t *testing.T) {
+		m, err := DecodeMessage([]byte(`{"jsonrpc":"2.0","id":1,"result":{"pad":"` + pad + `"}}`))
+		require.NoError(t, err)
+		r := m.(*Response)
+		_, known := r.ResultStrings()
+		require.True(t, known)
+		r.Result = r.Result[:len(r.Result)-1]
+		_, known = r.ResultStrings()
+		assert.False(t, known)
+	})
+}

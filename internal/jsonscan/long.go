@@ -35,9 +35,17 @@ type LongString struct {
 // checked); on other input the result is meaningless, but LongStrings
 // does not panic.
 //
-// LongStrings is safe for concurrent use; it does not retain data.
-func LongStrings(data []byte, min int) []LongString {
+// known, when not nil, lists the value strings of data of at least min
+// bytes as [ValidRecord] recorded them with [Recorder.LongMin] at most min
+// (offsets relative to data): LongStrings then takes their ends from it
+// instead of scanning them, which leaves it little to do on a result that
+// is mostly long strings.
+//
+// LongStrings is safe for concurrent use; it does not retain data or
+// known.
+func LongStrings(data []byte, min int, known []StringSpan) []LongString {
 	var out []LongString
+	k := 0 // the next of known
 	var small [16]longFrame
 	stack := small[:0]
 	i := SkipSpace(data, 0)
@@ -61,7 +69,17 @@ func LongStrings(data []byte, min int) []LongString {
 			}
 			continue
 		case '"':
-			end, plain := stringEndPlain(data, i)
+			for k < len(known) && known[k].Start < i {
+				k++
+			}
+			var end int
+			var plain bool
+			if k < len(known) && known[k].Start == i && known[k].End > i && known[k].End <= len(data) {
+				end, plain = known[k].End, known[k].Plain
+				k++
+			} else {
+				end, plain = stringEndPlain(data, i)
+			}
 			if plain && end-i-2 >= min && len(out) < maxLong && pathSafe(stack) {
 				out = append(out, LongString{Start: i + 1, End: end - 1, Path: appendPath(nil, data, stack)})
 			}

@@ -46,7 +46,7 @@ func TestLongStrings(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			require.True(t, Valid([]byte(tc.doc)))
-			ls := LongStrings([]byte(tc.doc), len(L))
+			ls := LongStrings([]byte(tc.doc), len(L), nil)
 			var paths []string
 			for _, s := range ls {
 				paths = append(paths, string(s.Path))
@@ -66,18 +66,19 @@ func TestLongStringsBounds(t *testing.T) {
 			fmt.Fprintf(&b, `"k%d":"xxxx",`, i)
 		}
 		b.WriteString(`"z":1}`)
-		ls := LongStrings([]byte(b.String()), 4)
+		ls := LongStrings([]byte(b.String()), 4, nil)
 		assert.Len(t, ls, maxTaken)
 		checkRebuild(t, []byte(b.String()), 4)
 	})
 	t.Run("strings in all", func(t *testing.T) {
 		doc := "[" + strings.Repeat(`"xx",`, maxLong+10) + "1]"
-		assert.Len(t, LongStrings([]byte(doc), 2), maxLong)
+		assert.Len(t, LongStrings([]byte(doc), 2, nil), maxLong)
 		checkRebuild(t, []byte(doc), 2)
 	})
 	t.Run("invalid input", func(t *testing.T) {
 		for _, doc := range []string{`{"a":"xxxx`, `["xxxx"`, `{"a"`, `[}`, `{"a":"xxxx"]`, `"\`, `{`, `[1,`, `:`, "{\"a\":\"xx\x01xx\"}"} {
-			assert.NotPanics(t, func() { LongStrings([]byte(doc), 1) }, doc)
+			assert.NotPanics(t, func() { LongStrings([]byte(doc), 1, nil) }, doc)
+			assert.NotPanics(t, func() { LongStrings([]byte(doc), 1, []StringSpan{{Start: 0, End: 100}, {Start: 1, End: 3}}) }, doc)
 		}
 	})
 }
@@ -89,7 +90,16 @@ func checkRebuild(t *testing.T, data []byte, min int) {
 	t.Helper()
 	var want any
 	require.NoError(t, json.Unmarshal(data, &want))
-	ls := LongStrings(data, min)
+	ls := LongStrings(data, min, nil)
+	// With the strings validation recorded, the same answer.
+	rec, ok := ValidRecord(data, Recorder{LongMin: min})
+	require.True(t, ok)
+	for _, s := range rec.Long {
+		end, plain := stringEndPlain(data, s.Start)
+		require.Equal(t, end, s.End)
+		require.Equal(t, plain, s.Plain)
+	}
+	require.Equal(t, ls, LongStrings(data, min, rec.Long), "with the recorded strings")
 	var got any
 	require.NoError(t, json.Unmarshal(AppendSkeleton(nil, data, ls), &got), "skeleton %s", AppendSkeleton(nil, data, ls))
 	for _, s := range ls {
@@ -147,7 +157,7 @@ func FuzzLongStrings(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, min int) {
 		min = 1 + (min&0xff)%8
-		ls := LongStrings(data, min) // must not panic on any input
+		ls := LongStrings(data, min, nil) // must not panic on any input
 		if !json.Valid(data) {
 			return
 		}
@@ -162,7 +172,15 @@ func FuzzLongStrings(f *testing.F) {
 func BenchmarkLongStrings(b *testing.B) {
 	doc := []byte(`{"content":[{"type":"text","text":"` + long(1<<20) + `"}],"isError":false}`)
 	b.SetBytes(int64(len(doc)))
-	for b.Loop() {
-		LongStrings(doc, 16<<10)
-	}
+	b.Run("scan", func(b *testing.B) {
+		for b.Loop() {
+			LongStrings(doc, 16<<10, nil)
+		}
+	})
+	b.Run("known", func(b *testing.B) {
+		rec, _ := ValidRecord(doc, Recorder{LongMin: 16 << 10})
+		for b.Loop() {
+			LongStrings(doc, 16<<10, rec.Long)
+		}
+	})
 }

@@ -42,12 +42,26 @@ type Recorder struct {
 	// Inner receives the members of the last object value of the member
 	// Name, when InnerAt >= 0.
 	Inner []Member
+	// LongMin, when positive, has the value strings (not member names) of
+	// at least LongMin bytes between their quotes recorded in Long.
+	LongMin int
+	// Long receives the strings LongMin selects, in document order.
+	Long []StringSpan
 	// InnerAt is the index in data of the object whose members Inner
 	// holds, or -1 when no member Name held an object (set by
 	// ValidRecord). A caller compares it with the offset of the value it
 	// took for the member: a later member of the same name with another
 	// value leaves Inner describing an object the caller did not keep.
 	InnerAt int
+}
+
+// StringSpan is a string value that [ValidRecord] recorded (see
+// [Recorder.LongMin]).
+type StringSpan struct {
+	// Start and End bound the string in the document, quotes included.
+	Start, End int
+	// Plain reports that the string is written without escapes.
+	Plain bool
 }
 
 // ValidRecord is [ValidMembers] that records as r says and returns what it
@@ -106,8 +120,13 @@ func validate(data []byte, r Recorder, rec bool) (Recorder, bool) {
 			}
 			continue
 		case c == '"':
-			if i = stringEndValid(data, i); i < 0 {
+			at := i
+			var plain bool
+			if i, plain = stringEndValidPlain(data, i); i < 0 {
 				return r, false
+			}
+			if r.LongMin > 0 && i-at-2 >= r.LongMin {
+				r.Long = append(r.Long, StringSpan{Start: at, End: i, Plain: plain})
 			}
 		case c == '-' || (c >= '0' && c <= '9'):
 			if i = numberEnd(data, i); i < 0 {
@@ -213,6 +232,14 @@ const plainStringByte = "0000000000000000000000000000000011011111111111111111111
 // stringEndValid returns the index after the valid JSON string starting at
 // data[i], or -1.
 func stringEndValid(data []byte, i int) int {
+	end, _ := stringEndValidPlain(data, i)
+	return end
+}
+
+// stringEndValidPlain is stringEndValid that also reports whether the
+// string is written without escapes.
+func stringEndValidPlain(data []byte, i int) (int, bool) {
+	plain := true
 	for j := i + 1; j < len(data); j++ {
 		j = plainRun(data, j)
 		if j == len(data) {
@@ -221,32 +248,33 @@ func stringEndValid(data []byte, i int) int {
 		c := data[j]
 		switch {
 		case c == '"':
-			return j + 1
+			return j + 1, plain
 		case c < 0x20:
-			return -1
+			return -1, false
 		case c == '\\':
+			plain = false
 			j++
 			if j >= len(data) {
-				return -1
+				return -1, false
 			}
 			switch data[j] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
 				if j+4 >= len(data) {
-					return -1
+					return -1, false
 				}
 				for _, h := range data[j+1 : j+5] {
 					if !isHex(h) {
-						return -1
+						return -1, false
 					}
 				}
 				j += 4
 			default:
-				return -1
+				return -1, false
 			}
 		}
 	}
-	return -1
+	return -1, false
 }
 
 // plainRun returns the index of the first byte from j on that is not a

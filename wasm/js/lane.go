@@ -35,6 +35,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
 // settle(call, ok, ptr, len): the result JSON (ok=1) or the error JSON
@@ -168,11 +169,12 @@ func exportDeliver(id, kind, status, typeLen, headLen, bodyLen int32) {
 
 // fail settles call with err at once.
 func (l *lane) fail(call int32, err error) {
-	settleCall(call, nil, err)
+	settleCall(call, nil, err, nil)
 }
 
-// settleCall hands the outcome of call to the glue.
-func settleCall(call int32, raw rawjson.RawMessage, err error) {
+// settleCall hands the outcome of call to the glue; from is the response
+// the result came from, when the pipeline saw one.
+func settleCall(call int32, raw rawjson.RawMessage, err error, from *jsonrpc.Response) {
 	if err != nil {
 		s := errorJSON(err)
 		importSettle(call, 0, unsafe.Pointer(unsafe.StringData(s)), int32(len(s)))
@@ -183,9 +185,18 @@ func settleCall(call int32, raw rawjson.RawMessage, err error) {
 		return
 	}
 	if len(raw) >= longResult {
-		if ls := jsonscan.LongStrings(raw, longString); ls != nil {
-			settleLong(call, raw, ls)
-			return
+		// The decoder recorded the long strings of a big result as it
+		// validated it: when raw is still that result, its walk here skips
+		// them, and a result without any needs no walk.
+		var known []jsonscan.StringSpan
+		if from != nil && len(from.Result) == len(raw) && &from.Result[0] == &raw[0] {
+			known, _ = from.ResultStrings()
+		}
+		if known == nil || len(known) > 0 {
+			if ls := jsonscan.LongStrings(raw, longString, known); ls != nil {
+				settleLong(call, raw, ls)
+				return
+			}
 		}
 	}
 	importSettle(call, 1, unsafe.Pointer(&raw[0]), int32(len(raw)))
@@ -222,9 +233,11 @@ func settleLong(call int32, raw rawjson.RawMessage, ls []jsonscan.LongString) {
 // the JSON text: the glue decodes each such string straight from the
 // module's memory and puts it in place, so JSON.parse does not scan it and
 // no second copy of it is made (see docs/architecture.md, "Long strings").
+// They are the sizes from which the decoder records a result's long
+// strings.
 const (
-	longResult = 64 << 10
-	longString = 16 << 10
+	longResult = jsonrpc.LongMessage
+	longString = jsonrpc.LongString
 )
 
 // request starts a call on a pooled goroutine.
@@ -255,8 +268,9 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON rawjs
 	b.mu.Unlock()
 	l.pool.Go(func() {
 		var (
-			raw rawjson.RawMessage
-			err error
+			raw  rawjson.RawMessage
+			err  error
+			from *jsonrpc.Response
 		)
 		func() {
 			defer func() {
@@ -264,7 +278,7 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON rawjs
 					err = errf.Errorf("mcpwasm: internal error: %v", r)
 				}
 			}()
-			raw, err = c.request(ctx, method, params, o, progress, call)
+			raw, err = c.request(ctx, method, params, o, progress, call, &from)
 		}()
 		if cancel != nil {
 			cancel(nil)
@@ -278,17 +292,19 @@ func (l *lane) request(call, handle int32, method string, params, optsJSON rawjs
 		if err != nil {
 			err = schema.WithResult(err, raw)
 		}
-		settleCall(call, raw, err)
+		settleCall(call, raw, err, from)
 	})
 }
 
-// request runs one call on the connected session.
-func (c *clientEntry) request(ctx context.Context, method string, params rawjson.RawMessage, o *schema.CallOptions, progress bool, call int32) (rawjson.RawMessage, error) {
+// request runs one call on the connected session; *from receives the
+// response its result came from (see settleCall).
+func (c *clientEntry) request(ctx context.Context, method string, params rawjson.RawMessage, o *schema.CallOptions, progress bool, call int32, from **jsonrpc.Response) (rawjson.RawMessage, error) {
 	s, err := c.sess()
 	if err != nil {
 		return nil, err
 	}
 	opts := o.Core()
+	opts.OnResponse = func(r *jsonrpc.Response) { *from = r }
 	if progress {
 		opts.OnProgress = func(p *core.ProgressParams) {
 			total, has := 0.0, int32(0)
