@@ -5,11 +5,11 @@ import (
 	"errors"
 	"io"
 	"math"
-	"slices"
 	"time"
 	"unicode/utf8"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/nozero"
 )
 
 const (
@@ -130,12 +130,14 @@ type Reader struct {
 	maxEventSize int
 	eventSize    int // bytes of non-comment lines since the last blank line
 
-	data      []byte // data buffer (each data line's value followed by "\n")
-	dataMixed bool   // data may hold bytes outside ASCII (it is then checked for UTF-8)
-	eventType string // event type buffer
-	typeCache string // last event type string allocated, reused when repeated
-	idBuf     string // last-event-ID buffer
-	lastID    string // last event ID string (idBuf as of the last blank line)
+	data      []byte   // data buffer (each data line's value followed by "\n")
+	pend      [][]byte // pieces of the current data line, in chunks not yet copied to data
+	pendLen   int      // their total length
+	dataMixed bool     // data may hold bytes outside ASCII (it is then checked for UTF-8)
+	eventType string   // event type buffer
+	typeCache string   // last event type string allocated, reused when repeated
+	idBuf     string   // last-event-ID buffer
+	lastID    string   // last event ID string (idBuf as of the last blank line)
 
 	retry    time.Duration
 	retrySet bool
@@ -322,6 +324,7 @@ func (r *Reader) fail(err error) {
 	r.err = err
 	r.buf, r.rpos, r.wpos = nil, 0, 0
 	r.data, r.name, r.val = nil, nil, nil
+	r.pend, r.pendLen = nil, 0
 }
 
 // parse consumes buffered bytes until an event is dispatched (ok is true),
@@ -411,13 +414,7 @@ func (r *Reader) parse() (ev Event, ok bool) {
 			}
 			switch r.field {
 			case fieldData:
-				if len(r.data)+len(seg) > cap(r.data) {
-					// Double: append grows a big slice by a quarter at a
-					// time, which copied a 1 MB event's data four times
-					// over and an 8 MB one's five.
-					r.data = slices.Grow(r.data, max(len(seg), cap(r.data)))
-				}
-				r.data = append(r.data, seg...)
+				r.addData(seg, i >= 0)
 				r.dataMixed = r.dataMixed || !ascii
 			case fieldEvent, fieldID, fieldRetry:
 				r.val = append(r.val, seg...)
@@ -430,6 +427,41 @@ func (r *Reader) parse() (ev Event, ok bool) {
 		}
 	}
 	return Event{}, false
+}
+
+// maxPend bounds the pieces of one data line kept in their chunks.
+const maxPend = 64
+
+// addData adds seg, a piece of the current data line (its last when
+// ends), to the event's data. A line that goes on past the end of a chunk
+// (a multi-megabyte result arrives in chunks of 64 KB) is kept where it is,
+// in the chunks, which are the Reader's to keep, and copied once when it
+// ends, into data grown once to the size it needs: appending each piece as
+// it came copied a 1 MB line about twice over and zeroed as much again.
+// Up to maxPend pieces are kept; past that they are copied as they come.
+func (r *Reader) addData(seg []byte, ends bool) {
+	if !ends && r.chunks != nil && len(r.pend) < maxPend {
+		r.pend = append(r.pend, seg)
+		r.pendLen += len(seg)
+		return
+	}
+	need := len(r.data) + r.pendLen + len(seg) + 1 // and the "\n" finishField adds
+	if need > cap(r.data) {
+		n := need
+		if !ends || len(r.data) > 0 {
+			// More is coming (more pieces, or lines after this one):
+			// double, so that a long event is copied a bounded number
+			// of times.
+			n = max(need, 2*cap(r.data))
+		}
+		r.data = nozero.Grow(r.data, n)
+	}
+	for k, p := range r.pend {
+		r.data = append(r.data, p...)
+		r.pend[k] = nil
+	}
+	r.pend, r.pendLen = r.pend[:0], 0
+	r.data = append(r.data, seg...)
 }
 
 // endLine consumes the line terminator byte c at r.rpos.

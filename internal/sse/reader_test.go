@@ -652,6 +652,25 @@ func TestChunkSource(t *testing.T) {
 		require.Equal(t, []sse.Event{ev("", "a", "")}, res.Events)
 		require.Equal(t, "sse: reading event stream: reset", res.Err)
 	})
+	t.Run("long data lines across chunks", func(t *testing.T) {
+		big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MB
+		in := []byte("data: " + big + "\n\n" +           // one line in many chunks
+			"data: a\ndata: " + big[:300<<10] + "\ndata: " + big[:100<<10] + "\n\n" + // lines after lines
+			"data: " + big[:10<<10] + "\r\n\r\n") // in 1-byte chunks below: more pieces than are kept
+		want := collect(t, bytes.NewReader(in), nil)
+		require.Len(t, want.Events, 3)
+		for _, maxChunk := range []int{1, 7, 64 << 10} {
+			got := collect(t, newChunkSource(in, uint64(maxChunk), maxChunk), nil)
+			require.Equal(t, want, got, "chunks of up to %d bytes", maxChunk)
+		}
+		// A line of 1 MB in chunks of up to 64 KB is copied once, into a
+		// buffer of the size it needs (its "\n" included).
+		r := sse.NewReader(newChunkSource(in, 3, 64<<10), nil)
+		e, err := r.Next()
+		require.NoError(t, err)
+		assert.Equal(t, big, string(e.Data))
+		assert.Equal(t, len(e.Data)+1, cap(e.Data))
+	})
 	t.Run("a source that makes no progress", func(t *testing.T) {
 		_, err := sse.NewReader(emptyChunks{}, nil).Next()
 		require.ErrorIs(t, err, io.ErrNoProgress)

@@ -17,7 +17,8 @@ package main
 //     then calls go._resume() once so the goroutines the exports woke run;
 //   - mcpwasm_alloc(n) returns a fresh buffer of n bytes that the very next
 //     export call takes over: the glue writes into it (through a view made
-//     after the call: the memory may have grown) and passes the lengths;
+//     after the call: the memory may have grown) and passes the lengths
+//     (the buffer is not zeroed: the export reads only what they cover);
 //   - imports never throw into Go (the glue catches everything).
 
 import (
@@ -35,6 +36,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/nozero"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
@@ -105,7 +107,9 @@ func exportAlloc(n int32) unsafe.Pointer {
 	if n <= 0 {
 		n = 1
 	}
-	theLane.alloc = make([]byte, n)
+	// Not zeroed: the glue writes every byte the export then reads (the
+	// lengths it passes), and a 1 MB body's zeroing was a pass of its own.
+	theLane.alloc = nozero.Bytes(int(n))
 	return unsafe.Pointer(&theLane.alloc[0])
 }
 

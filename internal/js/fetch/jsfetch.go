@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/nozero"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 
@@ -438,7 +439,7 @@ func (b *body) Chunk() (c []byte, err error) {
 	if err := b.next(); err != nil {
 		return nil, err
 	}
-	c = make([]byte, b.rest.Length())
+	c = nozero.Bytes(b.rest.Length()) // filled whole by the copy
 	js.CopyBytesToGo(c, b.rest)
 	b.rest = js.Undefined()
 	return c, nil
