@@ -91,7 +91,11 @@ const SOAK_TIMEOUT_MS = num(env.BENCH_SOAK_TIMEOUT, 900) * 1000;
 const KB = 1024;
 const MB = 1024 * 1024;
 // Rows: warm-up calls, then at least minCalls and at least SECONDS, at most maxCalls. The first
-// row's warm-up is also the process's warm-up (V8 tiers the wasm code up while it runs).
+// row's warm-up is also the process's warm-up (V8 tiers the wasm code up while it runs). The big
+// results' rows warm up for a few tenths of a second too: the first calls after the small rows
+// grow each client's heaps (V8's, and mcpwasm's WebAssembly memory) and set off the collections
+// that come with it, which a 0.4 s row of a few dozen calls (a few at 10 MB) counted as per-call
+// cost; and they measure enough calls that one collection more or less does not decide a round.
 const ALL_ROWS = [
   { name: "seq", label: "sequential echo", tool: "echo", conc: 1, warmup: 200, minCalls: 100, maxCalls: 1e6 },
   { name: "c64", label: "64 concurrent echo", tool: "echo", conc: 64, warmup: 128, minCalls: 128, maxCalls: 1e6 },
@@ -99,8 +103,8 @@ const ALL_ROWS = [
   // One burst of 1024 to open the connections, then at least one timed burst.
   { name: "c1024", label: "1024 concurrent echo", tool: "echo", conc: 1024, warmup: 1024, minCalls: 1024, maxCalls: 1e6 },
   { name: "10KB", label: "10 KB result", tool: "payload", bytes: 10 * KB, conc: 1, warmup: 20, minCalls: 20, maxCalls: 1e6 },
-  { name: "1MB", label: "1 MB result", tool: "payload", bytes: MB, conc: 1, warmup: 1, minCalls: 4, maxCalls: 1e6 },
-  { name: "10MB", label: "10 MB result", tool: "payload", bytes: 10 * MB, conc: 1, warmup: 1, minCalls: 1, maxCalls: 1e6 },
+  { name: "1MB", label: "1 MB result", tool: "payload", bytes: MB, conc: 1, warmup: 30, minCalls: 60, maxCalls: 1e6 },
+  { name: "10MB", label: "10 MB result", tool: "payload", bytes: 10 * MB, conc: 1, warmup: 3, minCalls: 10, maxCalls: 1e6 },
 ];
 const ROW_NAMES = list(env.BENCH_ROWS, ALL_ROWS.map((r) => r.name).join(","));
 const ROWS = ALL_ROWS.filter((r) => ROW_NAMES.includes(r.name)).map((r) => ({
@@ -550,7 +554,10 @@ function markdown(started, finished) {
     "of that, then each result size of its payload rows (10 KB, 1 MB, 10 MB) for an even share of the other half — so that " +
     "the rows measure per-call costs after V8 has optimised each client's code (for mcpwasm, the WebAssembly module's hot " +
     "functions are compiled a second time, optimised, on background threads once they have run enough; that compilation " +
-    "would otherwise be counted as per-call CPU of the rows whose code it is). Eras: legacy is 2025-11-25 (initialize, Mcp-Session-Id), modern is 2026-07-28; " +
+    "would otherwise be counted as per-call CPU of the rows whose code it is). Each row then makes its own untimed warm-up calls " +
+    `(${ROWS.map((r) => `${r.label}: ${r.warmup}`).join(", ")}) and times at least ${SECONDS} s and at least a minimum count of calls ` +
+    `(${ROWS.map((r) => `${r.label}: ${r.minCalls}`).join(", ")}); the big results' rows warm up because their first calls after the small rows grow ` +
+    "each client's heaps, and the collections that set off would otherwise count as per-call cost of a few dozen calls. Eras: legacy is 2025-11-25 (initialize, Mcp-Session-Id), modern is 2026-07-28; " +
     "the TS SDK client is set to each with its versionNegotiation option (`mode: \"legacy\"`, `mode: { pin: \"2026-07-28\" }`), " +
     "mcpwasm with `protocolVersions`, and every round checks the version it negotiated. JSON answers: the server answers each " +
     "POST with application/json; SSE answers: with a text/event-stream. The client processes run with `--no-warnings`.", "");
