@@ -176,10 +176,21 @@ func resultStrings(long []jsonscan.StringSpan, off, n int) []jsonscan.StringSpan
 // Response is read-only once delivered; ResultStrings may be called from
 // any goroutine.
 func (r *Response) ResultStrings() ([]jsonscan.StringSpan, bool) {
-	if t := r.top; t == nil || len(t.of) != len(r.Result) || len(r.Result) == 0 || &t.of[0] != &r.Result[0] || t.long == nil {
+	t := r.recordedTop()
+	if t == nil || t.long == nil {
 		return nil, false
 	}
-	return r.top.long, true
+	return t.long, true
+}
+
+// recordedTop returns what DecodeMessage recorded of r.Result, or nil
+// when it recorded nothing or r.Result is no longer the result it
+// recorded.
+func (r *Response) recordedTop() *recorded {
+	if t := r.top; t != nil && len(t.of) == len(r.Result) && len(r.Result) > 0 && &t.of[0] == &r.Result[0] {
+		return t
+	}
+	return nil
 }
 
 // ResultMember returns the raw value of the top-level member name of
@@ -193,10 +204,11 @@ func (r *Response) ResultStrings() ([]jsonscan.StringSpan, bool) {
 // member itself. A Response is read-only once delivered; ResultMember may
 // be called from any goroutine.
 func (r *Response) ResultMember(name string) (rawjson.RawMessage, bool) {
-	if t := r.top; t == nil || len(t.of) != len(r.Result) || len(r.Result) == 0 || &t.of[0] != &r.Result[0] {
+	t := r.recordedTop()
+	if t == nil {
 		return nil, false
 	}
-	for _, m := range r.top.ms {
+	for _, m := range t.ms {
 		if m.Key == name {
 			return m.Val, true
 		}

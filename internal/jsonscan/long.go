@@ -78,7 +78,9 @@ func LongStrings(data []byte, min int, known []StringSpan) []LongString {
 				end, plain = known[k].End, known[k].Plain
 				k++
 			} else {
-				end, plain = stringEndPlain(data, i)
+				if end, plain = stringEndValidPlain(data, i); end < 0 {
+					return settled(out) // invalid
+				}
 			}
 			if plain && end-i-2 >= min && len(out) < maxLong && pathSafe(stack) {
 				out = append(out, LongString{Start: i + 1, End: end - 1, Path: appendPath(nil, data, stack)})
@@ -167,7 +169,10 @@ func (f *longFrame) took(out []LongString) {
 // recorded under this object) drops those strings: JSON.parse keeps the
 // later value.
 func (f *longFrame) member(data []byte, i int, out []LongString) int {
-	end, plain := stringEndPlain(data, i)
+	end, plain := stringEndValidPlain(data, i)
+	if end < 0 {
+		return len(data) // invalid: LongStrings stops
+	}
 	f.key, f.keyEnd, f.mark = i, end, len(out)
 	if !plain {
 		f.escaped = true
@@ -226,29 +231,6 @@ func settled(out []LongString) []LongString {
 		return nil
 	}
 	return out[:n]
-}
-
-// stringEndPlain returns the index after the JSON string starting at
-// data[i] (len(data) when it does not end), and whether its text holds no
-// escape.
-func stringEndPlain(data []byte, i int) (int, bool) {
-	plain := true
-	for j := i + 1; j < len(data); {
-		j = plainRun(data, j)
-		if j >= len(data) {
-			break
-		}
-		switch data[j] {
-		case '"':
-			return j + 1, plain
-		case '\\':
-			plain = false
-			j += 2
-		default: // a control byte: invalid JSON
-			j++
-		}
-	}
-	return len(data), plain
 }
 
 // AppendSkeleton appends data with each string of ls (from [LongStrings]

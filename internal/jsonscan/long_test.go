@@ -95,7 +95,7 @@ func checkRebuild(t *testing.T, data []byte, min int) {
 	rec, ok := ValidRecord(data, Recorder{LongMin: min})
 	require.True(t, ok)
 	for _, s := range rec.Long {
-		end, plain := stringEndPlain(data, s.Start)
+		end, plain := stringEndValidPlain(data, s.Start)
 		require.Equal(t, end, s.End)
 		require.Equal(t, plain, s.Plain)
 	}

@@ -6,8 +6,9 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/nozero"
 )
 
-func ExampleAppend() {
-	line := nozero.Append(nil, []byte("data: "), []byte("{}"))
-	fmt.Println(string(line), len(line) == cap(line))
+func ExampleGrow() {
+	line := nozero.Grow([]byte("data: "), 64)
+	line = append(line, "{}"...) // only the bytes appended are read
+	fmt.Println(string(line), cap(line) >= 64)
 	// Output: data: {} true
 }

@@ -41,17 +41,3 @@ func Grow(b []byte, c int) []byte {
 	copy(g, b)
 	return g
 }
-
-// Append returns dst with each of parts appended, growing it once (see
-// [Grow]) to exactly the length needed when it has no room for them.
-func Append(dst []byte, parts ...[]byte) []byte {
-	n := len(dst)
-	for _, p := range parts {
-		n += len(p)
-	}
-	dst = Grow(dst, n)
-	for _, p := range parts {
-		dst = append(dst, p...)
-	}
-	return dst
-}

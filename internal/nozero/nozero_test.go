@@ -1,7 +1,6 @@
 package nozero
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,32 +24,6 @@ func TestBytes(t *testing.T) {
 				t.Fatalf("byte %d changed", i)
 			}
 		}
-	}
-}
-
-func TestAppend(t *testing.T) {
-	tests := []struct {
-		name  string
-		dst   []byte
-		parts [][]byte
-	}{
-		{"nothing", nil, nil},
-		{"into nil", nil, [][]byte{[]byte("ab"), []byte("c")}},
-		{"with room", make([]byte, 2, 16), [][]byte{[]byte("xyz")}},
-		{"without room", []byte("12"), [][]byte{bytes.Repeat([]byte("x"), 1000), []byte("end")}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			want := append([]byte{}, tc.dst...)
-			for _, p := range tc.parts {
-				want = append(want, p...)
-			}
-			got := Append(tc.dst, tc.parts...)
-			assert.Equal(t, string(want), string(got))
-			if len(got) > cap(tc.dst) {
-				assert.Equal(t, len(got), cap(got), "grown once to exactly the length")
-			}
-		})
 	}
 }
 

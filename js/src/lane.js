@@ -15,6 +15,11 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 const strDec = new TextDecoder("utf-8", { ignoreBOM: true }); // a string's bytes: a leading U+FEFF is part of it
 
+// readError is the rejection of a call whose result could not be read.
+function readError(e) {
+  return new McpError(ErrorCode.InternalError, `mcpwasm: reading the result: ${e?.message ?? e}`, undefined, { kind: "internal" });
+}
+
 function callbackError(where, err) {
   if (typeof console !== "undefined") console.error(`mcpwasm: ${where} callback threw`, err);
 }
@@ -98,7 +103,7 @@ export function createLane(go) {
           c.reject(fromBridge(text));
         }
       } catch (e) {
-        c.reject(new McpError(ErrorCode.InternalError, `mcpwasm: reading the result: ${e?.message ?? e}`, undefined, { kind: "internal" }));
+        c.reject(readError(e));
       }
     },
     // settleLong: a result with its long strings left out (see lane.go):
@@ -120,7 +125,7 @@ export function createLane(go) {
         }
         c.resolve(v);
       } catch (e) {
-        c.reject(new McpError(ErrorCode.InternalError, `mcpwasm: reading the result: ${e?.message ?? e}`, undefined, { kind: "internal" }));
+        c.reject(readError(e));
       }
     },
     progress(call, progress, total, hasTotal, ptr, n) {
