@@ -23,9 +23,10 @@ func (realClock) AfterFunc(d time.Duration, f func()) Stopper { return time.Afte
 
 // Queue runs functions a fixed duration after they were added, unless
 // stopped first. All deadlines are now + the same duration, taken under
-// mu, so the queue is in deadline order: Add appends, and Stop removes the
-// entry at either end (a sequential caller's entry is the last one) or
-// marks it for a later sweep. The one clock timer is armed for the first
+// mu, so the queue is in deadline order: Add appends (moving the live
+// entries to the front of the array first when the array is full and
+// mostly spent), and Stop removes the entry at either end (a sequential
+// caller's entry is the last one) or marks it for a later sweep. The one clock timer is armed for the first
 // deadline and left armed while entries come and go; when it fires it runs
 // what expired and re-arms for the next deadline. It is safe for
 // concurrent use; the zero Queue is not usable (see New).
@@ -74,6 +75,15 @@ func (ts *Queue) Add(f func()) *Timer {
 		t.done = true
 		ts.mu.Unlock()
 		return t
+	}
+	if len(ts.q) == cap(ts.q) && ts.head > len(ts.q)/2 {
+		// The array is full and mostly entries already gone from its
+		// front: move the rest down rather than grow it. (A steady window
+		// of calls in flight never empties the queue, so without this the
+		// array would grow with every call made.)
+		n := copy(ts.q, ts.q[ts.head:])
+		clear(ts.q[n:])
+		ts.q, ts.head = ts.q[:n], 0
 	}
 	ts.q = append(ts.q, t)
 	ts.live++

@@ -1,6 +1,7 @@
 package timerq
 
 import (
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -144,6 +145,35 @@ func TestQueue(t *testing.T) {
 		assert.LessOrEqual(t, cap(ts.q), 4096, "the queue's array stays small")
 		assert.True(t, long.Stop())
 		assert.Empty(t, ts.q[ts.head:])
+	})
+
+	t.Run("a steady window of calls in flight keeps the array bounded", func(t *testing.T) {
+		// 64 calls always in flight, each settling in the order it was
+		// made: the queue never empties and never has more stopped
+		// entries than live ones, so only the dead front of the array can
+		// be given back.
+		for _, window := range []int{1, 2, 64, 1000} {
+			t.Run(strconv.Itoa(window), func(t *testing.T) {
+				ts, clk := newTimers()
+				var r record
+				inFlight := make([]*Timer, 0, window)
+				for i := range 200_000 {
+					if len(inFlight) == window {
+						require.True(t, inFlight[0].Stop())
+						inFlight = inFlight[1:]
+					}
+					inFlight = append(inFlight, ts.Add(mark(&r, i)))
+				}
+				assert.Equal(t, window, ts.live)
+				assert.LessOrEqual(t, cap(ts.q), 4*window+64, "the queue's array holds the calls in flight, not every call made")
+				for _, e := range inFlight {
+					require.True(t, e.Stop())
+				}
+				assert.Empty(t, ts.q[ts.head:])
+				clk.Advance(d)
+				assert.Empty(t, r.ran)
+			})
+		}
 	})
 
 	t.Run("after close nothing runs", func(t *testing.T) {
