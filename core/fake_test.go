@@ -21,8 +21,10 @@ type fakeServer struct {
 
 	mu       sync.Mutex
 	handlers map[string]func(*jsonrpc.Request) (any, *jsonrpc.Error)
-	// received records every message from the client, in order.
+	// received records every message from the client, in order (none when
+	// forget is set: the soak measures the client's heap alone).
 	received []jsonrpc.Message
+	forget   bool
 	// pending server→client requests waiting for the client's answer.
 	answers map[string]chan *jsonrpc.Response
 	nextID  int
@@ -87,7 +89,9 @@ func (f *fakeServer) serve(done chan struct{}) {
 			return
 		}
 		f.mu.Lock()
-		f.received = append(f.received, m)
+		if !f.forget {
+			f.received = append(f.received, m)
+		}
 		f.mu.Unlock()
 		switch m := m.(type) {
 		case *jsonrpc.Response:
