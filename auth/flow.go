@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"io"
 	"math"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"

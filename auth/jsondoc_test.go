@@ -3,13 +3,14 @@ package auth
 import (
 	"context"
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"strings"
 	"testing"
 
-	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // The structs encoding/json filled before the hand-written decoders: the

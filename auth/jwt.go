@@ -1,14 +1,14 @@
 package auth
 
 import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/order"
 	"github.com/mcpwasm/mcpwasm/internal/urlx"
-
-	"context"
-	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/b64"
-	"time"
 )
 
 // Signer signs JSON Web Tokens: DPoP proofs (Options.DPoP) and

@@ -16,9 +16,9 @@ import (
 	"crypto/sha512"
 	"encoding/pem"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"math/big"
 
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 

@@ -14,7 +14,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
-	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"math/big"
 	"strings"
 	"testing"
@@ -22,6 +21,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 )
 
 // verifyJWT checks a compact JWS with the signer's public key.

@@ -3,11 +3,11 @@ package core
 import (
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/order"
 	"sync"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 )
 
 // ListenOptions configure Session.Listen; nil is allowed.

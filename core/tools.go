@@ -3,7 +3,6 @@ package core
 import (
 	"bytes"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/order"
 	"math"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/jsonschema"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
 )
 

@@ -2,11 +2,11 @@ package core
 
 import (
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"strconv"
 	"strings"
 	"unsafe"
 
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 

@@ -3,11 +3,12 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // FuzzDecodeMessages: a body from the server, a single message or a

@@ -1,8 +1,9 @@
 package jsonrpc
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
+
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // BenchmarkDecodeMessage measures decoding a tools/call result and an

@@ -2,11 +2,12 @@ package jsonrpc
 
 import (
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // The error object is read and written by hand; these tests hold it to

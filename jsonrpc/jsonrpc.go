@@ -3,12 +3,12 @@ package jsonrpc
 import (
 	"bytes"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"strconv"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // ID is a JSON-RPC request id: a string or an integer. The zero value is the

@@ -1,12 +1,13 @@
 package jsonrpc
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 func TestDecodeMessage(t *testing.T) {

@@ -3,12 +3,12 @@ package bridge
 import (
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"io"
 	"slices"
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )

@@ -3,11 +3,11 @@ package bridge
 import (
 	"bytes"
 	"context"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // Call runs one client request on s: the method table every host shares.

@@ -2,13 +2,13 @@ package bridge
 
 import (
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"io"
 	"strconv"
 	"strings"
 	"unsafe"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 )
 

@@ -3,15 +3,16 @@ package bridge
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"io"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // jsonDecode is the decoding the schema had before the hand-written

@@ -2,13 +2,13 @@ package bridge
 
 import (
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // TestSessionInfoJSON: SessionInfo is written as encoding/json wrote it,

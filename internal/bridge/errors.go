@@ -3,13 +3,13 @@ package bridge
 import (
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/errf"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/auth"
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

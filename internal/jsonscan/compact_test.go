@@ -3,11 +3,12 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 func TestAppendCompactMatchesEncodingJSON(t *testing.T) {

@@ -2,12 +2,13 @@ package jsonscan
 
 import (
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // prims is a struct of every kind Decoder's primitives fill.

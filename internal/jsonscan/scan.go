@@ -2,8 +2,9 @@ package jsonscan
 
 import (
 	"bytes"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"unicode/utf8"
+
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // Member is one top-level member of a JSON object: as read, or to add or

@@ -2,10 +2,11 @@ package jsonscan
 
 import (
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 )
 
 // StdError returns err, an error of [Decode] or [SyntaxError] on data,

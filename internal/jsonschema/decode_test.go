@@ -3,7 +3,6 @@ package jsonschema
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"io"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // jsonDecode is how decodeJSON decoded before it used jsonscan.

@@ -2,7 +2,6 @@ package jsonschema
 
 import (
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/order"
 	"io"
 	"slices"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 )
 
 // ErrInvalidSchema is returned, wrapped with detail, by Compile when the

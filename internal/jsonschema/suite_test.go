@@ -11,13 +11,14 @@ package jsonschema
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // TestOfficialSuite runs a local copy of the official JSON-Schema-Test-Suite

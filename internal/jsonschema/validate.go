@@ -1,13 +1,13 @@
 package jsonschema
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/order"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 )
 
 const (

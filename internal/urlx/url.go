@@ -3,9 +3,10 @@ package urlx
 import (
 	"bytes"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/order"
 	"strconv"
 	"strings"
+
+	"github.com/mcpwasm/mcpwasm/internal/order"
 )
 
 // Error is a failed parse: Op is "parse", URL the input, Err the reason.

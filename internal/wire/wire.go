@@ -7,9 +7,9 @@
 package wire
 
 import (
-	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"strings"
 
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )

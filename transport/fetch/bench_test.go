@@ -3,7 +3,6 @@ package fetch_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpwasm/mcpwasm/core"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

@@ -2,10 +2,11 @@ package ws
 
 import (
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // TestProbeMembers: malformed finds the members encoding/json's Unmarshal

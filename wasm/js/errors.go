@@ -4,9 +4,9 @@ package main
 
 import (
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )
 

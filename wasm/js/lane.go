@@ -24,7 +24,6 @@ package main
 import (
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -37,6 +36,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/nozero"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 

@@ -19,7 +19,6 @@ package main
 import (
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"runtime"
 	"sync"
 	"syscall/js"
@@ -32,6 +31,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/js/fetch"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )

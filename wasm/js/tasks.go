@@ -4,7 +4,6 @@ package main
 
 import (
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 	"sync"
 	"syscall/js"
 	"time"
@@ -14,6 +13,7 @@ import (
 	schema "github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
+	"github.com/mcpwasm/mcpwasm/internal/rawjson"
 )
 
 // taskOptions are callToolAsTask's options.

@@ -2,6 +2,7 @@ package jscrypto
 
 import (
 	"bytes"
+
 	"github.com/mcpwasm/mcpwasm/internal/b64"
 )
 

@@ -11,10 +11,10 @@ package jscrypto
 import (
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"syscall/js"
 
 	"github.com/mcpwasm/mcpwasm/auth"
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 )

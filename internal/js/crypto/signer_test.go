@@ -14,7 +14,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
-	"github.com/mcpwasm/mcpwasm/internal/b64"
 	"math/big"
 	"slices"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpwasm/mcpwasm/auth"
+	"github.com/mcpwasm/mcpwasm/internal/b64"
 )
 
 // The WebCrypto signer's output is checked with Go's own crypto/ecdsa and

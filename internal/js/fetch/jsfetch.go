@@ -5,7 +5,6 @@ package jsfetch
 import (
 	"context"
 	"errors"
-	"github.com/mcpwasm/mcpwasm/internal/order"
 	"io"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/js/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/nozero"
+	"github.com/mcpwasm/mcpwasm/internal/order"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 )
 

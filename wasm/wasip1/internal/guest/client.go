@@ -3,11 +3,11 @@ package guest
 import (
 	"context"
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"

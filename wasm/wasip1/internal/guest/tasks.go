@@ -3,12 +3,12 @@ package guest
 import (
 	"context"
 	"encoding/json"
-	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"sync"
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/bridge"
+	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
