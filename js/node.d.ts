@@ -41,7 +41,7 @@ export interface StdioPortOptions {
   onStderr?: (line: string) => void;
   /** Longest accepted line in bytes (default 32 MiB); a longer one is dropped and reported. */
   maxMessageSize?: number;
-  /** Each wait of close in ms: stdin closed → SIGTERM → SIGKILL (default 2000). */
+  /** Each wait of close in ms: stdin closed → SIGTERM → SIGKILL (default 2000). The signals go to the server's process group (it leads one of its own, except on Windows), so the processes it started end with it. */
   closeTimeout?: number;
 }
 

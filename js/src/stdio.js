@@ -11,6 +11,9 @@ const PORT_OPTIONS = ["command", "args", "env", "cwd", "onStderr", "maxMessageSi
 const STDERR_TAIL = 4096;
 const MAX_STDERR_LINE = 64 * 1024;
 const MAX_QUEUED_OUTPUT = 64 * 1024 * 1024;
+// Where there are process groups, the server leads one of its own and the
+// signals of close() go to the whole group (see stdioPort).
+const GROUPS = process.platform !== "win32";
 
 /**
  * LineSplitter cuts a text stream into lines (without "\n" or "\r\n"),
@@ -63,7 +66,12 @@ class LineSplitter {
  * stdioPort returns a port (for connect's transport "port") that starts
  * the server process when the client connects and ends it when the client
  * closes: its standard input is closed, then after closeTimeout ms it gets
- * SIGTERM, after another closeTimeout SIGKILL. Options: command (required),
+ * SIGTERM, after another closeTimeout SIGKILL. Except on Windows the server
+ * is started as the leader of a process group (and session) of its own and
+ * the signals go to the whole group, so that the processes it started (a
+ * wrapper script's child, what npx or uvx launch) end with it; a
+ * terminal's Ctrl+C then reaches the script, not the server, which sees
+ * its standard input close when the script exits. Options: command (required),
  * args, env (added to process.env), cwd, onStderr(line), maxMessageSize
  * (one line, default 32 MiB), closeTimeout (default 2000 ms).
  *
@@ -102,6 +110,7 @@ export function stdioPort(options) {
           env: o.env ? { ...process.env, ...o.env } : process.env,
           stdio: ["pipe", "pipe", "pipe"],
           windowsHide: true,
+          detached: GROUPS,
         });
       } catch (e) {
         resolveExited({ code: null, signal: null });
@@ -161,9 +170,20 @@ export function stdioPort(options) {
       closed = true;
       if (!child || child.exitCode !== null || child.signalCode !== null) return;
       child.stdin.end();
+      const signal = (sig) => {
+        if (GROUPS) {
+          try {
+            process.kill(-child.pid, sig);
+            return;
+          } catch {
+            // the group is gone (or this runtime has no group signals)
+          }
+        }
+        child.kill(sig);
+      };
       const term = setTimeout(() => {
-        child.kill("SIGTERM");
-        const kill = setTimeout(() => child.kill("SIGKILL"), closeTimeout);
+        signal("SIGTERM");
+        const kill = setTimeout(() => signal("SIGKILL"), closeTimeout);
         exited.then(() => clearTimeout(kill));
       }, closeTimeout);
       exited.then(() => clearTimeout(term));

@@ -5,6 +5,7 @@
 // close and its stderr surfaced.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { mkdtemp, writeFile, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -23,6 +24,18 @@ function alive(pid) {
     return true;
   } catch (e) {
     return e.code !== "ESRCH";
+  }
+}
+
+// ended reports whether a process has ended: gone, or a zombie its parent
+// (init, once that parent is gone too) has not reaped yet.
+function ended(pid) {
+  if (!alive(pid)) return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false; // no /proc here: a zombie counts as running
   }
 }
 
@@ -128,6 +141,35 @@ describe("stdioPort", () => {
     assert.deepEqual(exit, { code: null, signal: "SIGKILL" });
     assert.ok(Date.now() - started >= 400, "after stdin closed and SIGTERM");
     assert.equal(alive(port.pid), false);
+  });
+
+  test("close ends the processes the server started too (its process group)", { skip: process.platform === "win32" && "no process groups" }, async (t) => {
+    // our own fault: a wrapper that starts a child of its own (holding none
+    // of the pipes, never reading its input) and ignores the end of its input
+    const tmp = await mkdtemp(path.join(tmpdir(), "mcpwasm-group-"));
+    t.after(() => rm(tmp, { recursive: true, force: true }));
+    const pidfile = path.join(tmp, "grandchild.pid");
+    const grandchild = `require("node:fs").writeFileSync(${JSON.stringify(pidfile)}, String(process.pid)); setTimeout(() => {}, 120000);`;
+    const script = `require("node:child_process").spawn(process.execPath, ["-e", ${JSON.stringify(grandchild)}], { stdio: "ignore" });
+      process.stdin.resume(); process.stdin.on("end", () => {}); process.stdout.write("ready\\n");`;
+    const port = stdioPort({ command: process.execPath, args: ["-e", script], closeTimeout: 200 });
+    const got = [];
+    port.start((m) => got.push(m), () => {});
+    await waitFor(() => got.length === 1, 5000, "ready");
+    let pid;
+    await waitFor(() => {
+      try {
+        pid = Number(readFileSync(pidfile, "utf8"));
+      } catch {
+        return false;
+      }
+      return pid > 0;
+    }, 5000, "the grandchild's pid");
+    assert.equal(ended(pid), false, "the server's child runs");
+    port.close();
+    assert.deepEqual(await port.exited, { code: null, signal: "SIGTERM" });
+    // not ours to wait for: its end is seen when it happens
+    await waitFor(() => ended(pid), 5000, "the server's child to end with it");
   });
 });
 

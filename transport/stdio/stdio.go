@@ -16,7 +16,12 @@
 // connection ends the process the way the specification describes: its
 // standard input is closed, then after Options.CloseTimeout it gets
 // SIGTERM, and after another CloseTimeout SIGKILL; Close returns once it
-// has exited.
+// has exited. On Unix the server is started as the leader of a process
+// group of its own and the signals go to the whole group, so that the
+// processes it started (a wrapper script's child, what npx or uvx
+// launch) end with it, as the Python SDK's client does. The flip side: a
+// terminal's Ctrl+C reaches the program, not the server; the server then
+// sees its standard input close when the program exits.
 //
 // The package uses os/exec: it works natively (not under GOOS=js or
 // wasip1, where processes cannot be started; the npm package's
@@ -200,6 +205,7 @@ func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
 		return nil, fmt.Errorf("%w: %w", ErrStart, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		closeAll(stdinR, stdinW, stdoutR, stdoutW, stderrR, stderrW)
 		return nil, fmt.Errorf("%w: %s: %w", ErrStart, t.command, err)
@@ -486,8 +492,10 @@ func (c *conn) Recv(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // Close ends the server process: its standard input is closed, then it
-// gets SIGTERM after CloseTimeout and SIGKILL after another. It returns
-// once the process has exited and the connection's goroutines are done.
+// gets SIGTERM after CloseTimeout and SIGKILL after another. On Unix the
+// signals go to the server's process group (the server leads one of its
+// own), so that the processes it started end with it. It returns once
+// the process has exited and the connection's goroutines are done.
 func (c *conn) Close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -499,11 +507,14 @@ func (c *conn) Close() error {
 	_ = c.stdin.Close()
 	d := c.t.opts.CloseTimeout
 	if !waitFor(c.exited, d) {
-		if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		// To the process group: the server's own children too.
+		if err := signalGroup(c.cmd.Process, syscall.SIGTERM); err != nil {
 			_ = c.cmd.Process.Kill() // no SIGTERM on this platform
 		}
 		if !waitFor(c.exited, d) {
-			_ = c.cmd.Process.Kill()
+			if err := signalGroup(c.cmd.Process, syscall.SIGKILL); err != nil {
+				_ = c.cmd.Process.Kill()
+			}
 			<-c.exited
 		}
 	}

@@ -82,6 +82,19 @@ func faultServer(mode string) {
 	case "ignore-term":
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		time.Sleep(time.Hour) // only SIGKILL ends it
+	case "tree":
+		// A wrapper: it starts a child of its own (which holds none of
+		// the pipes and never reads its input), then ignores the end of
+		// its input; SIGTERM ends it.
+		child := exec.Command(os.Args[0], "-test.run=^$")
+		child.Env = append(os.Environ(), "MCPWASM_STDIO_FAULT=linger", "MCPWASM_STDIO_PIDFILE="+os.Getenv("MCPWASM_STDIO_PIDFILE")+".child")
+		if err := child.Start(); err != nil {
+			os.Exit(4)
+		}
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		time.Sleep(time.Hour)
+	case "linger":
+		time.Sleep(time.Hour) // a signal (or its own bound) ends it
 	}
 }
 
@@ -213,6 +226,44 @@ func TestCloseEscalates(t *testing.T) {
 			assert.True(t, gone(t, pidfile), "no orphan process")
 		})
 	}
+}
+
+// TestCloseEndsTheGroup: the signals of Close reach the processes the
+// server started, not only the server.
+func TestCloseEndsTheGroup(t *testing.T) {
+	tr, pidfile := faultTransport(t, "tree", &stdio.Options{CloseTimeout: 200 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := tr.Connect(ctx)
+	require.NoError(t, err)
+	childfile := pidfile + ".child"
+	require.Eventually(t, func() bool {
+		_, err1 := os.Stat(pidfile)
+		_, err2 := os.Stat(childfile)
+		return err1 == nil && err2 == nil
+	}, 10*time.Second, 10*time.Millisecond)
+	require.False(t, ended(t, childfile), "the server's child runs")
+	require.NoError(t, c.Close())
+	assert.True(t, gone(t, pidfile), "the server ended")
+	// The child is not ours to wait for: its end is seen when it happens.
+	assert.Eventually(t, func() bool { return ended(t, childfile) }, 5*time.Second, 10*time.Millisecond, "the server's child ended with it")
+}
+
+// ended reports whether the process in pidfile has ended: gone, or a
+// zombie its parent (init, once the server is gone) has not reaped yet.
+func ended(t *testing.T, pidfile string) bool {
+	t.Helper()
+	if gone(t, pidfile) {
+		return true
+	}
+	b, _ := os.ReadFile(pidfile)
+	stat, err := os.ReadFile("/proc/" + string(b) + "/stat")
+	if err != nil {
+		return false // no /proc here: a zombie counts as running
+	}
+	// pid (comm) state ...: comm may hold spaces and parentheses.
+	rest := stat[bytes.LastIndexByte(stat, ')')+1:]
+	return len(rest) > 1 && rest[1] == 'Z'
 }
 
 func TestServerNotReading(t *testing.T) {
