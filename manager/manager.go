@@ -98,6 +98,9 @@ type ServerState struct {
 	ServerInfo *core.Implementation
 	// Session is the server's session, only while connected.
 	Session *core.Session
+	// PID is a stdio server's process id while connected (0 otherwise,
+	// and for a transport that is not transport/stdio's).
+	PID int
 }
 
 // ChangeKind says what part of the aggregate changed.
@@ -241,6 +244,8 @@ type entry struct {
 	// said changed before it became e's (fetched again once it has).
 	opening *core.Session
 	pending map[ChangeKind]bool
+	// stdio is the session's transport when it is a stdio one (for PID).
+	stdio *stdio.Transport
 }
 
 type lists struct {
@@ -307,6 +312,9 @@ func (e *entry) stateLocked() ServerState {
 	s := ServerState{Name: e.name, Status: e.status, Err: e.err, ServerInfo: e.info}
 	if e.status == StatusConnected {
 		s.Session = e.session
+		if e.stdio != nil {
+			s.PID = e.stdio.PID()
+		}
 	}
 	return s
 }
@@ -703,6 +711,7 @@ func (m *Manager) open(ctx context.Context, e *entry) error {
 		return ErrClosed
 	}
 	e.session, e.info, e.lists, e.everConnected = sess, sess.ServerInfo(), l, true
+	e.stdio, _ = tr.(*stdio.Transport)
 	e.running = false // the loop ends with this attempt: a loss may start the next
 	m.agg = nil
 	rep := m.setStatusLocked(e, StatusConnected, nil)

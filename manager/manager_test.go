@@ -425,6 +425,12 @@ func TestManyServers(t *testing.T) {
 			found := processes(t, map[string][]string{"fs": {fsScript, dir}, "memory": {memScript, memFile}}[n]...)
 			require.Len(t, found, 1, "%s runs", n)
 			pids[n] = found[0]
+			st, _ := m.Server(n)
+			assert.Equal(t, found[0], st.PID, "%s: the state names its process", n)
+		}
+		for _, n := range []string{"ts", "everything", "demo"} {
+			st, _ := m.Server(n)
+			assert.Zero(t, st.PID, "%s is not a process of ours", n)
 		}
 		require.NoError(t, m.Close())
 		for n, pid := range pids {
@@ -432,6 +438,7 @@ func TestManyServers(t *testing.T) {
 		}
 		for _, s := range m.Servers() {
 			assert.Equal(t, manager.StatusClosed, s.Status, s.Name)
+			assert.Zero(t, s.PID, s.Name)
 		}
 		_, err := m.Connect(ctx)
 		assert.ErrorIs(t, err, manager.ErrClosed)
@@ -610,11 +617,15 @@ func TestStdioRestart(t *testing.T) {
 		return found[0]
 	}
 	first := pid()
+	st, _ := m.Server("memory")
+	assert.Equal(t, first, st.PID, "the state names the process")
 	require.NoError(t, syscall.Kill(first, syscall.SIGKILL))
 	require.Eventually(t, func() bool { return status(m, "memory") == manager.StatusReconnecting }, 10*time.Second, 5*time.Millisecond)
 	require.Eventually(t, func() bool { return status(m, "memory") == manager.StatusConnected }, 20*time.Second, 10*time.Millisecond)
 	second := pid()
 	assert.NotEqual(t, first, second, "a new process")
+	st, _ = m.Server("memory")
+	assert.Equal(t, second, st.PID, "the state names the new process")
 	r, err := m.CallTool(ctx, &core.CallToolParams{Name: "memory__read_graph", Arguments: map[string]any{}}, nil)
 	require.NoError(t, err)
 	assert.False(t, r.IsError)

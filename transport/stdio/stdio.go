@@ -143,6 +143,21 @@ type Options struct {
 type Transport struct {
 	command string
 	opts    Options
+
+	mu   sync.Mutex
+	live *exec.Cmd // the latest Connect's process while it runs
+}
+
+// PID returns the process id of the server that the Transport's latest
+// Connect started, while that process runs: 0 before the first Connect
+// and once it has exited. It is safe for concurrent use.
+func (t *Transport) PID() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.live == nil {
+		return 0
+	}
+	return t.live.Process.Pid
 }
 
 // New returns a transport that runs command (looked up in PATH when it has
@@ -221,6 +236,9 @@ func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
 		in:     make(chan jsonrpc.Message, inboxSize),
 		exited: make(chan struct{}),
 	}
+	t.mu.Lock()
+	t.live = cmd
+	t.mu.Unlock()
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.wg.Add(3)
 	go c.wait()
@@ -264,6 +282,11 @@ type conn struct {
 func (c *conn) wait() {
 	defer c.wg.Done()
 	c.waitErr = c.cmd.Wait()
+	c.t.mu.Lock()
+	if c.t.live == c.cmd {
+		c.t.live = nil
+	}
+	c.t.mu.Unlock()
 	close(c.exited)
 	select {
 	case <-c.ctx.Done():

@@ -243,8 +243,12 @@ func TestCloseEndsTheGroup(t *testing.T) {
 		return err1 == nil && err2 == nil
 	}, 10*time.Second, 10*time.Millisecond)
 	require.False(t, ended(t, childfile), "the server's child runs")
+	b, err := os.ReadFile(pidfile)
+	require.NoError(t, err)
+	assert.Equal(t, string(b), strconv.Itoa(tr.PID()), "PID names the server's process")
 	require.NoError(t, c.Close())
 	assert.True(t, gone(t, pidfile), "the server ended")
+	assert.Zero(t, tr.PID(), "no process runs")
 	// The child is not ours to wait for: its end is seen when it happens.
 	assert.Eventually(t, func() bool { return ended(t, childfile) }, 5*time.Second, 10*time.Millisecond, "the server's child ended with it")
 }
