@@ -202,11 +202,17 @@ type Options struct {
 	// session that ends, or a call that finds the connection gone, still
 	// does).
 	HealthCheck time.Duration
+	// HTTP performs the requests of every server reached over HTTP(S)
+	// (fetch.Options.HTTP of the default transports). Default
+	// fetch.DefaultDoer(). For OAuth, an auth.Doer (auth.NewDoer): one
+	// serves every server, keeping each one's tokens apart (a token only
+	// goes to the resource it was issued for), as the JS manager's auth
+	// member does per server.
+	HTTP fetch.Doer
 	// NewTransport makes a server's transport. Default: the package's
-	// own — transport/fetch for HTTP(S) URLs (Headers, Transport),
+	// own — transport/fetch for HTTP(S) URLs (Headers, Transport, HTTP),
 	// transport/ws for "websocket", transport/stdio for a Command. Set it
-	// for OAuth (auth.Doer in fetch.Options.HTTP), a custom HTTP client,
-	// or a transport of your own.
+	// for a different HTTP client per server, or a transport of your own.
 	NewTransport func(name string, cfg *ServerConfig) (core.Transport, error)
 }
 
@@ -656,7 +662,7 @@ func (m *Manager) transport(e *entry) (core.Transport, error) {
 	case TransportWebSocket:
 		return ws.New(c.URL, &ws.Options{Header: c.Headers})
 	default:
-		return fetch.New(c.URL, &fetch.Options{Mode: c.Transport, Header: c.Headers})
+		return fetch.New(c.URL, &fetch.Options{Mode: c.Transport, Header: c.Headers, HTTP: m.opts.HTTP})
 	}
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/manager"
 	"github.com/mcpwasm/mcpwasm/tests/peerproc"
+	"github.com/mcpwasm/mcpwasm/transport/fetch"
 	"github.com/mcpwasm/mcpwasm/transport/stdio"
 )
 
@@ -659,4 +660,58 @@ func processes(t *testing.T, args ...string) []int {
 		}
 	}
 	return out
+}
+
+// hostDoer is a fetch.Doer that counts the requests it performs, by host.
+type hostDoer struct {
+	inner fetch.Doer
+	mu    sync.Mutex
+	hosts map[string]int
+}
+
+func (d *hostDoer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, error) {
+	u, err := url.Parse(req.URL)
+	if err == nil {
+		d.mu.Lock()
+		d.hosts[u.Host]++
+		d.mu.Unlock()
+	}
+	return d.inner.Do(ctx, req)
+}
+
+// TestHTTPDoer: Options.HTTP performs the requests of every HTTP server
+// (an auth.Doer goes there), and only theirs.
+func TestHTTPDoer(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tsURL := peerproc.TSServer(t, 0)
+	demo := peerproc.GoSDKServer(t, peerproc.DemoOptions{Modern: true})
+	node, memScript := nodeServer(t, "server-memory")
+	memFile := filepath.Join(t.TempDir(), "memory.jsonl")
+	d := &hostDoer{inner: fetch.DefaultDoer(), hosts: map[string]int{}}
+	m, err := manager.New(&manager.Config{MCPServers: map[string]*manager.ServerConfig{
+		"ts":     {URL: tsURL},
+		"demo":   {URL: demo + peerproc.MCPPath, Transport: "streamable-http"},
+		"memory": {Command: node, Args: []string{memScript, memFile}, Env: map[string]string{"MEMORY_FILE_PATH": memFile}},
+	}}, &manager.Options{HTTP: d})
+	require.NoError(t, err)
+	defer m.Close()
+	states, err := m.Connect(ctx)
+	require.NoError(t, err)
+	for _, s := range states {
+		require.Equal(t, manager.StatusConnected, s.Status, "%s: %v", s.Name, s.Err)
+	}
+	r, err := m.CallTool(ctx, &core.CallToolParams{Name: "demo__echo", Arguments: map[string]any{"text": "via the doer"}}, nil)
+	require.NoError(t, err)
+	assert.False(t, r.IsError)
+	hostOf := func(raw string) string {
+		u, err := url.Parse(raw)
+		require.NoError(t, err)
+		return u.Host
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	assert.Positive(t, d.hosts[hostOf(tsURL)], "the TS server's requests")
+	assert.Positive(t, d.hosts[hostOf(demo)], "the Go SDK server's requests")
+	assert.Len(t, d.hosts, 2, "no other requests (the stdio server has none): %v", d.hosts)
 }
