@@ -2,7 +2,7 @@
 // revision 2026-01-26) for pages. Needs the optional peer dependency
 // @modelcontextprotocol/ext-apps (its AppBridge) at run time; these
 // declarations do not need it.
-import type { Client, McpManager, ManagedTool, Tool, CallToolResult, ContentBlock, LoggingMessage, Implementation } from "./index.js";
+import type { Client, McpManager, ManagedTool, Tool, CallToolResult, ContentBlock, LoggingMessage, Implementation, EmbeddedResource, ResourceLink, CreateMessageParams, CreateMessageResult } from "./index.js";
 
 /** The MIME type of an MCP App's HTML resource: "text/html;profile=mcp-app". */
 export declare const APP_MIME_TYPE: "text/html;profile=mcp-app";
@@ -104,6 +104,25 @@ export interface RenderAppOptions {
   onSizeChange?: (size: { width?: number; height?: number }) => void;
   /** ui/notifications/request-teardown: the app asks to be closed. */
   onTeardownRequest?: () => void;
+  /**
+   * ui/download-file: the app asks the user to save files (checked first: at most 64 items, each an
+   * embedded resource with text or a base64 blob, or a resource link; 64 Mi characters of data in
+   * all). Confirm with the user, then save; a resource link's uri is the server's: fetch it only if
+   * it is safe. false (or a throw): the app is told it failed. Unset: ui/download-file is not offered.
+   */
+  onDownloadFile?: (contents: (EmbeddedResource | ResourceLink)[], extra: { signal?: AbortSignal }) => void | boolean | Promise<void | boolean>;
+  /** sampling/createMessage from the app: answer with the page's model (its result is the app's). Unset: sampling is not offered. */
+  onSampling?: (params: CreateMessageParams, extra: { signal?: AbortSignal }) => CreateMessageResult | Promise<CreateMessageResult>;
+  /** Offer tool use to the app's sampling (tools, toolChoice); otherwise such requests are refused. */
+  samplingTools?: boolean;
+  /** The display modes offered to the app, the first being the initial one (default ["inline"]); more than one needs onDisplayMode. */
+  displayModes?: ("inline" | "fullscreen" | "pip")[];
+  /**
+   * ui/request-display-mode for an offered mode other than the current one: lay the app out in it
+   * and return the mode it is now in (a mode not offered, or nothing, keeps the current one). The
+   * app is told of the change (ui/notifications/host-context-changed).
+   */
+  onDisplayMode?: (mode: "inline" | "fullscreen" | "pip") => "inline" | "fullscreen" | "pip" | void | Promise<"inline" | "fullscreen" | "pip" | void>;
   /** Largest iframe height in px (default 2000). */
   maxHeight?: number;
   /** Height before the app reports its size (default 150). */
@@ -130,6 +149,10 @@ export interface AppView {
   sendToolResult(result: CallToolResult): Promise<void>;
   sendToolCancelled(reason?: string): Promise<void>;
   setHostContext(context: { [key: string]: unknown }): void;
+  /** The display mode the app is in. */
+  readonly displayMode: "inline" | "fullscreen" | "pip";
+  /** The page changed the layout by itself (the user left fullscreen): tells the app. A mode not offered is a TypeError. */
+  setDisplayMode(mode: "inline" | "fullscreen" | "pip"): void;
   /** Tears the app down (ui/resource-teardown, bounded wait) and removes the iframe. */
   close(): Promise<void>;
 }

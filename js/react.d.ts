@@ -51,7 +51,8 @@ export interface UseMcpResult {
 export function useMcp(url: string, options?: UseMcpOptions): UseMcpResult;
 
 export interface McpAppProps extends Pick<RenderAppOptions,
-  "onMessage" | "onOpenLink" | "onLog" | "onToolCall" | "onModelContext" | "onSizeChange" | "onTeardownRequest" | "hostContext" | "maxHeight" | "hostInfo"> {
+  "onMessage" | "onOpenLink" | "onLog" | "onToolCall" | "onModelContext" | "onSizeChange" | "onTeardownRequest" | "hostContext" | "maxHeight" | "hostInfo" |
+  "onDownloadFile" | "onSampling" | "samplingTools" | "displayModes" | "onDisplayMode"> {
   source: AppSource | undefined;
   tool: Tool | AppManagedTool | undefined;
   toolInput?: { [key: string]: unknown };

@@ -47,6 +47,22 @@ export async function appsAvailable() {
 
 let available; // appsAvailable(), once
 
+// fullscreen is the app shown over the page ({box, view()}), if any:
+// Escape on the page, or the box's own button, puts it back inline.
+let fullscreen = null;
+
+/** leaveFullscreen puts the app shown over the page back inline and tells it so. */
+function leaveFullscreen() {
+  if (!fullscreen) return;
+  const { box, view } = fullscreen;
+  fullscreen = null;
+  box.classList.remove("app-fullscreen");
+  view()?.setDisplayMode("inline");
+}
+if (typeof document !== "undefined") {
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") leaveFullscreen(); });
+}
+
 async function appsModule() {
   if (apps === undefined) {
     try {
@@ -68,7 +84,10 @@ async function appsModule() {
 export async function showApp(container, { manager, tool, args, result, onMessage }) {
   const uri = appResourceUri(tool);
   const box = h("div", { class: "app-box", dataset: { appUri: uri, server: tool.server, state: "loading" } },
-    h("div", { class: "content-label" }, h("span", { class: "ctype" }, "MCP App"), h("span", {}, uri)));
+    h("div", { class: "content-label" }, h("span", { class: "ctype" }, "MCP App"), h("span", {}, uri)),
+    // shown in fullscreen only: the app's frame has the keyboard, so Escape
+    // does not always reach the page
+    h("button", { type: "button", class: "app-exit", onclick: () => leaveFullscreen() }, "Exit fullscreen"));
   container.append(box);
   available ??= appsAvailable();
   const mod = (await available) ? await appsModule() : null;
@@ -78,7 +97,8 @@ export async function showApp(container, { manager, tool, args, result, onMessag
     return undefined;
   }
   try {
-    const view = await mod.renderApp(manager, tool, box, {
+    let view;
+    view = await mod.renderApp(manager, tool, box, {
       toolInput: args ?? {},
       toolResult: result,
       hostInfo: { name: "mcpwasm-example-web", version: "0.2.0" },
@@ -90,6 +110,15 @@ export async function showApp(container, { manager, tool, args, result, onMessag
         const text = blocks.filter((c) => c?.type === "text").map((c) => c.text).join("\n");
         onMessage?.(tool.server, text || "(a message without text)");
       },
+      // Fullscreen is the page's layout: the box covers the window until the
+      // app asks for inline again or the user presses Escape.
+      displayModes: ["inline", "fullscreen"],
+      onDisplayMode: (mode) => {
+        box.classList.toggle("app-fullscreen", mode === "fullscreen");
+        fullscreen = mode === "fullscreen" ? { box, view: () => view } : null;
+        return mode;
+      },
+      onDownloadFile: (contents) => saveFiles(tool.server, contents),
     });
     box.dataset.state = "shown";
     view.initialized.then(() => { box.dataset.state = "initialized"; });
@@ -99,4 +128,25 @@ export async function showApp(container, { manager, tool, args, result, onMessag
     box.append(h("p", { class: "warn small" }, `The app could not be shown: ${e.message}`));
     return undefined;
   }
+}
+
+/**
+ * saveFiles is the page's part of ui/download-file: the user confirms, then
+ * each embedded file is saved from memory; a resource link is only named
+ * (its uri is the server's: the page does not fetch it). Returns false
+ * when the user declines.
+ */
+function saveFiles(server, contents) {
+  const names = contents.map((c) => (c.type === "resource" ? c.resource.uri : c.uri).split("/").pop() || "download");
+  if (!globalThis.confirm?.(`The app of ${server} wants to save: ${names.join(", ")}. Save?`)) return false;
+  contents.forEach((c, i) => {
+    if (c.type !== "resource") return;
+    const r = c.resource;
+    const data = typeof r.blob === "string" ? Uint8Array.from(atob(r.blob), (ch) => ch.charCodeAt(0)) : r.text;
+    const url = URL.createObjectURL(new Blob([data], { type: r.mimeType || "application/octet-stream" }));
+    const a = h("a", { href: url, download: names[i] });
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  return true;
 }

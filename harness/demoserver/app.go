@@ -28,7 +28,10 @@ const (
 // (ui/notifications/tool-input, ui/notifications/tool-result), reports its
 // size (ui/notifications/size-changed), and its button calls the server's
 // echo tool through the host (tools/call), showing the reply: the round
-// trip app → host → this server → host → app.
+// trip app → host → this server → host → app. Two more buttons ask the host
+// for fullscreen (ui/request-display-mode; the mode the host reports in
+// ui/notifications/host-context-changed is shown) and to save the greeting
+// as a file (ui/download-file).
 const appHTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Greeting app</title>
 <style>
@@ -42,6 +45,8 @@ button { font: inherit; padding: 4px 10px; border-radius: 6px; border: 1px solid
 <p class="muted">An MCP App served by the demo server (` + AppResourceURI + `), shown by the host in a sandboxed frame.</p>
 <p>Input: <code id="input">(none yet)</code></p>
 <button id="echo" type="button">Ask the server through the host</button>
+<button id="fullscreen" type="button">Fullscreen</button>
+<button id="save" type="button">Save the greeting</button>
 <p id="reply" class="muted"></p>
 <script>
 (() => {
@@ -72,9 +77,37 @@ button { font: inherit; padding: 4px 10px; border-radius: 6px; border: 1px solid
       document.getElementById("greeting").textContent = (sc && sc.greeting) || text(m.params);
       document.body.dataset.result = "shown";
       size();
+    } else if (m.method === "ui/notifications/host-context-changed") {
+      if (m.params && m.params.displayMode) mode(m.params.displayMode);
     } else if (m.id !== undefined) {
       send({ id: m.id, result: {} }); // ping, teardown and the like
     }
+  });
+  let displayMode = "inline";
+  const mode = (m) => {
+    displayMode = m;
+    document.body.dataset.mode = m;
+    document.getElementById("fullscreen").textContent = m === "fullscreen" ? "Back inline" : "Fullscreen";
+    size();
+  };
+  document.getElementById("fullscreen").addEventListener("click", async () => {
+    try {
+      const r = await request("ui/request-display-mode", { mode: displayMode === "fullscreen" ? "inline" : "fullscreen" });
+      mode(r.mode);
+    } catch (err) {
+      document.getElementById("reply").textContent = "The host refused: " + err.message;
+    }
+  });
+  document.getElementById("save").addEventListener("click", async () => {
+    const greeting = document.getElementById("greeting").textContent;
+    try {
+      const r = await request("ui/download-file", { contents: [{ type: "resource", resource: { uri: "file:///greeting.txt", mimeType: "text/plain", text: greeting + "\n" } }] });
+      document.body.dataset.saved = r && r.isError ? "refused" : "saved";
+    } catch (err) {
+      document.body.dataset.saved = "failed: " + err.message;
+    }
+    document.getElementById("reply").textContent = "Save: " + document.body.dataset.saved;
+    size();
   });
   document.getElementById("echo").addEventListener("click", async () => {
     const out = document.getElementById("reply");

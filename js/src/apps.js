@@ -7,6 +7,7 @@
 // McpManager. docs/apps.md gives the reasons (sandbox, CSP, the bridge).
 import { AppBridge, PostMessageTransport, buildAllowAttribute } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { McpError, ErrorCode } from "./errors.js";
+import { checkOptions } from "./loader.js";
 
 /** APP_MIME_TYPE is the MIME type of an MCP App's HTML resource. */
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";
@@ -24,6 +25,49 @@ const DEFAULT_HOST_INFO = { name: "mcpwasm-apps", version: "0.1.0" };
 const MAX_HTML = 8 << 20; // characters of app HTML accepted
 const SANDBOX = "allow-scripts";
 const PROXY_SANDBOX = "allow-scripts allow-same-origin";
+const DISPLAY_MODES = ["inline", "fullscreen", "pip"];
+const MAX_DOWNLOAD_ITEMS = 64; // items of one ui/download-file
+const MAX_DOWNLOAD_CHARS = 64 << 20; // characters of inline data in one ui/download-file
+const RENDER_OPTIONS = ["sandboxProxy", "proxiedSandbox", "app", "signal", "hostInfo", "hostContext", "toolInput", "toolResult",
+  "onMessage", "onOpenLink", "onModelContext", "onLog", "onToolCall", "onSizeChange", "onTeardownRequest", "onDownloadFile",
+  "onSampling", "samplingTools", "displayModes", "onDisplayMode", "maxHeight", "initialHeight", "fitWidth", "title", "teardownTimeout"];
+
+// signalOf is the abort signal of a request of the app: AppBridge hands its
+// handlers the request's context, whose mcpReq.signal aborts when the app
+// cancels (notifications/cancelled) or the bridge closes.
+function signalOf(extra) {
+  return extra?.mcpReq?.signal ?? extra?.signal;
+}
+
+/**
+ * downloadContents checks what an app asks to download (ui/download-file):
+ * at most MAX_DOWNLOAD_ITEMS items, each an embedded resource (with a uri
+ * and a text or base64 blob) or a resource link (with a uri), with at most
+ * MAX_DOWNLOAD_CHARS characters of inline data in all. It returns the
+ * items, or throws an McpError (InvalidParams) that the app receives.
+ */
+function downloadContents(params) {
+  const contents = params?.contents;
+  const bad = (why) => new McpError(ErrorCode.InvalidParams, `ui/download-file: ${why}`);
+  if (!Array.isArray(contents) || contents.length === 0) throw bad("contents must be a non-empty array");
+  if (contents.length > MAX_DOWNLOAD_ITEMS) throw bad(`more than ${MAX_DOWNLOAD_ITEMS} items`);
+  let chars = 0;
+  for (const item of contents) {
+    if (item?.type === "resource") {
+      const r = item.resource;
+      if (typeof r?.uri !== "string") throw bad("an embedded resource without a uri");
+      const data = typeof r.text === "string" ? r.text : typeof r.blob === "string" ? r.blob : undefined;
+      if (data === undefined) throw bad(`${r.uri}: neither text nor blob`);
+      chars += data.length;
+    } else if (item?.type === "resource_link") {
+      if (typeof item.uri !== "string") throw bad("a resource link without a uri");
+    } else {
+      throw bad(`an item of type ${JSON.stringify(item?.type)} (want "resource" or "resource_link")`);
+    }
+  }
+  if (chars > MAX_DOWNLOAD_CHARS) throw bad(`more than ${MAX_DOWNLOAD_CHARS} characters of data`);
+  return contents;
+}
 
 /**
  * SANDBOX_PROXY_HTML is the extension's sandbox proxy page, for hosts that
@@ -210,7 +254,16 @@ export async function readApp(source, tool, options = {}) {
  * own; view.initialized settles when it has). See apps.d.ts for options.
  */
 export async function renderApp(source, tool, container, options = {}) {
+  options = checkOptions(options, RENDER_OPTIONS, "mcpwasm/apps");
   if (!container || typeof container.appendChild !== "function") throw new TypeError("mcpwasm/apps: container must be an element");
+  const displayModes = options.displayModes ?? ["inline"];
+  if (!Array.isArray(displayModes) || displayModes.length === 0 || displayModes.some((m) => !DISPLAY_MODES.includes(m))) {
+    throw new TypeError(`mcpwasm/apps: displayModes must be a non-empty array of ${DISPLAY_MODES.map((m) => JSON.stringify(m)).join(", ")}`);
+  }
+  if (displayModes.length > 1 && typeof options.onDisplayMode !== "function") throw new TypeError("mcpwasm/apps: displayModes other than one need onDisplayMode (the page changes the layout)");
+  for (const k of ["onDownloadFile", "onSampling", "onDisplayMode"]) {
+    if (options[k] !== undefined && typeof options[k] !== "function") throw new TypeError(`mcpwasm/apps: ${k} must be a function`);
+  }
   const route = resolveSource(source, tool);
   const app = options.app ?? (await readApp(source, tool, { signal: options.signal }));
   if (!app) throw new TypeError(`mcpwasm/apps: tool ${tool.name} has no app (no _meta.ui.resourceUri)`);
@@ -250,18 +303,29 @@ export async function renderApp(source, tool, container, options = {}) {
   if (options.onOpenLink !== null) capabilities.openLinks = {};
   if (options.onMessage) capabilities.message = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {} };
   if (options.onModelContext) capabilities.updateModelContext = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {}, structuredContent: {} };
-  const hostContext = {
+  if (options.onDownloadFile) capabilities.downloadFile = {};
+  if (options.onSampling) capabilities.sampling = options.samplingTools ? { tools: {} } : {};
+  let displayMode = displayModes[0];
+  // hostContext is the context the app has been told of: replaced whole on
+  // each change (AppBridge keeps the object it is given and sends the
+  // members that differ from it).
+  let hostContext = {
     theme: globalThis.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light",
-    displayMode: "inline",
-    availableDisplayModes: ["inline"],
     platform: "web",
     locale: globalThis.navigator?.language,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     containerDimensions: { maxHeight },
     toolInfo: { tool: { ...tool, name: route.toolName } },
     ...options.hostContext,
+    // the display modes are displayModes' (the first is the initial one)
+    displayMode,
+    availableDisplayModes: [...displayModes],
   };
   const bridge = new AppBridge(null, hostInfo, capabilities, { hostContext });
+  const updateHostContext = (ctx) => {
+    hostContext = { ...hostContext, ...ctx };
+    bridge.setHostContext(hostContext);
+  };
 
   let toolList; // the server's tools, for the visibility check, listed once
   bridge.oncalltool = async (params, extra) => {
@@ -271,11 +335,11 @@ export async function renderApp(source, tool, container, options = {}) {
       throw new McpError(ErrorCode.InvalidParams, `tool ${params.name} is not callable by apps (visibility ${JSON.stringify(toolVisibility(target))})`);
     }
     if (options.onToolCall) await options.onToolCall(params);
-    return route.client().callTool({ name: params.name, arguments: params.arguments ?? {} }, { signal: extra?.signal });
+    return route.client().callTool({ name: params.name, arguments: params.arguments ?? {} }, { signal: signalOf(extra) });
   };
-  bridge.onreadresource = async (params, extra) => route.client().readResource({ uri: params.uri }, { signal: extra?.signal });
-  bridge.onlistresources = async (params, extra) => route.client().listResources(params?.cursor ? { cursor: params.cursor } : undefined, { signal: extra?.signal });
-  bridge.onlistresourcetemplates = async (params, extra) => route.client().listResourceTemplates(params?.cursor ? { cursor: params.cursor } : undefined, { signal: extra?.signal });
+  bridge.onreadresource = async (params, extra) => route.client().readResource({ uri: params.uri }, { signal: signalOf(extra) });
+  bridge.onlistresources = async (params, extra) => route.client().listResources(params?.cursor ? { cursor: params.cursor } : undefined, { signal: signalOf(extra) });
+  bridge.onlistresourcetemplates = async (params, extra) => route.client().listResourceTemplates(params?.cursor ? { cursor: params.cursor } : undefined, { signal: signalOf(extra) });
   bridge.onmessage = async (params) => {
     if (!options.onMessage) return { isError: true };
     const r = await options.onMessage(params);
@@ -298,7 +362,32 @@ export async function renderApp(source, tool, container, options = {}) {
     if (options.onModelContext) await options.onModelContext(params);
     return {};
   };
-  bridge.onrequestdisplaymode = async () => ({ mode: "inline" });
+  // setDisplayMode records the mode the page shows and tells the app.
+  const setDisplayMode = (mode) => {
+    if (mode === displayMode) return;
+    displayMode = mode;
+    updateHostContext({ displayMode: mode });
+  };
+  bridge.onrequestdisplaymode = async ({ mode }) => {
+    // A mode not offered is answered with the current one, as the extension says.
+    if (!displayModes.includes(mode) || mode === displayMode || !options.onDisplayMode) return { mode: displayMode };
+    const set = await options.onDisplayMode(mode);
+    setDisplayMode(displayModes.includes(set) ? set : displayMode);
+    return { mode: displayMode };
+  };
+  bridge.ondownloadfile = async (params, extra) => {
+    if (!options.onDownloadFile) return { isError: true };
+    const contents = downloadContents(params);
+    return (await options.onDownloadFile(contents, { signal: signalOf(extra) })) === false ? { isError: true } : {};
+  };
+  if (options.onSampling) {
+    bridge.oncreatesamplingmessage = async (params, extra) => {
+      if (!options.samplingTools && (params?.tools !== undefined || params?.toolChoice !== undefined)) {
+        throw new McpError(ErrorCode.InvalidParams, "sampling/createMessage: tools were not offered to apps (samplingTools)");
+      }
+      return options.onSampling(params, { signal: signalOf(extra) });
+    };
+  }
   bridge.addEventListener("loggingmessage", (params) => options.onLog?.(params));
   bridge.addEventListener("sizechange", ({ height, width }) => {
     if (typeof height === "number" && height >= 0) iframe.style.height = `${Math.min(Math.ceil(height), maxHeight)}px`;
@@ -339,7 +428,16 @@ export async function renderApp(source, tool, container, options = {}) {
     sendToolInput: (args) => afterInit(() => bridge.sendToolInput({ arguments: args ?? {} })),
     sendToolResult: (result) => afterInit(() => bridge.sendToolResult(result)),
     sendToolCancelled: (reason) => afterInit(() => bridge.sendToolCancelled(reason === undefined ? {} : { reason })),
-    setHostContext: (ctx) => { bridge.setHostContext({ ...hostContext, ...ctx }); },
+    setHostContext: (ctx) => {
+      if (ctx?.displayMode !== undefined && !displayModes.includes(ctx.displayMode)) throw new TypeError(`mcpwasm/apps: display mode ${JSON.stringify(ctx.displayMode)} is not among ${JSON.stringify(displayModes)}`);
+      updateHostContext(ctx);
+      if (ctx?.displayMode !== undefined) displayMode = ctx.displayMode;
+    },
+    get displayMode() { return displayMode; },
+    setDisplayMode(mode) {
+      if (!displayModes.includes(mode)) throw new TypeError(`mcpwasm/apps: display mode ${JSON.stringify(mode)} is not among ${JSON.stringify(displayModes)}`);
+      setDisplayMode(mode);
+    },
     async close() {
       if (closed) return;
       closed = true;

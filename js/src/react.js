@@ -140,8 +140,10 @@ export function useMcp(url, options = {}) {
  * props source (a connected Client, or an McpManager with one of its
  * tools), tool, toolInput and toolResult (delivered to the app when they
  * change), the host callbacks of RenderAppOptions (onMessage, onOpenLink,
- * onLog, onToolCall, onModelContext, onSizeChange, onTeardownRequest; the
- * latest ones are called), hostContext, maxHeight, onError, and className
+ * onLog, onToolCall, onModelContext, onSizeChange, onTeardownRequest,
+ * onDownloadFile, onSampling, onDisplayMode; the latest ones are called),
+ * samplingTools and displayModes (read at mount), hostContext, maxHeight,
+ * onError, and className
  * / style for the div. The app is torn down on unmount or when source or
  * tool change.
  */
@@ -169,6 +171,11 @@ export function McpApp(props) {
       onToolCall: call("onToolCall"),
       onSizeChange: call("onSizeChange"),
       onTeardownRequest: call("onTeardownRequest"),
+      onDownloadFile: latest.current.onDownloadFile ? call("onDownloadFile") : undefined,
+      onSampling: latest.current.onSampling ? call("onSampling") : undefined,
+      samplingTools: latest.current.samplingTools,
+      displayModes: latest.current.displayModes,
+      onDisplayMode: latest.current.onDisplayMode ? call("onDisplayMode") : undefined,
     });
     p.then((view) => {
       if (cancelled) { view.close(); return; }

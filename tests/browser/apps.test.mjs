@@ -6,7 +6,9 @@
 // app's buttons (clicked inside the iframe) reach the server and the host:
 // tools/call, ui/message, notifications/message, ui/open-link and
 // size-changed. Then, from inside the iframe, the sandbox: no access to
-// the page, no top navigation, no storage, and the CSP blocks the network.
+// the page, no top navigation, no storage, and the CSP blocks the network;
+// and ui/download-file, sampling/createMessage and ui/request-display-mode
+// sent from inside the app's frame as the app sends them.
 // The page, its bundle (esbuild, browser platform) and the module are
 // served from an origin other than the servers'.
 import { test, describe, before, after } from "node:test";
@@ -41,10 +43,10 @@ test("the page bundle pulls in no Node-only module", () => {
 });
 
 /** openApp loads the page and runs a tool with an app; resolves with {page, context, frame, r}. */
-async function openApp(server, toolName, args, wait = true, sandboxProxy = undefined) {
+async function openApp(server, toolName, args, wait = true, sandboxProxy = undefined, features = false) {
   const { context, page } = await newPage(browser);
   await page.goto(`${site.url}/page/apps-page.html`);
-  const r = await page.evaluate((a) => window.runApp(a), { url: `${server.url}/mcp`, toolName, args, wait, sandboxProxy });
+  const r = await page.evaluate((a) => window.runApp(a), { url: `${server.url}/mcp`, toolName, args, wait, sandboxProxy, features });
   assert.equal(r.error, undefined, r.error);
   const handle = await page.$("iframe[data-mcp-app]");
   const frame = await handle.contentFrame();
@@ -55,6 +57,33 @@ async function openApp(server, toolName, args, wait = true, sandboxProxy = undef
 async function waitEvents(page, kind, n = 1) {
   await page.waitForFunction(([k, m]) => window.events[k].length >= m, [kind, n]);
   return page.evaluate((k) => window.events[k], kind);
+}
+
+/**
+ * appSide starts, inside the app's iframe, a recorder of what the host
+ * sends (window.fromHost) and appRequest: a JSON-RPC request to the host
+ * as the app sends it (postMessage to the parent), answered by its
+ * response. Ids are strings, apart from the app's own numeric ones.
+ */
+async function appSide(frame) {
+  await frame.evaluate(() => {
+    window.fromHost = [];
+    window.addEventListener("message", (e) => { if (e.source === window.parent) window.fromHost.push(e.data); });
+    let n = 0;
+    window.appRequest = (method, params) => new Promise((resolve) => {
+      const id = `test-${++n}`;
+      window.lastId = id;
+      const on = (e) => {
+        if (e.source !== window.parent || e.data?.id !== id) return;
+        window.removeEventListener("message", on);
+        resolve(e.data);
+      };
+      window.addEventListener("message", on);
+      window.parent.postMessage({ jsonrpc: "2.0", id, method, params }, "*");
+    });
+    window.appNotify = (method, params) => window.parent.postMessage({ jsonrpc: "2.0", method, params }, "*");
+  });
+  return (method, params) => frame.evaluate(([m, p]) => window.appRequest(m, p), [method, params]);
 }
 
 /** sandboxProbe runs inside the app's iframe and reports what it could reach. */
@@ -169,6 +198,66 @@ for (const a of apps) {
       }
     });
 
+    test("downloads, sampling and display modes go to the page's callbacks; without them they are not offered", { timeout: 60000 }, async () => {
+      const { context, page, frame } = await openApp(server, "get-time", {}, true, undefined, true);
+      try {
+        const caps = await page.evaluate(() => window.view.bridge.getCapabilities());
+        assert.deepEqual(caps.downloadFile, {});
+        assert.deepEqual(caps.sampling, {});
+        const request = await appSide(frame);
+
+        // ui/request-display-mode: an offered mode goes to onDisplayMode and
+        // the app is told of it; a mode not offered keeps the current one.
+        assert.deepEqual((await request("ui/request-display-mode", { mode: "fullscreen" })).result, { mode: "fullscreen" });
+        assert.deepEqual(await page.evaluate(() => window.events.displayModes), ["fullscreen"]);
+        await frame.waitForFunction(() => window.fromHost.some((m) => m.method === "ui/notifications/host-context-changed" && m.params.displayMode === "fullscreen"));
+        assert.deepEqual((await request("ui/request-display-mode", { mode: "pip" })).result, { mode: "fullscreen" });
+        assert.deepEqual(await page.evaluate(() => window.events.displayModes), ["fullscreen"], "pip is not offered: no callback");
+        await page.evaluate(() => window.view.setDisplayMode("inline")); // the user left fullscreen
+        await frame.waitForFunction(() => window.fromHost.some((m) => m.method === "ui/notifications/host-context-changed" && m.params.displayMode === "inline"));
+        assert.equal(await page.evaluate(() => window.view.displayMode), "inline");
+
+        // ui/download-file: checked, then the page's; refused and bad ones fail.
+        const file = { type: "resource", resource: { uri: "file:///report.csv", mimeType: "text/csv", text: "a,b\n1,2\n" } };
+        const link = { type: "resource_link", uri: "https://example.com/big.zip", name: "big.zip" };
+        assert.deepEqual((await request("ui/download-file", { contents: [file, link] })).result, {});
+        assert.deepEqual((await request("ui/download-file", { contents: [{ type: "resource_link", uri: "refuse:", name: "x" }] })).result, { isError: true });
+        const bad = await request("ui/download-file", { contents: [{ type: "image", data: "AAAA", mimeType: "image/png" }] });
+        assert.ok(bad.error, JSON.stringify(bad));
+        const downloads = await page.evaluate(() => window.events.downloads);
+        assert.deepEqual(downloads.map((d) => d.contents), [[file, link], [{ type: "resource_link", uri: "refuse:", name: "x" }]], "the bad one never reached the page");
+        // A download the app cancels: the page's callback sees the abort.
+        const waiting = frame.evaluate(() => window.appRequest("ui/download-file", { contents: [{ type: "resource_link", uri: "wait:", name: "w" }] }));
+        await page.waitForFunction(() => window.events.downloads.length === 3);
+        await frame.evaluate(() => window.appNotify("notifications/cancelled", { requestId: window.lastId, reason: "the user closed it" }));
+        await page.waitForFunction(() => window.events.downloads[2].aborted === true);
+        waiting.catch(() => {}); // cancelled: the host sends no answer (the frame closes with it pending)
+
+        // sampling/createMessage: the page's model answers; tools were not offered.
+        const msg = { role: "user", content: { type: "text", text: "hello" } };
+        const sampled = await request("sampling/createMessage", { messages: [msg], maxTokens: 10 });
+        assert.deepEqual(sampled.result, { role: "assistant", content: { type: "text", text: "seen 1 message(s)" }, model: "page-model", stopReason: "endTurn" });
+        const withTools = await request("sampling/createMessage", { messages: [msg], maxTokens: 10, tools: [{ name: "t", inputSchema: { type: "object" } }] });
+        assert.match(withTools.error?.message ?? "", /tools were not offered/);
+        assert.equal((await page.evaluate(() => window.events.samplings)).length, 1);
+      } finally {
+        await context.close();
+      }
+      // The defaults: none of it offered.
+      const plain = await openApp(server, "get-time", {});
+      try {
+        const caps = await plain.page.evaluate(() => window.view.bridge.getCapabilities());
+        assert.equal(caps.downloadFile, undefined);
+        assert.equal(caps.sampling, undefined);
+        const request = await appSide(plain.frame);
+        assert.deepEqual((await request("ui/request-display-mode", { mode: "fullscreen" })).result, { mode: "inline" });
+        assert.deepEqual((await request("ui/download-file", { contents: [{ type: "resource_link", uri: "https://example.com/x", name: "x" }] })).result, { isError: true });
+        assert.ok((await request("sampling/createMessage", { messages: [], maxTokens: 1 })).error, "no sampling handler");
+      } finally {
+        await plain.context.close();
+      }
+    });
+
     test("the sandbox: no way into the page, no top navigation, no storage, the CSP blocks the network", { timeout: 60000 }, async () => {
       const { context, page, frame } = await openApp(server, "get-time", {});
       try {
@@ -223,6 +312,15 @@ describe("@modelcontextprotocol/server-map (its app needs the network: CesiumJS 
       await context.close();
     }
   });
+});
+
+test("renderApp refuses unknown options and display modes it cannot offer", async () => {
+  const { renderApp } = await import("../../js/src/apps.js");
+  const box = { appendChild() {} };
+  await assert.rejects(renderApp({}, { name: "t" }, box, { onDownload: () => {} }), /unknown option "onDownload"/);
+  await assert.rejects(renderApp({}, { name: "t" }, box, { displayModes: ["inline", "maximized"] }), /displayModes must be/);
+  await assert.rejects(renderApp({}, { name: "t" }, box, { displayModes: ["inline", "fullscreen"] }), /need onDisplayMode/);
+  await assert.rejects(renderApp({}, { name: "t" }, box, { onSampling: "yes" }), /onSampling must be a function/);
 });
 
 test("appCsp keeps declared origins and drops anything that could add a directive or a keyword", { timeout: 60000 }, async () => {

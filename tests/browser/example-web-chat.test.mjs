@@ -10,6 +10,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { startExampleWeb, startServer, launchBrowser, newPage, screenshot, repo } from "./harness.mjs";
@@ -356,6 +357,35 @@ test("an MCP App is rendered inline with its tool's result", { skip: !appsHost &
     await app.locator("#echo").click();
     await app.locator("body[data-echo]").waitFor();
     assert.equal(await app.locator("body").getAttribute("data-echo"), "hello from the app");
+    // Fullscreen: the app asks, the page covers the window with it and says
+    // so; the page's "Exit fullscreen" (or Escape on the page) puts it back
+    // and tells the app; the app can also ask to go back.
+    const box = li.locator(".app-box");
+    await app.locator("#fullscreen").click();
+    await app.locator("body[data-mode=fullscreen]").waitFor();
+    await li.locator(".app-box.app-fullscreen").waitFor();
+    assert.equal(await box.evaluate((b) => getComputedStyle(b).position), "fixed");
+    await box.locator(".app-exit").click();
+    await app.locator("body[data-mode=inline]").waitFor();
+    assert.equal(await box.evaluate((b) => b.classList.contains("app-fullscreen")), false);
+    assert.equal(await box.locator(".app-exit").isVisible(), false);
+    await app.locator("#fullscreen").click();
+    await li.locator(".app-box.app-fullscreen").waitFor();
+    await app.locator("#fullscreen").click(); // "Back inline", asked by the app
+    await app.locator("body[data-mode=inline]").waitFor();
+    assert.equal(await box.evaluate((b) => b.classList.contains("app-fullscreen")), false);
+    // A download: the page asks the user (a confirm), then saves the file.
+    const asked = [];
+    page.once("dialog", (d) => { asked.push(d.message()); d.accept(); });
+    const [download] = await Promise.all([page.waitForEvent("download"), app.locator("#save").click()]);
+    assert.equal(download.suggestedFilename(), "greeting.txt");
+    assert.equal(await readFile(await download.path(), "utf8"), "Hello, Ada!\n");
+    await app.locator("body[data-saved=saved]").waitFor();
+    assert.match(asked[0], /The app of demo wants to save: greeting\.txt/);
+    // Declined: nothing saved, the app is told.
+    page.once("dialog", (d) => d.dismiss());
+    await app.locator("#save").click();
+    await app.locator("body[data-saved=refused]").waitFor();
     assert.equal(await inner.getAttribute("sandbox"), "allow-scripts", "the app runs sandboxed, with an opaque origin");
     assert.equal(await app.locator("body").evaluate(() => window.origin), "null");
     assert.equal(await app.locator("body").evaluate(() => { try { return String(window.top.location.href); } catch { return "blocked"; } }), "blocked", "the app cannot reach the page");
