@@ -62,3 +62,21 @@ func (s *HostTaskState) Append(dst []byte, f TaskStateFormat) []byte {
 	w.Int(n[6], s.PollInterval)
 	return w.Bytes()
 }
+
+// AppendTaskList appends r as both hosts encode a tasks/list answer:
+// {"tasks":[state…],"nextCursor":…} (nextCursor left out when empty), each
+// state in format f with its durations counted in unit.
+func AppendTaskList(dst []byte, r *core.ListTasksResult, f TaskStateFormat, unit time.Duration) []byte {
+	list := append(make([]byte, 0, 64*len(r.Tasks)+2), '[')
+	for i, st := range r.Tasks {
+		if i > 0 {
+			list = append(list, ',')
+		}
+		hs := NewHostTaskState(st, unit)
+		list = hs.Append(list, f)
+	}
+	w := jsonscan.NewObjectWriter(dst)
+	w.Raw("tasks", append(list, ']'))
+	w.StringOmit("nextCursor", r.NextCursor)
+	return w.Bytes()
+}

@@ -166,17 +166,7 @@ func (b *bridge) listTasks(o *op) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	list := []byte{'['}
-	for i, st := range r.Tasks {
-		if i > 0 {
-			list = append(list, ',')
-		}
-		list = appendState(list, st)
-	}
-	w := jsonscan.NewObjectWriter(nil)
-	w.Raw("tasks", append(list, ']'))
-	w.StringOmit("nextCursor", r.NextCursor)
-	return rawjson.RawMessage(w.Bytes()), nil
+	return rawjson.RawMessage(schema.AppendTaskList(nil, r, schema.TaskStateJS, time.Millisecond)), nil
 }
 
 // taskWait(ref, optionsJSON, onStatus, signal, resolve, reject): resolves

@@ -9,7 +9,6 @@ import (
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/bridge"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
-	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
 
@@ -153,18 +152,7 @@ func (s *session) taskOp(ctx context.Context, method string, params json.RawMess
 		if err != nil {
 			return nil, err
 		}
-		list := []byte{'['}
-		for i, st := range r.Tasks {
-			if i > 0 {
-				list = append(list, ',')
-			}
-			ts := taskState(st)
-			list = appendTaskState(list, &ts)
-		}
-		w := jsonscan.NewObjectWriter(nil)
-		w.Raw("tasks", append(list, ']'))
-		w.StringOmit("nextCursor", r.NextCursor)
-		return w.Bytes(), nil
+		return bridge.AppendTaskList(nil, r, bridge.TaskStateWASI, time.Millisecond), nil
 	}
 	return nil, errorf(abi.StatusInvalid, "unknown operation %s", method)
 }
