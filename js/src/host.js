@@ -120,7 +120,7 @@ export function createHost(lane, nodeHTTP) {
   // Node's fetch, for this URL from then on.
   function runNode(id, entry, url, method, headers, body, maxBody) {
     run(id, entry, async () => {
-      const resp = await nodeHTTP.request(url, method, headers, body, entry);
+      const resp = await nodeHTTP.request(url, method, headers, body, entry, maxBody);
       if (resp) return resp;
       remember(url);
       if (entry.aborted) throw new DOMException("This operation was aborted", "AbortError");
@@ -180,6 +180,9 @@ export function createHost(lane, nodeHTTP) {
 // big allocation per body: V8 collected its old generation half again as
 // often on 1 MB results.)
 async function readAll(resp, entry, maxBody) {
+  // nodehttp.js's http: answers of announced length come whole, in one buffer
+  const whole = resp.body.readAll?.();
+  if (whole) return whole;
   const reader = resp.body.getReader();
   entry.reader = reader;
   const limit = (Number.isSafeInteger(maxBody) && maxBody > 0 ? maxBody : 32 << 20) + 1;

@@ -32,8 +32,9 @@ const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
  * to a function that ends the exchange.
  */
 export function createNodeHTTP() {
-  let http, https, zlib; // Node's modules, imported at first use
+  let http, https, zlib, stream; // Node's modules, imported at first use
   let agents = null;
+  let raw = null; // rawhttp.js's client, for http: URLs
   // NODE_USE_ENV_PROXY makes Node's fetch use HTTP_PROXY and HTTPS_PROXY
   // (Node reads it at start-up, so this does too).
   const envProxy = !!globalThis.process?.env?.NODE_USE_ENV_PROXY;
@@ -49,8 +50,9 @@ export function createNodeHTTP() {
     return d === undefined || d?.constructor?.name === "Agent";
   }
 
-  async function request(url, method, pairs, body, entry) {
+  async function request(url, method, pairs, body, entry, maxBody) {
     const u = new URL(url);
+    if (u.protocol === "http:") return rawRequest(u, method, pairs, body, entry, maxBody);
     if (u.protocol === "https:") https ??= await import("node:https");
     else http ??= await import("node:http");
     agents ??= {};
@@ -75,6 +77,55 @@ export function createNodeHTTP() {
       const r = await exchange(mod, u, options, body, entry, attempt === 0);
       if (r !== STALE) return r;
     }
+  }
+
+  // rawRequest sends a request to an http: URL through rawhttp.js, with
+  // the headers fetch adds; a compressed answer is decoded through a
+  // stream, an uncompressed one of announced length read straight into
+  // one buffer.
+  async function rawRequest(u, method, pairs, body, entry, maxBody) {
+    if (!raw) {
+      const net = await import("node:net");
+      raw ??= (await import("./rawhttp.js")).createRawHTTP(net, IDLE_MAX);
+    }
+    const headers = [];
+    let accept = false;
+    let agent = false;
+    let encoding = false;
+    for (const [k, v] of pairs) {
+      const n = k.toLowerCase();
+      if (n === "host" || n === "content-length" || n === "connection" || n === "transfer-encoding") continue;
+      if (n === "accept") accept = true;
+      else if (n === "user-agent") agent = true;
+      else if (n === "accept-encoding") encoding = true;
+      headers.push([n, v]);
+    }
+    if (!accept) headers.push(["accept", "*/*"]);
+    if (!encoding) headers.push(["accept-encoding", "gzip, deflate"]);
+    if (!agent) headers.push(["user-agent", "node"]);
+    if (body !== undefined) headers.push(["content-length", String(body.byteLength)]);
+    else if (method === "POST" || method === "PUT") headers.push(["content-length", "0"]);
+    const limit = (Number.isSafeInteger(maxBody) && maxBody > 0 ? maxBody : 32 << 20) + 1;
+    const r = await raw.request(u, method, headers, body, entry, limit);
+    if (!r) return null;
+    let res = r.body;
+    if (r.coding && method !== "HEAD" && r.status !== 204 && r.status !== 304) {
+      // a server that compresses what was not asked to be: decoded as fetch would
+      zlib ??= await import("node:zlib");
+      stream ??= await import("node:stream");
+      const reader = r.body.getReader();
+      const src = stream.Readable.from((async function* () {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          yield value;
+        }
+      })(), { objectMode: false });
+      const decodedStream = decoded(src, r.coding);
+      entry.cancel = () => { decodedStream.destroy(); reader.cancel(); };
+      res = bodyOf(decodedStream);
+    }
+    return { status: r.status, type: "default", lines: headerLines(r.lines), contentType: r.contentType, body: res };
   }
 
   // exchange sends the request once; it resolves with the response, null
