@@ -318,7 +318,8 @@ export function createRawHTTP(net, IDLE_MAX) {
         this.body.end();
         return;
       }
-      const cause = err ?? new Error("the connection closed before the end of the answer");
+      // (as node:http's "socket hang up": a reset, for the stale-connection retry)
+      const cause = err ?? Object.assign(new Error("the connection closed before the end of the answer"), { code: "ECONNRESET" });
       this.fail(cause);
     }
 
@@ -329,7 +330,7 @@ export function createRawHTTP(net, IDLE_MAX) {
       this.conn.destroy();
       if (!this.answered) {
         this.answered = true;
-        if (this.reused && !this.got && !this.entry.aborted && (STALE.has(cause?.code) || !cause?.code)) this.resolve(STALE_RETRY);
+        if (this.reused && !this.got && !this.entry.aborted && STALE.has(cause?.code)) this.resolve(STALE_RETRY);
         else this.reject(new TypeError("fetch failed", { cause }));
         return;
       }
