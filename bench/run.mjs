@@ -547,9 +547,10 @@ function markdown(started, finished) {
     "(≤ 1.0× is the goal). CPU is the client process's own user + system time (all its threads) per call. " +
     "The bare-fetch loop is a hand-written JSON-RPC loop over Node's `fetch`: the floor for any client built on fetch, " +
     "as the TS SDK client is (the goal on sequential echo is ≥ 0.8×). mcpwasm is imported as Node programs import it " +
-    "(the package's `node` export condition), which makes its requests with `node:http` rather than fetch " +
-    "(docs/architecture.md, \"HTTP in Node\"), so it can go past that floor; the bare node:http loop is the same loop over " +
-    "`node:http` with a kept-alive agent: the floor for any client in the process. Before its rows, each client process times its first 100 sequential echo calls " +
+    "(the package's `node` export condition), which makes its plain `http:` requests over `node:net` with one read buffer " +
+    "(and `https:` ones through `node:https`) rather than fetch (docs/architecture.md, \"HTTP in Node\" and \"Plain `http:` in Node\"), " +
+    "so it can go past that floor; the bare node:http loop is the same loop over `node:http` with a kept-alive agent: the floor " +
+    "for a client on `node:http`. Before its rows, each client process times its first 100 sequential echo calls " +
     `(the start-up table) and then makes untimed calls for ${WARMUP} s, the same for every client — sequential echo calls for half ` +
     "of that, then each result size of its payload rows (10 KB, 1 MB, 10 MB) for an even share of the other half — so that " +
     "the rows measure per-call costs after V8 has optimised each client's code (for mcpwasm, the WebAssembly module's hot " +
