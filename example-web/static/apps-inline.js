@@ -97,8 +97,7 @@ export async function showApp(container, { manager, tool, args, result, onMessag
     return undefined;
   }
   try {
-    let view;
-    view = await mod.renderApp(manager, tool, box, {
+    const view = await mod.renderApp(manager, tool, box, {
       toolInput: args ?? {},
       toolResult: result,
       hostInfo: { name: "mcpwasm-example-web", version: "0.2.0" },

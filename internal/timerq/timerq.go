@@ -26,10 +26,11 @@ func (realClock) AfterFunc(d time.Duration, f func()) Stopper { return time.Afte
 // mu, so the queue is in deadline order: Add appends (moving the live
 // entries to the front of the array first when the array is full and
 // mostly spent), and Stop removes the entry at either end (a sequential
-// caller's entry is the last one) or marks it for a later sweep. The one clock timer is armed for the first
-// deadline and left armed while entries come and go; when it fires it runs
-// what expired and re-arms for the next deadline. It is safe for
-// concurrent use; the zero Queue is not usable (see New).
+// caller's entry is the last one) or marks it for a later sweep. The one
+// clock timer is armed for the first deadline and left armed while entries
+// come and go; when it fires it runs what expired and re-arms for the next
+// deadline. It is safe for concurrent use; the zero Queue is not usable
+// (see New).
 type Queue struct {
 	clk  Clock
 	d    time.Duration

@@ -362,6 +362,11 @@ export async function renderApp(source, tool, container, options = {}) {
     if (options.onModelContext) await options.onModelContext(params);
     return {};
   };
+  // offered returns mode, or throws when it is not among displayModes.
+  const offered = (mode) => {
+    if (!displayModes.includes(mode)) throw new TypeError(`mcpwasm/apps: display mode ${JSON.stringify(mode)} is not among ${JSON.stringify(displayModes)}`);
+    return mode;
+  };
   // setDisplayMode records the mode the page shows and tells the app.
   const setDisplayMode = (mode) => {
     if (mode === displayMode) return;
@@ -429,15 +434,12 @@ export async function renderApp(source, tool, container, options = {}) {
     sendToolResult: (result) => afterInit(() => bridge.sendToolResult(result)),
     sendToolCancelled: (reason) => afterInit(() => bridge.sendToolCancelled(reason === undefined ? {} : { reason })),
     setHostContext: (ctx) => {
-      if (ctx?.displayMode !== undefined && !displayModes.includes(ctx.displayMode)) throw new TypeError(`mcpwasm/apps: display mode ${JSON.stringify(ctx.displayMode)} is not among ${JSON.stringify(displayModes)}`);
+      if (ctx?.displayMode !== undefined) offered(ctx.displayMode);
       updateHostContext(ctx);
       if (ctx?.displayMode !== undefined) displayMode = ctx.displayMode;
     },
     get displayMode() { return displayMode; },
-    setDisplayMode(mode) {
-      if (!displayModes.includes(mode)) throw new TypeError(`mcpwasm/apps: display mode ${JSON.stringify(mode)} is not among ${JSON.stringify(displayModes)}`);
-      setDisplayMode(mode);
-    },
+    setDisplayMode: (mode) => setDisplayMode(offered(mode)),
     async close() {
       if (closed) return;
       closed = true;

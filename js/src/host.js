@@ -120,7 +120,7 @@ export function createHost(lane, nodeHTTP) {
   // Node's fetch, for this URL from then on.
   function runNode(id, entry, url, method, headers, body, maxBody) {
     run(id, entry, async () => {
-      const resp = await nodeHTTP.request(url, method, headers, body, entry, maxBody);
+      const resp = await nodeHTTP.request(url, method, headers, body, entry, bodyLimit(maxBody));
       if (resp) return resp;
       remember(url);
       if (entry.aborted) throw new DOMException("This operation was aborted", "AbortError");
@@ -171,6 +171,12 @@ export function createHost(lane, nodeHTTP) {
   return host;
 }
 
+// bodyLimit is how many bytes of a body read whole are kept: maxBody+1
+// (the module reports a body that long as too large).
+function bodyLimit(maxBody) {
+  return (Number.isSafeInteger(maxBody) && maxBody > 0 ? maxBody : 32 << 20) + 1;
+}
+
 // readAll reads a response body, at most limit bytes (maxBody+1: the
 // module reports a body that long as too large; the rest of the body is
 // cancelled, not read), and returns its chunks as {chunks, length}: the
@@ -185,7 +191,7 @@ async function readAll(resp, entry, maxBody) {
   if (whole) return whole;
   const reader = resp.body.getReader();
   entry.reader = reader;
-  const limit = (Number.isSafeInteger(maxBody) && maxBody > 0 ? maxBody : 32 << 20) + 1;
+  const limit = bodyLimit(maxBody);
   const chunks = [];
   let n = 0;
   for (;;) {

@@ -1,6 +1,8 @@
 // Node's own HTTP client for the fetch helper (host.js), used by the Node
 // entry point (index.node.js) only: the browser entry point never reaches
 // this file, and it imports Node's modules when it first needs them.
+// https: URLs go through node:https, http: ones through rawhttp.js (HTTP/1.1
+// over node:net with one read buffer).
 //
 // Why: Node's fetch (undici) spends ≈570 µs of CPU on a small JSON-RPC
 // exchange that node:http makes in ≈180 µs (the WHATWG Request, Response,
@@ -15,25 +17,21 @@
 // TypeError("fetch failed") with the cause, a body cut short as
 // TypeError("terminated").
 
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
-// Errors of a kept-alive connection the server closed while it was idle:
-// the request is sent once more on a new connection, as browsers and Go's
-// net/http do (nothing of an answer arrived).
-const STALE = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
-const QUEUED_MAX = 16; // body chunks held before the socket is paused
+import { createRawHTTP, REDIRECT, STALE, QUEUED_MAX } from "./rawhttp.js";
+
 const IDLE_MAX = 1024; // idle kept-alive connections per host
 const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
 
 /**
  * createNodeHTTP returns the client: request(url, method, headerPairs,
- * body, entry) resolves with a response object for host.js ({status, type,
+ * body, entry, limit) (limit: the most bytes of a body read whole) resolves with a response object for host.js ({status, type,
  * lines, contentType, body: {getReader()}}), or with null when the answer
  * is a redirect (the helper then lets fetch follow it); entry.cancel is set
  * to a function that ends the exchange.
  */
 export function createNodeHTTP() {
-  let http, https, zlib, stream; // Node's modules, imported at first use
-  let agents = null;
+  let https, zlib, stream; // Node's modules, imported at first use
+  let agent = null; // node:https's, for https: URLs
   let raw = null; // rawhttp.js's client, for http: URLs
   // NODE_USE_ENV_PROXY makes Node's fetch use HTTP_PROXY and HTTPS_PROXY
   // (Node reads it at start-up, so this does too).
@@ -50,18 +48,9 @@ export function createNodeHTTP() {
     return d === undefined || d?.constructor?.name === "Agent";
   }
 
-  async function request(url, method, pairs, body, entry, maxBody) {
+  async function request(url, method, pairs, body, entry, limit) {
     const u = new URL(url);
-    if (u.protocol === "http:") return rawRequest(u, method, pairs, body, entry, maxBody);
-    if (u.protocol === "https:") https ??= await import("node:https");
-    else http ??= await import("node:http");
-    agents ??= {};
-    const mod = u.protocol === "https:" ? https : http;
-    // Up to 1024 idle connections per host (Node's default is 256): with
-    // more calls in flight than that, every answer closed a connection
-    // the next call opened again. Idle ones end with the server's
-    // keep-alive timeout.
-    const agent = (agents[u.protocol] ??= new mod.Agent({ keepAlive: true, maxFreeSockets: IDLE_MAX }));
+    // the headers fetch sends
     const headers = {};
     for (const [k, v] of pairs) {
       const n = k.toLowerCase();
@@ -72,46 +61,36 @@ export function createNodeHTTP() {
     headers["user-agent"] ??= "node";
     if (body !== undefined) headers["content-length"] = String(body.byteLength);
     else if (method === "POST" || method === "PUT") headers["content-length"] = "0";
+    if (u.protocol === "http:") return rawRequest(u, method, headers, body, entry, limit);
+    https ??= await import("node:https");
+    // Up to 1024 idle connections per host (Node's default is 256): with
+    // more calls in flight than that, every answer closed a connection
+    // the next call opened again. Idle ones end with the server's
+    // keep-alive timeout.
+    agent ??= new https.Agent({ keepAlive: true, maxFreeSockets: IDLE_MAX });
     const options = { method, headers, agent };
     for (let attempt = 0; ; attempt++) {
-      const r = await exchange(mod, u, options, body, entry, attempt === 0);
+      const r = await exchange(https, u, options, body, entry, attempt === 0);
       if (r !== STALE) return r;
     }
   }
 
-  // rawRequest sends a request to an http: URL through rawhttp.js, with
-  // the headers fetch adds; a compressed answer is decoded through a
-  // stream, an uncompressed one of announced length read straight into
-  // one buffer.
-  async function rawRequest(u, method, pairs, body, entry, maxBody) {
-    if (!raw) {
-      const net = await import("node:net");
-      raw ??= (await import("./rawhttp.js")).createRawHTTP(net, IDLE_MAX);
+  // rawRequest sends a request to an http: URL through rawhttp.js; a
+  // compressed answer is decoded through a stream, an uncompressed one of
+  // announced length read straight into one buffer (at most limit bytes).
+  async function rawRequest(u, method, headers, body, entry, limit) {
+    raw ??= createRawHTTP(await import("node:net"), IDLE_MAX);
+    const pairs = [];
+    for (const [k, v] of Object.entries(headers)) {
+      if (k === "host" || k === "connection" || k === "transfer-encoding") continue; // the client's own
+      if (Array.isArray(v)) for (const x of v) pairs.push([k, x]);
+      else pairs.push([k, v]);
     }
-    const headers = [];
-    let accept = false;
-    let agent = false;
-    let encoding = false;
-    for (const [k, v] of pairs) {
-      const n = k.toLowerCase();
-      if (n === "host" || n === "content-length" || n === "connection" || n === "transfer-encoding") continue;
-      if (n === "accept") accept = true;
-      else if (n === "user-agent") agent = true;
-      else if (n === "accept-encoding") encoding = true;
-      headers.push([n, v]);
-    }
-    if (!accept) headers.push(["accept", "*/*"]);
-    if (!encoding) headers.push(["accept-encoding", "gzip, deflate"]);
-    if (!agent) headers.push(["user-agent", "node"]);
-    if (body !== undefined) headers.push(["content-length", String(body.byteLength)]);
-    else if (method === "POST" || method === "PUT") headers.push(["content-length", "0"]);
-    const limit = (Number.isSafeInteger(maxBody) && maxBody > 0 ? maxBody : 32 << 20) + 1;
-    const r = await raw.request(u, method, headers, body, entry, limit);
+    const r = await raw.request(u, method, pairs, body, entry, limit);
     if (!r) return null;
     let res = r.body;
     if (r.coding && method !== "HEAD" && r.status !== 204 && r.status !== 304) {
-      // a server that compresses what was not asked to be: decoded as fetch would
-      zlib ??= await import("node:zlib");
+      await loadZlib();
       stream ??= await import("node:stream");
       const reader = r.body.getReader();
       const src = stream.Readable.from((async function* () {
@@ -126,6 +105,10 @@ export function createNodeHTTP() {
       res = bodyOf(decodedStream);
     }
     return { status: r.status, type: "default", lines: headerLines(r.lines), contentType: r.contentType, body: res };
+  }
+
+  async function loadZlib() {
+    zlib ??= await import("node:zlib");
   }
 
   // exchange sends the request once; it resolves with the response, null
@@ -177,7 +160,7 @@ export function createNodeHTTP() {
         res.pause();
         const hold = () => {}; // an error while Node's zlib loads: seen below
         res.on("error", hold);
-        zlib = await import("node:zlib");
+        await loadZlib();
         res.off("error", hold);
         if (res.destroyed && !res.complete) throw new TypeError("terminated", { cause: new Error("the connection closed before the end of the body") });
       }

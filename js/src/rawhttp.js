@@ -19,9 +19,16 @@
 const HEAD_MAX = 1 << 20; // bytes of a response head (net/http's default)
 const READ_SIZE = 64 * 1024; // the one read buffer
 const CHUNK_LINE_MAX = 4096; // a chunk-size line, extensions included
-const QUEUED_MAX = 16; // body chunks held for a stream before its socket is paused
-const STALE = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
+/** QUEUED_MAX is how many body chunks wait for a reader before the socket is paused. */
+export const QUEUED_MAX = 16;
+/**
+ * STALE are the errors of a kept-alive connection the server closed while
+ * it was idle: the request is sent once more on a new connection, as
+ * browsers and Go's net/http do (nothing of an answer arrived).
+ */
+export const STALE = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
+/** REDIRECT are the statuses fetch follows (with a Location). */
+export const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
@@ -141,10 +148,10 @@ export function createRawHTTP(net, IDLE_MAX) {
         if (!this.mode) {
           i = this.parseHead(buf, n);
           if (i < 0) return true; // more head to come
-          if (this.done) return this.finish(buf, i, n);
+          if (this.done) return this.finish(i, n);
         }
         i = this.parseBody(buf, i, n);
-        if (this.done) return this.finish(buf, i, n);
+        if (this.done) return this.finish(i, n);
       } catch (e) {
         this.fail(e);
         return false;
@@ -298,7 +305,7 @@ export function createRawHTTP(net, IDLE_MAX) {
     }
 
     // finish: the answer is complete; bytes after it end the connection.
-    finish(buf, i, n) {
+    finish(i, n) {
       const c = this.conn;
       c.ex = null;
       this.body.end();
@@ -323,11 +330,17 @@ export function createRawHTTP(net, IDLE_MAX) {
       this.fail(cause);
     }
 
-    fail(cause) {
-      if (this.done) return;
+    // drop ends the exchange and its connection, whatever is left of the answer.
+    drop() {
       this.done = true;
+      this.keep = false;
       this.conn.ex = null;
       this.conn.destroy();
+    }
+
+    fail(cause) {
+      if (this.done) return;
+      this.drop();
       if (!this.answered) {
         this.answered = true;
         if (this.reused && !this.got && !this.entry.aborted && STALE.has(cause?.code)) this.resolve(STALE_RETRY);
@@ -372,11 +385,7 @@ export function createRawHTTP(net, IDLE_MAX) {
     // delivered (the module reports the body as too large) and the
     // connection dropped.
     overflow() {
-      const ex = this.ex;
-      ex.keep = false;
-      ex.done = true;
-      ex.conn.ex = null;
-      ex.conn.destroy();
+      this.ex.drop();
       this.end();
     }
 
@@ -467,12 +476,7 @@ export function createRawHTTP(net, IDLE_MAX) {
       this.queue.length = 0;
       if (this.ended) return;
       this.ended = true;
-      const ex = this.ex;
-      if (!ex.done) {
-        ex.done = true;
-        ex.conn.ex = null;
-        ex.conn.destroy();
-      }
+      if (!this.ex.done) this.ex.drop();
     }
   }
 
