@@ -9,7 +9,7 @@
 //	    The official Go SDK server (harness/demoserver, both eras, its echo
 //	    tool) on 127.0.0.1; prints "LISTENING http://127.0.0.1:<port>/mcp" and
 //	    exits when its stdin (a pipe from the parent) closes.
-//	gobench client -impl mcpwasm|gosdk|bare -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE] [-memprofile FILE]
+//	gobench client -impl mcpwasm|gosdk|bare -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE] [-memprofile FILE] [-trace FILE]
 //	    Connects, lists tools, makes -warmup then -calls sequential echo
 //	    calls (each answer checked), and prints one line
 //	    "RESULT {json}" with calls/s and the process's CPU (getrusage: user +
@@ -33,6 +33,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"syscall"
 	"time"
 
@@ -126,6 +127,7 @@ func client(args []string, w io.Writer) error {
 	warmup := fs.Int("warmup", 300, "untimed calls first")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed calls to this file")
 	memprofile := fs.String("memprofile", "", "write an allocation profile of the timed calls to this file")
+	traceFile := fs.String("trace", "", "write an execution trace of the timed calls to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -202,6 +204,16 @@ func client(args []string, w io.Writer) error {
 			return err
 		}
 	}
+	if *traceFile != "" {
+		f, err := os.Create(*traceFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return err
+		}
+	}
 	if *memprofile != "" {
 		runtime.MemProfileRate = 512
 		runtime.GC() // the profile then counts the timed calls' allocations (go tool pprof -sample_index=alloc_space)
@@ -215,6 +227,9 @@ func client(args []string, w io.Writer) error {
 	cpu := cpuTime() - cpu0
 	if *cpuprofile != "" {
 		pprof.StopCPUProfile()
+	}
+	if *traceFile != "" {
+		trace.Stop()
 	}
 	if *memprofile != "" {
 		f, err := os.Create(*memprofile)

@@ -1,11 +1,14 @@
 package fetch_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,6 +112,71 @@ func BenchmarkCallToolCanned(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := s.Request(ctx, core.MethodCallTool, params, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCallToolWire is BenchmarkCallTool against a server that writes
+// canned bytes on 127.0.0.1 (no net/http on the server side), so that the
+// figure is the client's whole path, its HTTP/1.1 reading and writing
+// included.
+func BenchmarkCallToolWire(b *testing.B) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go answerCanned(c)
+		}
+	}()
+	tr, err := fetch.New("http://"+ln.Addr().String()+"/mcp", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	s, err := core.NewClient(&core.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, tr, &core.ConnectOptions{ProtocolVersions: []string{"2026-07-28"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	params := rawjson.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Request(ctx, core.MethodCallTool, params, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// answerCanned answers each request on c with a canned modern answer
+// carrying the request's id, until c ends.
+func answerCanned(c net.Conn) {
+	defer c.Close()
+	br := bufio.NewReader(c)
+	for {
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return
+		}
+		body, _ := io.ReadAll(req.Body)
+		var m struct {
+			ID     rawjson.RawMessage `json:"id"`
+			Method string             `json:"method"`
+		}
+		_ = json.Unmarshal(body, &m)
+		out := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"content":[{"type":"text","text":"ok"}]}}`
+		if m.Method == core.MethodDiscover {
+			out = `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"b","version":"1"}}}`
+		}
+		if _, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nCache-Control: no-cache, no-transform\r\nContent-Type: application/json\r\nDate: Thu, 03 Dec 2026 16:22:40 GMT\r\nContent-Length: "+strconv.Itoa(len(out))+"\r\n\r\n"+out); err != nil {
+			return
 		}
 	}
 }

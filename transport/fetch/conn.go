@@ -33,6 +33,7 @@ type conn struct {
 	version      string // legacy protocol version, for GET and DELETE
 	streams      map[int64]context.CancelFunc
 	getStarted   bool
+	getAgain     bool // startGET was called while the GET stream ran
 	closed       bool
 	ended        bool  // end ran: a stream registered later is cancelled at once
 	fatal        error // the connection failed as a whole
@@ -41,6 +42,7 @@ type conn struct {
 	hiddenIDs    map[int64]struct{} // legacy requests sent without a possibly hidden session id
 	post         struct {           // postBase's cache: never modified, only replaced
 		h            Header
+		head         []byte // h rendered (for a headTaker); nil when it cannot be
 		version, sid string
 	}
 	getGaveUp   atomic.Bool        // the GET stream gave up: the next accepted request re-opens it
@@ -187,7 +189,9 @@ func (c *conn) do(ctx context.Context, method, url string, body []byte, kv ...st
 	return c.t.doer.Do(ctx, &Request{Method: method, URL: url, Header: c.header(kv...), Body: body, MaxBody: c.t.opts.MaxMessageSize})
 }
 
-func (c *conn) postHeader(opts *core.SendOptions) (Header, string) {
+// postRequestFor returns a POST of body with the headers of opts, and the
+// session id it carries.
+func (c *conn) postRequestFor(body []byte, opts *core.SendOptions) (*Request, string) {
 	modern := core.IsModernVersion(opts.ProtocolVersion)
 	sid := ""
 	if !modern {
@@ -195,28 +199,50 @@ func (c *conn) postHeader(opts *core.SendOptions) (Header, string) {
 		sid = c.sessionID
 		c.mu.Unlock()
 	}
-	base := c.postBase(opts.ProtocolVersion, sid)
-	h := make(Header, len(base)+len(opts.Headers))
-	for k, v := range base {
-		h[k] = v // values are never modified in place, only replaced
+	base, head := c.postBase(opts.ProtocolVersion, sid)
+	r := &Request{Method: "POST", URL: c.t.endpoint, Header: base, Body: body, MaxBody: c.t.opts.MaxMessageSize}
+	if head != nil && c.t.takesHead {
+		// The native doer writes the rendered head and the mirrored
+		// fields: no header map per request.
+		r.head, r.more = head, opts.Headers
+		for _, x := range opts.Headers {
+			if _, dup := base[headerKey(x.Name)]; dup {
+				r.head, r.more = nil, nil // replaces a field of the base: merge below
+				break
+			}
+		}
+		if r.head != nil {
+			return r, sid
+		}
 	}
-	for _, x := range opts.Headers {
-		h.Set(x.Name, x.Value)
+	if len(opts.Headers) > 0 {
+		r.Header = make(Header, len(base)+len(opts.Headers))
+		for k, v := range base {
+			r.Header[k] = v // values are never modified in place, only replaced
+		}
+		for _, x := range opts.Headers {
+			r.Header.Set(x.Name, x.Value)
+		}
 	}
-	return h, sid
+	return r, sid
 }
 
 // postBase returns the headers every POST with this version and session id
-// carries, built once per version and session.
-func (c *conn) postBase(version, sid string) Header {
+// carries, and their HTTP/1.1 rendering, built once per version and
+// session. A Doer must not modify a request's Header (fetch.Doer).
+func (c *conn) postBase(version, sid string) (Header, []byte) {
 	c.mu.Lock()
 	if c.post.h == nil || c.post.version != version || c.post.sid != sid {
 		c.post.h = c.header(hVersion, version, hSession, sid, hContentType, mimeJSON, hAccept, "application/json, text/event-stream")
+		c.post.head = nil
+		if c.t.takesHead {
+			c.post.head, _ = appendHead(nil, c.post.h)
+		}
 		c.post.version, c.post.sid = version, sid
 	}
-	h := c.post.h
+	h, head := c.post.h, c.post.head
 	c.mu.Unlock()
-	return h
+	return h, head
 }
 
 func (c *conn) Send(ctx context.Context, msg jsonrpc.Message, opts *core.SendOptions) error {
@@ -309,8 +335,8 @@ func (c *conn) postNoReply(ctx context.Context, msg jsonrpc.Message, method stri
 	if err != nil {
 		return err
 	}
-	h, sid := c.postHeader(opts)
-	resp, err := c.t.doer.Do(ctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body, MaxBody: c.t.opts.MaxMessageSize})
+	req, sid := c.postRequestFor(body, opts)
+	resp, err := c.t.doer.Do(ctx, req)
 	if err != nil {
 		return errf.Errorf("fetch: POST: %w", err)
 	}
@@ -349,7 +375,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	if err != nil {
 		return err
 	}
-	h, sid := c.postHeader(opts)
+	req, sid := c.postRequestFor(body, opts)
 	modern := core.IsModernVersion(opts.ProtocolVersion)
 
 	// The request's context: Send's ctx aborts the request, and the
@@ -361,7 +387,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	// registrations more per request.)
 	rctx, rcancel := context.WithCancel(ctx)
 	c.addStream(id, rcancel)
-	resp, err := c.t.doer.Do(rctx, &Request{Method: "POST", URL: c.t.endpoint, Header: h, Body: body, MaxBody: c.t.opts.MaxMessageSize})
+	resp, err := c.t.doer.Do(rctx, req)
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 		resp.Body.Close()
@@ -682,6 +708,9 @@ func (c *conn) startGET(version string) <-chan struct{} {
 	ready := make(chan struct{})
 	c.mu.Lock()
 	if c.getStarted || c.closed {
+		// A stream still running may be on its way out, refused for the
+		// session this start replaces: it goes on with the new one.
+		c.getAgain = c.getStarted
 		c.mu.Unlock()
 		close(ready)
 		return ready
@@ -694,6 +723,16 @@ func (c *conn) startGET(version string) <-chan struct{} {
 }
 
 func (c *conn) runGET(version string, ready chan struct{}) {
+	for c.getOnce(version, ready) {
+		ready = nil
+	}
+	c.wg.Done()
+}
+
+// getOnce keeps the GET stream open until the server refuses it or the
+// retries give up; it reports whether to start again (startGET asked for
+// a stream meanwhile, for a new session).
+func (c *conn) getOnce(version string, ready chan struct{}) bool {
 	ctx := c.ctx
 	st := c.newReconnect("", 0)
 	var last error
@@ -734,7 +773,9 @@ func (c *conn) runGET(version string, ready chan struct{}) {
 		close(ready)
 	}
 	c.mu.Lock()
-	c.getStarted = false // the next notifications/initialized (after a re-initialization) may open a new one
+	again := c.getAgain && ctx.Err() == nil
+	c.getAgain = false
+	c.getStarted = again // else the next notifications/initialized (after a re-initialization) may open a new one
 	c.mu.Unlock()
-	c.wg.Done()
+	return again
 }

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -111,11 +110,10 @@ func plainTarget(s string) bool {
 func (d *h1Doer) Do(ctx context.Context, r *Request) (*Response, error) {
 	t := d.target(r.URL)
 	if !t.direct || r.Method == "HEAD" || r.Method == "CONNECT" {
-		// (ReadResponse without the request reads a body after any head.)
-		return d.fallback.Do(ctx, r)
+		// (readHead does not know the request: it reads a body after any head.)
+		return d.fallback.Do(ctx, r.withMore())
 	}
-	head, err := appendRequestHead(nil, r, t)
-	if err != nil {
+	if err := checkRequest(r); err != nil {
 		return nil, &url.Error{Op: opName(r.Method), URL: r.URL, Err: err}
 	}
 	for attempt := 0; ; attempt++ {
@@ -123,7 +121,7 @@ func (d *h1Doer) Do(ctx context.Context, r *Request) (*Response, error) {
 		if err != nil {
 			return nil, &url.Error{Op: opName(r.Method), URL: r.URL, Err: err}
 		}
-		resp, stale, err := c.roundTrip(ctx, head, r.Body)
+		resp, stale, err := c.roundTrip(ctx, r, t)
 		if err != nil {
 			// A kept-alive connection the server closed while it was idle
 			// fails before any of the answer came: send again on a new one
@@ -139,7 +137,7 @@ func (d *h1Doer) Do(ctx context.Context, r *Request) (*Response, error) {
 		}
 		if !r.NoRedirect && isRedirect(resp.StatusCode) && resp.Header.Get("Location") != "" {
 			resp.Body.Close()
-			return d.fallback.Do(ctx, r)
+			return d.fallback.Do(ctx, r.withMore())
 		}
 		return resp, nil
 	}
@@ -295,7 +293,7 @@ var aLongTimeAgo = time.Unix(1, 0)
 
 // roundTrip writes the request and reads the answer's head. stale reports
 // a failure before any byte of the answer arrived.
-func (c *h1Conn) roundTrip(ctx context.Context, head, body []byte) (_ *Response, stale bool, _ error) {
+func (c *h1Conn) roundTrip(ctx context.Context, r *Request, t *h1Target) (_ *Response, stale bool, _ error) {
 	stop := context.AfterFunc(ctx, func() { c.nc.SetDeadline(aLongTimeAgo) })
 	fail := func(err error) (*Response, bool, error) {
 		stop()
@@ -303,88 +301,69 @@ func (c *h1Conn) roundTrip(ctx context.Context, head, body []byte) (_ *Response,
 		return nil, c.got == 0, err
 	}
 	c.got = 0
-	c.bw.Write(head)
-	c.bw.Write(body)
+	// The head is written straight into the connection's write buffer.
+	c.bw.Write(appendRequestHead(c.bw.AvailableBuffer(), r, t))
+	c.bw.Write(r.Body)
 	if err := c.bw.Flush(); err != nil {
 		return fail(err)
 	}
 	c.limit = h1MaxHeaderBytes
-	var resp *http.Response
+	var hd h1Head
 	for i := 0; ; i++ {
 		var err error
-		resp, err = http.ReadResponse(c.br, nil)
-		if err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
+		if hd, err = c.readHead(); err != nil {
 			return fail(err)
 		}
-		if resp.StatusCode >= 200 {
+		if hd.status >= 200 {
 			break
 		}
 		// An interim answer (103 Early Hints, a stray 100 Continue): the
 		// final one follows. No request asks to switch protocols.
-		if resp.StatusCode == 101 || i == h1MaxInterim {
-			return fail(errf.Errorf("fetch: unexpected %d response", resp.StatusCode))
+		if hd.status == 101 || i == h1MaxInterim {
+			return fail(errf.Errorf("fetch: unexpected %d response", hd.status))
 		}
 	}
 	c.limit = -1
-	return &Response{StatusCode: resp.StatusCode, Header: lowerHeader(resp.Header), Body: &h1Body{c: c, rc: resp.Body, stop: stop, keep: !resp.Close}}, false, nil
+	return &Response{StatusCode: hd.status, Header: hd.header, Body: newH1Body(c, hd, stop)}, false, nil
 }
 
-// h1Body is an answer's body; at its end the connection goes back to the
-// doer's idle set, if it can be used again.
-type h1Body struct {
-	c    *h1Conn
-	rc   io.ReadCloser
-	stop func() bool
-	keep bool // the server keeps the connection open
-
-	mu   sync.Mutex
-	done bool
-}
-
-func (b *h1Body) Read(p []byte) (int, error) {
-	n, err := b.rc.Read(p)
-	if err != nil {
-		b.finish(err == io.EOF)
+// checkRequest refuses a method, header name or value that HTTP/1.1
+// cannot carry as it is (a CR or LF in a value would end the header:
+// header injection), before anything is sent.
+func checkRequest(r *Request) error {
+	if r.Method != "" && !wire.IsToken(r.Method) {
+		return errf.Errorf("net/http: invalid method %q", r.Method)
 	}
-	return n, err
-}
-
-func (b *h1Body) Close() error {
-	b.finish(false)
+	for _, x := range r.more {
+		if !wire.IsToken(x.Name) {
+			return errf.Errorf("net/http: invalid header field name %q", x.Name)
+		}
+		if !validValue(x.Value) {
+			return errf.Errorf("net/http: invalid header field value for %q", x.Name)
+		}
+	}
+	if r.head != nil {
+		return nil // checked when it was rendered
+	}
+	for k, vs := range r.Header {
+		if !wire.IsToken(k) {
+			return errf.Errorf("net/http: invalid header field name %q", k)
+		}
+		for _, v := range vs {
+			if !validValue(v) {
+				return errf.Errorf("net/http: invalid header field value for %q", k)
+			}
+		}
+	}
 	return nil
 }
 
-// finish ends the exchange: the connection is kept only when the body was
-// read to its end, nothing follows it, and the request's ctx did not end
-// (its AfterFunc may have set a deadline already).
-func (b *h1Body) finish(atEnd bool) {
-	b.mu.Lock()
-	if b.done {
-		b.mu.Unlock()
-		return
-	}
-	b.done = true
-	b.mu.Unlock()
-	if b.stop() && atEnd && b.keep && b.c.br.Buffered() == 0 {
-		b.c.d.put(b.c)
-		return
-	}
-	b.c.nc.Close()
-}
-
-// appendRequestHead appends the request line and headers of r for t, and
-// refuses a method, header name or value that HTTP/1.1 cannot carry as it
-// is (a CR or LF in a value would end the header: header injection).
-func appendRequestHead(dst []byte, r *Request, t *h1Target) ([]byte, error) {
+// appendRequestHead appends the request line and headers of r, which
+// checkRequest passed, for t.
+func appendRequestHead(dst []byte, r *Request, t *h1Target) []byte {
 	method := r.Method
 	if method == "" {
 		method = "GET"
-	}
-	if !wire.IsToken(method) {
-		return nil, errf.Errorf("net/http: invalid method %q", method)
 	}
 	dst = append(dst, method...)
 	dst = append(dst, ' ')
@@ -392,63 +371,20 @@ func appendRequestHead(dst []byte, r *Request, t *h1Target) ([]byte, error) {
 	dst = append(dst, " HTTP/1.1\r\nHost: "...)
 	dst = append(dst, t.host...)
 	dst = append(dst, "\r\n"...)
-	agent := false
-	for k, vs := range r.Header {
-		if !wire.IsToken(k) {
-			return nil, errf.Errorf("net/http: invalid header field name %q", k)
+	if r.head != nil {
+		dst = append(dst, r.head...)
+		for _, x := range r.more {
+			dst = appendField(dst, x.Name, x.Value)
 		}
-		switch strings.ToLower(k) {
-		case "host", "content-length", "transfer-encoding", "connection", "idempotency-key":
-			continue // the doer writes these itself (Idempotency-Key is net/http's marker)
-		case "user-agent":
-			agent = true
-		}
-		for _, v := range vs {
-			if !validValue(v) {
-				return nil, errf.Errorf("net/http: invalid header field value for %q", k)
-			}
-			dst = appendCanonical(dst, k)
-			dst = append(dst, ": "...)
-			dst = append(dst, v...)
-			dst = append(dst, "\r\n"...)
-		}
-	}
-	if !agent {
-		dst = append(dst, "User-Agent: Go-http-client/1.1\r\n"...)
+	} else {
+		dst, _ = appendHead(dst, r.Header)
 	}
 	if r.Body != nil || method == "POST" || method == "PUT" || method == "PATCH" {
 		dst = append(dst, "Content-Length: "...)
 		dst = strconv.AppendInt(dst, int64(len(r.Body)), 10)
 		dst = append(dst, "\r\n"...)
 	}
-	return append(dst, "\r\n"...), nil
+	return append(dst, "\r\n"...)
 }
 
-// appendCanonical appends name with each word capitalised
-// (mcp-session-id: Mcp-Session-Id), as net/http writes names; names are
-// case-insensitive, but some servers are not.
-func appendCanonical(dst []byte, name string) []byte {
-	upper := true
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if upper && 'a' <= c && c <= 'z' {
-			c -= 'a' - 'A'
-		} else if !upper && 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
-		upper = c == '-'
-	}
-	return dst
-}
-
-// validValue reports whether v may be a header field value: no control
-// byte but a tab (RFC 9110 5.5).
-func validValue(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return true
-}
+func (*h1Doer) takesHead() {}

@@ -408,3 +408,140 @@ func TestH1IdleConnectionsEnd(t *testing.T) {
 	assert.Nil(t, d.sweeper)
 	d.mu.Unlock()
 }
+
+// TestH1ReadsAnswers checks the head reader (readHead) against answers
+// written byte for byte: the header it returns, the body, and whether the
+// connection serves the next request. Each answer is followed on the same
+// connection by a second request, answered "next", when the first one
+// should leave the connection reusable.
+func TestH1ReadsAnswers(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer string
+		header Header // wanted (subset)
+		body   string
+		keep   bool
+		err    string
+	}{
+		{name: "names in any case come out in lower case; repeated fields keep every value",
+			answer: "HTTP/1.1 200 OK\r\nCONTENT-TYPE: application/json\r\nX-Custom-Thing:  a \r\nx-custom-thing: b\r\nMcp-Session-Id: s9\r\nContent-Length: 2\r\n\r\nok",
+			header: Header{"content-type": {"application/json"}, "x-custom-thing": {"a", "b"}, "mcp-session-id": {"s9"}},
+			body:   "ok", keep: true},
+		{name: "bare LF line ends",
+			answer: "HTTP/1.1 200 OK\nContent-Length: 2\n\nok", body: "ok", keep: true},
+		{name: "a chunked body with extensions and a trailer",
+			answer: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;x=y\r\nab\r\n1\r\nc\r\n0\r\nX-Trailer: 1\r\n\r\n",
+			body:   "abc", keep: true},
+		{name: "Connection: close",
+			answer: "HTTP/1.1 200 OK\r\nConnection: keep-alive, Close\r\nContent-Length: 2\r\n\r\nok", body: "ok"},
+		{name: "HTTP/1.0 closes unless it asks to keep alive",
+			answer: "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", body: "ok"},
+		{name: "HTTP/1.0 with keep-alive",
+			answer: "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok", body: "ok", keep: true},
+		{name: "a body read to the connection's end",
+			answer: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nall of it", body: "all of it"},
+		{name: "both Transfer-Encoding and Content-Length: chunked wins, the connection is not reused",
+			answer: "HTTP/1.1 200 OK\r\nContent-Length: 99\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", body: "ok"},
+		{name: "204 has no body", answer: "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n", keep: true},
+		{name: "the same Content-Length twice",
+			answer: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok", body: "ok", keep: true},
+		{name: "two different Content-Lengths",
+			answer: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok", err: "Content-Length"},
+		{name: "a Content-Length that is not a number",
+			answer: "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\nok", err: "Content-Length"},
+		{name: "a transfer coding other than chunked",
+			answer: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", err: "Transfer-Encoding"},
+		{name: "a folded header line",
+			answer: "HTTP/1.1 200 OK\r\nX-A: 1\r\n  2\r\nContent-Length: 2\r\n\r\nok", err: "folded"},
+		{name: "a space before the colon",
+			answer: "HTTP/1.1 200 OK\r\nContent-Length : 2\r\n\r\nok", err: "header line"},
+		{name: "a control byte in a value",
+			answer: "HTTP/1.1 200 OK\r\nX-A: a\x00b\r\nContent-Length: 2\r\n\r\nok", err: "value"},
+		{name: "a status that is not three digits",
+			answer: "HTTP/1.1 20 OK\r\n\r\n", err: "status line"},
+		{name: "HTTP/2 framing",
+			answer: "HTTP/2 200\r\n\r\n", err: "status line"},
+		{name: "a head cut short",
+			answer: "HTTP/1.1 200 OK\r\nContent-Le", err: "unexpected EOF"},
+		{name: "a chunked body cut short",
+			answer: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", err: "unexpected EOF"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := startRaw(t, 2, func(_ int, c net.Conn, br *bufio.Reader) {
+				if _, _, ok := readRequest(t, br); !ok {
+					return
+				}
+				io.WriteString(c, tt.answer)
+				if !tt.keep {
+					return // the connection ends after the answer
+				}
+				if _, _, ok := readRequest(t, br); ok {
+					io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nnext")
+				}
+			})
+			d := newH1Doer()
+			defer d.CloseIdleConnections()
+			r := h1Post("{}")
+			r.URL = s.url()
+			resp, body, err := h1Do(t, d, h1Ctx(t), r)
+			if tt.err != "" {
+				require.Error(t, err)
+				assert.ErrorContains(t, err, tt.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.body, body)
+			for k, v := range tt.header {
+				assert.Equal(t, v, resp.Header[k], k)
+			}
+			d.mu.Lock()
+			idle := len(d.idle[s.ln.Addr().String()])
+			d.mu.Unlock()
+			if tt.keep {
+				assert.Equal(t, 1, idle, "the connection is kept")
+				_, body, err := h1Do(t, d, h1Ctx(t), r)
+				require.NoError(t, err)
+				assert.Equal(t, "next", body)
+				assert.Equal(t, int32(1), s.accepted.Load(), "the second request went on the same connection")
+			} else {
+				assert.Equal(t, 0, idle, "the connection is not kept")
+			}
+		})
+	}
+}
+
+// TestH1BodyOfKnownSize checks that a body whose length the head announced
+// is read into one buffer of that size (readLimited) and that a larger one
+// is refused before it is read.
+func TestH1BodyOfKnownSize(t *testing.T) {
+	s := startRaw(t, 2, func(_ int, c net.Conn, br *bufio.Reader) {
+		for {
+			if _, _, ok := readRequest(t, br); !ok {
+				return
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n"+strings.Repeat("z", 5000))
+		}
+	})
+	d := newH1Doer()
+	defer d.CloseIdleConnections()
+	r := h1Post("{}")
+	r.URL = s.url()
+	resp, err := d.Do(h1Ctx(t), r)
+	require.NoError(t, err)
+	require.Equal(t, int64(5000), resp.Body.(*h1Body).Size())
+	b, err := readLimited(resp.Body, 5000)
+	require.NoError(t, err)
+	assert.Equal(t, 5000, len(b))
+	assert.Equal(t, 5000, cap(b), "one buffer of the announced size")
+	resp.Body.Close()
+	d.mu.Lock()
+	assert.Len(t, d.idle[s.ln.Addr().String()], 1, "read to its end: the connection is kept")
+	d.mu.Unlock()
+
+	resp, err = d.Do(h1Ctx(t), r)
+	require.NoError(t, err)
+	_, err = readLimited(resp.Body, 4999)
+	assert.ErrorIs(t, err, ErrTooLarge)
+	resp.Body.Close()
+}

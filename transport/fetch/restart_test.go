@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -223,4 +224,88 @@ func TestReissuedListenKeepsOneSubscription(t *testing.T) {
 	assert.Equal(t, 1, s.Stats().Subscriptions)
 	require.NoError(t, sub.Close())
 	assert.Equal(t, 0, s.Stats().Subscriptions)
+}
+
+// TestLegacyGETStreamFollowsAReinitialization: the session is
+// re-initialized while the old GET stream's retry is still out (the
+// server holds its refusal until the new session's first request, which
+// comes after its notifications/initialized was answered). The
+// new session's notifications/initialized finds the old stream running;
+// when that stream is refused it starts again on the new session instead
+// of ending, so the new session has a GET stream.
+func TestLegacyGETStreamFollowsAReinitialization(t *testing.T) {
+	var generation atomic.Int32
+	generation.Store(1)
+	notes := make(chan string, 16)
+	dropOld := make(chan struct{})
+	heldStale := make(chan struct{}, 16)
+	listed2 := make(chan struct{})
+	var closeListed2 sync.Once
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gen := fmt.Sprint(generation.Load())
+		sid := r.Header.Get("Mcp-Session-Id")
+		known := sid == "s"+gen
+		if r.Method == http.MethodGet {
+			if !known {
+				heldStale <- struct{}{}
+				select { // the refusal comes after the new session's first request
+				case <-listed2:
+				case <-time.After(5 * time.Second):
+				}
+				http.Error(w, "Not Found: unknown session", http.StatusNotFound)
+				return
+			}
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(200)
+			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"hello from generation %s\"}}\n\n", gen)
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+			case <-dropOld:
+			}
+			return
+		}
+		if r.Method == http.MethodDelete {
+			return
+		}
+		req := readReq(t, r)
+		switch {
+		case req.Method == core.MethodDiscover:
+			http.Error(w, "Bad Request", http.StatusBadRequest)
+		case req.Method == core.MethodInitialize:
+			w.Header().Set("Mcp-Session-Id", "s"+gen)
+			writeJSON(w, req.ID, initResult)
+		case !known:
+			http.Error(w, "Not Found: unknown session", http.StatusNotFound)
+		case req.Method == core.NotificationInitialized:
+			w.WriteHeader(http.StatusAccepted)
+		default:
+			writeJSON(w, req.ID, `{"tools":[]}`)
+			if gen == "2" {
+				closeListed2.Do(func() { close(listed2) })
+			}
+		}
+	}))
+	defer hs.Close()
+	s := connectTo(t, hs.URL+"/mcp", &core.ClientOptions{
+		LoggingHandler: func(_ context.Context, _ *core.Session, m *core.LoggingMessageParams) { notes <- string(m.Data) },
+	}, &fetch.Options{Retry: 50 * time.Millisecond})
+	require.Equal(t, `"hello from generation 1"`, <-notes)
+
+	generation.Store(2) // the server forgets session s1
+	close(dropOld)      // and its GET stream ends: the client retries it with s1
+	select {
+	case <-heldStale:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the GET stream was not retried")
+	}
+	_, err := s.ListTools(ctxT(t), nil)
+	require.NoError(t, err, "re-initialized")
+	assert.Equal(t, "s2", s.ID())
+	select {
+	case n := <-notes:
+		assert.Equal(t, `"hello from generation 2"`, n, "the GET stream is back on the new session")
+	case <-time.After(10 * time.Second):
+		t.Fatal("no GET stream on the new session")
+	}
 }

@@ -75,6 +75,9 @@ type Transport struct {
 	origin   string
 	opts     Options
 	doer     Doer
+	// takesHead: the doer writes Request.head (headTaker), so POSTs carry
+	// their headers pre-rendered.
+	takesHead bool
 
 	mu     sync.Mutex
 	useSSE bool // the server turned out to speak HTTP+SSE
@@ -125,6 +128,7 @@ func New(endpoint string, opts *Options) (*Transport, error) {
 	if t.doer == nil {
 		t.doer = DefaultDoer()
 	}
+	_, t.takesHead = t.doer.(headTaker)
 	t.useSSE = t.opts.Mode == ModeSSE
 	return t, nil
 }
