@@ -109,3 +109,66 @@ func TestReinitializeWhileRestoring(t *testing.T) {
 		})
 	}
 }
+
+// abortingConn ends every tools/call through SendOptions.Abort instead of
+// sending it, as a transport whose connection closed under the request
+// does; Send then returns sendErr.
+type abortingConn struct {
+	Conn
+	sendErr error
+}
+
+var errConnGone = errors.New("test: the connection closed")
+
+func (c *abortingConn) Send(ctx context.Context, m jsonrpc.Message, opts *SendOptions) error {
+	if r, ok := m.(*jsonrpc.Request); ok && r.Method == MethodCallTool {
+		if opts.Abort == nil {
+			return errors.New("test: no Abort")
+		}
+		opts.Abort(errConnGone)
+		return c.sendErr
+	}
+	return c.Conn.Send(ctx, m, opts)
+}
+
+type abortingTransport struct {
+	Transport
+	sendErr error
+}
+
+func (t *abortingTransport) Connect(ctx context.Context) (Conn, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &abortingConn{Conn: c, sendErr: t.sendErr}, nil
+}
+
+// TestTransportAbortsARequest: a request the transport ended through
+// SendOptions.Abort fails with the transport's error (or, when Send
+// returned none, the cause it gave), not with the caller's ctx's (nil) and
+// not as a timeout.
+func TestTransportAbortsARequest(t *testing.T) {
+	sendErr := errors.New("test: POST failed")
+	for _, tt := range []struct {
+		name    string
+		sendErr error
+		want    error
+	}{
+		{"Send returned an error", sendErr, sendErr},
+		{"Send returned nil", nil, errConnGone},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, inner := newFake(t, EraModern)
+			c := NewClient(&Implementation{Name: "x", Version: "1"}, nil)
+			s, err := c.Connect(ctx5(t), &abortingTransport{Transport: inner, sendErr: tt.sendErr}, nil)
+			require.NoError(t, err)
+			defer s.Close()
+			_, err = s.CallTool(ctx5(t), &CallToolParams{Name: "t"}, nil)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, tt.want)
+			var te *TimeoutError
+			assert.False(t, errors.As(err, &te))
+		})
+	}
+}

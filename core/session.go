@@ -493,6 +493,7 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 	if c.total > 0 {
 		total = clk.AfterFunc(c.total, func() { stop(errTotalTimeout) })
 	}
+	c.send.Abort = stop
 	sendErr := s.send(sendCtx, req, &c.send)
 	var r *jsonrpc.Response
 	select {
@@ -522,9 +523,16 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 		case errors.Is(cause, errTotalTimeout):
 			s.cancelRequest(p.id, "timeout")
 			err = &TimeoutError{Method: c.method, Timeout: c.total, Total: true}
-		default:
+		case ctx.Err() != nil:
 			s.cancelRequest(p.id, "cancelled")
 			err = ctx.Err()
+		default:
+			// The transport ended the request (SendOptions.Abort): its
+			// connection closed, say.
+			err = sendErr
+			if err == nil {
+				err = errf.Errorf("core: %s: the transport ended the request: %w", c.method, cause)
+			}
 		}
 	}
 	if total != nil {

@@ -31,7 +31,7 @@ type conn struct {
 	sessionID    string
 	maybeHidden  bool   // the session id header may have been hidden by CORS
 	version      string // legacy protocol version, for GET and DELETE
-	streams      map[int64]context.CancelFunc
+	streams      map[int64]context.CancelCauseFunc // ends each request in flight (SendOptions.Abort, or a context of postRequest's own)
 	getStarted   bool
 	getAgain     bool // startGET was called while the GET stream ran
 	closed       bool
@@ -119,11 +119,11 @@ func (c *conn) end() {
 	c.mu.Lock()
 	c.ended = true
 	streams := c.streams
-	c.streams = map[int64]context.CancelFunc{}
+	c.streams = map[int64]context.CancelCauseFunc{}
 	c.mu.Unlock()
 	c.cancel()
-	for _, cancel := range streams {
-		cancel()
+	for _, abort := range streams {
+		abort(core.ErrClosed)
 	}
 }
 
@@ -302,24 +302,24 @@ func (c *conn) awaitGET(ctx context.Context, version string) {
 // abortStream closes the response stream of cancelled request id.
 func (c *conn) abortStream(id int64) {
 	c.mu.Lock()
-	cancel := c.streams[id]
+	abort := c.streams[id]
 	delete(c.streams, id)
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if abort != nil {
+		abort(context.Canceled)
 	}
 }
 
 // addStream registers request id's stream, or cancels it at once when
 // the connection has ended.
-func (c *conn) addStream(id int64, cancel context.CancelFunc) {
+func (c *conn) addStream(id int64, abort context.CancelCauseFunc) {
 	c.mu.Lock()
 	if c.ended {
 		c.mu.Unlock()
-		cancel()
+		abort(core.ErrClosed)
 		return
 	}
-	c.streams[id] = cancel
+	c.streams[id] = abort
 	c.mu.Unlock()
 }
 
@@ -381,19 +381,23 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	// The request's context: Send's ctx aborts the request, and the
 	// reading of its response stream (the session sends a request on the
 	// caller's goroutine and cancels that ctx when the call fails: timeout,
-	// cancellation); the connection's end cancels it through c.streams
-	// (end), and a modern cancellation through abortStream. (Derived from
-	// c.ctx and tied to ctx with AfterFunc, it cost two context
-	// registrations more per request.)
-	rctx, rcancel := context.WithCancel(ctx)
-	c.addStream(id, rcancel)
+	// cancellation); the connection's end aborts it through c.streams
+	// (end), and a modern cancellation through abortStream. The session
+	// gives the cancel function of ctx in opts.Abort: ctx is used as it is
+	// (a context derived per request costs a context, its children's map
+	// and its done channel); without it the request gets its own.
+	rctx, abort, own := ctx, opts.Abort, opts.Abort == nil
+	if own {
+		rctx, abort = context.WithCancelCause(ctx)
+	}
+	c.addStream(id, abort)
 	resp, err := c.t.doer.Do(rctx, req)
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 		resp.Body.Close()
 	}
 	if err != nil {
-		c.endStream(id, rcancel)
+		c.endStream(id, abort, own)
 		return c.postFailed(ctx, m.Method, modern, err)
 	}
 	if !modern || m.Method == core.MethodInitialize {
@@ -401,7 +405,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	}
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		b := readErrorBody(resp)
-		c.endStream(id, rcancel)
+		c.endStream(id, abort, own)
 		return c.postStatus(ctx, m, opts, resp, b, sid, modern)
 	}
 	if !modern && c.getGaveUp.Load() {
@@ -410,7 +414,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	if resp.StatusCode == 202 || resp.StatusCode == 204 {
 		// The answer will come on another stream (legacy servers).
 		resp.Body.Close()
-		c.endStream(id, rcancel)
+		c.endStream(id, abort, own)
 		return nil
 	}
 	// The response is read right here: the session runs Send on a
@@ -418,20 +422,23 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	ct := mediaType(resp.Header.Get("Content-Type"))
 	c.wg.Add(1)
 	if ct == "text/event-stream" {
-		c.readPostStream(rctx, rcancel, resp, id, modern, opts.ProtocolVersion)
+		c.readPostStream(rctx, abort, resp, id, modern, opts.ProtocolVersion)
 	} else {
 		c.readJSON(rctx, resp, id, ct)
 		resp.Body.Close() // (readPostStream closes its own)
 	}
-	c.endStream(id, rcancel)
+	c.endStream(id, abort, own)
 	c.wg.Done()
 	return nil
 }
 
-// endStream forgets request id's response stream and cancels its context.
-func (c *conn) endStream(id int64, cancel context.CancelFunc) {
+// endStream forgets request id's response stream, and cancels its
+// context when it is postRequest's own (the session's ends with the call).
+func (c *conn) endStream(id int64, abort context.CancelCauseFunc, own bool) {
 	c.dropStream(id)
-	cancel()
+	if own {
+		abort(nil)
+	}
 }
 
 // postFailed is the error of a POST whose request failed (err).
@@ -574,6 +581,10 @@ type streamResult struct {
 // stream's end (see core.Session's inline round trip).
 const answeredGrace = time.Second
 
+// errAnsweredStream ends a request's stream left open answeredGrace after
+// its response.
+var errAnsweredStream = errors.New("fetch: the response stream stayed open after its response")
+
 // consume reads SSE events, delivering messages, into res (zero); it
 // notes whether the response to request id (if id > 0) arrived. A stream
 // that stays open longer than answeredGrace after that response is ended
@@ -622,9 +633,9 @@ func (c *conn) consume(body io.Reader, id int64, stop func(), res *streamResult)
 // stream that ends early is resumed with GET and Last-Event-ID after the
 // server's retry delay; a modern one fails the request. (postRequest
 // ends the request's stream.)
-func (c *conn) readPostStream(ctx context.Context, cancel context.CancelFunc, resp *Response, id int64, modern bool, version string) {
+func (c *conn) readPostStream(ctx context.Context, abort context.CancelCauseFunc, resp *Response, id int64, modern bool, version string) {
 	var res streamResult
-	c.consume(resp.Body, id, cancel, &res)
+	c.consume(resp.Body, id, func() { abort(errAnsweredStream) }, &res)
 	resp.Body.Close()
 	if res.answered || ctx.Err() != nil {
 		return

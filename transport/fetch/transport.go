@@ -146,7 +146,7 @@ func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
 	c := &conn{
 		t:       t,
 		in:      make(chan jsonrpc.Message, 256),
-		streams: map[int64]context.CancelFunc{},
+		streams: map[int64]context.CancelCauseFunc{},
 		grace:   timerq.New(nil, answeredGrace),
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
