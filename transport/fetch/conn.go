@@ -29,8 +29,8 @@ type conn struct {
 
 	mu           sync.Mutex
 	sessionID    string
-	maybeHidden  bool   // the session id header may have been hidden by CORS
-	version      string // legacy protocol version, for GET and DELETE
+	maybeHidden  bool                              // the session id header may have been hidden by CORS
+	version      string                            // legacy protocol version, for GET and DELETE
 	streams      map[int64]context.CancelCauseFunc // ends each request in flight (SendOptions.Abort, or a context of postRequest's own)
 	getStarted   bool
 	getAgain     bool // startGET was called while the GET stream ran
