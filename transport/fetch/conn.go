@@ -27,11 +27,13 @@ type conn struct {
 	direct atomic.Pointer[func(jsonrpc.Message)] // the session's deliver (core.DirectConn)
 	wg     sync.WaitGroup
 
-	mu           sync.Mutex
-	sessionID    string
-	maybeHidden  bool                              // the session id header may have been hidden by CORS
-	version      string                            // legacy protocol version, for GET and DELETE
-	streams      map[int64]context.CancelCauseFunc // ends each request in flight (SendOptions.Abort, or a context of postRequest's own)
+	mu          sync.Mutex
+	sessionID   string
+	maybeHidden bool   // the session id header may have been hidden by CORS
+	version     string // legacy protocol version, for GET and DELETE
+	// streams ends each request in flight (SendOptions.Abort, or a
+	// context of postRequest's own).
+	streams      map[int64]context.CancelCauseFunc
 	getStarted   bool
 	getAgain     bool // startGET was called while the GET stream ran
 	closed       bool
