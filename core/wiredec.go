@@ -344,8 +344,17 @@ func decodeListToolsResult(data []byte, r *ListToolsResult) error {
 	return decodeAs(data, &listToolsT, unsafe.Pointer(r))
 }
 
+// decodeCallToolResult decodes a tools/call result the session took from a
+// message it decoded, so valid JSON: without decodeAs's syntax pass, which
+// on a large result is a second walk of every byte.
 func decodeCallToolResult(data []byte, r *CallToolResult) error {
-	return decodeAs(data, &callResultT, unsafe.Pointer(r))
+	data = jsonscan.TrimSpace(data)
+	if len(data) == 0 {
+		return jsonscan.ErrEmpty
+	}
+	d := newDec()
+	d.decodeStruct(data, &callResultT, unsafe.Pointer(r))
+	return d.Err
 }
 
 func decodeWireTaskJSON(data []byte, w *wireTask) error {

@@ -237,11 +237,21 @@ var responseNames = [...]string{
 	"access-control-expose-headers", "etag", "set-cookie",
 }
 
+// namesByLen is responseNames by length.
+var namesByLen = func() (t [32][]string) {
+	for _, k := range responseNames {
+		t[len(k)] = append(t[len(k)], k)
+	}
+	return t
+}()
+
 // lowerName returns a field name in lower case.
 func lowerName(b []byte) string {
-	for _, k := range responseNames {
-		if len(k) == len(b) && equalFoldLower(b, k) {
-			return k
+	if len(b) < len(namesByLen) {
+		for _, k := range namesByLen[len(b)] {
+			if equalFoldLower(b, k) {
+				return k
+			}
 		}
 	}
 	return strings.ToLower(string(b))
