@@ -42,7 +42,8 @@
 //                          before its rows (after its first 100 calls, which are timed as the
 //                          start-up table's "first 100 calls"); the same for every client
 //   BENCH_SOAK=100000      soak calls (0 skips the soak); BENCH_SOAK_ERA=modern BENCH_SOAK_ANSWERS=json
-//   BENCH_NATIVE=1         0 skips the native Go rows; BENCH_NATIVE_CALLS=2000 timed calls per round
+//   BENCH_NATIVE=1         0 skips the native Go rows; BENCH_NATIVE_CALLS=2000 timed calls per round,
+//                          BENCH_NATIVE_ROUNDS=5 rounds (a round is seconds: more rounds, steadier medians)
 //   BENCH_NATIVE_SERVER=go go: the official Go SDK server; ts: bench/server.mjs
 //   BENCH_OUT=docs         where bench.md and bench.svg go
 //   BENCH_TIMEOUT=180      seconds one client process may take before it is killed
@@ -83,6 +84,7 @@ const SOAK_ERA = env.BENCH_SOAK_ERA ?? "modern";
 const SOAK_ANSWERS = env.BENCH_SOAK_ANSWERS ?? "json";
 const NATIVE = env.BENCH_NATIVE !== "0";
 const NATIVE_CALLS = num(env.BENCH_NATIVE_CALLS, QUICK ? 300 : 2000);
+const NATIVE_ROUNDS = num(env.BENCH_NATIVE_ROUNDS, QUICK ? 1 : 5);
 const NATIVE_SERVER = env.BENCH_NATIVE_SERVER ?? "go";
 const OUT = path.resolve(repo, env.BENCH_OUT ?? (QUICK ? "build/bench" : "docs"));
 const TIMEOUT_MS = num(env.BENCH_TIMEOUT, 180) * 1000;
@@ -359,8 +361,8 @@ async function nativePart() {
       }
       for (const era of ERAS) {
         const c = { era, answers };
-        console.log(`\n== native Go · ${era} · ${ANSWER_LABEL[answers]} (${NATIVE_SERVER === "ts" ? "TS SDK" : "Go SDK"} server), ${ROUNDS} round(s)`);
-        for (let round = 1; round <= ROUNDS; round++) {
+        console.log(`\n== native Go · ${era} · ${ANSWER_LABEL[answers]} (${NATIVE_SERVER === "ts" ? "TS SDK" : "Go SDK"} server), ${NATIVE_ROUNDS} round(s)`);
+        for (let round = 1; round <= NATIVE_ROUNDS; round++) {
           for (const client of NATIVE_CLIENTS) {
             try {
               const out = await runOnce(gobench, ["client", "-impl", client, "-era", era, "-url", server.url, "-calls", String(NATIVE_CALLS), "-warmup", String(Math.ceil(NATIVE_CALLS / 5))]);
@@ -580,11 +582,11 @@ function markdown(started, finished) {
     md.push("## Native Go", "");
     md.push(`The mcpwasm Go client (core + transport/fetch; plain HTTP on its own HTTP/1.1 connections) against the official Go SDK client ` +
       `(github.com/modelcontextprotocol/go-sdk, over net/http) and a bare HTTP loop (harness/gobench bare.go: a hand-written JSON-RPC loop ` +
-      `over one kept-alive connection, no MCP library: the floor for any client in a Go process), sequential echo, ${NATIVE_CALLS} timed calls ` +
-      `per round, fresh process per round, alternating, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (harness/gobench server)"} ` +
+      `over one kept-alive connection, answers read with net/http's ReadResponse, no MCP library), sequential echo, ${NATIVE_ROUNDS} rounds of ${NATIVE_CALLS} timed calls, ` +
+      `fresh process per round, alternating, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (harness/gobench server)"} ` +
       `in a child process; CPU from getrusage of the client process. Goals: ≥ 1.5× the calls/s, ≤ 0.5× the CPU per call. ` +
-      `"bare ÷ Go SDK" is the most any client can reach against this server: where it is below 1.5×, the server's own time per call ` +
-      `leaves no room for that goal.`, "");
+      `"bare ÷ Go SDK" shows how much of a call is the server's own time: where it is near 1.5×, a client reaches the goal only by ` +
+      `spending less per call than that loop does.`, "");
     const nt = nativeTable(ERAS.flatMap((era) => ANSWERS.map((answers) => ({ era, answers }))));
     md.push(mdTable(nt.head, nt.rows), "");
   }

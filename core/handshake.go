@@ -217,10 +217,11 @@ func (s *Session) setVersionLocked(v string) {
 //go:noinline
 func (s *Session) rebuildMetaLocked() {
 	if s.era != EraModern {
-		s.metaMembers = nil
+		s.metaMembers, s.metaJSON = nil, nil
 		return
 	}
 	s.metaMembers = s.modernMeta(s.version, s.logLevel)
+	s.metaJSON = appendObject(nil, s.metaMembers)
 }
 
 // modernMeta returns the _meta members of a modern request: the protocol

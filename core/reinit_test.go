@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/jsonrpc"
 )
 
@@ -169,6 +170,39 @@ func TestTransportAbortsARequest(t *testing.T) {
 			assert.ErrorIs(t, err, tt.want)
 			var te *TimeoutError
 			assert.False(t, errors.As(err, &te))
+		})
+	}
+}
+
+// TestModernParamsWithTheSessionsMeta: a modern request that adds nothing
+// to _meta carries the session's _meta encoded once (metaJSON), and its
+// params are what the general path (buildParams) makes of the same
+// members, extras included.
+func TestModernParamsWithTheSessionsMeta(t *testing.T) {
+	_, tr := newFake(t, EraModern)
+	s, err := NewClient(&Implementation{Name: "x", Version: "1"}, nil).Connect(ctx5(t), tr, nil)
+	require.NoError(t, err)
+	defer s.Close()
+	require.NotNil(t, s.metaJSON)
+	extras := []jsonscan.Member{{Key: "inputResponses", Val: RawMessage(`{"a":1}`)}, {Key: "requestState", Val: nil}}
+	for _, tt := range []struct {
+		name   string
+		params string
+		extras []jsonscan.Member
+	}{
+		{"no params", `{}`, nil},
+		{"arguments", `{"name":"echo","arguments":{"text":"x"}}`, nil},
+		{"with extras", `{"name":"echo"}`, extras},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			user, err := objectMembers(RawMessage(tt.params))
+			require.NoError(t, err)
+			got, err := s.wireParams(EraModern, s.ProtocolVersion(), user, &noCallOptions, jsonrpc.ID{}, tt.extras)
+			require.NoError(t, err)
+			want, err := buildParams(append([]jsonscan.Member(nil), user...), append([]jsonscan.Member(nil), s.metaMembers...), tt.extras...)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(want), string(got))
+			assert.Contains(t, string(got), `"_meta":`+string(s.metaJSON))
 		})
 	}
 }

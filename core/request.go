@@ -279,8 +279,15 @@ func (s *Session) wireParams(era Era, version string, user []jsonscan.Member, op
 	var meta []jsonscan.Member
 	if era == EraModern {
 		s.mu.Lock()
-		base, cur := s.metaMembers, s.version
+		base, baseJSON, cur := s.metaMembers, s.metaJSON, s.version
 		s.mu.Unlock()
+		if baseJSON != nil && cur == version && !token.IsValid() && len(opts.Meta) == 0 && memberIndex(user, "_meta") < 0 {
+			// The session's _meta as it is: encoded once, not per request.
+			ms := make([]jsonscan.Member, len(user), len(user)+len(extras)+1)
+			copy(ms, user)
+			ms = append(ms, jsonscan.Member{Key: "_meta", Val: baseJSON})
+			return appendObject(nil, setMembers(ms, extras...)), nil
+		}
 		if base == nil || cur != version {
 			// During the handshake the session has no committed version.
 			base = s.modernMeta(version, "")

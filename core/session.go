@@ -65,6 +65,7 @@ type Session struct {
 	discover     *DiscoverResult
 	logLevel     string
 	metaMembers  []jsonscan.Member // modern _meta members: version, caps, info (and log level); never modified, only replaced
+	metaJSON     RawMessage        // metaMembers encoded: the _meta of a request that adds nothing to it
 	pending      map[int64]*pendingCall
 	progress     map[jsonrpc.ID]*pendingCall
 	incoming     map[jsonrpc.ID]context.CancelFunc // legacy server→client requests in flight

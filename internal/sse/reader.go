@@ -77,6 +77,13 @@ type ReaderOptions struct {
 	// value) means the default, 64 MiB; use math.MaxInt for no practical
 	// limit.
 	MaxEventSize int
+	// Buf, when not empty, is the read buffer the Reader starts with (all
+	// of its length; it still doubles up to 32 KiB as reads fill it).
+	// Nothing the Reader returns refers to it, so the caller may use it
+	// again for another Reader once it no longer calls this one (a pool
+	// of buffers saves a 4 KiB allocation per stream). Ignored when r
+	// hands over its own chunks.
+	Buf []byte
 }
 
 type parseState uint8
@@ -155,11 +162,13 @@ func NewReader(r io.Reader, opts *ReaderOptions) *Reader {
 	if c, ok := r.(chunkSource); ok {
 		return &Reader{src: r, chunks: c, maxEventSize: limit}
 	}
-	return &Reader{
-		src:          r,
-		buf:          make([]byte, readBufMin),
-		maxEventSize: limit,
+	buf := []byte(nil)
+	if opts != nil && len(opts.Buf) > 0 {
+		buf = opts.Buf
+	} else {
+		buf = make([]byte, readBufMin)
 	}
+	return &Reader{src: r, buf: buf, maxEventSize: limit}
 }
 
 // chunkSource is a source that hands over what it read in chunks the

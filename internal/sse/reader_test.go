@@ -681,3 +681,35 @@ type emptyChunks struct{}
 
 func (emptyChunks) Chunk() ([]byte, error)   { return nil, nil }
 func (emptyChunks) Read([]byte) (int, error) { panic("Read called on a chunk source") }
+
+// TestCallersBuffer: a Reader reads into the buffer it is given
+// (ReaderOptions.Buf), and nothing it returned refers to that buffer: a
+// second Reader using it again leaves the first one's events intact, and
+// a buffer smaller than an event still parses it (the Reader grows its
+// own).
+func TestCallersBuffer(t *testing.T) {
+	buf := make([]byte, 16)
+	read := func(stream string) []sse.Event {
+		t.Helper()
+		r := sse.NewReader(strings.NewReader(stream), &sse.ReaderOptions{Buf: buf})
+		var evs []sse.Event
+		for {
+			ev, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				return evs
+			}
+			require.NoError(t, err)
+			evs = append(evs, ev)
+		}
+	}
+	first := read("event: a\nid: 1\ndata: " + strings.Repeat("x", 100) + "\n\ndata: short\n\n")
+	assert.Equal(t, "event: a", string(buf[:8]), "the Reader read into the given buffer")
+	second := read("event: b\ndata: " + strings.Repeat("y", 100) + "\n\n")
+	require.Len(t, first, 2)
+	assert.Equal(t, "a", first[0].Type)
+	assert.Equal(t, "1", first[0].ID)
+	assert.Equal(t, strings.Repeat("x", 100), string(first[0].Data))
+	assert.Equal(t, "short", string(first[1].Data))
+	require.Len(t, second, 1)
+	assert.Equal(t, strings.Repeat("y", 100), string(second[0].Data))
+}

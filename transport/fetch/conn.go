@@ -583,6 +583,10 @@ type streamResult struct {
 // stream's end (see core.Session's inline round trip).
 const answeredGrace = time.Second
 
+// sseBufSize is the size of the read buffers of request streams (their
+// readers grow their own beyond it).
+const sseBufSize = 4 << 10
+
 // errAnsweredStream ends a request's stream left open answeredGrace after
 // its response.
 var errAnsweredStream = errors.New("fetch: the response stream stayed open after its response")
@@ -592,7 +596,15 @@ var errAnsweredStream = errors.New("fetch: the response stream stayed open after
 // that stays open longer than answeredGrace after that response is ended
 // with stop.
 func (c *conn) consume(body io.Reader, id int64, stop func(), res *streamResult) {
-	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize})
+	// The read buffer comes from the transport's pool: nothing the reader
+	// returns refers to it (sse.ReaderOptions.Buf).
+	bp, _ := c.t.sseBufs.Get().(*[]byte)
+	if bp == nil {
+		b := make([]byte, sseBufSize)
+		bp = &b
+	}
+	defer c.t.sseBufs.Put(bp)
+	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize, Buf: *bp})
 	var grace *timerq.Timer
 	for {
 		ev, err := r.Next()

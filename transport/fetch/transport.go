@@ -79,6 +79,8 @@ type Transport struct {
 	// their headers pre-rendered.
 	takesHead bool
 
+	sseBufs sync.Pool // *[]byte of sseBufSize: read buffers of request streams (consume)
+
 	mu     sync.Mutex
 	useSSE bool // the server turned out to speak HTTP+SSE
 }
