@@ -238,7 +238,7 @@ func (c *conn) postBase(version, sid string) (Header, []byte) {
 		c.post.h = c.header(hVersion, version, hSession, sid, hContentType, mimeJSON, hAccept, "application/json, text/event-stream")
 		c.post.head = nil
 		if c.t.takesHead {
-			c.post.head, _ = appendHead(nil, c.post.h)
+			c.post.head = renderHead(c.post.h)
 		}
 		c.post.version, c.post.sid = version, sid
 	}
@@ -596,15 +596,11 @@ var errAnsweredStream = errors.New("fetch: the response stream stayed open after
 // that stays open longer than answeredGrace after that response is ended
 // with stop.
 func (c *conn) consume(body io.Reader, id int64, stop func(), res *streamResult) {
-	// The read buffer comes from the transport's pool: nothing the reader
-	// returns refers to it (sse.ReaderOptions.Buf).
-	bp, _ := c.t.sseBufs.Get().(*[]byte)
-	if bp == nil {
-		b := make([]byte, sseBufSize)
-		bp = &b
-	}
-	defer c.t.sseBufs.Put(bp)
-	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize, Buf: *bp})
+	// The read buffer comes from the transport's spares: nothing the
+	// reader returns refers to it (sse.ReaderOptions.Buf).
+	buf := c.t.sseBuf()
+	defer c.t.putSSEBuf(buf)
+	r := sse.NewReader(body, &sse.ReaderOptions{MaxEventSize: c.t.opts.MaxMessageSize, Buf: buf})
 	var grace *timerq.Timer
 	for {
 		ev, err := r.Next()

@@ -9,7 +9,6 @@ import (
 	"github.com/mcpwasm/mcpwasm/core"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/oneline"
-	"github.com/mcpwasm/mcpwasm/internal/wire"
 )
 
 // Doer performs HTTP requests. It is the only thing the transport needs
@@ -56,90 +55,6 @@ type Request struct {
 // headTaker is implemented by a Doer that reads Request.head and
 // Request.more (the native DefaultDoer).
 type headTaker interface{ takesHead() }
-
-// withMore returns r with Header holding more too, for a Doer that reads
-// Header only.
-func (r *Request) withMore() *Request {
-	if r.head == nil {
-		return r
-	}
-	out := *r
-	out.Header = make(Header, len(r.Header)+len(r.more))
-	for k, v := range r.Header {
-		out.Header[k] = v
-	}
-	for _, x := range r.more {
-		out.Header.Set(x.Name, x.Value)
-	}
-	out.head, out.more = nil, nil
-	return &out
-}
-
-// appendHead appends h as HTTP/1.1 field lines, names capitalised as
-// net/http writes them, with a User-Agent line when h has none, and
-// without the fields the doer writes itself; false when a name or value
-// cannot be carried as it is.
-func appendHead(b []byte, h Header) ([]byte, bool) {
-	agent := false
-	for k, vs := range h {
-		if !wire.IsToken(k) {
-			return b, false
-		}
-		switch strings.ToLower(k) {
-		case "host", "content-length", "transfer-encoding", "connection", "idempotency-key":
-			continue // (Idempotency-Key is net/http's marker: http_native.go)
-		case "user-agent":
-			agent = true
-		}
-		for _, v := range vs {
-			if !validValue(v) {
-				return b, false
-			}
-			b = appendField(b, k, v)
-		}
-	}
-	if !agent {
-		b = append(b, "User-Agent: Go-http-client/1.1\r\n"...)
-	}
-	return b, true
-}
-
-// appendField appends the field line "Name: value\r\n".
-func appendField(dst []byte, name, value string) []byte {
-	dst = appendCanonical(dst, name)
-	dst = append(dst, ": "...)
-	dst = append(dst, value...)
-	return append(dst, "\r\n"...)
-}
-
-// appendCanonical appends name with each word capitalised
-// (mcp-session-id: Mcp-Session-Id), as net/http writes names; names are
-// case-insensitive, but some servers are not.
-func appendCanonical(dst []byte, name string) []byte {
-	upper := true
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if upper && 'a' <= c && c <= 'z' {
-			c -= 'a' - 'A'
-		} else if !upper && 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
-		upper = c == '-'
-	}
-	return dst
-}
-
-// validValue reports whether v may be a header field value: no control
-// byte but a tab (RFC 9110 5.5).
-func validValue(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return true
-}
 
 // Response is one HTTP response. Body must be closed.
 type Response struct {

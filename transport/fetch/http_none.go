@@ -24,3 +24,7 @@ func DefaultDoer() Doer { return &noHTTP{} }
 type noHTTP struct{}
 
 func (*noHTTP) Do(context.Context, *Request) (*Response, error) { return nil, ErrNoDefaultHTTP }
+
+// renderHead is never called here: no Doer of this build takes
+// Request.head (headTaker).
+func renderHead(Header) []byte { return nil }

@@ -79,10 +79,37 @@ type Transport struct {
 	// their headers pre-rendered.
 	takesHead bool
 
-	sseBufs sync.Pool // *[]byte of sseBufSize: read buffers of request streams (consume)
+	mu      sync.Mutex
+	useSSE  bool     // the server turned out to speak HTTP+SSE
+	sseBufs [][]byte // spare read buffers of request streams (consume), at most maxSpareBufs
+}
 
-	mu     sync.Mutex
-	useSSE bool // the server turned out to speak HTTP+SSE
+// maxSpareBufs bounds the spare read buffers a Transport keeps: as many as
+// request streams usually run at once.
+const maxSpareBufs = 8
+
+// sseBuf returns a read buffer for a request stream. (A sync.Pool would do,
+// but costs the WebAssembly module more than this.)
+func (t *Transport) sseBuf() []byte {
+	t.mu.Lock()
+	if n := len(t.sseBufs); n > 0 {
+		b := t.sseBufs[n-1]
+		t.sseBufs[n-1] = nil
+		t.sseBufs = t.sseBufs[:n-1]
+		t.mu.Unlock()
+		return b
+	}
+	t.mu.Unlock()
+	return make([]byte, sseBufSize)
+}
+
+// putSSEBuf keeps b for another request stream.
+func (t *Transport) putSSEBuf(b []byte) {
+	t.mu.Lock()
+	if len(t.sseBufs) < maxSpareBufs {
+		t.sseBufs = append(t.sseBufs, b)
+	}
+	t.mu.Unlock()
 }
 
 // New returns a transport for the MCP endpoint URL (http or https).
