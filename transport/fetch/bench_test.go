@@ -2,6 +2,7 @@ package fetch_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -178,5 +179,53 @@ func answerCanned(c net.Conn) {
 		if _, err := io.WriteString(c, "HTTP/1.1 200 OK\r\nCache-Control: no-cache, no-transform\r\nContent-Type: application/json\r\nDate: Thu, 03 Dec 2026 16:22:40 GMT\r\nContent-Length: "+strconv.Itoa(len(out))+"\r\n\r\n"+out); err != nil {
 			return
 		}
+	}
+}
+
+// BenchmarkBareWire is the floor of BenchmarkCallToolWire: a hand-written
+// JSON-RPC loop over one kept-alive connection to the same canned server
+// (the in-process twin of harness/gobench's bare client: net/http's
+// ReadResponse, encoding/json), so that the difference of the two is what
+// the client's session and transport cost beyond it.
+func BenchmarkBareWire(b *testing.B) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go answerCanned(c)
+		}
+	}()
+	conn, _ := net.Dial("tcp", ln.Addr().String())
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		args, _ := json.Marshal(map[string]string{"text": "hello"})
+		body := []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i+2) + `,"method":"tools/call","params":{"name":"echo","arguments":` + string(args) + `}}`)
+		var w bytes.Buffer
+		w.WriteString("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n")
+		w.Write(body)
+		conn.Write(w.Bytes())
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var m struct {
+			ID     *int            `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		json.Unmarshal(data, &m)
+		var r struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		json.Unmarshal(m.Result, &r)
 	}
 }
