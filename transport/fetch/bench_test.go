@@ -188,7 +188,10 @@ func answerCanned(c net.Conn) {
 // ReadResponse, encoding/json), so that the difference of the two is what
 // the client's session and transport cost beyond it.
 func BenchmarkBareWire(b *testing.B) {
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
 	defer ln.Close()
 	go func() {
 		for {
@@ -199,7 +202,10 @@ func BenchmarkBareWire(b *testing.B) {
 			go answerCanned(c)
 		}
 	}()
-	conn, _ := net.Dial("tcp", ln.Addr().String())
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
 	defer conn.Close()
 	br := bufio.NewReader(conn)
 	b.ReportAllocs()
@@ -209,7 +215,9 @@ func BenchmarkBareWire(b *testing.B) {
 		var w bytes.Buffer
 		w.WriteString("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n")
 		w.Write(body)
-		conn.Write(w.Bytes())
+		if _, err := conn.Write(w.Bytes()); err != nil {
+			b.Fatal(err)
+		}
 		resp, err := http.ReadResponse(br, nil)
 		if err != nil {
 			b.Fatal(err)
@@ -220,12 +228,16 @@ func BenchmarkBareWire(b *testing.B) {
 			ID     *int            `json:"id"`
 			Result json.RawMessage `json:"result"`
 		}
-		json.Unmarshal(data, &m)
+		if err := json.Unmarshal(data, &m); err != nil {
+			b.Fatal(err)
+		}
 		var r struct {
 			Content []struct {
 				Text string `json:"text"`
 			} `json:"content"`
 		}
-		json.Unmarshal(m.Result, &r)
+		if err := json.Unmarshal(m.Result, &r); err != nil || len(r.Content) == 0 || r.Content[0].Text != "ok" {
+			b.Fatalf("unexpected answer %s", data)
+		}
 	}
 }
