@@ -146,6 +146,13 @@ export interface AppView {
   /** Settles when the app sent ui/notifications/initialized. */
   readonly initialized: Promise<void>;
   sendToolInput(args?: { [key: string]: unknown }): Promise<void>;
+  /**
+   * Sends the arguments so far while the model is still producing them
+   * (ui/notifications/tool-input-partial), before sendToolInput: each call
+   * carries the whole object as it stands (a prefix a streaming JSON parser
+   * could close), which the app may render as a preview.
+   */
+  sendToolInputPartial(args?: { [key: string]: unknown }): Promise<void>;
   sendToolResult(result: CallToolResult): Promise<void>;
   sendToolCancelled(reason?: string): Promise<void>;
   setHostContext(context: { [key: string]: unknown }): void;

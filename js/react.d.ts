@@ -55,6 +55,8 @@ export interface McpAppProps extends Pick<RenderAppOptions,
   "onDownloadFile" | "onSampling" | "samplingTools" | "displayModes" | "onDisplayMode"> {
   source: AppSource | undefined;
   tool: Tool | AppManagedTool | undefined;
+  /** The arguments while the model still streams them: sent (tool-input-partial) while toolInput is undefined. */
+  toolInputPartial?: { [key: string]: unknown };
   toolInput?: { [key: string]: unknown };
   toolResult?: CallToolResult;
   onReady?: (view: AppView) => void;

@@ -431,6 +431,7 @@ export async function renderApp(source, tool, container, options = {}) {
     csp: policy,
     initialized,
     sendToolInput: (args) => afterInit(() => bridge.sendToolInput({ arguments: args ?? {} })),
+    sendToolInputPartial: (args) => afterInit(() => bridge.sendToolInputPartial({ arguments: args ?? {} })),
     sendToolResult: (result) => afterInit(() => bridge.sendToolResult(result)),
     sendToolCancelled: (reason) => afterInit(() => bridge.sendToolCancelled(reason === undefined ? {} : { reason })),
     setHostContext: (ctx) => {

@@ -138,8 +138,9 @@ export function useMcp(url, options = {}) {
 /**
  * McpApp renders a tool's MCP App (mcpwasm/apps renderApp) in a div:
  * props source (a connected Client, or an McpManager with one of its
- * tools), tool, toolInput and toolResult (delivered to the app when they
- * change), the host callbacks of RenderAppOptions (onMessage, onOpenLink,
+ * tools), tool, toolInputPartial (the arguments while the model still
+ * streams them; sent while toolInput is undefined), toolInput and
+ * toolResult (delivered to the app when they change), the host callbacks of RenderAppOptions (onMessage, onOpenLink,
  * onLog, onToolCall, onModelContext, onSizeChange, onTeardownRequest,
  * onDownloadFile, onSampling, onDisplayMode; the latest ones are called),
  * samplingTools and displayModes (read at mount), hostContext, maxHeight,
@@ -152,9 +153,10 @@ export function McpApp(props) {
   const latest = useRef(props);
   latest.current = props;
   const viewRef = useRef(undefined);
+  const sentPartial = useRef(undefined);
   const sentInput = useRef(undefined);
   const sentResult = useRef(undefined);
-  const { source, tool, toolInput, toolResult } = props;
+  const { source, tool, toolInputPartial, toolInput, toolResult } = props;
 
   useEffect(() => {
     if (!source || !tool || !ref.current) return undefined;
@@ -180,9 +182,11 @@ export function McpApp(props) {
     p.then((view) => {
       if (cancelled) { view.close(); return; }
       viewRef.current = view;
-      const { toolInput: i, toolResult: r } = latest.current;
+      const { toolInputPartial: pi, toolInput: i, toolResult: r } = latest.current;
+      sentPartial.current = pi;
       sentInput.current = i;
       sentResult.current = r;
+      if (i === undefined && pi !== undefined) view.sendToolInputPartial(pi);
       if (i !== undefined) view.sendToolInput(i);
       if (r !== undefined) view.sendToolResult(r);
       latest.current.onReady?.(view);
@@ -195,6 +199,13 @@ export function McpApp(props) {
     };
   }, [source, tool]);
 
+  useEffect(() => {
+    const view = viewRef.current;
+    if (view && toolInputPartial !== undefined && sentPartial.current !== toolInputPartial && latest.current.toolInput === undefined) {
+      sentPartial.current = toolInputPartial;
+      view.sendToolInputPartial(toolInputPartial);
+    }
+  }, [toolInputPartial]);
   useEffect(() => {
     const view = viewRef.current;
     if (view && toolInput !== undefined && sentInput.current !== toolInput) {

@@ -206,6 +206,21 @@ for (const a of apps) {
         assert.deepEqual(caps.sampling, {});
         const request = await appSide(frame);
 
+        // Partial tool input while the arguments stream, then the final
+        // ones, in that order.
+        await page.evaluate(async () => {
+          await window.view.sendToolInputPartial({ city: "N" });
+          await window.view.sendToolInputPartial({ city: "New" });
+          await window.view.sendToolInput({ city: "New York" });
+        });
+        const inputs = () => window.fromHost.filter((m) => m.method?.startsWith("ui/notifications/tool-input")).map((m) => [m.method, m.params]);
+        await frame.waitForFunction(() => window.fromHost.filter((m) => m.method?.startsWith("ui/notifications/tool-input")).length >= 3);
+        assert.deepEqual(await frame.evaluate(inputs), [
+          ["ui/notifications/tool-input-partial", { arguments: { city: "N" } }],
+          ["ui/notifications/tool-input-partial", { arguments: { city: "New" } }],
+          ["ui/notifications/tool-input", { arguments: { city: "New York" } }],
+        ]);
+
         // ui/request-display-mode: an offered mode goes to onDisplayMode and
         // the app is told of it; a mode not offered keeps the current one.
         assert.deepEqual((await request("ui/request-display-mode", { mode: "fullscreen" })).result, { mode: "fullscreen" });

@@ -6,7 +6,8 @@
 // app with the result, and the app's own button calls back to the server
 // through the host and its message reaches the page. Then useMcp's
 // handlers (sampling, elicitation, roots) answer the official Go SDK demo
-// server from a React page.
+// server from a React page, and <McpApp> streams tool input to an app
+// (toolInputPartial, then toolInput).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -88,3 +89,48 @@ test("useMcp's sampling, elicitation and roots handlers answer the server; the l
     await Promise.all([demo.stop(), page2.stop()]);
   }
 });
+
+test("<McpApp> sends toolInputPartial while toolInput is undefined, then toolInput", { timeout: 60000 }, async () => {
+  const dir = path.join(repo, "build", "react-test", "app-input");
+  const fixtures = path.join(repo, "tests/browser/fixtures");
+  await bundle(path.join(fixtures, "react-app-input.mjs"), path.join(dir, "react-app-input.js"), { define: { "process.env.NODE_ENV": '"development"' } });
+  await copyFile(path.join(fixtures, "react-app-input.html"), path.join(dir, "react-app-input.html"));
+  const page2 = await startStaticServer({ "/page/": dir, "/mcpwasm/dist/": path.join(repo, "js/dist") });
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(`${page2.url}/page/react-app-input.html?mcp=${encodeURIComponent(`${server.url}/mcp`)}`);
+    // One app once StrictMode's first mount is gone.
+    await page.waitForFunction(() => window.ready === true && document.querySelectorAll("iframe[data-mcp-app]").length === 1);
+    const frame = await (await page.$("iframe[data-mcp-app]")).contentFrame();
+    // What the host sends from now on, seen from inside the app.
+    await frame.evaluate(() => {
+      window.inputs = [];
+      window.addEventListener("message", (e) => {
+        if (e.source === window.parent && e.data?.method?.startsWith("ui/notifications/tool-input")) window.inputs.push([e.data.method, e.data.params.arguments]);
+      });
+    });
+    await page.evaluate(() => window.setInput({ partial: { city: "New" } }));
+    await frame.waitForFunction(() => window.inputs.length >= 1);
+    await page.evaluate(() => {
+      window.final = { city: "New York" }; // props change by identity
+      window.setInput({ partial: { city: "New Y" }, input: window.final });
+    });
+    await frame.waitForFunction(() => window.inputs.length >= 2);
+    await page.evaluate(() => window.setInput({ partial: { city: "late" }, input: window.final }));
+    // A later input is the marker: had the late partial gone, it would be
+    // before it (the host's messages arrive in order).
+    await page.evaluate(() => window.setInput({ partial: { city: "late" }, input: { city: "Boston" } }));
+    await frame.waitForFunction(() => window.inputs.length >= 3);
+    assert.deepEqual(await frame.evaluate(() => window.inputs), [
+      ["ui/notifications/tool-input-partial", { city: "New" }],
+      ["ui/notifications/tool-input", { city: "New York" }],
+      ["ui/notifications/tool-input", { city: "Boston" }],
+    ], "a partial goes while there is no input; once there is, partials stop");
+    assert.equal(await frame.locator("#server-time").count(), 1);
+    assert.deepEqual(page.problems.filter((p) => !/status of 400/.test(p)), []);
+  } finally {
+    await context.close();
+    await page2.stop();
+  }
+});
+

@@ -27,6 +27,9 @@ export async function host(container: Element, tool: Tool): Promise<AppView> {
   const { view } = await callToolWithApp(client, tool, {}, container, options);
   const v = view ?? (await renderApp(client, tool, container, options));
   if (v.displayMode === "fullscreen") v.setDisplayMode("inline");
+  // Arguments as the model streams them, then the final ones.
+  await v.sendToolInputPartial({ city: "Par" });
+  await v.sendToolInput({ city: "Paris" });
   return v;
 }
 
@@ -42,5 +45,6 @@ export function props(client: Client, tool: Tool): McpAppProps {
     onDownloadFile: () => false,
     onSampling: async () => ({ role: "assistant", model: "page", content: { type: "text", text: "ok" } }),
     samplingTools: true,
+    toolInputPartial: { city: "Par" },
   };
 }
