@@ -101,6 +101,12 @@ func BenchmarkCallToolCanned(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchCalls(b, tr)
+}
+
+// benchCalls connects a modern session through tr and times echo calls.
+func benchCalls(b *testing.B, tr *fetch.Transport) {
+	b.Helper()
 	ctx := context.Background()
 	s, err := core.NewClient(&core.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, tr, &core.ConnectOptions{ProtocolVersions: []string{"2026-07-28"}})
 	if err != nil {
@@ -122,11 +128,22 @@ func BenchmarkCallToolCanned(b *testing.B) {
 // figure is the client's whole path, its HTTP/1.1 reading and writing
 // included.
 func BenchmarkCallToolWire(b *testing.B) {
+	tr, err := fetch.New("http://"+cannedServer(b)+"/mcp", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchCalls(b, tr)
+}
+
+// cannedServer starts a listener on 127.0.0.1 whose connections
+// answerCanned serves, until the benchmark ends, and returns its address.
+func cannedServer(b *testing.B) string {
+	b.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer ln.Close()
+	b.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -136,24 +153,7 @@ func BenchmarkCallToolWire(b *testing.B) {
 			go answerCanned(c)
 		}
 	}()
-	tr, err := fetch.New("http://"+ln.Addr().String()+"/mcp", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	s, err := core.NewClient(&core.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, tr, &core.ConnectOptions{ProtocolVersions: []string{"2026-07-28"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	params := rawjson.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := s.Request(ctx, core.MethodCallTool, params, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return ln.Addr().String()
 }
 
 // answerCanned answers each request on c with a canned modern answer
@@ -188,21 +188,7 @@ func answerCanned(c net.Conn) {
 // ReadResponse, encoding/json), so that the difference of the two is what
 // the client's session and transport cost beyond it.
 func BenchmarkBareWire(b *testing.B) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go answerCanned(c)
-		}
-	}()
-	conn, err := net.Dial("tcp", ln.Addr().String())
+	conn, err := net.Dial("tcp", cannedServer(b))
 	if err != nil {
 		b.Fatal(err)
 	}

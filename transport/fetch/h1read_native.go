@@ -9,7 +9,7 @@ import (
 	"io"
 	"net/http/httputil"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/oneline"
@@ -282,8 +282,7 @@ type h1Body struct {
 	keep    bool      // the server keeps the connection open
 	err     error     // the body's end (sticky): the connection may serve another request now
 
-	mu   sync.Mutex
-	done bool
+	done atomic.Bool // finish ran
 }
 
 func newH1Body(c *h1Conn, hd h1Head, stop func() bool) *h1Body {
@@ -366,13 +365,9 @@ func (b *h1Body) Close() error {
 // read to its end, nothing follows it, and the request's ctx did not end
 // (its AfterFunc may have set a deadline already).
 func (b *h1Body) finish(atEnd bool) {
-	b.mu.Lock()
-	if b.done {
-		b.mu.Unlock()
+	if !b.done.CompareAndSwap(false, true) {
 		return
 	}
-	b.done = true
-	b.mu.Unlock()
 	if b.stop() && atEnd && b.keep && b.c.br.Buffered() == 0 {
 		b.c.d.put(b.c)
 		return

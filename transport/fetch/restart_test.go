@@ -87,20 +87,7 @@ func TestLegacyStreamsSurviveAServerRestart(t *testing.T) {
 		case http.MethodDelete:
 			return
 		}
-		req := readReq(t, r)
-		switch {
-		case req.Method == core.MethodDiscover:
-			http.Error(w, "Bad Request", http.StatusBadRequest)
-		case req.Method == core.MethodInitialize:
-			w.Header().Set("Mcp-Session-Id", "s"+gen)
-			writeJSON(w, req.ID, initResult)
-		case !known:
-			http.Error(w, "Bad Request: No valid session ID provided", http.StatusBadRequest)
-		case req.Method == core.NotificationInitialized:
-			w.WriteHeader(http.StatusAccepted)
-		default:
-			writeJSON(w, req.ID, `{"tools":[]}`)
-		}
+		answerLegacyPOST(t, w, r, "s"+gen, known, http.StatusBadRequest, "Bad Request: No valid session ID provided")
 	})
 	srv := newRestartable(t, h)
 	s := connectTo(t, "http://"+srv.addr+"/mcp", &core.ClientOptions{
@@ -268,22 +255,8 @@ func TestLegacyGETStreamFollowsAReinitialization(t *testing.T) {
 		if r.Method == http.MethodDelete {
 			return
 		}
-		req := readReq(t, r)
-		switch {
-		case req.Method == core.MethodDiscover:
-			http.Error(w, "Bad Request", http.StatusBadRequest)
-		case req.Method == core.MethodInitialize:
-			w.Header().Set("Mcp-Session-Id", "s"+gen)
-			writeJSON(w, req.ID, initResult)
-		case !known:
-			http.Error(w, "Not Found: unknown session", http.StatusNotFound)
-		case req.Method == core.NotificationInitialized:
-			w.WriteHeader(http.StatusAccepted)
-		default:
-			writeJSON(w, req.ID, `{"tools":[]}`)
-			if gen == "2" {
-				closeListed2.Do(func() { close(listed2) })
-			}
+		if answerLegacyPOST(t, w, r, "s"+gen, known, http.StatusNotFound, "Not Found: unknown session") == core.MethodListTools && gen == "2" {
+			closeListed2.Do(func() { close(listed2) })
 		}
 	}))
 	defer hs.Close()
@@ -308,4 +281,29 @@ func TestLegacyGETStreamFollowsAReinitialization(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no GET stream on the new session")
 	}
+}
+
+// answerLegacyPOST answers a POST as a legacy server whose session is sid
+// (known: the request carried it): 400 to the era probe, sid to
+// initialize, status and msg to another session's request, 202 to
+// notifications/initialized, an empty tool list to the rest. It returns
+// the request's method when it was answered as the session's.
+func answerLegacyPOST(t *testing.T, w http.ResponseWriter, r *http.Request, sid string, known bool, status int, msg string) string {
+	t.Helper()
+	req := readReq(t, r)
+	switch {
+	case req.Method == core.MethodDiscover:
+		http.Error(w, "Bad Request", http.StatusBadRequest)
+	case req.Method == core.MethodInitialize:
+		w.Header().Set("Mcp-Session-Id", sid)
+		writeJSON(w, req.ID, initResult)
+	case !known:
+		http.Error(w, msg, status)
+		return ""
+	case req.Method == core.NotificationInitialized:
+		w.WriteHeader(http.StatusAccepted)
+	default:
+		writeJSON(w, req.ID, `{"tools":[]}`)
+	}
+	return req.Method
 }
