@@ -97,31 +97,35 @@ test("<McpApp> sends toolInputPartial while toolInput is undefined, then toolInp
   await copyFile(path.join(fixtures, "react-app-input.html"), path.join(dir, "react-app-input.html"));
   const page2 = await startStaticServer({ "/page/": dir, "/mcpwasm/dist/": path.join(repo, "js/dist") });
   const { context, page } = await newPage(browser);
+  // What the host sends, seen from inside every frame from its first
+  // script on (the app's frame included), so the partial sent at mount is
+  // recorded too.
+  await context.addInitScript(() => {
+    window.inputs = [];
+    window.addEventListener("message", (e) => {
+      if (e.source === window.parent && e.source !== window && e.data?.method?.startsWith("ui/notifications/tool-input")) window.inputs.push([e.data.method, e.data.params.arguments]);
+    });
+  });
   try {
     await page.goto(`${page2.url}/page/react-app-input.html?mcp=${encodeURIComponent(`${server.url}/mcp`)}`);
     // One app once StrictMode's first mount is gone.
     await page.waitForFunction(() => window.ready === true && document.querySelectorAll("iframe[data-mcp-app]").length === 1);
     const frame = await (await page.$("iframe[data-mcp-app]")).contentFrame();
-    // What the host sends from now on, seen from inside the app.
-    await frame.evaluate(() => {
-      window.inputs = [];
-      window.addEventListener("message", (e) => {
-        if (e.source === window.parent && e.data?.method?.startsWith("ui/notifications/tool-input")) window.inputs.push([e.data.method, e.data.params.arguments]);
-      });
-    });
+    await frame.waitForFunction(() => window.inputs.length >= 1); // the mount's partial
     await page.evaluate(() => window.setInput({ partial: { city: "New" } }));
-    await frame.waitForFunction(() => window.inputs.length >= 1);
+    await frame.waitForFunction(() => window.inputs.length >= 2);
     await page.evaluate(() => {
       window.final = { city: "New York" }; // props change by identity
       window.setInput({ partial: { city: "New Y" }, input: window.final });
     });
-    await frame.waitForFunction(() => window.inputs.length >= 2);
+    await frame.waitForFunction(() => window.inputs.length >= 3);
     await page.evaluate(() => window.setInput({ partial: { city: "late" }, input: window.final }));
     // A later input is the marker: had the late partial gone, it would be
     // before it (the host's messages arrive in order).
     await page.evaluate(() => window.setInput({ partial: { city: "late" }, input: { city: "Boston" } }));
-    await frame.waitForFunction(() => window.inputs.length >= 3);
+    await frame.waitForFunction(() => window.inputs.length >= 4);
     assert.deepEqual(await frame.evaluate(() => window.inputs), [
+      ["ui/notifications/tool-input-partial", { city: "N" }],
       ["ui/notifications/tool-input-partial", { city: "New" }],
       ["ui/notifications/tool-input", { city: "New York" }],
       ["ui/notifications/tool-input", { city: "Boston" }],
