@@ -19,6 +19,16 @@
 const HEAD_MAX = 1 << 20; // bytes of a response head (net/http's default)
 const READ_SIZE = 64 * 1024; // the one read buffer
 const CHUNK_LINE_MAX = 4096; // a chunk-size line, extensions included
+// A body of announced length is read into one buffer of that length (no
+// copy as it arrives) while the room set aside for bytes that have not
+// arrived yet, across every answer in flight, stays within AHEAD_MAX;
+// beyond it a body starts with at most WHOLE_STEP and grows fourfold as
+// bytes arrive. So servers that announce much and send little cost what
+// they sent (at most four times that) plus AHEAD_MAX, not what they
+// announced times the calls in flight.
+const AHEAD_MAX = 64 << 20;
+const WHOLE_STEP = 1 << 20;
+let ahead = 0; // the unfilled room of every Body's whole-body buffer
 /** QUEUED_MAX is how many body chunks wait for a reader before the socket is paused. */
 export const QUEUED_MAX = 16;
 /**
@@ -359,8 +369,10 @@ export function createRawHTTP(net, IDLE_MAX) {
   class Body {
     constructor(ex, whole) {
       this.ex = ex;
-      this.buf = whole >= 0 ? new Uint8Array(whole) : null; // the whole body, when its length is known
+      this.whole = whole; // the announced length (cut at the limit), or -1
       this.n = 0; // bytes in buf
+      this.unfilled = 0; // buf's room not filled yet (counted in ahead)
+      this.buf = whole >= 0 ? this.alloc(whole <= AHEAD_MAX - ahead ? whole : Math.min(whole, WHOLE_STEP)) : null; // the whole body, when its length is known
       this.queue = []; // copies of the reads (no whole buffer)
       this.ended = false;
       this.err = null;
@@ -371,14 +383,37 @@ export function createRawHTTP(net, IDLE_MAX) {
     push(b, from, to) {
       if (to <= from) return;
       if (this.buf) {
-        const k = Math.min(to - from, this.buf.length - this.n);
+        const k = Math.min(to - from, this.whole - this.n);
+        if (this.n + k > this.buf.length) this.grow(this.n + k);
         this.buf.set(b.subarray(from, from + k), this.n);
         this.n += k;
+        this.setUnfilled(this.buf.length - this.n);
         if (k < to - from) this.overflow();
         return;
       }
       this.queue.push(Uint8Array.prototype.slice.call(b, from, to)); // a copy: b is the read buffer of every connection
       this.wake();
+    }
+
+    // alloc returns a buffer of size bytes, n of them to be copied in.
+    alloc(size) {
+      const b = new Uint8Array(size);
+      this.setUnfilled(size - this.n);
+      return b;
+    }
+
+    // grow makes room for need bytes: the announced length when AHEAD_MAX
+    // allows, else four times the buffer (at most that length).
+    grow(need) {
+      const all = this.whole - this.n <= AHEAD_MAX - ahead + this.unfilled;
+      const next = this.alloc(all ? this.whole : Math.min(this.whole, Math.max(need, 4 * this.buf.length)));
+      next.set(this.buf.subarray(0, this.n));
+      this.buf = next;
+    }
+
+    setUnfilled(u) {
+      ahead += u - this.unfilled;
+      this.unfilled = u;
     }
 
     // overflow: more than the limit of a whole-body read. What was kept is
@@ -395,11 +430,13 @@ export function createRawHTTP(net, IDLE_MAX) {
 
     end() {
       this.ended = true;
+      this.setUnfilled(0);
       this.wake();
     }
 
     error(e) {
       this.err = e;
+      this.setUnfilled(0);
       this.wake();
     }
 
@@ -474,6 +511,7 @@ export function createRawHTTP(net, IDLE_MAX) {
 
     cancel() {
       this.queue.length = 0;
+      this.setUnfilled(0);
       if (this.ended) return;
       this.ended = true;
       if (!this.ex.done) this.ex.drop();

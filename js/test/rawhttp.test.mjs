@@ -7,6 +7,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { init, Client, McpError } from "../src/index.node.js";
 import { waitFor } from "./helpers.mjs";
 
@@ -197,4 +199,26 @@ test("a body longer than maxMessageSize is refused, and the client goes on", asy
     await c.close().catch(() => {});
     server.stop();
   }
+});
+
+test("answers that announce much and send little cost what they sent, not what they announced", async () => {
+  // 16 calls at once, each answered with a head announcing 30 MB (under
+  // maxMessageSize) and ten bytes of body, then nothing: what is set aside
+  // ahead of the bytes stays within 64 MiB in all (AHEAD_MAX) plus 1 MiB
+  // a body, not 30 MB a body (480 MB).
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc");
+  const calls = 16;
+  await withClient((s) => {
+    s.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 30000000\r\n\r\n{\"jsonrpc\"");
+  }, async (c, server) => {
+    gc();
+    const base = process.memoryUsage().arrayBuffers;
+    const grown = () => process.memoryUsage().arrayBuffers - base;
+    const pending = Array.from({ length: calls }, () => c.callTool({ name: "t" }).then(() => "answered", (e) => e));
+    await waitFor(() => grown() >= calls * (1 << 20), 10000, "every body's first buffer");
+    assert.ok(grown() < 100 * (1 << 20), `${(grown() / (1 << 20)).toFixed(1)} MiB set aside for ${calls} bodies of 10 bytes`);
+    server.stop(); // the bodies are cut short
+    for (const r of await Promise.all(pending)) assert.ok(r instanceof McpError, String(r));
+  });
 });

@@ -545,3 +545,55 @@ func TestH1BodyOfKnownSize(t *testing.T) {
 	assert.ErrorIs(t, err, ErrTooLarge)
 	resp.Body.Close()
 }
+
+// recordingReader delivers data in pieces of at most piece bytes and
+// records how much room each Read was given.
+type recordingReader struct {
+	data  []byte
+	piece int
+	rooms []int
+}
+
+func (r *recordingReader) Read(p []byte) (int, error) {
+	r.rooms = append(r.rooms, len(p))
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.data[:min(len(r.data), r.piece)])
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// TestReadSizedFollowsWhatArrives: a body that announces 8 MiB sets aside
+// at most 1 MiB before bytes come, and then at most four times what came;
+// one that sends less than it announced fails as cut short.
+func TestReadSizedFollowsWhatArrives(t *testing.T) {
+	const announced = 8 << 20
+	t.Run("a server that announces much and sends little", func(t *testing.T) {
+		r := &recordingReader{data: []byte("0123456789"), piece: 64 << 10}
+		_, err := readSized(r, announced)
+		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+		for _, room := range r.rooms {
+			assert.LessOrEqual(t, room, sizedStep)
+		}
+	})
+	t.Run("a server that sends all it announced", func(t *testing.T) {
+		data := []byte(strings.Repeat("abcdefgh", announced/8))
+		r := &recordingReader{data: data, piece: 64 << 10}
+		b, err := readSized(r, announced)
+		require.NoError(t, err)
+		assert.Equal(t, data, b)
+		got := 0
+		for _, room := range r.rooms {
+			assert.LessOrEqual(t, got+room, max(sizedStep, 4*got), "the buffer grows with what came")
+			got += min(room, 64<<10)
+		}
+	})
+	t.Run("a small body: one buffer of its size", func(t *testing.T) {
+		r := &recordingReader{data: []byte("hello"), piece: 2}
+		b, err := readSized(r, 5)
+		require.NoError(t, err)
+		assert.Equal(t, "hello", string(b))
+		assert.Equal(t, 5, cap(b))
+	})
+}

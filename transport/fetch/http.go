@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mcpwasm/mcpwasm/core"
@@ -170,18 +171,14 @@ var (
 )
 
 // readLimited reads at most limit bytes; more is ErrTooLarge. A body that
-// knows its size (Size, -1 when it does not) is read into one buffer of
-// that size.
+// knows its size (Size, -1 when it does not) is refused at once when that
+// is over the limit, and otherwise read with readSized.
 func readLimited(r io.Reader, limit int) ([]byte, error) {
 	if s, ok := r.(interface{ Size() int64 }); ok {
 		if n := s.Size(); n > int64(limit) {
 			return nil, errf.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
 		} else if n >= 0 {
-			b := make([]byte, n)
-			if _, err := io.ReadFull(r, b); err != nil {
-				return nil, err
-			}
-			return b, nil
+			return readSized(r, int(n))
 		}
 	}
 	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
@@ -190,6 +187,35 @@ func readLimited(r io.Reader, limit int) ([]byte, error) {
 	}
 	if len(b) > limit {
 		return nil, errf.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
+	}
+	return b, nil
+}
+
+// sizedStep is the most readSized sets aside before any of a body came.
+const sizedStep = 1 << 20
+
+// readSized reads a body of announced size n into one buffer of that size
+// when n is at most sizedStep (a result of up to 1 MiB: one allocation, no
+// copy), else into one that grows fourfold as the bytes arrive: what a
+// server that announces a large body costs follows what it sends (at most
+// four times that), not what it announces.
+func readSized(r io.Reader, n int) ([]byte, error) {
+	b := make([]byte, 0, min(n, sizedStep))
+	for len(b) < n {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, min(n, 4*cap(b))-len(b))
+		}
+		m, err := r.Read(b[len(b):min(cap(b), n)])
+		b = b[:len(b)+m]
+		if err != nil {
+			if err == io.EOF && len(b) == n {
+				break
+			}
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
 	}
 	return b, nil
 }
