@@ -65,12 +65,21 @@ test("useMcp connects and lists tools; a call renders the tool's app, which call
   }
 });
 
-test("useMcp's sampling, elicitation and roots handlers answer the server; the latest render's handlers are used", { timeout: 60000 }, async () => {
-  const dir = path.join(repo, "build", "react-test", "handlers");
+/**
+ * fixtureSite bundles tests/browser/fixtures/<name>.mjs (React in
+ * development mode) beside its <name>.html and serves them under /page/,
+ * with the module under /mcpwasm/dist/.
+ */
+async function fixtureSite(name) {
+  const dir = path.join(repo, "build", "react-test", name);
   const fixtures = path.join(repo, "tests/browser/fixtures");
-  await bundle(path.join(fixtures, "react-handlers.mjs"), path.join(dir, "react-handlers.js"), { define: { "process.env.NODE_ENV": '"development"' } });
-  await copyFile(path.join(fixtures, "react-handlers.html"), path.join(dir, "react-handlers.html"));
-  const page2 = await startStaticServer({ "/page/": dir, "/mcpwasm/dist/": path.join(repo, "js/dist") });
+  await bundle(path.join(fixtures, `${name}.mjs`), path.join(dir, `${name}.js`), { define: { "process.env.NODE_ENV": '"development"' } });
+  await copyFile(path.join(fixtures, `${name}.html`), path.join(dir, `${name}.html`));
+  return startStaticServer({ "/page/": dir, "/mcpwasm/dist/": path.join(repo, "js/dist") });
+}
+
+test("useMcp's sampling, elicitation and roots handlers answer the server; the latest render's handlers are used", { timeout: 60000 }, async () => {
+  const page2 = await fixtureSite("react-handlers");
   const demo = await startDemoserve(["--modern", "--cors", page2.url]);
   const { context, page } = await newPage(browser);
   try {
@@ -91,11 +100,7 @@ test("useMcp's sampling, elicitation and roots handlers answer the server; the l
 });
 
 test("<McpApp> sends toolInputPartial while toolInput is undefined, then toolInput", { timeout: 60000 }, async () => {
-  const dir = path.join(repo, "build", "react-test", "app-input");
-  const fixtures = path.join(repo, "tests/browser/fixtures");
-  await bundle(path.join(fixtures, "react-app-input.mjs"), path.join(dir, "react-app-input.js"), { define: { "process.env.NODE_ENV": '"development"' } });
-  await copyFile(path.join(fixtures, "react-app-input.html"), path.join(dir, "react-app-input.html"));
-  const page2 = await startStaticServer({ "/page/": dir, "/mcpwasm/dist/": path.join(repo, "js/dist") });
+  const page2 = await fixtureSite("react-app-input");
   const { context, page } = await newPage(browser);
   // What the host sends, seen from inside every frame from its first
   // script on (the app's frame included), so the partial sent at mount is
