@@ -22,9 +22,10 @@ func ValidHeader(name, value string) bool {
 }
 
 // IsToken reports whether s is an RFC 9110 token (1*tchar): a valid HTTP
-// header field name. It is safe for concurrent use.
-func IsToken(s string) bool {
-	if s == "" {
+// header field name (or method). It takes the bytes of a field line as
+// they were read as well as a string. It is safe for concurrent use.
+func IsToken[T string | []byte](s T) bool {
+	if len(s) == 0 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

@@ -473,8 +473,9 @@ func appendCanonical(dst []byte, name string) []byte {
 }
 
 // validValue reports whether v may be a header field value: no control
-// byte but a tab (RFC 9110 5.5).
-func validValue(v string) bool {
+// byte but a tab (RFC 9110 5.5). It takes a value to write (a string) or
+// one as read (bytes).
+func validValue[T string | []byte](v T) bool {
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
 			return false

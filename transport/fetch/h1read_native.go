@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/oneline"
+	"github.com/mcpwasm/mcpwasm/internal/wire"
 )
 
 // h1Head is what the head of an answer says: its status, its header (with
@@ -60,12 +61,12 @@ func (c *h1Conn) readHead() (h1Head, error) {
 			return h1Head{}, errf.Errorf("%w: a folded header line", errMalformed)
 		}
 		i := bytes.IndexByte(line, ':')
-		if i <= 0 || !tokenBytes(line[:i]) {
+		if i <= 0 || !wire.IsToken(line[:i]) {
 			return h1Head{}, errf.Errorf("%w: header line %q", errMalformed, oneline.Cut(string(line), 64))
 		}
 		name := lowerName(line[:i])
 		raw := trimOWS(line[i+1:])
-		if !validValueBytes(raw) {
+		if !validValue(raw) {
 			return h1Head{}, errf.Errorf("%w: the value of %s", errMalformed, name)
 		}
 		v := string(raw)
@@ -197,35 +198,6 @@ func trimOWS(b []byte) []byte {
 	}
 	return b
 }
-
-// validValueBytes reports whether b may be a field value: no control byte
-// but a tab.
-func validValueBytes(b []byte) bool {
-	for _, c := range b {
-		if c < ' ' && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// tokenBytes reports whether b is an RFC 9110 token.
-func tokenBytes(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 || tchar[c>>6]&(1<<(c&63)) == 0 {
-			return false
-		}
-	}
-	return len(b) > 0
-}
-
-// tchar is the set of token characters, as a 128-bit mask.
-var tchar = func() (m [2]uint64) {
-	for _, c := range "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" {
-		m[c>>6] |= 1 << (c & 63)
-	}
-	return m
-}()
 
 // responseNames are the field names MCP answers carry, in lower case:
 // lowerName returns these without allocating.
