@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -178,10 +179,15 @@ func (d *h1Doer) conn(ctx context.Context, addr string) (*h1Conn, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	c := &h1Conn{d: d, addr: addr, nc: nc, limit: -1}
+	return newH1Conn(d, addr, nc), false, nil
+}
+
+// newH1Conn wraps a new connection to addr.
+func newH1Conn(d *h1Doer, addr string, nc net.Conn) *h1Conn {
+	c := &h1Conn{d: d, addr: addr, nc: nc, sock: newSock(nc), limit: -1}
 	c.br = bufio.NewReaderSize(c, 16<<10)
-	c.bw = bufio.NewWriterSize(nc, 4<<10)
-	return c, false, nil
+	c.bw = bufio.NewWriterSize(c.sock, 4<<10)
+	return c
 }
 
 // put keeps c for the next request to its host, or closes it.
@@ -261,6 +267,7 @@ type h1Conn struct {
 	d         *h1Doer
 	addr      string
 	nc        net.Conn
+	sock      io.ReadWriter // nc's reads and writes (newSock)
 	br        *bufio.Reader // reads through the conn itself (Read below)
 	bw        *bufio.Writer
 	limit     int64 // bytes the head may still take; -1: no limit (the body)
@@ -280,7 +287,7 @@ func (c *h1Conn) Read(p []byte) (int, error) {
 	if c.limit > 0 && int64(len(p)) > c.limit {
 		p = p[:c.limit]
 	}
-	n, err := c.nc.Read(p)
+	n, err := c.sock.Read(p)
 	c.got += int64(n)
 	if c.limit > 0 {
 		c.limit -= int64(n)

@@ -3,7 +3,6 @@
 package fetch
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"net"
@@ -46,8 +45,8 @@ func FuzzH1Answer(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		c := &h1Conn{d: newH1Doer(), nc: bytesConn{bytes.NewReader(in)}, limit: h1MaxHeaderBytes}
-		c.br = bufio.NewReaderSize(c, 16<<10)
+		c := newH1Conn(newH1Doer(), "", bytesConn{bytes.NewReader(in)})
+		c.limit = h1MaxHeaderBytes
 		defer c.d.CloseIdleConnections() // (a body read to its end puts c back, arming the sweeper)
 		var hd h1Head
 		var err error

@@ -1,0 +1,16 @@
+//go:build linux && !race
+
+package fetch
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestSockIsRawOnLinux: TestSockReadsAndWrites covers the raw system calls
+// on Linux, not net.Conn.
+func TestSockIsRawOnLinux(t *testing.T) {
+	s, _, _ := sockPair(t)
+	assert.IsType(t, &rawSock{}, s)
+}
