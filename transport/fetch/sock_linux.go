@@ -22,7 +22,9 @@ func newSock(nc net.Conn) io.ReadWriter {
 	if err != nil {
 		return nc
 	}
-	return &rawSock{nc: nc, rc: rc}
+	s := &rawSock{nc: nc, rc: rc}
+	s.readFn, s.writeFn = s.read, s.write
+	return s
 }
 
 // rawSock reads and writes a connected TCP socket with raw system calls,
@@ -39,26 +41,31 @@ func newSock(nc net.Conn) io.ReadWriter {
 type rawSock struct {
 	nc net.Conn
 	rc syscall.RawConn
+
+	// The read and the write in progress, and the functions the raw
+	// connection calls, made once (a closure per call would cost three
+	// allocations per read and per write).
+	rp, wp     []byte
+	rn, wn     int
+	rerr, werr syscall.Errno
+	readFn     func(fd uintptr) bool
+	writeFn    func(fd uintptr) bool
 }
+
+// maxRawIO bounds the bytes one raw system call copies (see rawSock).
+const maxRawIO = 256 << 10
 
 func (s *rawSock) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	var n uintptr
-	var errno syscall.Errno
-	err := s.rc.Read(func(fd uintptr) bool {
-		for {
-			n, _, errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch errno {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait until the socket is readable
-			}
-			return true
-		}
-	})
+	if len(p) > maxRawIO {
+		p = p[:maxRawIO]
+	}
+	s.rp, s.rn, s.rerr = p, 0, 0
+	err := s.rc.Read(s.readFn)
+	n, errno := s.rn, s.rerr
+	s.rp = nil
 	switch {
 	case err != nil:
 		return 0, s.opError("read", err)
@@ -67,28 +74,32 @@ func (s *rawSock) Read(p []byte) (int, error) {
 	case n == 0:
 		return 0, io.EOF
 	}
-	return int(n), nil
+	return n, nil
+}
+
+// read is readFn: one read into rp, or false to wait for the socket.
+func (s *rawSock) read(fd uintptr) bool {
+	for {
+		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.rp[0])), uintptr(len(s.rp)))
+		switch e {
+		case 0:
+			s.rn = int(n)
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false // wait until the socket is readable
+		default:
+			s.rerr = e
+		}
+		return true
+	}
 }
 
 func (s *rawSock) Write(p []byte) (int, error) {
-	var n int
-	var errno syscall.Errno
-	err := s.rc.Write(func(fd uintptr) bool {
-		for n < len(p) {
-			m, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[n])), uintptr(len(p)-n))
-			switch e {
-			case 0:
-				n += int(m)
-			case syscall.EINTR:
-			case syscall.EAGAIN:
-				return false // wait until the socket is writable
-			default:
-				errno = e
-				return true
-			}
-		}
-		return true
-	})
+	s.wp, s.wn, s.werr = p, 0, 0
+	err := s.rc.Write(s.writeFn)
+	n, errno := s.wn, s.werr
+	s.wp = nil
 	switch {
 	case err != nil:
 		return n, s.opError("write", err)
@@ -96,6 +107,24 @@ func (s *rawSock) Write(p []byte) (int, error) {
 		return n, s.opError("write", os.NewSyscallError("write", errno))
 	}
 	return n, nil
+}
+
+// write is writeFn: writes wp from wn on, or false to wait for the socket.
+func (s *rawSock) write(fd uintptr) bool {
+	for s.wn < len(s.wp) {
+		m, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&s.wp[s.wn])), uintptr(min(len(s.wp)-s.wn, maxRawIO)))
+		switch e {
+		case 0:
+			s.wn += int(m)
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			return false // wait until the socket is writable
+		default:
+			s.werr = e
+			return true
+		}
+	}
+	return true
 }
 
 // opError words err as net.Conn does (the raw connection's own errors
