@@ -36,8 +36,9 @@ func newSock(nc net.Conn) io.ReadWriter {
 // socket is in non-blocking mode, so a read or write returns at once
 // (EAGAIN when it would block) and needs none of that: on a sequential
 // echo call this saved ≈ 25 µs of the client's ≈ 75 µs of CPU
-// (docs/architecture.md, "Socket reads and writes"). A rawSock has the
-// concurrency of a net.Conn: one reader and one writer at a time.
+// (docs/architecture.md, "Socket reads and writes"). A rawSock allows
+// one Read and one Write at a time, concurrently (a net.Conn allows
+// more): an h1Conn belongs to one request at a time.
 type rawSock struct {
 	nc net.Conn
 	rc syscall.RawConn
