@@ -65,17 +65,12 @@ func (s *rawSock) Read(p []byte) (int, error) {
 	}
 	s.rp, s.rn, s.rerr = p, 0, 0
 	err := s.rc.Read(s.readFn)
-	n, errno := s.rn, s.rerr
 	s.rp = nil
-	switch {
-	case err != nil:
-		return 0, s.opError("read", err)
-	case errno != 0:
-		return 0, s.opError("read", os.NewSyscallError("read", errno))
-	case n == 0:
+	n, err := s.outcome("read", s.rn, err, s.rerr)
+	if n == 0 && err == nil {
 		return 0, io.EOF
 	}
-	return n, nil
+	return n, err
 }
 
 // read is readFn: one read into rp, or false to wait for the socket.
@@ -99,15 +94,8 @@ func (s *rawSock) read(fd uintptr) bool {
 func (s *rawSock) Write(p []byte) (int, error) {
 	s.wp, s.wn, s.werr = p, 0, 0
 	err := s.rc.Write(s.writeFn)
-	n, errno := s.wn, s.werr
 	s.wp = nil
-	switch {
-	case err != nil:
-		return n, s.opError("write", err)
-	case errno != 0:
-		return n, s.opError("write", os.NewSyscallError("write", errno))
-	}
-	return n, nil
+	return s.outcome("write", s.wn, err, s.werr)
 }
 
 // write is writeFn: writes wp from wn on, or false to wait for the socket.
@@ -126,6 +114,19 @@ func (s *rawSock) write(fd uintptr) bool {
 		}
 	}
 	return true
+}
+
+// outcome is what Read or Write returns: n bytes moved, and the raw
+// connection's error (a deadline, a closed connection) or the system
+// call's, worded by opError.
+func (s *rawSock) outcome(op string, n int, err error, errno syscall.Errno) (int, error) {
+	switch {
+	case err != nil:
+		return n, s.opError(op, err)
+	case errno != 0:
+		return n, s.opError(op, os.NewSyscallError(op, errno))
+	}
+	return n, nil
 }
 
 // opError words err as net.Conn does (the raw connection's own errors
