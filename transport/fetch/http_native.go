@@ -13,10 +13,11 @@ import (
 // DefaultDoer returns the platform's HTTP implementation (the GOOS=js
 // build uses the JavaScript fetch). Here: plain-HTTP requests (http://
 // URLs no proxy applies to) go over HTTP/1.1 connections of the Doer's
-// own, written and read on the caller's goroutine; https, proxied URLs and
-// redirects go to net/http's default transport, as [NetHTTP](nil). Each
-// call returns a new Doer with its own connections; it is safe for
-// concurrent use.
+// own, written and read on the caller's goroutine (on Linux with raw
+// system calls: docs/architecture.md, "Socket reads and writes"); https,
+// proxied URLs and redirects go to net/http's default transport, as
+// [NetHTTP](nil). Each call returns a new Doer with its own connections;
+// it is safe for concurrent use.
 func DefaultDoer() Doer { return newH1Doer() }
 
 // NetHTTP adapts an *http.Client (nil means a default one) to Doer.
