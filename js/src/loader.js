@@ -40,7 +40,8 @@ export function init(options) {
  * point imports the .wasm as one) or the file next to the package read
  * with defaults.readFile (the Node entry point). defaults.nodeHTTP is the
  * Node entry point's HTTP client (nodehttp.js) the fetch helper uses where
- * it applies. The browser entry point uses none of them, so it imports
+ * it applies, and defaults.decodeString its decoder of long strings (see
+ * createLane). The browser entry point uses none of them, so it imports
  * nothing Node-specific.
  */
 export function initWith(defaults) {
@@ -102,7 +103,7 @@ async function start(opts, defaults) {
   // gives back) bounded. See docs/architecture.md.
   go.env = { GOGC: "300", GOMEMLIMIT: "64MiB" };
   const rearm = goTimers(go, isWorkers());
-  const lane = createLane(go);
+  const lane = createLane(go, defaults.decodeString);
   go.importObject.mcpwasm = lane.imports;
   lane.beforeResume(rearm);
   const instance = await WebAssembly.instantiate(module, go.importObject);

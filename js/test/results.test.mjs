@@ -18,6 +18,8 @@ const texts = {
   "non-ASCII and a leading BOM": `\uFEFF${"é漢字🎉 ".repeat(20000)}`,
   "just under the size": "y".repeat((64 << 10) - 200),
   "\u2028 and \u2029": `${ascii}\u2028\u2029`,
+  "ASCII but its last character": `${ascii}é`, // (Node decodes ASCII strings as Latin-1: this one must not be)
+  "ASCII but its first character": `é${ascii}`,
 };
 
 let ts, tsJSON, everything;
