@@ -77,6 +77,7 @@ function check(runtime, r, { ws = false } = {}) {
   assert.ok(r.tools.includes("page_tool_24") && r.tools.includes("slow"), `${who}: every page`);
   assert.deepEqual(r.progress, { values: [1, 2, 3], isError: false }, `${who}: progress`);
   assert.deepEqual(r.long, { same: true, length: 240001 }, `${who}: a long result's text`);
+  assert.deepEqual(r.longASCII, { same: true, length: 320000 }, `${who}: a long ASCII result's text`);
   assert.equal(r.elicit.action, "accept", who);
   assert.equal(r.elicit.content.age, 7, who);
   assert.equal(r.sample, `${runtime}-model: answered by ${runtime}`, who);

@@ -64,6 +64,10 @@ export async function run(api, { label, mcpURL, era, wsURL }) {
     const big = `\uFEFF${"é漢🎉 abc".repeat(30000)}`;
     const got = text(await client.callTool({ name: "echo", arguments: { text: big } }));
     report.long = { same: got === big, length: got.length };
+    // An ASCII one (Node and Bun decode those as Latin-1: index.node.js).
+    const ascii = "0123456789abcdef".repeat(20000);
+    const gotASCII = text(await client.callTool({ name: "echo", arguments: { text: ascii } }));
+    report.longASCII = { same: gotASCII === ascii, length: gotASCII.length };
     step("long result");
 
     report.elicit = JSON.parse(text(await client.callTool({ name: "elicit" })));
