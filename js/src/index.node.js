@@ -20,7 +20,7 @@ export const init = initWith({
 /**
  * decodeString turns a long string's UTF-8 bytes into a string: those of
  * an ASCII string (most multi-megabyte tool results) as Latin-1, the same
- * characters, which Node makes 3–6× faster than TextDecoder makes UTF-8
+ * characters, which Node makes 2.5–6× faster than TextDecoder makes UTF-8
  * (docs/architecture.md, "Long strings"); any other with the default
  * decoder (TextDecoder, no BOM handling).
  */
