@@ -5,6 +5,7 @@
 // so Bun keeps fetch).
 import * as buffer from "node:buffer";
 import { readFile } from "node:fs/promises";
+import { decodeUTF8 } from "./lane.js";
 import { initWith } from "./loader.js";
 import { createNodeHTTP } from "./nodehttp.js";
 
@@ -21,11 +22,10 @@ export const init = initWith({
  * decodeString turns a long string's UTF-8 bytes into a string: those of
  * an ASCII string (most multi-megabyte tool results) as Latin-1, the same
  * characters, which Node makes 2.5–6× faster than TextDecoder makes UTF-8
- * (docs/architecture.md, "Long strings"); any other with the default
- * decoder (TextDecoder, no BOM handling).
+ * (docs/architecture.md, "Long strings"); any other with the lane's
+ * default decoder.
  */
 function decodeString(bytes) {
   if (buffer.isAscii(bytes)) return buffer.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
-  return utf8.decode(bytes);
+  return decodeUTF8(bytes);
 }
-const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });

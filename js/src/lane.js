@@ -14,7 +14,8 @@ import { ErrorCode, McpError, abortError, fromBridge } from "./errors.js";
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const strDec = new TextDecoder("utf-8", { ignoreBOM: true }); // a string's bytes: a leading U+FEFF is part of it
-const decodeUTF8 = (bytes) => strDec.decode(bytes);
+/** decodeUTF8 is createLane's default decodeString: UTF-8, no BOM handling. */
+export const decodeUTF8 = (bytes) => strDec.decode(bytes);
 
 // readError is the rejection of a call whose result could not be read.
 function readError(e) {
