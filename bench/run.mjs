@@ -42,8 +42,11 @@
 //                          before its rows (after its first 100 calls, which are timed as the
 //                          start-up table's "first 100 calls"); the same for every client
 //   BENCH_SOAK=100000      soak calls (0 skips the soak); BENCH_SOAK_ERA=modern BENCH_SOAK_ANSWERS=json
-//   BENCH_NATIVE=1         0 skips the native Go rows; BENCH_NATIVE_CALLS=2000 timed calls per round,
-//                          BENCH_NATIVE_ROUNDS=5 rounds (a round is seconds: more rounds, steadier medians)
+//   BENCH_NATIVE=1         0 skips the native Go rows; BENCH_NATIVE_CALLS=1000 timed calls per round,
+//                          BENCH_NATIVE_ROUNDS=11 rounds (a round is under a second; the spread between
+//                          rounds hardly shrinks when rounds are longer — on the 2-core machine it is
+//                          ±12–14 % with 1000 or 2000 calls a round — so many short rounds give steadier
+//                          medians than a few long ones in the same time)
 //   BENCH_NATIVE_SERVER=go go: the official Go SDK server; ts: bench/server.mjs
 //   BENCH_OUT=docs         where bench.md and bench.svg go
 //   BENCH_TIMEOUT=180      seconds one client process may take before it is killed
@@ -83,8 +86,8 @@ const SOAK = num(env.BENCH_SOAK, QUICK ? 3000 : 100000);
 const SOAK_ERA = env.BENCH_SOAK_ERA ?? "modern";
 const SOAK_ANSWERS = env.BENCH_SOAK_ANSWERS ?? "json";
 const NATIVE = env.BENCH_NATIVE !== "0";
-const NATIVE_CALLS = num(env.BENCH_NATIVE_CALLS, QUICK ? 300 : 2000);
-const NATIVE_ROUNDS = num(env.BENCH_NATIVE_ROUNDS, QUICK ? 1 : 5);
+const NATIVE_CALLS = num(env.BENCH_NATIVE_CALLS, QUICK ? 300 : 1000);
+const NATIVE_ROUNDS = num(env.BENCH_NATIVE_ROUNDS, QUICK ? 1 : 11);
 const NATIVE_SERVER = env.BENCH_NATIVE_SERVER ?? "go";
 const OUT = path.resolve(repo, env.BENCH_OUT ?? (QUICK ? "build/bench" : "docs"));
 const TIMEOUT_MS = num(env.BENCH_TIMEOUT, 180) * 1000;

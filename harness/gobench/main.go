@@ -5,10 +5,12 @@
 // official Go SDK client (github.com/modelcontextprotocol/go-sdk), one
 // client per fresh process, against the same server in another process.
 //
-//	gobench server [-json] [-max-life D]
+//	gobench server [-json] [-max-life D] [-cpuprofile FILE]
 //	    The official Go SDK server (harness/demoserver, both eras, its echo
 //	    tool) on 127.0.0.1; prints "LISTENING http://127.0.0.1:<port>/mcp" and
-//	    exits when its stdin (a pipe from the parent) closes.
+//	    exits when its stdin (a pipe from the parent) closes or on SIGTERM.
+//	    -cpuprofile writes a pprof CPU profile of the server's whole life
+//	    (where a call's server-side time goes; the bench does not set it).
 //	gobench client -impl mcpwasm|gosdk|bare -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE] [-memprofile FILE] [-trace FILE]
 //	    Connects, lists tools, makes -warmup then -calls sequential echo
 //	    calls (each answer checked), and prints one line
@@ -76,8 +78,20 @@ func serve(args []string) error {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	jsonAnswers := fs.Bool("json", false, "answer with application/json bodies instead of SSE streams")
 	maxLife := fs.Duration("max-life", 30*time.Minute, "exit after this long")
+	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the server's whole life to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	srv := demoserver.New(&demoserver.Options{Modern: true, JSONResponse: *jsonAnswers})
 	defer srv.Close()
