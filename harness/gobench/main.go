@@ -36,6 +36,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
+	"sync"
 	"syscall"
 	"time"
 
@@ -82,17 +83,11 @@ func serve(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startRecording(*cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	srv := demoserver.New(&demoserver.Options{Modern: true, JSONResponse: *jsonAnswers})
 	defer srv.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -208,26 +203,16 @@ func client(args []string, w io.Writer) error {
 	if err := run(*warmup); err != nil {
 		return err
 	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
+	stopProfile, err := startRecording(*cpuprofile, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	if err != nil {
+		return err
 	}
-	if *traceFile != "" {
-		f, err := os.Create(*traceFile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := trace.Start(f); err != nil {
-			return err
-		}
+	defer stopProfile()
+	stopTrace, err := startRecording(*traceFile, trace.Start, trace.Stop)
+	if err != nil {
+		return err
 	}
+	defer stopTrace()
 	if *memprofile != "" {
 		runtime.MemProfileRate = 512
 		runtime.GC() // the profile then counts the timed calls' allocations (go tool pprof -sample_index=alloc_space)
@@ -239,12 +224,8 @@ func client(args []string, w io.Writer) error {
 	}
 	secs := time.Since(t0).Seconds()
 	cpu := cpuTime() - cpu0
-	if *cpuprofile != "" {
-		pprof.StopCPUProfile()
-	}
-	if *traceFile != "" {
-		trace.Stop()
-	}
+	stopProfile()
+	stopTrace()
 	if *memprofile != "" {
 		f, err := os.Create(*memprofile)
 		if err != nil {
@@ -375,3 +356,29 @@ func (c *goSDKClient) version() string {
 	return ""
 }
 func (c *goSDKClient) close() error { return c.cs.Close() }
+
+// startRecording starts a recording (a CPU profile, an execution trace)
+// into the file at path, with start and stop as pprof.StartCPUProfile and
+// pprof.StopCPUProfile are; path "" records nothing. The stop function it
+// returns ends the recording and closes the file; calls after the first do
+// nothing, so it can be both deferred and called where the recording ends.
+func startRecording(path string, start func(io.Writer) error, stop func()) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			stop()
+			f.Close()
+		})
+	}, nil
+}
