@@ -225,8 +225,10 @@ export function createLane(go, decodeString = decodeUTF8) {
      * deliver reports on HTTP exchange id to the module (see
      * internal/jsfetch.HostLink.Deliver): kind, status, the response type,
      * the header lines and the body: a Uint8Array, or the chunks of one
-     * as {chunks, length} (copied straight into the module's buffer, so a
-     * big body is copied once and never joined in JavaScript).
+     * as {chunks, length, release?} (copied straight into the module's
+     * buffer, so a big body is copied once and never joined in JavaScript;
+     * release, when there, is called once the copy is made: rawhttp.js
+     * then reuses the chunks' memory).
      */
     deliver(id, kind, status, type, lines, body) {
       later(() => {
@@ -243,6 +245,7 @@ export function createLane(go, decodeString = decodeUTF8) {
         } else if (bl) {
           v.set(body, tl + hl);
         }
+        body?.release?.();
         exports.mcpwasm_deliver(id, kind, status, tl, hl, bl);
       });
     },

@@ -10,6 +10,7 @@ import net from "node:net";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { init, Client, McpError } from "../src/index.node.js";
+import { createRawHTTP } from "../src/rawhttp.js";
 import { waitFor } from "./helpers.mjs";
 
 await init();
@@ -156,6 +157,94 @@ test("a big answer in one buffer, read in pieces", async () => {
     assert.equal(r.content[0].text.length, big.length);
     assert.equal(r.content[0].text, big);
   });
+});
+
+test("big answers one after another and at once are each read whole while their buffers are reused", async () => {
+  // Sizes below, above and across the reused buffer's; every answer a
+  // letter of its own, so a buffer handed out while another answer still
+  // used it, or bytes of an earlier answer left in it, would show.
+  const MB = 1 << 20;
+  let k = 0;
+  const sent = new Map(); // id → text
+  await withClient(async (s, m, answer) => {
+    const t = String.fromCharCode(97 + (k++ % 26)).repeat(m.params.arguments.size);
+    sent.set(m.id, t);
+    const body = answer(text(t));
+    s.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+    for (let i = 0; i < body.length; i += 256 * 1024) {
+      if (!s.write(body.slice(i, i + 256 * 1024))) await new Promise((r) => s.once("drain", r));
+      await new Promise((r) => setImmediate(r)); // the answers in flight interleave
+    }
+  }, async (c) => {
+    const call = async (size) => {
+      const r = await c.callTool({ name: "t", arguments: { size } });
+      const got = r.content[0].text;
+      assert.equal(got.length, size);
+      assert.ok([...sent.values()].includes(got), `an answer of ${size} bytes is not what was sent`);
+      assert.equal(got, got[0].repeat(size), `an answer of ${size} bytes mixes letters`);
+    };
+    for (const size of [3 * MB, MB, 3 * MB + 7, 300 * 1024, 2 * MB, 100 * 1024]) await call(size);
+    for (let round = 0; round < 3; round++) await Promise.all([2 * MB, 2 * MB + 1, MB, 3 * MB].map(call));
+  });
+});
+
+test("a whole body's buffer, released, is reused by the next body that fits, then dropped when idle", async () => {
+  const sockets = new Set();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    let buf = "";
+    socket.on("data", (d) => {
+      buf += d.toString("latin1");
+      for (let end; (end = buf.indexOf("\r\n\r\n")) >= 0;) {
+        const [, letter, size] = /^POST \/(\w)\/(\d+)/.exec(buf);
+        buf = buf.slice(end + 4);
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${size}\r\n\r\n`);
+        socket.write(letter.repeat(Number(size)));
+      }
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const raw = createRawHTTP(net, 4, 100);
+  const get = async (letter, size) => {
+    const r = await raw.request(new URL(`http://127.0.0.1:${server.address().port}/${letter}/${size}`), "POST", [], undefined, { aborted: false }, 64 << 20);
+    const whole = await r.body.readAll();
+    assert.equal(whole.length, size);
+    assert.equal(whole.chunks.length, 1);
+    assert.equal(Buffer.from(whole.chunks[0]).toString("latin1"), letter.repeat(size));
+    return whole;
+  };
+  const KB = 1024;
+  try {
+    const a = await get("a", 1024 * KB);
+    assert.equal(raw.spareBytes(), 0);
+    a.release();
+    assert.equal(raw.spareBytes(), 1024 * KB);
+    const b = await get("b", 512 * KB); // fits: the same memory, none of a's bytes in it
+    assert.equal(b.chunks[0].buffer, a.chunks[0].buffer);
+    assert.equal(raw.spareBytes(), 0, "a buffer in use is not kept");
+    const c = await get("c", 600 * KB); // while b is unreleased: other memory
+    assert.notEqual(c.chunks[0].buffer, a.chunks[0].buffer);
+    b.release();
+    b.release(); // once only
+    assert.equal(raw.spareBytes(), 1024 * KB);
+    c.release(); // smaller than the one kept
+    assert.equal(raw.spareBytes(), 1024 * KB);
+    const d = await get("d", 2048 * KB); // does not fit
+    assert.notEqual(d.chunks[0].buffer, a.chunks[0].buffer);
+    d.release(); // bigger: kept instead
+    assert.equal(raw.spareBytes(), 2048 * KB);
+    const e = await get("e", 100 * KB); // under SPARE_MIN: its own buffer
+    assert.notEqual(e.chunks[0].buffer, d.chunks[0].buffer);
+    e.release();
+    assert.equal(raw.spareBytes(), 2048 * KB);
+    await waitFor(() => raw.spareBytes() === 0, 5000, "the idle spare buffer to be dropped");
+    const f = await get("f", 300 * KB);
+    assert.notEqual(f.chunks[0].buffer, d.chunks[0].buffer);
+  } finally {
+    for (const s of sockets) s.destroy(); // the client's kept-alive connection
+    server.close();
+  }
 });
 
 test("heads this client refuses fail the call with a clear error, and the client goes on", async () => {
