@@ -8,6 +8,7 @@ import { spawn, execFile } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { roundOrder } from "./order.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -108,4 +109,26 @@ test("the server exits when its parent goes away (stdin closes)", async () => {
   clearTimeout(timer);
   assert.equal(signal, null, "it had to be killed");
   assert.equal(code, 0);
+});
+
+test("rounds rotate the order of the clients: each first, and each after every other, equally often", () => {
+  const clients = ["mcpwasm", "ts", "bare"];
+  assert.deepEqual(roundOrder(clients, 1), ["mcpwasm", "ts", "bare"]);
+  assert.deepEqual(roundOrder(clients, 2), ["ts", "bare", "mcpwasm"]);
+  assert.deepEqual(roundOrder(clients, 3), ["bare", "mcpwasm", "ts"]);
+  assert.deepEqual(roundOrder(clients, 4), ["mcpwasm", "ts", "bare"]);
+  assert.deepEqual(clients, ["mcpwasm", "ts", "bare"], "the list given is left as it was");
+  // Over 6 rounds run back to back, every client runs first twice and follows each other client
+  // the same number of times.
+  const seq = [1, 2, 3, 4, 5, 6].flatMap((r) => roundOrder(clients, r));
+  const first = {};
+  const after = {};
+  for (let r = 0; r < 6; r++) first[seq[r * 3]] = (first[seq[r * 3]] ?? 0) + 1;
+  for (let i = 1; i < seq.length; i++) {
+    const k = `${seq[i - 1]}>${seq[i]}`;
+    after[k] = (after[k] ?? 0) + 1;
+  }
+  assert.deepEqual(first, { mcpwasm: 2, ts: 2, bare: 2 });
+  assert.ok(Object.keys(after).length === 6, `every ordered pair occurs: ${JSON.stringify(after)}`);
+  assert.throws(() => roundOrder(clients, 0), RangeError);
 });

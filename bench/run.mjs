@@ -10,7 +10,8 @@
 //     with a few hundred calls before any round;
 //   * per configuration {Node 20, Node 22} × {legacy, modern} (× the server's answer mode), ROUNDS
 //     rounds; in each round every client runs in its own FRESH Node process (bench/client.mjs), in
-//     the order mcpwasm, TS SDK, bare fetch, bare node:http (A/B/C/D/A/B/C/D…), times its first 100 calls, warms up
+//     turn, the order rotated by one place per round (A/B/C/D, B/C/D/A, …: no client always runs
+//     first or always after the same other client), times its first 100 calls, warms up
 //     for WARMUP seconds (untimed, the same for every client), and measures every row;
 //   * a row: warm-up calls, then calls for at least SECONDS (and at least a minimum count) at
 //     the row's concurrency; calls/s, and CPU µs per call from the client process's own
@@ -22,8 +23,8 @@
 //     moduleStats() and the JS heap before → after (reported, not asserted);
 //   * native: harness/gobench (built to build/bench/gobench): the mcpwasm Go client (core +
 //     transport/fetch) vs the official Go SDK client and a bare HTTP loop (the floor), sequential
-//     echo, fresh process per round,
-//     alternating, against the official Go SDK server (gobench server) in a child process; CPU
+//     echo, fresh process per round, the order rotated per round as above, against the official
+//     Go SDK server (gobench server) in a child process; CPU
 //     from getrusage of the client process.
 //
 // Knobs (environment):
@@ -65,6 +66,7 @@ import { existsSync, mkdirSync, writeFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { roundOrder } from "./order.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
@@ -302,7 +304,7 @@ async function nodePart() {
           const c = { node, era, answers };
           console.log(`\n== ${configLabel(c)} (${nodeVersion(node)}), ${ROUNDS} round(s)`);
           for (let round = 1; round <= ROUNDS; round++) {
-            for (const client of CLIENTS) {
+            for (const client of roundOrder(CLIENTS, round)) {
               const rows = client.startsWith("bare") ? ROWS.filter((r) => BARE_ROWS.includes(r.name)) : ROWS;
               const t0 = Date.now();
               try {
@@ -368,7 +370,7 @@ async function nativePart() {
         const c = { era, answers };
         console.log(`\n== native Go · ${era} · ${ANSWER_LABEL[answers]} (${NATIVE_SERVER === "ts" ? "TS SDK" : "Go SDK"} server), ${NATIVE_ROUNDS} round(s)`);
         for (let round = 1; round <= NATIVE_ROUNDS; round++) {
-          for (const client of NATIVE_CLIENTS) {
+          for (const client of roundOrder(NATIVE_CLIENTS, round)) {
             try {
               const out = await runOnce(gobench, ["client", "-impl", client, "-era", era, "-url", server.url, "-calls", String(NATIVE_CALLS), "-warmup", String(Math.ceil(NATIVE_CALLS / 5))]);
               native.push({ ...c, client, round, out });
@@ -547,8 +549,9 @@ function markdown(started, finished) {
   md.push("Written by `make bench` (bench/run.mjs); do not edit by hand. Timings are measured, never asserted.", "");
   md.push(...machineLine(started, finished).map((l) => `- ${l}`), "");
   md.push(
-    "Each client runs in its own fresh Node process per round, rounds alternate between the clients " +
-    "(mcpwasm, TS SDK v2, bare fetch, bare node:http, mcpwasm, …), against one TypeScript SDK v2 server " +
+    "Each client runs in its own fresh Node process per round, the clients in turn, the order rotated by one place " +
+    "per round (mcpwasm, TS SDK v2, bare fetch, bare node:http; then TS SDK v2, bare fetch, bare node:http, mcpwasm; …), " +
+    "so that no client always runs first or always after the same other one, against one TypeScript SDK v2 server " +
     "(@modelcontextprotocol/server 2.4.0, bench/server.mjs) in a child process. Each cell is the median over rounds " +
     "with the spread (min–max) in brackets; ratios are of medians: calls/s ÷ (≥ 1.0× is the goal) and CPU ÷ " +
     "(≤ 1.0× is the goal). CPU is the client process's own user + system time (all its threads) per call. " +
@@ -588,7 +591,7 @@ function markdown(started, finished) {
     md.push(`The mcpwasm Go client (core + transport/fetch; plain HTTP on its own HTTP/1.1 connections) against the official Go SDK client ` +
       `(github.com/modelcontextprotocol/go-sdk, over net/http) and a bare HTTP loop (harness/gobench bare.go: a hand-written JSON-RPC loop ` +
       `over one kept-alive connection, answers read with net/http's ReadResponse, no MCP library), sequential echo, ${NATIVE_ROUNDS} rounds of ${NATIVE_CALLS} timed calls, ` +
-      `fresh process per round, alternating, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (harness/gobench server)"} ` +
+      `fresh process per round, the order rotated per round, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (harness/gobench server)"} ` +
       `in a child process; CPU from getrusage of the client process. Goals: ≥ 1.5× the calls/s, ≤ 0.5× the CPU per call. ` +
       `"bare ÷ Go SDK" shows how much of a call is the server's own time: where it is near 1.5×, a client reaches the goal only by ` +
       `spending less per call than that loop does.`, "");
