@@ -22,7 +22,8 @@
 //   * soak: SOAK echo calls through mcpwasm (64 at a time, one process, Node on PATH, --expose-gc),
 //     moduleStats() and the JS heap before → after (reported, not asserted);
 //   * native: harness/gobench (built to build/bench/gobench): the mcpwasm Go client (core +
-//     transport/fetch) vs the official Go SDK client and a bare HTTP loop (the floor), sequential
+//     transport/fetch) vs the official Go SDK client and two floors (a bare HTTP loop, and a raw
+//     socket loop with prebuilt bytes: the most any client reaches on that server), sequential
 //     echo, fresh process per round, the order rotated per round as above, against the official
 //     Go SDK server (gobench server) in a child process; CPU
 //     from getrusage of the client process.
@@ -352,7 +353,7 @@ function soakLines(s) {
 // The native part
 
 const native = []; // {era, answers, client, round, out | error}
-const NATIVE_CLIENTS = ["mcpwasm", "gosdk", "bare"];
+const NATIVE_CLIENTS = ["mcpwasm", "gosdk", "bare", "raw"];
 
 async function nativePart() {
   const gobench = path.join(repo, "build/bench/gobench");
@@ -401,13 +402,15 @@ function nativeCells(c) {
 }
 
 function nativeTable(cs) {
-  const head = ["configuration", "mcpwasm calls/s", "Go SDK calls/s", "bare HTTP calls/s", "÷ Go SDK", "÷ bare", "bare ÷ Go SDK",
-    "mcpwasm CPU µs/call", "Go SDK CPU µs/call", "bare HTTP CPU µs/call", "CPU ÷ Go SDK"];
+  const head = ["configuration", "mcpwasm calls/s", "Go SDK calls/s", "bare HTTP calls/s", "raw socket calls/s",
+    "÷ Go SDK", "÷ bare", "÷ raw", "bare ÷ Go SDK", "raw ÷ Go SDK",
+    "mcpwasm CPU µs/call", "Go SDK CPU µs/call", "bare HTTP CPU µs/call", "raw socket CPU µs/call", "CPU ÷ Go SDK"];
   const rows = cs.map((c) => {
     const by = nativeCells(c);
-    return [`${c.era} · ${ANSWER_LABEL[c.answers]}`, fmtStat(by.mcpwasm.rate), fmtStat(by.gosdk.rate), fmtStat(by.bare.rate),
-      fmtRatio(ratio(by.mcpwasm.rate, by.gosdk.rate)), fmtRatio(ratio(by.mcpwasm.rate, by.bare.rate)), fmtRatio(ratio(by.bare.rate, by.gosdk.rate)),
-      fmtStat(by.mcpwasm.cpu), fmtStat(by.gosdk.cpu), fmtStat(by.bare.cpu), fmtRatio(ratio(by.mcpwasm.cpu, by.gosdk.cpu))];
+    return [`${c.era} · ${ANSWER_LABEL[c.answers]}`, fmtStat(by.mcpwasm.rate), fmtStat(by.gosdk.rate), fmtStat(by.bare.rate), fmtStat(by.raw.rate),
+      fmtRatio(ratio(by.mcpwasm.rate, by.gosdk.rate)), fmtRatio(ratio(by.mcpwasm.rate, by.bare.rate)), fmtRatio(ratio(by.mcpwasm.rate, by.raw.rate)),
+      fmtRatio(ratio(by.bare.rate, by.gosdk.rate)), fmtRatio(ratio(by.raw.rate, by.gosdk.rate)),
+      fmtStat(by.mcpwasm.cpu), fmtStat(by.gosdk.cpu), fmtStat(by.bare.cpu), fmtStat(by.raw.cpu), fmtRatio(ratio(by.mcpwasm.cpu, by.gosdk.cpu))];
   });
   return { head, rows };
 }
@@ -589,12 +592,14 @@ function markdown(started, finished) {
   if (native.length > 0) {
     md.push("## Native Go", "");
     md.push(`The mcpwasm Go client (core + transport/fetch; plain HTTP on its own HTTP/1.1 connections) against the official Go SDK client ` +
-      `(github.com/modelcontextprotocol/go-sdk, over net/http) and a bare HTTP loop (harness/gobench bare.go: a hand-written JSON-RPC loop ` +
-      `over one kept-alive connection, answers read with net/http's ReadResponse, no MCP library), sequential echo, ${NATIVE_ROUNDS} rounds of ${NATIVE_CALLS} timed calls, ` +
+      `(github.com/modelcontextprotocol/go-sdk, over net/http) and two floors: a bare HTTP loop (harness/gobench bare.go: a hand-written JSON-RPC loop ` +
+      `over one kept-alive connection, answers read with net/http's ReadResponse, no MCP library) and a raw socket loop (raw.go: each request ` +
+      `put together from prebuilt bytes in a reused buffer, one write, the answer read into a reused buffer and searched by byte comparison, ` +
+      `no HTTP or JSON library), sequential echo, ${NATIVE_ROUNDS} rounds of ${NATIVE_CALLS} timed calls, ` +
       `fresh process per round, the order rotated per round, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (harness/gobench server)"} ` +
       `in a child process; CPU from getrusage of the client process. Goals: ≥ 1.5× the calls/s, ≤ 0.5× the CPU per call. ` +
-      `"bare ÷ Go SDK" shows how much of a call is the server's own time: where it is near 1.5×, a client reaches the goal only by ` +
-      `spending less per call than that loop does.`, "");
+      `"raw ÷ Go SDK" is the most any client can reach in a row: the raw loop does next to nothing of its own, so its rate is the server's ` +
+      `cycle plus the socket's; where it is near 1.5×, the goal is out of reach of a client that does real work.`, "");
     const nt = nativeTable(ERAS.flatMap((era) => ANSWERS.map((answers) => ({ era, answers }))));
     md.push(mdTable(nt.head, nt.rows), "");
   }

@@ -3,7 +3,10 @@
 // Command gobench is the native half of `make bench` (bench/run.mjs drives
 // it): the mcpwasm Go client (core + transport/fetch, net/http) against the
 // official Go SDK client (github.com/modelcontextprotocol/go-sdk), one
-// client per fresh process, against the same server in another process.
+// client per fresh process, against the same server in another process,
+// beside two floors: bare (a JSON-RPC loop over net/http's reading and
+// encoding/json, bare.go) and raw (prebuilt bytes and a byte search on one
+// socket, raw.go).
 //
 //	gobench server [-json] [-max-life D] [-cpuprofile FILE]
 //	    The official Go SDK server (harness/demoserver, both eras, its echo
@@ -11,7 +14,7 @@
 //	    exits when its stdin (a pipe from the parent) closes or on SIGTERM.
 //	    -cpuprofile writes a pprof CPU profile of the server's whole life
 //	    (where a call's server-side time goes; the bench does not set it).
-//	gobench client -impl mcpwasm|gosdk|bare -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE] [-memprofile FILE] [-trace FILE]
+//	gobench client -impl mcpwasm|gosdk|bare|raw -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE] [-memprofile FILE] [-trace FILE]
 //	    Connects, lists tools, makes -warmup then -calls sequential echo
 //	    calls (each answer checked), and prints one line
 //	    "RESULT {json}" with calls/s and the process's CPU (getrusage: user +
@@ -129,7 +132,7 @@ type result struct {
 func client(args []string, w io.Writer) error {
 	start := time.Now()
 	fs := flag.NewFlagSet("client", flag.ContinueOnError)
-	impl := fs.String("impl", "", "mcpwasm, gosdk or bare")
+	impl := fs.String("impl", "", "mcpwasm, gosdk, bare or raw")
 	era := fs.String("era", "modern", "legacy or modern")
 	url := fs.String("url", "", "the MCP endpoint")
 	calls := fs.Int("calls", 3000, "timed sequential calls")
@@ -165,6 +168,8 @@ func client(args []string, w io.Writer) error {
 		c, err = dialGoSDK(ctx, *url, version)
 	case "bare":
 		c, err = dialBare(ctx, *url, version)
+	case "raw":
+		c, err = dialRaw(ctx, *url, version)
 	default:
 		return fmt.Errorf("unknown -impl %q", *impl)
 	}

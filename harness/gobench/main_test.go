@@ -39,7 +39,7 @@ func TestClientRound(t *testing.T) {
 		srv := demoserver.New(&demoserver.Options{Modern: true, JSONResponse: jsonAnswers})
 		hs := httptest.NewServer(srv.Handler())
 		t.Cleanup(func() { hs.Close(); srv.Close() })
-		for _, impl := range []string{"mcpwasm", "gosdk", "bare"} {
+		for _, impl := range []string{"mcpwasm", "gosdk", "bare", "raw"} {
 			for _, tc := range []struct{ era, version string }{{"legacy", legacyVersion}, {"modern", modernVersion}} {
 				t.Run(impl+"/"+tc.era, func(t *testing.T) {
 					r, err := runClient(t, "-impl", impl, "-era", tc.era, "-url", hs.URL+demoserver.MCPPath, "-calls", "20", "-warmup", "2")
@@ -67,7 +67,7 @@ func TestClientRoundWrongAnswer(t *testing.T) {
 	})
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	t.Cleanup(hs.Close)
-	for _, impl := range []string{"mcpwasm", "gosdk", "bare"} {
+	for _, impl := range []string{"mcpwasm", "gosdk", "bare", "raw"} {
 		t.Run(impl, func(t *testing.T) {
 			_, err := runClient(t, "-impl", impl, "-era", "legacy", "-url", hs.URL, "-calls", "5", "-warmup", "0")
 			require.Error(t, err)
@@ -94,4 +94,64 @@ func TestClientFlags(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+}
+
+// TestRawAnswerParts: the raw client's reading takes only whole, expected
+// answers and says what else it got.
+func TestRawAnswerParts(t *testing.T) {
+	t.Run("head", func(t *testing.T) {
+		for _, tc := range []struct {
+			name, head string
+			n          int
+			chunked    bool
+			err        string
+		}{
+			{"length", "HTTP/1.1 200 OK\r\ncontent-length: 12", 12, false, ""},
+			{"chunks", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked", -1, true, ""},
+			{"status", "HTTP/1.1 404 Not Found\r\nContent-Length: 3", 0, false, "404"},
+			{"close", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 3", 0, false, "closes the connection"},
+			{"neither", "HTTP/1.1 200 OK\r\nContent-Type: text/plain", 0, false, "neither"},
+			{"bad length", "HTTP/1.1 200 OK\r\nContent-Length: x", 0, false, "Content-Length"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				n, chunked, err := rawHead([]byte(tc.head))
+				if tc.err != "" {
+					require.Error(t, err)
+					assert.Contains(t, err.Error(), tc.err)
+					return
+				}
+				require.NoError(t, err)
+				assert.Equal(t, tc.n, n)
+				assert.Equal(t, tc.chunked, chunked)
+			})
+		}
+	})
+	t.Run("chunks", func(t *testing.T) {
+		whole := "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+		for i := range len(whole) {
+			p := []byte(whole[:i])
+			_, done, err := dechunk(p)
+			require.NoError(t, err, "prefix %q", whole[:i])
+			assert.False(t, done, "prefix %q", whole[:i])
+			assert.Equal(t, whole[:i], string(p), "a prefix is left as it was")
+		}
+		body, done, err := dechunk([]byte(whole))
+		require.NoError(t, err)
+		assert.True(t, done)
+		assert.Equal(t, "hello world", string(body))
+		_, _, err = dechunk([]byte("zz\r\n"))
+		assert.ErrorContains(t, err, "chunk size")
+	})
+	t.Run("text", func(t *testing.T) {
+		got, err := rawEchoText([]byte(`{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"a\"b"}]}}`), 12)
+		require.NoError(t, err)
+		assert.Equal(t, `a\"b`, got)
+		_, err = rawEchoText([]byte(`{"jsonrpc":"2.0","id":123,"result":{}}`), 12)
+		assert.ErrorContains(t, err, "no answer to request 12")
+		_, err = rawEchoText([]byte(`{"jsonrpc":"2.0","id":12,"error":{"code":1,"message":"no"}}`), 12)
+		assert.ErrorContains(t, err, "not a result")
+	})
+	t.Run("escape", func(t *testing.T) {
+		assert.Equal(t, `"a\"\\\u0001b"`, string(appendJSONString(nil, "a\"\\\x01b")))
+	})
 }

@@ -1,0 +1,10 @@
+//go:build unix && !linux
+
+package main
+
+import (
+	"io"
+	"net"
+)
+
+func newRawIO(nc net.Conn) io.ReadWriter { return nc }
