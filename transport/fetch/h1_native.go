@@ -273,7 +273,16 @@ type h1Conn struct {
 	limit     int64 // bytes the head may still take; -1: no limit (the body)
 	got       int64 // bytes read since the request was written
 	idleSince time.Time
+	// prev holds the field values of the last head read, by position:
+	// an answer's fields (Date, Content-Length, Content-Type, ...) are
+	// mostly those of the answer before it, and a value equal to the one
+	// at its position there is taken from it instead of allocated.
+	prev [h1PrevFields]string
 }
+
+// h1PrevFields is how many field values of a head an h1Conn keeps for the
+// next one.
+const h1PrevFields = 8
 
 // errHeadTooLarge fails an answer whose head is larger than h1MaxHeaderBytes.
 var errHeadTooLarge = errors.New("fetch: the response head is larger than 1 MiB")

@@ -597,3 +597,57 @@ func TestReadSizedFollowsWhatArrives(t *testing.T) {
 		assert.Equal(t, 5, cap(b))
 	})
 }
+
+// TestH1HeadValuesFromTheAnswerBefore: a connection takes a field value
+// equal to the one at the same position of the answer before it from that
+// answer instead of allocating it; each head still comes out as it was
+// sent, whatever changed, moved, came or went.
+func TestH1HeadValuesFromTheAnswerBefore(t *testing.T) {
+	heads := []struct {
+		head string
+		want Header
+	}{
+		{"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nDate: Fri, 04 Dec 2026 22:00:00 GMT\r\nContent-Length: 0\r\n\r\n",
+			Header{"content-type": {"application/json"}, "date": {"Fri, 04 Dec 2026 22:00:00 GMT"}, "content-length": {"0"}}},
+		{"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nDate: Fri, 04 Dec 2026 22:00:01 GMT\r\nContent-Length: 0\r\n\r\n",
+			Header{"content-type": {"application/json"}, "date": {"Fri, 04 Dec 2026 22:00:01 GMT"}, "content-length": {"0"}}},
+		{"HTTP/1.1 200 OK\r\nDate: Fri, 04 Dec 2026 22:00:01 GMT\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n",
+			Header{"content-type": {"application/json"}, "date": {"Fri, 04 Dec 2026 22:00:01 GMT"}, "content-length": {"0"}}},
+		{"HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\nE: 5\r\nF: 6\r\nG: 7\r\nH: 8\r\nI: 9\r\nJ: 10\r\nA: 11\r\nContent-Length: 0\r\n\r\n",
+			Header{"a": {"1", "11"}, "b": {"2"}, "c": {"3"}, "d": {"4"}, "e": {"5"}, "f": {"6"}, "g": {"7"}, "h": {"8"}, "i": {"9"}, "j": {"10"}, "content-length": {"0"}}},
+		{"HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\nE: 5\r\nF: 6\r\nG: 7\r\nH: 8\r\nI: 9\r\nJ: 10\r\nA: 11\r\nContent-Length: 0\r\n\r\n",
+			Header{"a": {"1", "11"}, "b": {"2"}, "c": {"3"}, "d": {"4"}, "e": {"5"}, "f": {"6"}, "g": {"7"}, "h": {"8"}, "i": {"9"}, "j": {"10"}, "content-length": {"0"}}},
+		{"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", Header{"content-length": {"0"}}},
+		{"HTTP/1.1 200 OK\r\nA: 1\r\nContent-Length: 0\r\n\r\n", Header{"a": {"1"}, "content-length": {"0"}}},
+	}
+	var all strings.Builder
+	for _, h := range heads {
+		all.WriteString(h.head)
+	}
+	c := &h1Conn{br: bufio.NewReader(strings.NewReader(all.String())), limit: -1}
+	for i, h := range heads {
+		hd, err := c.readHead()
+		require.NoError(t, err, "head %d", i)
+		assert.Equal(t, h.want, hd.header, "head %d", i)
+	}
+
+	t.Run("an answer like the one before allocates no value", func(t *testing.T) {
+		const head = "HTTP/1.1 200 OK\r\nCache-Control: no-cache, no-transform\r\nContent-Type: application/json\r\nDate: Fri, 04 Dec 2026 22:00:00 GMT\r\nContent-Length: 194\r\n\r\n"
+		r := strings.NewReader(head)
+		c := &h1Conn{br: bufio.NewReader(r), limit: -1}
+		_, err := c.readHead()
+		require.NoError(t, err)
+		first := c.prev
+		allocs := testing.AllocsPerRun(100, func() {
+			r.Reset(head)
+			c.br.Reset(r)
+			if _, err := c.readHead(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		assert.Equal(t, first, c.prev)
+		// The header map and the one backing array of its values; four
+		// values of their own would make it six.
+		assert.LessOrEqual(t, allocs, 3.0)
+	})
+}

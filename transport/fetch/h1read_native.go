@@ -48,7 +48,7 @@ func (c *h1Conn) readHead() (h1Head, error) {
 	hd.keep = minor >= 1
 	hd.header = make(Header, 8)
 	var vals []string // one backing array for the values of up to 8 fields
-	conn := ""
+	conn, fields := "", 0
 	for {
 		if line, err = c.line(); err != nil {
 			return h1Head{}, err
@@ -69,7 +69,17 @@ func (c *h1Conn) readHead() (h1Head, error) {
 		if !validValue(raw) {
 			return h1Head{}, errf.Errorf("%w: the value of %s", errMalformed, name)
 		}
-		v := string(raw)
+		var v string
+		switch {
+		case fields >= len(c.prev):
+			v = string(raw)
+		case c.prev[fields] == string(raw):
+			v = c.prev[fields] // the value the last answer had here: no copy
+		default:
+			v = string(raw)
+			c.prev[fields] = v
+		}
+		fields++
 		switch name {
 		case "content-length":
 			n, ok := parseLength(v)
