@@ -595,7 +595,7 @@ function markdown(started, finished) {
       `(github.com/modelcontextprotocol/go-sdk, over net/http) and two floors: a bare HTTP loop (harness/gobench bare.go: a hand-written JSON-RPC loop ` +
       `over one kept-alive connection, answers read with net/http's ReadResponse, no MCP library) and a raw socket loop (raw.go: each request ` +
       `put together from prebuilt bytes in a reused buffer, one write, the answer read into a reused buffer and searched by byte comparison, ` +
-      `no HTTP or JSON library), sequential echo, ${NATIVE_ROUNDS} rounds of ${NATIVE_CALLS} timed calls, ` +
+      `the socket read and written with raw system calls, no HTTP or JSON library), sequential echo, ${NATIVE_ROUNDS} rounds of ${NATIVE_CALLS} timed calls, ` +
       `fresh process per round, the order rotated per round, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (harness/gobench server)"} ` +
       `in a child process; CPU from getrusage of the client process. Goals: ≥ 1.5× the calls/s, ≤ 0.5× the CPU per call. ` +
       `"raw ÷ Go SDK" is the most any client can reach in a row: the raw loop does next to nothing of its own, so its rate is the server's ` +
