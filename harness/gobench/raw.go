@@ -10,6 +10,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/mcpwasm/mcpwasm/internal/rawsock"
 )
 
 // rawClient is the floor under every client on a given server: the
@@ -17,7 +19,8 @@ import (
 // call is request bytes put together in one reused buffer from a prebuilt
 // head, written with one Write, and the answer read into another reused
 // buffer and searched for its result by byte comparison, the socket read
-// and written with raw system calls (raw_linux.go) — no HTTP or JSON
+// and written as transport/fetch does (internal/rawsock: raw system calls
+// on Linux) — no HTTP or JSON
 // library on the timed path, one allocation (the text it returns) and a
 // few hundred instructions of its own per call. What it measures is the
 // server's cycle plus the socket's and the wake-ups': a client with any
@@ -29,7 +32,7 @@ import (
 // holds the result; anything else is an error, not a measurement.
 type rawClient struct {
 	*bareClient
-	sock     io.ReadWriter // the connection, through raw system calls on Linux
+	sock     io.ReadWriter // the connection, through rawsock as the library has it
 	head     []byte        // the request up to its Content-Length field
 	out, in  []byte        // reused
 	deadline time.Time
@@ -49,7 +52,7 @@ func dialRaw(ctx context.Context, rawURL, version string) (*rawClient, error) {
 	} else {
 		head += "Mcp-Protocol-Version: " + modernVersion + "\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\n"
 	}
-	return &rawClient{bareClient: b, sock: newRawIO(b.conn), head: []byte(head), in: make([]byte, 0, 16<<10)}, nil
+	return &rawClient{bareClient: b, sock: rawsock.New(b.conn), head: []byte(head), in: make([]byte, 0, 16<<10)}, nil
 }
 
 func (c *rawClient) echo(ctx context.Context, text string) (string, error) {

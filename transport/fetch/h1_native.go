@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpwasm/mcpwasm/internal/errf"
+	"github.com/mcpwasm/mcpwasm/internal/rawsock"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
 )
 
@@ -184,7 +185,7 @@ func (d *h1Doer) conn(ctx context.Context, addr string) (*h1Conn, bool, error) {
 
 // newH1Conn wraps a new connection to addr.
 func newH1Conn(d *h1Doer, addr string, nc net.Conn) *h1Conn {
-	c := &h1Conn{d: d, addr: addr, nc: nc, sock: newSock(nc), limit: -1}
+	c := &h1Conn{d: d, addr: addr, nc: nc, sock: rawsock.New(nc), limit: -1}
 	c.br = bufio.NewReaderSize(c, 16<<10)
 	c.bw = bufio.NewWriterSize(c.sock, 4<<10)
 	return c
@@ -267,7 +268,7 @@ type h1Conn struct {
 	d         *h1Doer
 	addr      string
 	nc        net.Conn
-	sock      io.ReadWriter // nc's reads and writes (newSock)
+	sock      io.ReadWriter // nc's reads and writes (rawsock.New)
 	br        *bufio.Reader // reads through the conn itself (Read below)
 	bw        *bufio.Writer
 	limit     int64 // bytes the head may still take; -1: no limit (the body)

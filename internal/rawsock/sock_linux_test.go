@@ -1,6 +1,6 @@
 //go:build linux && !race
 
-package fetch
+package rawsock
 
 import (
 	"testing"

@@ -1,6 +1,6 @@
 //go:build linux && !race
 
-package fetch
+package rawsock
 
 import (
 	"errors"
@@ -11,9 +11,11 @@ import (
 	"unsafe"
 )
 
-// newSock returns what an h1Conn reads and writes through: on Linux a
-// rawSock, when nc gives access to its descriptor, else nc itself.
-func newSock(nc net.Conn) io.ReadWriter {
+// New returns what to read and write nc through: on Linux a rawSock, when
+// nc gives access to its descriptor, else nc itself. It may be called
+// concurrently; what it returns allows one Read and one Write at a time
+// (both at once is fine), and nc's deadlines and Close apply to it.
+func New(nc net.Conn) io.ReadWriter {
 	sc, ok := nc.(syscall.Conn)
 	if !ok {
 		return nc
@@ -38,7 +40,7 @@ func newSock(nc net.Conn) io.ReadWriter {
 // echo call this saved ≈ 25 µs of the client's ≈ 75 µs of CPU
 // (docs/architecture.md, "Socket reads and writes"). A rawSock allows
 // one Read and one Write at a time, concurrently (a net.Conn allows
-// more): an h1Conn belongs to one request at a time.
+// more): an HTTP/1.1 connection belongs to one request at a time.
 type rawSock struct {
 	nc net.Conn
 	rc syscall.RawConn
