@@ -20,12 +20,12 @@ import (
 // head, written with one Write, and the answer read into another reused
 // buffer and searched for its result by byte comparison, the socket read
 // and written as transport/fetch does (internal/rawsock: raw system calls
-// on Linux) — no HTTP or JSON
-// library on the timed path, one allocation (the text it returns) and a
-// few hundred instructions of its own per call. What it measures is the
-// server's cycle plus the socket's and the wake-ups': a client with any
-// real work to do cannot be faster against the same server, so "raw ÷ Go
-// SDK" is the most any client can reach in that row.
+// on Linux) — no HTTP or JSON library on the timed path, one allocation
+// (the text it returns) and a few hundred instructions of its own per
+// call. What it measures is the server's cycle plus the socket's and the
+// wake-ups': a client with any real work to do cannot be faster against
+// the same server, so "raw ÷ Go SDK" is the most any client can reach in
+// that row.
 //
 // It knows only what the bench's servers answer to tools/call echo: a
 // JSON body with Content-Length, or an event stream in chunks whose event
