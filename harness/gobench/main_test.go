@@ -151,7 +151,4 @@ func TestRawAnswerParts(t *testing.T) {
 		_, err = rawEchoText([]byte(`{"jsonrpc":"2.0","id":12,"error":{"code":1,"message":"no"}}`), 12)
 		assert.ErrorContains(t, err, "not a result")
 	})
-	t.Run("escape", func(t *testing.T) {
-		assert.Equal(t, `"a\"\\\u0001b"`, string(appendJSONString(nil, "a\"\\\x01b")))
-	})
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
 	"github.com/mcpwasm/mcpwasm/internal/rawsock"
 )
 
@@ -20,9 +21,9 @@ import (
 // head, written with one Write, and the answer read into another reused
 // buffer and searched for its result by byte comparison, the socket read
 // and written as transport/fetch does (internal/rawsock: raw system calls
-// on Linux) — no HTTP or JSON library on the timed path, one allocation
-// (the text it returns) and a few hundred instructions of its own per
-// call. What it measures is the server's cycle plus the socket's and the
+// on Linux) — no HTTP library on the timed path and of JSON only the
+// text's escaping (jsonscan.AppendString), one allocation (the text it
+// returns) and a few hundred instructions of its own per call. What it measures is the server's cycle plus the socket's and the
 // wake-ups': a client with any real work to do cannot be faster against
 // the same server, so "raw ÷ Go SDK" is the most any client can reach in
 // that row.
@@ -71,7 +72,7 @@ func (c *rawClient) echo(ctx context.Context, text string) (string, error) {
 	bb := append(body[:0], `{"jsonrpc":"2.0","id":`...)
 	bb = strconv.AppendInt(bb, int64(c.id), 10)
 	bb = append(bb, `,"method":"tools/call","params":{"name":"echo","arguments":{"text":`...)
-	bb = appendJSONString(bb, text)
+	bb = jsonscan.AppendString(bb, text)
 	bb = append(bb, '}')
 	if !c.legacy {
 		bb = append(bb, ","+bareMeta...)
@@ -229,21 +230,4 @@ func rawEchoText(body []byte, id int) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("an unterminated text in %.200q", body)
-}
-
-// appendJSONString appends s as a JSON string.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		switch ch := s[i]; {
-		case ch == '"' || ch == '\\':
-			b = append(b, '\\', ch)
-		case ch < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[ch>>4], hex[ch&15])
-		default:
-			b = append(b, ch)
-		}
-	}
-	return append(b, '"')
 }
