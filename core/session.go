@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/internal/callctx"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/gopool"
 	"github.com/mcpwasm/mcpwasm/internal/jsonscan"
@@ -106,7 +107,17 @@ type pendingCall struct {
 	onProg  func(*ProgressParams)
 	token   jsonrpc.ID
 	version string // the protocol version the request was sent with
+	// sendCtx is the context an inline call sends under (roundTripInline):
+	// the caller's, ended by the call's timers and its transport too.
+	sendCtx callctx.Ctx
+	// idle is an inline call's idle timeout on the session's shared queue
+	// (the client's default timeout); it fires p.Fire.
+	idle timerq.Timer
 }
+
+// Fire ends an inline call's send: its idle timeout (on the session's
+// shared queue) expired.
+func (p *pendingCall) Fire() { p.sendCtx.End(errIdleTimeout) }
 
 // maxIdleSenders bounds the idle goroutines a session keeps for sends.
 const maxIdleSenders = 16
@@ -475,16 +486,18 @@ func (s *Session) roundTrip(ctx context.Context, c *callSpec) (*jsonrpc.Response
 func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSpec, req *jsonrpc.Request) (*jsonrpc.Response, error) {
 	// No deferred calls: one way out, where the timers and the send's
 	// context stop (each deferred call is expanded at every return).
-	sendCtx, stop := context.WithCancelCause(ctx)
+	sendCtx := &p.sendCtx
+	sendCtx.Start(ctx)
 	clk := s.client.clock
 	var idle, total timer
-	var shared *timerq.Timer
+	shared := false
 	if c.timeout > 0 && !c.reset && c.timeout == s.timeouts.Duration() {
 		// The client's default timeout: on the session's one timer
 		// (internal/timerq), not a runtime timer per call.
-		shared = s.timeouts.Add(func() { stop(errIdleTimeout) })
+		s.timeouts.Start(&p.idle, p)
+		shared = true
 	} else if c.timeout > 0 {
-		idle = clk.AfterFunc(c.timeout, func() { stop(errIdleTimeout) })
+		idle = clk.AfterFunc(c.timeout, func() { sendCtx.End(errIdleTimeout) })
 		if c.reset {
 			s.mu.Lock() // onNotification reads it under s.mu
 			p.onTouch = func() { idle.Reset(c.timeout) }
@@ -492,9 +505,9 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 		}
 	}
 	if c.total > 0 {
-		total = clk.AfterFunc(c.total, func() { stop(errTotalTimeout) })
+		total = clk.AfterFunc(c.total, func() { sendCtx.End(errTotalTimeout) })
 	}
-	c.send.Abort = stop
+	c.send.Abort = sendCtx.End
 	sendErr := s.send(sendCtx, req, &c.send)
 	var r *jsonrpc.Response
 	select {
@@ -515,8 +528,8 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 			r, err = nil, r.TransportErr
 		}
 	} else {
-		switch cause := context.Cause(sendCtx); {
-		case sendCtx.Err() == nil:
+		switch cause := sendCtx.Cause(); {
+		case cause == nil:
 			err = sendErr
 		case errors.Is(cause, errIdleTimeout):
 			s.cancelRequest(p.id, "timeout")
@@ -542,10 +555,10 @@ func (s *Session) roundTripInline(ctx context.Context, p *pendingCall, c *callSp
 	if idle != nil {
 		idle.Stop()
 	}
-	if shared != nil {
-		shared.Stop()
+	if shared {
+		p.idle.Stop()
 	}
-	stop(nil)
+	sendCtx.End(nil)
 	return r, err
 }
 

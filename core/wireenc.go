@@ -279,7 +279,9 @@ func (e *enc) contentList(c ContentList) {
 
 // marshalStruct is json.Marshal of the struct of type st at p.
 func marshalStruct(st *structType, p unsafe.Pointer) ([]byte, error) {
-	e := &enc{}
+	// Room for a typical request's params: growing from nothing took
+	// three allocations per tools/call.
+	e := &enc{b: make([]byte, 0, 128)}
 	e.encodeStruct(st, p)
 	return e.b, e.err
 }

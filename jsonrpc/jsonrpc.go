@@ -359,7 +359,11 @@ func (w *wireMessage) fill(ms []jsonscan.Member) error {
 	for _, m := range ms {
 		switch m.Key {
 		case "jsonrpc":
-			w.JSONRPC = jsonscan.RawString(m.Val)
+			if string(m.Val) == `"2.0"` {
+				w.JSONRPC = "2.0" // every message's: not a string per message
+			} else {
+				w.JSONRPC = jsonscan.RawString(m.Val)
+			}
 		case "id":
 			w.ID = m.Val
 		case "method":

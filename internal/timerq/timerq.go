@@ -44,13 +44,25 @@ type Queue struct {
 	closed bool
 }
 
-// Timer is one entry of a Queue.
+// Timer is one entry of a Queue. A Timer may be a field of the caller's
+// own record ([Queue.Start]); its zero value is ready for one Start.
 type Timer struct {
 	ts       *Queue
 	deadline int64 // nanoseconds since ts.base
-	f        func()
+	x        Firer
 	done     bool // stopped or fired (guarded by ts.mu)
 }
+
+// Firer is what a Timer runs when it expires: the caller's own record,
+// say, so that arming a Timer allocates nothing ([Queue.Start]).
+type Firer interface{ Fire() }
+
+// funcFirer is a func as a Firer (a func is pointer-shaped: the
+// conversion allocates nothing).
+type funcFirer func()
+
+// Fire calls f.
+func (f funcFirer) Fire() { f() }
 
 // New returns a Queue that runs each function d after its Add, on the
 // real clock when clk is nil.
@@ -70,12 +82,21 @@ func (ts *Queue) Duration() time.Duration { return ts.d }
 // Add arms f to run the Queue's duration from now, on a goroutine of the
 // Clock's (the real clock: a goroutine of its own per expiry).
 func (ts *Queue) Add(f func()) *Timer {
+	t := new(Timer)
+	ts.Start(t, funcFirer(f))
+	return t
+}
+
+// Start is Add with the Timer the caller's (a zero Timer, not started
+// before) and x's Fire as the function: a Timer in the caller's own
+// record and that record as x arm without allocating.
+func (ts *Queue) Start(t *Timer, x Firer) {
 	ts.mu.Lock()
-	t := &Timer{ts: ts, deadline: ts.since() + int64(ts.d), f: f}
+	t.ts, t.deadline, t.x = ts, ts.since()+int64(ts.d), x
 	if ts.closed {
 		t.done = true
 		ts.mu.Unlock()
-		return t
+		return
 	}
 	if len(ts.q) == cap(ts.q) && ts.head > len(ts.q)/2 {
 		// The array is full and mostly entries already gone from its
@@ -92,7 +113,6 @@ func (ts *Queue) Add(f func()) *Timer {
 		ts.timer = ts.clk.AfterFunc(ts.d, ts.fire)
 	}
 	ts.mu.Unlock()
-	return t
 }
 
 // Stop keeps t's function from running; it reports whether it stopped it
@@ -161,7 +181,7 @@ func (ts *Queue) fire() {
 	}
 	ts.mu.Unlock()
 	for _, t := range due {
-		t.f()
+		t.x.Fire()
 	}
 }
 

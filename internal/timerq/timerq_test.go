@@ -3,6 +3,7 @@ package timerq
 import (
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -211,4 +212,31 @@ func TestQueue(t *testing.T) {
 		assert.Zero(t, ts.live)
 		assert.Empty(t, ts.q[ts.head:])
 	})
+
+	t.Run("a Timer in the caller's record fires the record, and arms without allocating", func(t *testing.T) {
+		ts, clk := newTimers()
+		var calls [2]firerCall
+		ts.Start(&calls[0].t, &calls[0])
+		ts.Start(&calls[1].t, &calls[1])
+		assert.True(t, calls[1].t.Stop())
+		clk.Advance(d)
+		assert.Equal(t, int32(1), calls[0].fired.Load())
+		assert.Zero(t, calls[1].fired.Load(), "stopped")
+		assert.False(t, calls[0].t.Stop(), "it ran")
+		var c firerCall
+		allocs := testing.AllocsPerRun(100, func() {
+			c.t = Timer{}
+			ts.Start(&c.t, &c)
+			c.t.Stop()
+		})
+		assert.Zero(t, allocs)
+	})
 }
+
+// firerCall is a caller's record with its Timer in it.
+type firerCall struct {
+	t     Timer
+	fired atomic.Int32
+}
+
+func (c *firerCall) Fire() { c.fired.Add(1) }

@@ -550,7 +550,8 @@ func (c *conn) readJSON(ctx context.Context, resp *Response, id int64, ct string
 		}
 		return
 	}
-	msgs, err := jsonrpc.DecodeMessages(b)
+	var one [1]jsonrpc.Message
+	msgs, err := decodeMessages(b, &one)
 	if err != nil {
 		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: badBodyError(ct, b, err)})
 		return
@@ -565,6 +566,24 @@ func (c *conn) readJSON(ctx context.Context, resp *Response, id int64, ct string
 	if !answered {
 		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: errf.Errorf("%w: the JSON body held no response to request %d", ErrStreamEnded, id)})
 	}
+}
+
+// decodeMessages is jsonrpc.DecodeMessages with a message that is not a
+// batch (nearly all of them) returned in one, not in a slice of its own.
+func decodeMessages(b []byte, one *[1]jsonrpc.Message) ([]jsonrpc.Message, error) {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	if i < len(b) && b[i] == '[' {
+		return jsonrpc.DecodeMessages(b)
+	}
+	m, err := jsonrpc.DecodeMessage(b)
+	if err != nil {
+		return nil, err
+	}
+	one[0] = m
+	return one[:], nil
 }
 
 // streamResult summarises one SSE stream.
@@ -614,7 +633,8 @@ func (c *conn) consume(body io.Reader, id int64, stop func(), res *streamResult)
 		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
 			continue // priming event, keep-alive or unknown type
 		}
-		msgs, err := jsonrpc.DecodeMessages(ev.Data)
+		var one [1]jsonrpc.Message
+		msgs, err := decodeMessages(ev.Data, &one)
 		if err != nil {
 			res.bad++
 			continue

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwasm/mcpwasm/internal/callctx"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/rawsock"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
@@ -186,6 +187,7 @@ func (d *h1Doer) conn(ctx context.Context, addr string) (*h1Conn, bool, error) {
 // newH1Conn wraps a new connection to addr.
 func newH1Conn(d *h1Doer, addr string, nc net.Conn) *h1Conn {
 	c := &h1Conn{d: d, addr: addr, nc: nc, sock: rawsock.New(nc), limit: -1}
+	c.expire = func() { nc.SetDeadline(aLongTimeAgo) }
 	c.br = bufio.NewReaderSize(c, 16<<10)
 	c.bw = bufio.NewWriterSize(c.sock, 4<<10)
 	return c
@@ -274,6 +276,7 @@ type h1Conn struct {
 	limit     int64 // bytes the head may still take; -1: no limit (the body)
 	got       int64 // bytes read since the request was written
 	idleSince time.Time
+	expire    func() // ends a wait on nc: what a request's context's end runs
 	// prev holds the field values of the last head read, by position:
 	// an answer's fields (Date, Content-Length, Content-Type, ...) are
 	// mostly those of the answer before it, and a value equal to the one
@@ -311,9 +314,11 @@ var aLongTimeAgo = time.Unix(1, 0)
 // roundTrip writes the request and reads the answer's head. stale reports
 // a failure before any byte of the answer arrived.
 func (c *h1Conn) roundTrip(ctx context.Context, r *Request, t *h1Target) (_ *Response, stale bool, _ error) {
-	stop := context.AfterFunc(ctx, func() { c.nc.SetDeadline(aLongTimeAgo) })
+	// The call's end (the session's timeouts, the caller's cancellation)
+	// expires the connection's deadline: the wait below returns.
+	watch := callctx.AfterEnd(ctx, c.expire)
 	fail := func(err error) (*Response, bool, error) {
-		stop()
+		watch.Stop()
 		c.nc.Close()
 		return nil, c.got == 0, err
 	}
@@ -341,7 +346,7 @@ func (c *h1Conn) roundTrip(ctx context.Context, r *Request, t *h1Target) (_ *Res
 		}
 	}
 	c.limit = -1
-	return &Response{StatusCode: hd.status, Header: hd.header, Body: newH1Body(c, hd, stop)}, false, nil
+	return &Response{StatusCode: hd.status, Header: hd.header, Body: newH1Body(c, hd, watch)}, false, nil
 }
 
 // checkRequest refuses a method, header name or value that HTTP/1.1

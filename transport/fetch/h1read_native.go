@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/mcpwasm/mcpwasm/internal/callctx"
 	"github.com/mcpwasm/mcpwasm/internal/errf"
 	"github.com/mcpwasm/mcpwasm/internal/oneline"
 	"github.com/mcpwasm/mcpwasm/internal/wire"
@@ -258,17 +259,17 @@ func equalFoldLower(b []byte, lower string) bool {
 // concurrent use (a body has one reader); Close may be called at any time.
 type h1Body struct {
 	c       *h1Conn
-	stop    func() bool
-	n       int64     // bytes left of a body of known length; -1: chunked or to the end
-	chunked io.Reader // the decoder of a chunked body
-	keep    bool      // the server keeps the connection open
-	err     error     // the body's end (sticky): the connection may serve another request now
+	watch   callctx.Watch // of the request's context (h1Conn.roundTrip)
+	n       int64         // bytes left of a body of known length; -1: chunked or to the end
+	chunked io.Reader     // the decoder of a chunked body
+	keep    bool          // the server keeps the connection open
+	err     error         // the body's end (sticky): the connection may serve another request now
 
 	done atomic.Bool // finish ran
 }
 
-func newH1Body(c *h1Conn, hd h1Head, stop func() bool) *h1Body {
-	b := &h1Body{c: c, stop: stop, n: hd.length, keep: hd.keep}
+func newH1Body(c *h1Conn, hd h1Head, watch callctx.Watch) *h1Body {
+	b := &h1Body{c: c, watch: watch, n: hd.length, keep: hd.keep}
 	switch {
 	case hd.chunked:
 		b.chunked = httputil.NewChunkedReader(c.br)
@@ -350,7 +351,7 @@ func (b *h1Body) finish(atEnd bool) {
 	if !b.done.CompareAndSwap(false, true) {
 		return
 	}
-	if b.stop() && atEnd && b.keep && b.c.br.Buffered() == 0 {
+	if b.watch.Stop() && atEnd && b.keep && b.c.br.Buffered() == 0 {
 		b.c.d.put(b.c)
 		return
 	}

@@ -141,7 +141,8 @@ func (c *conn) legacyEvents(r *sse.Reader, endpoint chan<- error) error {
 			if len(ev.Data) == 0 {
 				continue
 			}
-			msgs, err := jsonrpc.DecodeMessages(ev.Data)
+			var one [1]jsonrpc.Message
+			msgs, err := decodeMessages(ev.Data, &one)
 			if err != nil {
 				continue
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpwasm/mcpwasm/internal/callctx"
 	"github.com/mcpwasm/mcpwasm/transport/fetch"
 	"github.com/mcpwasm/mcpwasm/wasm/abi"
 )
@@ -59,17 +60,17 @@ func (d *doer) Do(ctx context.Context, req *fetch.Request) (*fetch.Response, err
 	g.handles[h.id] = h
 	g.mu.Unlock()
 	g.host.HTTPRequest(h.id, head, req.Body)
-	stop := context.AfterFunc(ctx, func() { h.abort(ctx.Err()) })
+	watch := callctx.AfterEnd(ctx, func() { h.abort(ctx.Err()) })
 	<-h.headCh
 	h.mu.Lock()
 	rh, herr := h.head, h.headErr
 	h.mu.Unlock()
 	if herr != nil {
-		stop()
+		watch.Stop()
 		h.release()
 		return nil, herr
 	}
-	resp := &fetch.Response{StatusCode: rh.Status, Header: make(fetch.Header, len(rh.Headers)), Body: &body{h: h, stop: stop}}
+	resp := &fetch.Response{StatusCode: rh.Status, Header: make(fetch.Header, len(rh.Headers)), Body: &body{h: h, watch: watch}}
 	for k, v := range rh.Headers {
 		k = strings.ToLower(k)
 		resp.Header[k] = append(resp.Header[k], v...)
@@ -125,8 +126,8 @@ func (h *handle) release() {
 
 // body is a response body read from the host chunk by chunk.
 type body struct {
-	h    *handle
-	stop func() bool
+	h     *handle
+	watch callctx.Watch // of the request's context
 }
 
 func (b *body) Read(p []byte) (int, error) {
@@ -162,7 +163,7 @@ func (b *body) Read(p []byte) (int, error) {
 }
 
 func (b *body) Close() error {
-	b.stop()
+	b.watch.Stop()
 	h := b.h
 	h.mu.Lock()
 	if !h.eof {
