@@ -21,6 +21,7 @@ import (
 // context encoding/json reports (the innermost struct and the field path).
 type dec struct {
 	jsonscan.Decoder
+	memo *metaMemo // a session's memo of result _meta objects; nil: none
 }
 
 func newDec() *dec { return &dec{} }

@@ -236,7 +236,7 @@ func (s *Session) callProbe(ctx context.Context, method string, params RawMessag
 		if era == EraModern {
 			resultType = resultMember(resp, result, "resultType")
 		}
-		if jsonscan.RawString(resultType) == ResultTypeInputRequired {
+		if jsonscan.RawStringIs(resultType, ResultTypeInputRequired) {
 			if !supportsInputRequired(method) {
 				return nil, errStr("%w: %s answered input_required, which it may not", ErrInvalidResult, method)
 			}

@@ -32,6 +32,7 @@ type Session struct {
 	cancel context.CancelFunc
 
 	timeouts *timerq.Queue // the idle timeouts of inline calls with the default timeout
+	metaMemo metaMemo      // the last tools/call result _meta decoded (wiredec.go)
 
 	nextID    atomic.Int64
 	nextToken atomic.Int64

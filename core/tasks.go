@@ -441,7 +441,7 @@ func legacyMayBeTask(raw RawMessage) bool {
 // modernTaskCreated is taskCreated of a 2026-07-28 result whose top-level
 // resultType (raw JSON, nil when absent) is known already.
 func modernTaskCreated(raw, resultType RawMessage) (*wireTask, bool, error) {
-	if jsonscan.RawString(resultType) != ResultTypeTask {
+	if !jsonscan.RawStringIs(resultType, ResultTypeTask) {
 		return nil, false, nil
 	}
 	var w wireTask
@@ -532,7 +532,7 @@ func (s *Session) startTask(ctx context.Context, tool string, params RawMessage,
 	if ok {
 		return s.newTask(tool, w), nil
 	}
-	r, err := toolResult(raw, err)
+	r, err := s.toolResult(raw, err)
 	if r == nil {
 		return nil, err
 	}
@@ -545,9 +545,9 @@ func (s *Session) startTask(ctx context.Context, tool string, params RawMessage,
 // toolResult decodes a plain tools/call result; err is the call's own
 // error (an *OutputSchemaError gets the decoded result). A nil result
 // comes with the decoding error.
-func toolResult(raw RawMessage, err error) (*CallToolResult, error) {
+func (s *Session) toolResult(raw RawMessage, err error) (*CallToolResult, error) {
 	var r CallToolResult
-	if derr := decodeCallToolResult(raw, &r); derr != nil {
+	if derr := decodeCallToolResult(raw, &r, &s.metaMemo); derr != nil {
 		return nil, wrapWhat(ErrInvalidResult, MethodCallTool, derr)
 	}
 	var ose *OutputSchemaError
@@ -587,7 +587,7 @@ func (s *Session) callToolTask(ctx context.Context, params *CallToolParams, opts
 		return s.awaitTask(ctx, s.newTask(params.Name, w), opts)
 	}
 	// A plain result (the common case: no Task is made).
-	return toolResult(raw, err)
+	return s.toolResult(raw, err)
 }
 
 // awaitTask is CallTool's end for a task: its handle in a
@@ -965,7 +965,7 @@ func (t *Task) decodeResult(raw RawMessage) (*CallToolResult, error) {
 	}
 	t.mu.Unlock()
 	var r CallToolResult
-	if err := decodeCallToolResult(raw, &r); err != nil {
+	if err := decodeCallToolResult(raw, &r, &t.s.metaMemo); err != nil {
 		return nil, wrapWhat(ErrInvalidResult, MethodCallTool, err)
 	}
 	if t.tool != "" && !t.s.client.opts.DisableOutputValidation {

@@ -47,7 +47,8 @@ func FuzzDecodersLikeEncodingJSON(f *testing.F) {
 		if json.Valid(in) {
 			// Its contract: a result taken from a decoded message, so
 			// valid JSON (it skips decodeAs's syntax pass).
-			fuzzSame(t, in, decodeCallToolResult)
+			fuzzSame(t, in, decodeToolResultPlain)
+			fuzzSame(t, in, decodeToolResultMemo)
 		}
 		fuzzSame(t, in, decodeListToolsResult)
 		fuzzSame(t, in, decodeWireTaskJSON)

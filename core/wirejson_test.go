@@ -107,7 +107,8 @@ func TestDecodersMatchEncodingJSON(t *testing.T) {
 	})
 	t.Run("CallToolResult", func(t *testing.T) {
 		for _, in := range mutations(t, callResult) {
-			compareDecode(t, in, decodeCallToolResult)
+			compareDecode(t, in, decodeToolResultPlain)
+			compareDecode(t, in, decodeToolResultMemo)
 		}
 	})
 	t.Run("wireTask", func(t *testing.T) {
@@ -139,8 +140,9 @@ func TestDecodersMatchEncodingJSON(t *testing.T) {
 		for _, in := range odd {
 			compareDecode(t, in, decodeInitializeResult)
 		}
-		for _, in := range []string{`{"content":null}`, `{"content":[null]}`, `{"content":{}}`, `{"content":[{"size":1.5}]}`, `{"content":[{"size":"1"}]}`, `{"content":[{"annotations":{"priority":"high"}}]}`, `{"content":[{"resource":{"text":1}}]}`, `{"isError":"true","content":[]}`, `{"structuredContent":null}`} {
-			compareDecode(t, in, decodeCallToolResult)
+		for _, in := range []string{`{"content":null}`, `{"content":[null]}`, `{"content":{}}`, `{"content":[{"size":1.5}]}`, `{"content":[{"size":"1"}]}`, `{"content":[{"annotations":{"priority":"high"}}]}`, `{"content":[{"resource":{"text":1}}]}`, `{"isError":"true","content":[]}`, `{"structuredContent":null}`, `{"_meta":{"a":[{"b":null}],"c":1.5},"_meta":{"d":"e"}}`, `{"_meta":null,"_meta":{"a":1}}`, `{"_meta":{"a":"\u00e9"},"_meta":[]}`} {
+			compareDecode(t, in, decodeToolResultPlain)
+			compareDecode(t, in, decodeToolResultMemo)
 		}
 		for _, in := range []string{`{"ttl":1.5}`, `{"ttl":"1"}`, `{"ttl":99999999999999999999}`, `{"error":{"code":1.0}}`, `{"error":"x"}`, `{"inputRequests":[]}`, `{"inputRequests":{"a":"b"}}`, `{"error":{"Code":7,"MESSAGE":"m"}}`} {
 			compareDecode(t, in, decodeWireTaskJSON)
@@ -829,3 +831,55 @@ func (m marshalerValue) MarshalJSON() ([]byte, error) {
 // rawTypeName is how reflect names RawMessage: json.RawMessage natively,
 // rawjson.RawMessage in the GOOS=js build (internal/rawjson).
 var rawTypeName = reflect.TypeFor[RawMessage]().String()
+
+// decodeToolResultPlain is decodeCallToolResult without a session's memo.
+func decodeToolResultPlain(data []byte, r *CallToolResult) error {
+	return decodeCallToolResult(data, r, nil)
+}
+
+// decodeToolResultMemo is decodeCallToolResult through a memo that
+// decoded data before, so that a _meta comes from the memo: it must
+// decode exactly as the plain decoder (and encoding/json) does.
+func decodeToolResultMemo(data []byte, r *CallToolResult) error {
+	var memo metaMemo
+	var first CallToolResult
+	_ = decodeCallToolResult(data, &first, &memo)
+	return decodeCallToolResult(data, r, &memo)
+}
+
+func TestMetaMemo(t *testing.T) {
+	var memo metaMemo
+	in := []byte(`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"},"list":[{"a":1}]},"content":[{"type":"text","text":"x"}]}`)
+	var a, b CallToolResult
+	require.NoError(t, decodeCallToolResult(in, &a, &memo))
+	require.NotNil(t, memo.last.Load(), "a _meta is kept")
+	require.NoError(t, decodeCallToolResult(in, &b, &memo))
+	assert.Equal(t, a.Meta, b.Meta)
+
+	// Each result has maps and slices of its own: changing one changes
+	// neither another result nor the memo.
+	b.Meta["io.modelcontextprotocol/serverInfo"].(map[string]any)["name"] = "changed"
+	b.Meta["list"].([]any)[0].(map[string]any)["a"] = "changed"
+	b.Meta["new"] = true
+	var c CallToolResult
+	require.NoError(t, decodeCallToolResult(in, &c, &memo))
+	assert.Equal(t, a.Meta, c.Meta)
+	assert.Equal(t, "s", a.Meta["io.modelcontextprotocol/serverInfo"].(map[string]any)["name"])
+
+	// Another _meta replaces the kept one; a bad one is not kept.
+	other := []byte(`{"_meta":{"k":"v"},"content":[]}`)
+	var d CallToolResult
+	require.NoError(t, decodeCallToolResult(other, &d, &memo))
+	assert.Equal(t, Meta{"k": "v"}, d.Meta)
+	assert.Equal(t, `{"k":"v"}`, string(memo.last.Load().raw))
+	bad := []byte(`{"_meta":{"k":1e999},"content":[]}`)
+	var e CallToolResult
+	require.Error(t, decodeCallToolResult(bad, &e, &memo))
+	assert.Equal(t, `{"k":"v"}`, string(memo.last.Load().raw))
+
+	// A repeated _meta allocates only its maps: the strings are shared.
+	var f CallToolResult
+	allocsPlain := testing.AllocsPerRun(50, func() { f = CallToolResult{}; _ = decodeCallToolResult(in, &f, nil) })
+	allocsMemo := testing.AllocsPerRun(50, func() { f = CallToolResult{}; _ = decodeCallToolResult(in, &f, &memo) })
+	assert.Less(t, allocsMemo, allocsPlain-5, "memo %v, plain %v", allocsMemo, allocsPlain)
+}

@@ -86,3 +86,29 @@ func TestFieldsLikeEncodingJSON(t *testing.T) {
 	require.True(t, errors.As(err, &fe))
 	assert.EqualError(t, err, `member "name": JSON: want string, got number`)
 }
+
+func TestRawStringIs(t *testing.T) {
+	for _, tt := range []struct {
+		raw, s string
+		want   bool
+	}{
+		{`"task"`, "task", true},
+		{`"task"`, "tasks", false},
+		{`"input_required"`, "input_required", true},
+		{`"input\u005frequired"`, "input_required", true},
+		{`"caf\u00e9"`, "café", true},
+		{`"café"`, "café", true},
+		{`"caf\u00e9"`, "cafe", false},
+		{`""`, "", true},
+		{`5`, "", true},
+		{`null`, "null", false},
+		{``, "", true},
+		{`"x`, "x", false},
+	} {
+		t.Run(tt.raw+"/"+tt.s, func(t *testing.T) {
+			assert.Equal(t, tt.want, RawStringIs([]byte(tt.raw), tt.s))
+			assert.Equal(t, RawString([]byte(tt.raw)) == tt.s, RawStringIs([]byte(tt.raw), tt.s), "as RawString compares")
+		})
+	}
+	assert.Zero(t, testing.AllocsPerRun(10, func() { RawStringIs([]byte(`"complete"`), "input_required") }))
+}

@@ -246,6 +246,19 @@ func RawString(raw rawjson.RawMessage) string {
 	return s
 }
 
+// RawStringIs reports whether raw, a JSON value, is the string s: what
+// RawString(raw) == s says, without making the string when raw has no
+// escapes (the common case: a resultType compared on every result).
+func RawStringIs(raw rawjson.RawMessage, s string) bool {
+	if len(raw) < 2 || raw[0] != '"' {
+		return s == "" // RawString's "" for a value that is not a string
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && IsASCII(raw) {
+		return string(raw[1:len(raw)-1]) == s
+	}
+	return RawString(raw) == s
+}
+
 // add appends x, for the encoders' punctuation: one call instead of an
 // append inlined at each site (much code in WebAssembly).
 //
