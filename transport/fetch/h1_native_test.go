@@ -5,6 +5,7 @@ package fetch
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -19,6 +20,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpwasm/mcpwasm/internal/callctx"
 )
 
 // rawServer is a TCP server of the test's own, for answers real HTTP
@@ -291,51 +294,78 @@ func TestH1ConnectionCloseIsHonoured(t *testing.T) {
 }
 
 func TestH1Cancellation(t *testing.T) {
-	d := newH1Doer()
-	t.Run("while waiting for the head", func(t *testing.T) {
-		got := make(chan struct{})
-		s := startRaw(t, 1, func(_ int, c net.Conn, br *bufio.Reader) {
-			if _, _, ok := readRequest(t, br); ok {
-				close(got)
-				io.Copy(io.Discard, br) // no answer; until the client hangs up
-			}
+	// The ways a request's context ends: the caller's own cancellation, and
+	// a session call's context (callctx.Ctx, which the doer watches without
+	// a context of its own) ended by the call (its timers, its transport)
+	// or by the caller's context under it.
+	ends := []struct {
+		name string
+		ctx  func(t *testing.T) (ctx context.Context, end func())
+		want error
+	}{
+		{"a cancelled context", func(t *testing.T) (context.Context, func()) {
+			ctx, cancel := context.WithCancel(h1Ctx(t))
+			return ctx, cancel
+		}, context.Canceled},
+		{"a call's context ended by the call", func(t *testing.T) (context.Context, func()) {
+			c := new(callctx.Ctx)
+			c.Start(h1Ctx(t))
+			return c, func() { c.End(errors.New("the call's idle timeout")) }
+		}, context.Canceled},
+		{"a call's context under a cancelled one", func(t *testing.T) (context.Context, func()) {
+			parent, cancel := context.WithCancel(h1Ctx(t))
+			c := new(callctx.Ctx)
+			c.Start(parent)
+			return c, cancel
+		}, context.Canceled},
+	}
+	for _, e := range ends {
+		d := newH1Doer()
+		t.Run(e.name+"/while waiting for the head", func(t *testing.T) {
+			got := make(chan struct{})
+			s := startRaw(t, 1, func(_ int, c net.Conn, br *bufio.Reader) {
+				if _, _, ok := readRequest(t, br); ok {
+					close(got)
+					io.Copy(io.Discard, br) // no answer; until the client hangs up
+				}
+			})
+			ctx, end := e.ctx(t)
+			r := h1Post("{}")
+			r.URL = s.url()
+			errc := make(chan error, 1)
+			go func() {
+				_, err := d.Do(ctx, r)
+				errc <- err
+			}()
+			<-got
+			end()
+			assert.ErrorIs(t, <-errc, e.want)
 		})
-		ctx, cancel := context.WithCancel(h1Ctx(t))
-		r := h1Post("{}")
-		r.URL = s.url()
-		errc := make(chan error, 1)
-		go func() {
-			_, err := d.Do(ctx, r)
-			errc <- err
-		}()
-		<-got
-		cancel()
-		assert.ErrorIs(t, <-errc, context.Canceled)
-	})
-	t.Run("while reading a stream", func(t *testing.T) {
-		s := startRaw(t, 1, func(_ int, c net.Conn, br *bufio.Reader) {
-			if _, _, ok := readRequest(t, br); ok {
-				io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: hi\n\n")
-				io.Copy(io.Discard, br) // the stream stays open until the client hangs up
-			}
+		t.Run(e.name+"/while reading a stream", func(t *testing.T) {
+			s := startRaw(t, 1, func(_ int, c net.Conn, br *bufio.Reader) {
+				if _, _, ok := readRequest(t, br); ok {
+					io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: hi\n\n")
+					io.Copy(io.Discard, br) // the stream stays open until the client hangs up
+				}
+			})
+			ctx, end := e.ctx(t)
+			r := h1Post("{}")
+			r.URL = s.url()
+			resp, err := d.Do(ctx, r)
+			require.NoError(t, err)
+			buf := make([]byte, 64)
+			n, err := resp.Body.Read(buf)
+			require.NoError(t, err)
+			assert.Equal(t, ": hi\n\n", string(buf[:n]))
+			end()
+			_, err = io.ReadAll(resp.Body)
+			assert.Error(t, err, "the read ends with the request's ctx")
+			resp.Body.Close()
+			d.mu.Lock()
+			assert.Empty(t, d.idle, "a connection whose stream was cut is not kept")
+			d.mu.Unlock()
 		})
-		ctx, cancel := context.WithCancel(h1Ctx(t))
-		r := h1Post("{}")
-		r.URL = s.url()
-		resp, err := d.Do(ctx, r)
-		require.NoError(t, err)
-		buf := make([]byte, 64)
-		n, err := resp.Body.Read(buf)
-		require.NoError(t, err)
-		assert.Equal(t, ": hi\n\n", string(buf[:n]))
-		cancel()
-		_, err = io.ReadAll(resp.Body)
-		assert.Error(t, err, "the read ends with the request's ctx")
-		resp.Body.Close()
-		d.mu.Lock()
-		assert.Empty(t, d.idle, "a connection whose stream was cut is not kept")
-		d.mu.Unlock()
-	})
+	}
 }
 
 func TestH1RedirectsGoToNetHTTP(t *testing.T) {
