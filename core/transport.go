@@ -75,14 +75,14 @@ type SendOptions struct {
 	// indefinitely (subscriptions/listen).
 	LongLived bool
 	// Abort, when set, ends the ctx Send was given, with a cause. The
-	// session sets it to the cancel function of the context it derived
-	// for this one request (its timeouts end it), so that a transport that
-	// must be able to end the request itself (its connection closed, the
-	// request cancelled, an answered stream left open) uses ctx as it is
-	// instead of deriving a context of its own per request. A transport
-	// may call it at any time, from any goroutine; the session takes the
-	// outcome from what Send returned and the answer it got, not from
-	// ctx's end.
+	// session sets it to the End of the request's own context (the
+	// caller's, which the request's timeouts end too; internal/callctx),
+	// so that a transport that must be able to end the request itself
+	// (its connection closed, the request cancelled, an answered stream
+	// left open) uses ctx as it is instead of deriving a context of its
+	// own per request. A transport may call it at any time, from any
+	// goroutine; the session takes the outcome from what Send returned
+	// and the answer it got, not from ctx's end.
 	Abort context.CancelCauseFunc
 }
 

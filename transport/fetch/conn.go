@@ -385,7 +385,7 @@ func (c *conn) postRequest(ctx context.Context, m *jsonrpc.Request, opts *core.S
 	// caller's goroutine and cancels that ctx when the call fails: timeout,
 	// cancellation); the connection's end aborts it through c.streams
 	// (end), and a modern cancellation through abortStream. The session
-	// gives the cancel function of ctx in opts.Abort: ctx is used as it is
+	// gives the function that ends ctx in opts.Abort: ctx is used as it is
 	// (a context derived per request costs a context, its children's map
 	// and its done channel); without it the request gets its own.
 	rctx, abort, own := ctx, opts.Abort, opts.Abort == nil
