@@ -620,7 +620,13 @@ func TestLegacySSE(t *testing.T) {
 		t.Run(fmt.Sprintf("modern=%v", modern), func(t *testing.T) {
 			e := newEnv(t, &demoserver.Options{Modern: modern})
 			r := newRecorder()
-			cs := connect(t, e, r, "", true)
+			// The legacy version asked for, not the SDK client's default: with
+			// none it probes server/discover first, and the SDK's SSE handler
+			// answers that probe with the modern version when the probe is
+			// dispatched before the session's supported versions are set (a
+			// race in the SDK, seen once under CI load; the 2024-11-05
+			// transport carries only the legacy era, which this test is about).
+			cs := connect(t, e, r, legacyVersion, true)
 			require.Equal(t, legacyVersion, cs.InitializeResult().ProtocolVersion)
 			require.Equal(t, "hi", callText(t, cs, "echo", map[string]any{"text": "hi"}))
 			require.JSONEq(t, `{"action":"accept","content":{"age":42,"name":"Ada","color":"green"}}`, callText(t, cs, "elicit", nil))
