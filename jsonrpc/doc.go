@@ -3,7 +3,7 @@
 // [Response] and the error object [Error]), request ids ([ID], [Int64ID],
 // [StringID]) and the codec ([EncodeMessage], [AppendMessage],
 // [DecodeMessage], [DecodeMessages] for the batches of the 2025-03-26
-// revision).
+// revision, and [AppendMessages], which decodes into a caller's slice).
 //
 // Transports (package transport/fetch, transport/ws, or a caller's own
 // core.Conn) carry these values; the client engine (package core) gives

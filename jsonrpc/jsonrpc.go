@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -438,20 +439,28 @@ func errorField(key string) int {
 // DecodeMessages decodes a message or a JSON-RPC batch (an array of
 // messages, allowed by the 2025-03-26 revision).
 func DecodeMessages(data []byte) ([]Message, error) {
+	return AppendMessages(nil, data)
+}
+
+// AppendMessages is DecodeMessages appending the messages to dst; on an
+// error it returns dst as it was. A caller that passes room for one (a
+// slice of a local array) decodes a message that is not a batch — nearly
+// all of them — without a slice of its own.
+func AppendMessages(dst []Message, data []byte) ([]Message, error) {
 	data = bytes.TrimLeft(data, " \t\r\n")
 	if len(data) == 0 || data[0] != '[' {
 		m, err := DecodeMessage(data)
 		if err != nil {
-			return nil, err
+			return dst, err
 		}
-		return []Message{m}, nil
+		return append(dst, m), nil
 	}
 	if err := jsonscan.SyntaxError(data); err != nil {
-		return nil, invalid(err)
+		return dst, invalid(err)
 	}
 	elems, err := jsonscan.Elements(data)
 	if err != nil {
-		return nil, invalid(err)
+		return dst, invalid(err)
 	}
 	ws := make([]wireMessage, len(elems))
 	for i, e := range elems {
@@ -459,17 +468,20 @@ func DecodeMessages(data []byte) ([]Message, error) {
 		case 'n': // null: an empty message, refused below
 		case '{':
 			if err := ws[i].split(e); err != nil {
-				return nil, err
+				return dst, err
 			}
 		default:
-			return nil, errf.Errorf("%w: json: cannot unmarshal %s into Go value of type jsonrpc.wireMessage", ErrInvalidMessage, jsonscan.KindName(e))
+			return dst, errf.Errorf("%w: json: cannot unmarshal %s into Go value of type jsonrpc.wireMessage", ErrInvalidMessage, jsonscan.KindName(e))
 		}
 	}
-	out := make([]Message, 0, len(ws))
+	out := slices.Grow(dst, len(ws))
+	if out == nil {
+		out = []Message{} // an empty batch decodes to no messages, not to nil
+	}
 	for i := range ws {
 		m, err := ws[i].toMessage()
 		if err != nil {
-			return nil, err
+			return dst, err
 		}
 		out = append(out, m)
 	}

@@ -176,3 +176,45 @@ func TestResultStrings(t *testing.T) {
 		assert.False(t, known)
 	})
 }
+
+func TestAppendMessages(t *testing.T) {
+	first := &Request{Method: "before"}
+	tests := []struct {
+		name    string
+		in      string
+		methods []string // of the messages appended after first
+		wantErr bool
+	}{
+		{"one message", ` {"jsonrpc":"2.0","method":"a"}`, []string{"a"}, false},
+		{"a batch", "\n[{\"jsonrpc\":\"2.0\",\"method\":\"a\"},{\"jsonrpc\":\"2.0\",\"method\":\"b\"}]", []string{"a", "b"}, false},
+		{"an empty batch", `[]`, nil, false},
+		{"a bad message", `{"jsonrpc":"2.0","method":`, nil, true},
+		{"a bad batch member", `[{"jsonrpc":"2.0","method":"a"},5]`, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dst := []Message{first}
+			got, err := AppendMessages(dst, []byte(tt.in))
+			if tt.wantErr {
+				require.Error(t, err)
+				assert.Equal(t, dst, got, "dst as it was")
+				_, derr := DecodeMessages([]byte(tt.in))
+				assert.Equal(t, derr.Error(), err.Error(), "DecodeMessages's error")
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, got, 1+len(tt.methods))
+			assert.Same(t, first, got[0])
+			for i, m := range tt.methods {
+				assert.Equal(t, m, got[1+i].(*Request).Method)
+			}
+		})
+	}
+	t.Run("room for one message allocates no slice", func(t *testing.T) {
+		in := []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+		var one [1]Message
+		withRoom := testing.AllocsPerRun(50, func() { _, _ = AppendMessages(one[:0], in) })
+		without := testing.AllocsPerRun(50, func() { _, _ = DecodeMessages(in) })
+		assert.Equal(t, without-1, withRoom)
+	})
+}

@@ -236,11 +236,11 @@ func appendUnicodeEscape(dst []byte, r rune) []byte {
 
 // RawString returns the value of a raw JSON string ("" for other values).
 func RawString(raw rawjson.RawMessage) string {
+	if b, ok := plainString(raw); ok {
+		return string(b)
+	}
 	if len(raw) < 2 || raw[0] != '"' {
 		return ""
-	}
-	if bytes.IndexByte(raw, '\\') < 0 && IsASCII(raw) {
-		return string(raw[1 : len(raw)-1])
 	}
 	s, _ := Unquote(raw)
 	return s
@@ -250,13 +250,20 @@ func RawString(raw rawjson.RawMessage) string {
 // RawString(raw) == s says, without making the string when raw has no
 // escapes (the common case: a resultType compared on every result).
 func RawStringIs(raw rawjson.RawMessage, s string) bool {
-	if len(raw) < 2 || raw[0] != '"' {
-		return s == "" // RawString's "" for a value that is not a string
-	}
-	if bytes.IndexByte(raw, '\\') < 0 && IsASCII(raw) {
-		return string(raw[1:len(raw)-1]) == s
+	if b, ok := plainString(raw); ok {
+		return string(b) == s
 	}
 	return RawString(raw) == s
+}
+
+// plainString returns the bytes between the quotes of raw, a JSON string
+// with no escapes and only ASCII (its value as it is); ok is false for
+// any other value.
+func plainString(raw rawjson.RawMessage) (b []byte, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 || !IsASCII(raw) {
+		return nil, false
+	}
+	return raw[1 : len(raw)-1], true
 }
 
 // add appends x, for the encoders' punctuation: one call instead of an

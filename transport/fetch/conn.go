@@ -550,8 +550,8 @@ func (c *conn) readJSON(ctx context.Context, resp *Response, id int64, ct string
 		}
 		return
 	}
-	var one [1]jsonrpc.Message
-	msgs, err := decodeMessages(b, &one)
+	var one [1]jsonrpc.Message // room for the message of a body that is not a batch
+	msgs, err := jsonrpc.AppendMessages(one[:0], b)
 	if err != nil {
 		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: badBodyError(ct, b, err)})
 		return
@@ -566,24 +566,6 @@ func (c *conn) readJSON(ctx context.Context, resp *Response, id int64, ct string
 	if !answered {
 		c.push(&jsonrpc.Response{ID: jsonrpc.Int64ID(id), TransportErr: errf.Errorf("%w: the JSON body held no response to request %d", ErrStreamEnded, id)})
 	}
-}
-
-// decodeMessages is jsonrpc.DecodeMessages with a message that is not a
-// batch (nearly all of them) returned in one, not in a slice of its own.
-func decodeMessages(b []byte, one *[1]jsonrpc.Message) ([]jsonrpc.Message, error) {
-	i := 0
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	if i < len(b) && b[i] == '[' {
-		return jsonrpc.DecodeMessages(b)
-	}
-	m, err := jsonrpc.DecodeMessage(b)
-	if err != nil {
-		return nil, err
-	}
-	one[0] = m
-	return one[:], nil
 }
 
 // streamResult summarises one SSE stream.
@@ -633,8 +615,8 @@ func (c *conn) consume(body io.Reader, id int64, stop func(), res *streamResult)
 		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
 			continue // priming event, keep-alive or unknown type
 		}
-		var one [1]jsonrpc.Message
-		msgs, err := decodeMessages(ev.Data, &one)
+		var one [1]jsonrpc.Message // room for the event's message
+		msgs, err := jsonrpc.AppendMessages(one[:0], ev.Data)
 		if err != nil {
 			res.bad++
 			continue

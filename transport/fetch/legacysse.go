@@ -141,8 +141,8 @@ func (c *conn) legacyEvents(r *sse.Reader, endpoint chan<- error) error {
 			if len(ev.Data) == 0 {
 				continue
 			}
-			var one [1]jsonrpc.Message
-			msgs, err := decodeMessages(ev.Data, &one)
+			var one [1]jsonrpc.Message // room for the event's message
+			msgs, err := jsonrpc.AppendMessages(one[:0], ev.Data)
 			if err != nil {
 				continue
 			}
