@@ -21,7 +21,8 @@ import (
 // context encoding/json reports (the innermost struct and the field path).
 type dec struct {
 	jsonscan.Decoder
-	memo *metaMemo // a session's memo of result _meta objects; nil: none
+	memo   *metaMemo   // a session's memo of result _meta objects; nil: none
+	memoIn *structType // the struct whose _meta goes through memo
 }
 
 func newDec() *dec { return &dec{} }

@@ -145,7 +145,12 @@ func (d *dec) decodeStruct(v []byte, st *structType, p unsafe.Pointer) {
 		if fi >= 0 {
 			f := &st.fields[fi]
 			outer, depth := d.Enter(st.short, f.via, f.name)
-			d.setField(f, unsafe.Add(p, f.off), v[i:vend])
+			q := unsafe.Add(p, f.off)
+			if f.kind == kMeta && st == d.memoIn && *(*map[string]any)(q) == nil {
+				d.memoMeta(v[i:vend], (*map[string]any)(q))
+			} else {
+				d.setField(f, q, v[i:vend])
+			}
 			d.Leave(outer, depth)
 		}
 		i = jsonscan.SkipSpace(v, vend)
@@ -194,11 +199,7 @@ func (d *dec) setField(f *field, q unsafe.Pointer, v []byte) {
 	case kRaw:
 		d.Raw(v, (*[]byte)(q))
 	case kMeta:
-		if d.memo != nil && *(*map[string]any)(q) == nil {
-			d.memoMeta(v, (*map[string]any)(q))
-		} else {
-			d.AnyMap(v, (*map[string]any)(q), "core.Meta")
-		}
+		d.AnyMap(v, (*map[string]any)(q), "core.Meta")
 	case kMap:
 		d.AnyMap(v, (*map[string]any)(q), "map[string]interface {}")
 	case kAny:
@@ -358,7 +359,11 @@ func decodeCallToolResult(data []byte, r *CallToolResult, memo *metaMemo) error 
 		return jsonscan.ErrEmpty
 	}
 	d := newDec()
-	d.memo = memo
+	if memo != nil {
+		// The result's own _meta only: a content block's may differ from
+		// block to block, and would push the result's out of the memo.
+		d.memo, d.memoIn = memo, &callResultT
+	}
 	d.decodeStruct(data, &callResultT, unsafe.Pointer(r))
 	return d.Err
 }

@@ -877,6 +877,15 @@ func TestMetaMemo(t *testing.T) {
 	require.Error(t, decodeCallToolResult(bad, &e, &memo))
 	assert.Equal(t, `{"k":"v"}`, string(memo.last.Load().raw))
 
+	// Only the result's own _meta is kept: a content block's is decoded
+	// as it is, and leaves the memo alone.
+	withContentMeta := []byte(`{"_meta":{"k":"v"},"content":[{"type":"text","text":"x","_meta":{"block":1}},{"type":"text","text":"y","_meta":{"block":2}}]}`)
+	var g CallToolResult
+	require.NoError(t, decodeCallToolResult(withContentMeta, &g, &memo))
+	assert.Equal(t, Meta{"k": "v"}, g.Meta)
+	assert.Equal(t, Meta{"block": float64(2)}, g.Content[1].Meta)
+	assert.Equal(t, `{"k":"v"}`, string(memo.last.Load().raw))
+
 	// A repeated _meta allocates only its maps: the strings are shared.
 	var f CallToolResult
 	allocsPlain := testing.AllocsPerRun(50, func() { f = CallToolResult{}; _ = decodeCallToolResult(in, &f, nil) })
