@@ -573,17 +573,15 @@ func (s *Session) callToolTask(ctx context.Context, params *CallToolParams, opts
 			return s.awaitTask(ctx, t, opts)
 		}
 	}
-	raw, err := s.Request(ctx, MethodCallTool, params, opts)
-	var rpc *RPCError
-	if errf.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
-		raw, err = s.Request(ctx, MethodCallTool, params, s.tasksMeta(opts))
+	send, err := marshalParams(params)
+	if err != nil {
+		return nil, err
 	}
+	raw, w, isTask, err := s.callToolProbed(ctx, era, send, nativeOpts(opts), true)
 	if err != nil && raw == nil {
 		return nil, err
 	}
-	if w, ok, terr := taskCreated(era, raw); terr != nil {
-		return nil, terr
-	} else if ok {
+	if isTask {
 		return s.awaitTask(ctx, s.newTask(params.Name, w), opts)
 	}
 	// A plain result (the common case: no Task is made).
@@ -600,6 +598,39 @@ func (s *Session) awaitTask(ctx context.Context, t *Task, opts *CallOptions) (*C
 		return nil, &TaskCreatedError{Task: t}
 	}
 	return t.Wait(ctx, nil)
+}
+
+// callToolProbed runs a tools/call request (params encoded) through the
+// pipeline and reports whether its result is a task handle: as the
+// pipeline found while it checked the result, or, for a cached result it
+// did not check, as taskCreated finds. A modern server that insists on the
+// tasks extension (-32021) is asked again with it declared (native: the
+// caller's opts are Go values, see nativeOpts). A failed call returns its
+// result, if any (an *OutputSchemaError comes with one), and its error,
+// not a task.
+func (s *Session) callToolProbed(ctx context.Context, era Era, params RawMessage, opts *CallOptions, native bool) (RawMessage, *wireTask, bool, error) {
+	var probe taskProbe
+	raw, err := s.callProbe(ctx, MethodCallTool, params, opts, nil, &probe)
+	var rpc *RPCError
+	if errf.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
+		retry := s.tasksMeta(opts)
+		if native {
+			retry = nativeOpts(retry)
+		}
+		probe = taskProbe{}
+		raw, err = s.callProbe(ctx, MethodCallTool, params, retry, nil, &probe)
+	}
+	if err != nil {
+		return raw, nil, false, err
+	}
+	w, ok, terr := probe.task, probe.ok, probe.err
+	if !probe.set { // a cached result: the pipeline did not look at it
+		w, ok, terr = taskCreated(era, raw)
+	}
+	if terr != nil {
+		return nil, nil, false, terr
+	}
+	return raw, w, ok, nil
 }
 
 // CallToolRaw is CallTool for bridges: raw params in, the raw result out
@@ -624,25 +655,9 @@ func (s *Session) CallToolRaw(ctx context.Context, params RawMessage, opts *Call
 			}
 		}
 	}
-	var probe taskProbe
-	raw, err := s.callProbe(ctx, MethodCallTool, send, opts, nil, &probe)
-	var rpc *RPCError
-	if errf.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
-		probe = taskProbe{}
-		raw, err = s.callProbe(ctx, MethodCallTool, send, s.tasksMeta(opts), nil, &probe)
-	}
-	if err != nil {
+	raw, w, isTask, err := s.callToolProbed(ctx, era, send, opts, false)
+	if err != nil || !isTask {
 		return raw, err
-	}
-	w, ok, terr := probe.task, probe.ok, probe.err
-	if !probe.set { // a cached result: the pipeline did not look at it
-		w, ok, terr = taskCreated(era, raw)
-	}
-	if terr != nil {
-		return nil, terr
-	}
-	if !ok {
-		return raw, nil
 	}
 	if name == "" {
 		ms, _ := objectMembers(params)
