@@ -121,6 +121,9 @@ nodetest "runtimes (Deno, Bun, workerd)" "$node22" --test-concurrency=1 tests/ru
 step "npm package (npm pack, publint, attw, installed and type-checked)"
 nodetest "npm package" node --test-concurrency=1 tests/package/*.test.mjs
 
+step "size budgets (scripts/size.sh, as make size: the modules' gzip budgets and what they link)"
+nodetest "size budgets" node tests/size/size.test.mjs
+
 step "benchmark instrument (bench/bench.test.mjs: the bench server and one short round of each client)"
 nodetest "benchmark instrument" node --test-concurrency=1 bench/bench.test.mjs
 
