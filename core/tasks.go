@@ -577,7 +577,7 @@ func (s *Session) callToolTask(ctx context.Context, params *CallToolParams, opts
 	if err != nil {
 		return nil, err
 	}
-	raw, w, isTask, err := s.callToolProbed(ctx, era, send, nativeOpts(opts), nativeOpts)
+	raw, w, isTask, err := s.callToolProbed(ctx, era, send, nativeOpts(opts))
 	if err != nil && raw == nil {
 		return nil, err
 	}
@@ -604,23 +604,17 @@ func (s *Session) awaitTask(ctx context.Context, t *Task, opts *CallOptions) (*C
 // pipeline and reports whether its result is a task handle: as the
 // pipeline found while it checked the result, or, for a cached result it
 // did not check, as taskCreated finds. A modern server that insists on the
-// tasks extension (-32021) is asked again with it declared, with the
-// options retry makes of those (nil: as they are; CallTool's are Go
-// values, see nativeOpts — a function value, so that the hosts' modules,
-// which call CallToolRaw only, do not link encoding/json). A failed call
-// returns its result, if any (an *OutputSchemaError comes with one), and
-// its error, not a task.
-func (s *Session) callToolProbed(ctx context.Context, era Era, params RawMessage, opts *CallOptions, retry func(*CallOptions) *CallOptions) (RawMessage, *wireTask, bool, error) {
+// tasks extension (-32021) is asked again with it declared (tasksMeta
+// keeps opts' encoder; what it adds is JSON-shaped). A failed call returns
+// its result, if any (an *OutputSchemaError comes with one), and its
+// error, not a task.
+func (s *Session) callToolProbed(ctx context.Context, era Era, params RawMessage, opts *CallOptions) (RawMessage, *wireTask, bool, error) {
 	var probe taskProbe
 	raw, err := s.callProbe(ctx, MethodCallTool, params, opts, nil, &probe)
 	var rpc *RPCError
 	if errf.As(err, &rpc) && era == EraModern && rpc.Code == CodeMissingRequiredClientCapability && requiresTasksExtension(rpc) && !s.client.opts.Tasks {
-		again := s.tasksMeta(opts)
-		if retry != nil {
-			again = retry(again)
-		}
 		probe = taskProbe{}
-		raw, err = s.callProbe(ctx, MethodCallTool, params, again, nil, &probe)
+		raw, err = s.callProbe(ctx, MethodCallTool, params, s.tasksMeta(opts), nil, &probe)
 	}
 	if err != nil {
 		return raw, nil, false, err
@@ -657,7 +651,7 @@ func (s *Session) CallToolRaw(ctx context.Context, params RawMessage, opts *Call
 			}
 		}
 	}
-	raw, w, isTask, err := s.callToolProbed(ctx, era, send, opts, nil)
+	raw, w, isTask, err := s.callToolProbed(ctx, era, send, opts)
 	if err != nil || !isTask {
 		return raw, err
 	}
