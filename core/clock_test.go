@@ -204,8 +204,11 @@ func TestSubscriptionReopenBackoff(t *testing.T) {
 	listens := make(chan *jsonrpc.Request, 8)
 	var failing atomic.Bool
 	f.handle(MethodListen, func(r *jsonrpc.Request) (any, *jsonrpc.Error) {
+		// Read the switch before telling the test: the test flips it as soon
+		// as it sees this request, and the answer must be the one it expects.
+		fail := failing.Load()
 		listens <- r
-		if failing.Load() {
+		if fail {
 			return nil, &jsonrpc.Error{Code: CodeInternalError, Message: "not now"}
 		}
 		meta := map[string]any{MetaSubscriptionID: r.ID.Raw()}
