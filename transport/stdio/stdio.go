@@ -228,13 +228,14 @@ func (t *Transport) Connect(ctx context.Context) (core.Conn, error) {
 	// The child has its copies.
 	closeAll(stdinR, stdoutW, stderrW)
 	c := &conn{
-		t:      t,
-		cmd:    cmd,
-		stdin:  stdinW,
-		stdout: stdoutR,
-		stderr: stderrR,
-		in:     make(chan jsonrpc.Message, inboxSize),
-		exited: make(chan struct{}),
+		t:          t,
+		cmd:        cmd,
+		stdin:      stdinW,
+		stdout:     stdoutR,
+		stderr:     stderrR,
+		in:         make(chan jsonrpc.Message, inboxSize),
+		exited:     make(chan struct{}),
+		stderrDone: make(chan struct{}),
 	}
 	t.mu.Lock()
 	t.live = cmd
@@ -265,8 +266,9 @@ type conn struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	exited  chan struct{} // closed when the process has exited
-	waitErr error         // set before exited is closed
+	exited     chan struct{} // closed when the process has exited
+	waitErr    error         // set before exited is closed
+	stderrDone chan struct{} // closed when copyStderr has read stderr to its end
 
 	wmu sync.Mutex // one line written at a time
 
@@ -299,6 +301,7 @@ func (c *conn) wait() {
 // copyStderr passes the server's standard error on and keeps its tail.
 func (c *conn) copyStderr() {
 	defer c.wg.Done()
+	defer close(c.stderrDone)
 	buf := make([]byte, 8<<10)
 	for {
 		n, err := c.stderr.Read(buf)
@@ -426,6 +429,15 @@ func (c *conn) finish() {
 		select {
 		case <-c.exited:
 			exitErr = &ExitError{ExitCode: c.cmd.ProcessState.ExitCode(), Err: c.waitErr}
+			// What the server wrote to stderr before it exited may not
+			// have been read yet (its last words: why it exited). Its
+			// end comes with the exit, unless a process it started
+			// holds the pipe, so the wait for it has the same bound.
+			select {
+			case <-c.stderrDone:
+			case <-time.After(c.t.opts.CloseTimeout):
+			case <-c.ctx.Done():
+			}
 		case <-time.After(c.t.opts.CloseTimeout):
 			exitErr = &ExitError{ExitCode: -1}
 		case <-c.ctx.Done():
