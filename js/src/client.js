@@ -50,6 +50,18 @@ const registry = typeof FinalizationRegistry === "function"
   ? new FinalizationRegistry(({ api, handle }) => { try { api.freeClient(handle); } catch { /* instance gone */ } })
   : null;
 
+// isHeaders reports whether h is a Headers object (fetch's). A plain
+// object or undefined is told apart without naming the Headers global:
+// Node 20 loads its whole fetch implementation (undici) the first time
+// that global is read, which was a third of a first connect's time there
+// (≈ 45 ms; docs/architecture.md, "Start-up in Node").
+function isHeaders(h) {
+  if (h === undefined || h === null || typeof h !== "object") return false;
+  const proto = Object.getPrototypeOf(h);
+  if (proto === Object.prototype || proto === null) return false;
+  return typeof Headers === "function" && h instanceof Headers;
+}
+
 function callbackError(where, err) {
   // A throwing notification callback must not break the client.
   if (typeof console !== "undefined") console.error(`mcpwasm: ${where} callback threw`, err);
@@ -228,7 +240,7 @@ export class Client {
       throw new TypeError(`connect: unknown transport "${opts.transport}" (known: ${TRANSPORTS.join(", ")})`);
     }
     if (opts.fetch !== undefined && typeof opts.fetch !== "function") throw new TypeError('connect: option "fetch" must be a function');
-    const headers = opts.headers instanceof Headers ? Object.fromEntries(opts.headers.entries()) : opts.headers;
+    const headers = isHeaders(opts.headers) ? Object.fromEntries(opts.headers.entries()) : opts.headers;
     const auth = opts.auth === undefined ? undefined : authBridge(opts.auth); // OAuth (auth.js)
     if (auth && opts.transport === "websocket") throw new TypeError('connect: auth applies to the HTTP transports, not "websocket"');
     // "port": a transport written in JavaScript (see index.d.ts, MessagePort); it travels in the fetch argument's place.

@@ -83,6 +83,26 @@ test("a JS fetch can be injected", async () => {
   assert.ok(seen.filter((m) => m === "POST").length >= 2, `saw ${seen}`);
 });
 
+test("the headers option, a plain object or a Headers object, goes with every request", async (t) => {
+  for (const [name, headers] of [["plain object", { "X-Custom": "v1" }], ["Headers", new Headers({ "X-Custom": "v1" })]]) {
+    await t.test(name, async () => {
+      const seen = [];
+      const c = new Client({ name: "x", version: "1" });
+      await c.connect(server.url, {
+        headers,
+        fetch: (input, init) => {
+          seen.push(new Headers(init?.headers).get("x-custom"));
+          return fetch(input, init);
+        },
+      });
+      await c.listTools();
+      await c.close();
+      assert.ok(seen.length >= 2, `requests: ${seen.length}`);
+      assert.deepEqual(seen.filter((v) => v !== "v1"), [], "every request carries the header");
+    });
+  }
+});
+
 // A 307 in front of a real server (servers redirect /mcp to /mcp/ and the
 // like): Node's fetch is asked for redirect "error" first (js/src/host.js),
 // so the helper must send the refused request again, following, and keep
