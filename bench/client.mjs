@@ -21,7 +21,9 @@
 // background threads once they have run enough, and JavaScript's the same way, so rows measured
 // before that compare start-up costs instead of per-call costs. The warm-up makes every kind of
 // call its rows make, one after the other: sequential echo calls for half of the time, then each
-// result size of its payload rows for an even share of the other half (at least one call each):
+// result size of its payload rows for an even share of the other half (at least one call each; a
+// process with no payload rows, as the bare floors', makes the echo half alone — the echo warm-up
+// is the same for every client, and a payload warm-up warms nothing such a process measures):
 // a payload's code (the validation of a long string, the copies) is other code than an echo's,
 // and warmed up with echo calls alone a 1 MB row measured its own compilation (with one warm-up
 // call and 0.4 s: 7.4–8.3 ms of CPU per call for mcpwasm instead of 3.1–3.8 ms, and 2.7–3.3 against
@@ -240,9 +242,8 @@ try {
   marks.cold100 = performance.now() - c0;
   if (WARM_SECONDS > 0) {
     const sizes = [...new Set(rows.filter((r) => r.tool === "payload").map((r) => r.bytes))];
-    const share = sizes.length ? WARM_SECONDS / 2 / sizes.length : 0;
-    await run(echo1, 1, (WARM_SECONDS - share * sizes.length) * 1000, 1e9);
-    for (const bytes of sizes) await run({ name: `warm-up ${bytes}`, tool: "payload", bytes, conc: 1 }, 1, share * 1000, 1e9);
+    await run(echo1, 1, (WARM_SECONDS / 2) * 1000, 1e9);
+    for (const bytes of sizes) await run({ name: `warm-up ${bytes}`, tool: "payload", bytes, conc: 1 }, 1, (WARM_SECONDS / 2 / sizes.length) * 1000, 1e9);
   }
   if (SOAK > 0) {
     if (!client.stats) throw new Error("the soak needs moduleStats (mcpwasm only)");

@@ -5,10 +5,11 @@
 #  2. bench/run.mjs: the JS package in Node 20 and Node 22 against the
 #     TypeScript SDK v2 client and a bare fetch loop, same TypeScript SDK v2
 #     server, both eras, JSON and SSE answers, fresh process per client per
-#     round; start-up; a 100k-call soak; the native Go client against the
-#     official Go SDK client. It writes docs/bench.md and docs/bench.svg.
-#     Its knobs (BENCH_QUICK=1 for a small run, BENCH_ROUNDS, …) are listed
-#     at the top of bench/run.mjs. Set BENCH_GO=0 to skip step 1;
+#     round; start-up; a 100k-call soak (against the official Go SDK
+#     server); the native Go client against the official Go SDK client.
+#     It writes docs/bench.md and docs/bench.svg. Its knobs (BENCH_QUICK=1
+#     for a small run, BENCH_ROUNDS, …) are listed at the top of
+#     bench/run.mjs. Set BENCH_GO=0 to skip step 1;
 #     BENCH_GO_TIME (default 0.3s) is step 1's -benchtime (a fixed 2000x
 #     made the 22 ms large-SSE-event benchmark alone take 45 s).
 set -euo pipefail
