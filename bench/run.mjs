@@ -58,11 +58,11 @@
 //   BENCH_TIMEOUT=180      seconds one client process may take before it is killed
 //   BENCH_SOAK_TIMEOUT=900 the same for the soak process
 //
-// Duration (2 cores): the first full run, on a machine shared with other heavy jobs (load average
-// 5–8) and before the warm-ups were trimmed, took 22 minutes; a later partial run at that load took
-// 72 s per configuration, and the soak alone (100k calls) 4.2 minutes, so the default run is about
-// 16 minutes at that load and, by estimate, about 8 on a quiet machine. Lower BENCH_SECONDS or
-// BENCH_SOAK to go faster. Timings are reported, never asserted.
+// Duration (2 cores, nothing else running): 9.3 minutes at ffba8e4 (the JS rounds 7.5 minutes, the
+// soak 32 s, the native part about a minute). The session before, on a slower machine and with the
+// soak against the TypeScript SDK server (65–100 s) and a 1.5 s echo warm-up in the bare floors'
+// processes, three runs took 12.2–14.3 minutes; those two changes take ≈ 50–85 s off. Lower
+// BENCH_SECONDS or BENCH_SOAK to go faster. Timings are reported, never asserted.
 
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync, statSync } from "node:fs";
