@@ -255,8 +255,14 @@ export class Client {
       auth: auth?.config,
     });
     const handle = this.#h();
-    const info = await this.#settle(opts.signal, (resolve, reject) =>
-      this.#api.connect(handle, String(url), json, opts.port ?? opts.fetch, opts.signal, resolve, reject, auth?.hooks));
+    const release = this.#api.holdLoop?.(); // Node: see holdLoop in index.node.js
+    let info;
+    try {
+      info = await this.#settle(opts.signal, (resolve, reject) =>
+        this.#api.connect(handle, String(url), json, opts.port ?? opts.fetch, opts.signal, resolve, reject, auth?.hooks));
+    } finally {
+      release?.();
+    }
     this.#info_ = JSON.parse(info);
     if (this.#handle === handle) this.#watch(handle);
     return this.#info_;

@@ -16,7 +16,28 @@ export const init = initWith({
   readFile,
   nodeHTTP: globalThis.process?.versions?.bun ? undefined : createNodeHTTP(),
   decodeString: typeof buffer.isAscii === "function" ? decodeString : undefined,
+  holdLoop,
 });
+
+/**
+ * holdLoop keeps Node's event loop busy (a timer that keeps it alive) until
+ * the function it returns is called: loader.js holds it for init() and
+ * client.js for each connect(). Whenever the loop has nothing left that
+ * keeps it alive, Node waits, on the main thread, until every task V8 runs
+ * in the background is done (its SpinEventLoop drains the platform's tasks
+ * when uv_run returns). In a fresh process those tasks are the WebAssembly
+ * module's validation and the optimised compiles of its hot functions, and
+ * a start-up step hits that point between its steps (an awaited compile, a
+ * socket Node opens on the next tick): Node 20 stalled init() and connect()
+ * by 15–35 ms each so (docs/architecture.md, "Start-up in Node"). Held,
+ * the loop goes on while those tasks run beside it. The steps held end by
+ * themselves (connect has its own timeouts), and the release runs on every
+ * way out, so a script still ends when its work ends.
+ */
+function holdLoop() {
+  const timer = setInterval(() => {}, 2 ** 31 - 1);
+  return () => clearInterval(timer);
+}
 
 /**
  * decodeString turns a long string's UTF-8 bytes into a string: those of

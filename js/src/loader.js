@@ -40,9 +40,11 @@ export function init(options) {
  * point imports the .wasm as one) or the file next to the package read
  * with defaults.readFile (the Node entry point). defaults.nodeHTTP is the
  * Node entry point's HTTP client (nodehttp.js) the fetch helper uses where
- * it applies, and defaults.decodeString its decoder of long strings (see
- * createLane). The browser entry point uses none of them, so it imports
- * nothing Node-specific.
+ * it applies, defaults.decodeString its decoder of long strings (see
+ * createLane), and defaults.holdLoop keeps Node's event loop busy for the
+ * time of a start-up step (init, and each client's connect) and returns
+ * its release: see holdLoop in index.node.js. The browser entry point uses
+ * none of them, so it imports nothing Node-specific.
  */
 export function initWith(defaults) {
   return (options) => initFrom(options, defaults);
@@ -54,13 +56,16 @@ async function initFrom(options, defaults) {
   if (sources.length > 1) throw new TypeError(`init: give one module source, not ${sources.join(" and ")}`);
   if (api || deferred) return;
   if (!pending) {
+    const release = defaults.holdLoop?.();
     pending = start(opts, defaults).then(
       (a) => {
+        release?.();
         if (a.deferred) deferred = a.deferred;
         else api = a;
         pending = null;
       },
       (err) => {
+        release?.();
         pending = null;
         throw err;
       },
@@ -112,7 +117,7 @@ async function start(opts, defaults) {
     // to start) only while handling a request: an init() at module scope
     // gets this far, and the module starts at the first client, inside a
     // request. Go runs main up to its registration synchronously.
-    return { deferred: () => withRearm(bootNow(go, instance, lane, defaults.nodeHTTP), rearm) };
+    return { deferred: () => withRearm(bootNow(go, instance, lane, defaults), rearm) };
   }
   let registered;
   const ready = new Promise((resolve, reject) => {
@@ -127,7 +132,7 @@ async function start(opts, defaults) {
   try {
     const a = await ready.catch((e) => { throw explainStartError(e); });
     if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
-    attachLane(a, instance, lane, defaults.nodeHTTP);
+    attachLane(a, instance, lane, defaults);
     return withRearm(a, rearm);
   } finally {
     if (globalThis.__mcpwasmRegister === registered) delete globalThis.__mcpwasmRegister;
@@ -144,17 +149,19 @@ function randomAllowed() {
 }
 
 // attachLane connects the module's fast lane (lane.js) and its fetch helper
-// (host.js) to the API object a; nodeHTTP is the Node entry point's HTTP
-// client (nodehttp.js) or undefined.
-function attachLane(a, instance, lane, nodeHTTP) {
-  const host = createHost(lane, nodeHTTP);
+// (host.js) to the API object a, with the entry point's defaults (see
+// initWith): its HTTP client (nodehttp.js) for the helper, and holdLoop for
+// the clients' connect.
+function attachLane(a, instance, lane, defaults) {
+  const host = createHost(lane, defaults.nodeHTTP);
   lane.bind(instance.exports, host);
   a.setHost(host);
   a.lane = lane;
+  a.holdLoop = defaults.holdLoop;
 }
 
 // bootNow starts an instantiated module and returns its API object at once.
-function bootNow(go, instance, lane, nodeHTTP) {
+function bootNow(go, instance, lane, defaults) {
   let a;
   const register = (x) => { a = x; };
   globalThis.__mcpwasmRegister = register;
@@ -163,7 +170,7 @@ function bootNow(go, instance, lane, nodeHTTP) {
   if (globalThis.__mcpwasmRegister === register) delete globalThis.__mcpwasmRegister;
   if (!a) throw explainStartError(failure ?? new Error("mcpwasm: the module did not start"));
   if (a.version !== ABI) throw new Error(`mcpwasm: module version ${a.version}, package expects ${ABI}`);
-  attachLane(a, instance, lane, nodeHTTP);
+  attachLane(a, instance, lane, defaults);
   return a;
 }
 
