@@ -570,11 +570,11 @@ function machineLine(started, finished) {
   ];
 }
 
-function markdown(started, finished) {
+function markdown(machine) {
   const md = [];
   md.push("# Benchmarks", "");
   md.push("Written by `make bench` (bench/run.mjs); do not edit by hand. Timings are measured, never asserted.", "");
-  md.push(...machineLine(started, finished).map((l) => `- ${l}`), "");
+  md.push(...machine.map((l) => `- ${l}`), "");
   md.push(
     "Each client runs in its own fresh Node process per round, the clients in turn, the order rotated by one place " +
     "per round (mcpwasm, TS SDK v2, bare fetch, bare node:http; then TS SDK v2, bare fetch, bare node:http, mcpwasm; …), " +
@@ -671,15 +671,17 @@ if (native.length > 0) {
   console.log(table(nt.head, nt.rows));
 }
 
+// Once, before the files are written (it names the commit, and whether the work tree differs from it).
+const machine = machineLine(started, finished);
 mkdirSync(OUT, { recursive: true });
-writeFileSync(path.join(OUT, "bench.md"), markdown(started, finished));
+writeFileSync(path.join(OUT, "bench.md"), markdown(machine));
 writeFileSync(path.join(OUT, "bench.svg"), chart());
 // The raw figures of every round, for before/after comparisons.
 writeFileSync(path.join(OUT, "bench.json"), JSON.stringify({
   started, finished, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER },
-  machine: machineLine(started, finished), results, native, soak: soakResults, failures,
+  machine, results, native, soak: soakResults, failures,
 }, null, 1) + "\n");
-console.log(`\n${machineLine(started, finished).join("\n")}`);
+console.log(`\n${machine.join("\n")}`);
 console.log(`wrote ${path.relative(repo, path.join(OUT, "bench.md"))}, bench.svg and bench.json (raw figures)`);
 if (failures.length > 0) {
   console.error(`\nbench: ${failures.length} failure(s):\n${failures.map((f) => `  ${f.split("\n")[0]}`).join("\n")}`);
