@@ -348,7 +348,8 @@ function buildGobench() {
 // The soak runs against the official Go SDK server (gobench server): what it measures is mcpwasm's
 // own state (goroutines, heaps, calls in flight), which does not depend on the server, and that
 // server answers 64 concurrent modern calls ≈ 1.3–2× as fast as the TypeScript SDK server on this
-// machine, and more steadily (100k calls: 49 s, against 65–100 s), which keeps the bench short.
+// machine, and more steadily (100k calls: 32–39 s in three runs, against 65–100 s), which keeps the
+// bench short.
 async function soakPart() {
   const server = await startServer(buildGobench(), ["server", ...(SOAK_ANSWERS === "json" ? ["-json"] : [])]);
   try {
