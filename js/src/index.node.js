@@ -28,11 +28,12 @@ export const init = initWith({
  * when uv_run returns). In a fresh process those tasks are the WebAssembly
  * module's validation and the optimised compiles of its hot functions, and
  * a start-up step hits that point between its steps (an awaited compile, a
- * socket Node opens on the next tick): Node 20 stalled init() and connect()
- * by 15–35 ms each so (docs/architecture.md, "Start-up in Node"). Held,
- * the loop goes on while those tasks run beside it. The steps held end by
- * themselves (connect has its own timeouts), and the release runs on every
- * way out, so a script still ends when its work ends.
+ * socket Node opens on the next tick): in Node 20, init() lost ≈ 15 ms so
+ * and the first socket of connect() 13–39 ms (docs/architecture.md,
+ * "Start-up in Node"). Held, the loop goes on while those tasks run beside
+ * it. The steps held end by themselves (connect has its own timeouts), and
+ * the release runs on every way out, so a script still ends when its work
+ * ends.
  */
 function holdLoop() {
   const timer = setInterval(() => {}, 2 ** 31 - 1);
