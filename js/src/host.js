@@ -141,8 +141,10 @@ export function createHost(lane, nodeHTTP) {
         lines = resp.lines;
         ct = resp.contentType;
       } else {
+        // forEach, not for…of: the same pairs, and in Deno ≈ 4 µs less per
+        // answer (its iterator goes through WebIDL's generic one).
         const pairs = [];
-        for (const [k, v] of resp.headers) pairs.push(k, v);
+        resp.headers.forEach((v, k) => pairs.push(k, v));
         lines = pairs.join("\n");
         ct = resp.headers.get("content-type") || "";
       }
@@ -177,6 +179,31 @@ function bodyLimit(maxBody) {
   return (Number.isSafeInteger(maxBody) && maxBody > 0 ? maxBody : 32 << 20) + 1;
 }
 
+// SMALL_WHOLE is the largest body readAll takes with arrayBuffer() (see
+// smallWhole).
+const SMALL_WHOLE = 64 << 10;
+
+// smallWhole reports whether resp's body is small and of a known length
+// that bounds it, so that arrayBuffer() reads it in one step: a
+// Content-Length of at most SMALL_WHOLE and maxBody, no Content-Encoding
+// (a compressed body's decoded length is not bounded by it), and every
+// header visible (a cross-origin answer hides Content-Encoding unless the
+// server exposes it). A reader hands each chunk over as a new buffer: in
+// Deno every ≈ 250 small answers read so cost a full collection of V8's old
+// generation, and a call ≈ 90 µs of CPU more than with arrayBuffer()
+// (docs/architecture.md, "A small JSON answer in one step"). Big bodies keep
+// the reader (see readAll).
+function smallWhole(resp, maxBody) {
+  if (!resp.headers) return false; // nodehttp.js's answers: one of unannounced length
+  if (resp.type === "cors" || resp.type === "opaque" || resp.type === "opaqueredirect") return false;
+  const cl = resp.headers.get("content-length");
+  if (cl === null || !/^[0-9]{1,6}$/.test(cl)) return false;
+  const n = Number(cl);
+  if (n > SMALL_WHOLE || n >= bodyLimit(maxBody)) return false;
+  const ce = resp.headers.get("content-encoding");
+  return ce === null || ce.trim().toLowerCase() === "identity";
+}
+
 // readAll reads a response body, at most limit bytes (maxBody+1: the
 // module reports a body that long as too large; the rest of the body is
 // cancelled, not read), and returns its chunks as {chunks, length}: the
@@ -189,6 +216,7 @@ async function readAll(resp, entry, maxBody) {
   // nodehttp.js's http: answers of announced length come whole, in one buffer
   const whole = resp.body.readAll?.();
   if (whole) return whole;
+  if (smallWhole(resp, maxBody)) return new Uint8Array(await resp.arrayBuffer());
   const reader = resp.body.getReader();
   entry.reader = reader;
   const limit = bodyLimit(maxBody);

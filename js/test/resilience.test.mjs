@@ -250,6 +250,63 @@ test("a JSON answer is read whole whether or not it announces its length, in any
   }
 });
 
+// bodyMeter wraps fetch so that each answer's body is counted as the client
+// pulls it (through a reader or arrayBuffer() alike): pulled() is the total.
+function bodyMeter() {
+  let total = 0;
+  const fetchFn = async (u, init) => {
+    const r = await globalThis.fetch(u, init);
+    if (!r.body) return r;
+    const src = r.body.getReader();
+    const counted = new ReadableStream({
+      async pull(ctl) {
+        const { done, value } = await src.read();
+        if (done) return ctl.close();
+        total += value.byteLength;
+        ctl.enqueue(value);
+      },
+      cancel(reason) { return src.cancel(reason); },
+    }, { highWaterMark: 0 });
+    return new Response(counted, { status: r.status, statusText: r.statusText, headers: r.headers });
+  };
+  return { fetch: fetchFn, pulled: () => total };
+}
+
+test("a small compressed JSON answer that inflates past maxMessageSize is read only up to the limit (its Content-Length does not bound it)", async () => {
+  const zlib = await import("node:zlib");
+  const limit = 1 << 20;
+  const inflated = 48 << 20;
+  const { url, server: srv } = await modernServer(async (m, res, json) => {
+    if (m.params?.arguments?.small) {
+      // small and uncompressed, with a Content-Length: read whole in one step
+      const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { resultType: "complete", content: [{ type: "text", text: "small" }] } }));
+      res.writeHead(200, { "content-type": "application/json", "content-length": body.length });
+      return res.end(body);
+    }
+    const head = `{"jsonrpc":"2.0","id":${m.id},"result":{"resultType":"complete","content":[{"type":"text","text":"`;
+    const gz = zlib.gzipSync(Buffer.concat([Buffer.from(head), Buffer.alloc(inflated, 0x78), Buffer.from(`"}]}}`)]), { level: 9 });
+    res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": gz.length });
+    res.end(gz);
+  });
+  const meter = bodyMeter();
+  const c = new Client({ name: "mcpwasm-js-test", version: "1.0.0" }, { cache: false });
+  try {
+    await c.connect(url, { maxMessageSize: limit, fetch: meter.fetch });
+    let before = meter.pulled();
+    await assert.rejects(c.callTool({ name: "bomb" }), (e) => e instanceof McpError && /more than 1048576 bytes/.test(e.message));
+    const pulled = meter.pulled() - before;
+    assert.ok(pulled > limit, `the client read ${pulled} bytes, not past the limit`);
+    assert.ok(pulled < 8 * limit, `the client read ${pulled} of the ${inflated} bytes the answer inflates to`);
+    before = meter.pulled();
+    const r = await c.callTool({ name: "bomb", arguments: { small: true } });
+    assert.equal(r.content[0].text, "small", "the session goes on");
+    assert.ok(meter.pulled() - before > 0, "the small answer came through the same fetch");
+  } finally {
+    await c.close();
+    srv.close();
+  }
+});
+
 test("an endless JSON answer is cut off after maxMessageSize: the call rejects as too large, the rest is not read, the session goes on", async () => {
   const limit = 1 << 20;
   const cap = 64 << 20; // the server gives up by itself after this much
