@@ -28,9 +28,18 @@ function startServer(args) {
   });
 }
 
-function runClient(client, url, era, rows) {
+// The runtimes bench/run.mjs runs client processes in (the Node running this test, and the
+// binaries of the deno and bun npm packages), with the arguments before the script.
+const HOSTS = {
+  node: [process.execPath, "--no-warnings"],
+  deno: [path.join(repo, "node_modules/.bin/deno"), "run", "--allow-all", "--quiet"],
+  bun: [path.join(repo, "node_modules/.bin/bun")],
+};
+
+function runClient(client, url, era, rows, host = "node") {
+  const [bin, ...pre] = HOSTS[host];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--no-warnings", path.join(repo, "bench/client.mjs"), client, url, era, JSON.stringify(rows), "0", "0.05"], { timeout: 60000 }, (err, stdout, stderr) => {
+    execFile(bin, [...pre, path.join(repo, "bench/client.mjs"), client, url, era, JSON.stringify(rows), "0", "0.05"], { timeout: 60000, env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" } }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`${client} ${era}: ${err.message}\n${stderr}`));
       const m = /^RESULT (.*)$/m.exec(stdout);
       if (!m) return reject(new Error(`${client} ${era}: no RESULT line in ${stdout}`));
@@ -64,6 +73,21 @@ for (const answers of ["json", "sse"]) {
     }
   });
 }
+
+test("one round of each client in Deno and Bun (modern, JSON answers)", async (t) => {
+  const { url, child } = await startServer(["--json"]);
+  t.after(() => child.kill());
+  for (const [host, label] of [["deno", /^Deno \d/], ["bun", /^Bun \d/]]) {
+    for (const client of ["mcpwasm", "ts", "bare"]) {
+      const r = await runClient(client, url, "modern", ROWS, host);
+      assert.equal(r.client, client);
+      assert.match(r.runtime, label, `${client} in ${host}`);
+      assert.equal(r.version, "2026-07-28", `${client} in ${host}`);
+      assert.deepEqual(r.rows.map((x) => [x.name, x.calls]), [["seq", 5], ["c8", 16], ["10KB", 2]]);
+      for (const x of r.rows) assert.ok(x.rate > 0 && x.cpuUs > 0, `${client} in ${host} ${x.name}: ${JSON.stringify(x)}`);
+    }
+  }
+});
 
 // post sends one JSON-RPC message and resolves with {type, message, session}.
 async function post(url, body, headers = {}) {

@@ -1,10 +1,12 @@
-// One benchmark round of one client, in a fresh Node process (bench/run.mjs starts it).
+// One benchmark round of one client, in a fresh Node, Deno or Bun process (bench/run.mjs starts it).
 //
 //   node bench/client.mjs <client> <url> <era> <rows-json> [soak-calls] [warm-up-seconds]
+//   deno run -A bench/client.mjs …    bun bench/client.mjs …
 //
-// client: "mcpwasm" (the JS package as Node imports it, js/src/index.node.js, over js/dist/mcpwasm.wasm), "ts" (the
+// client: "mcpwasm" (the JS package as each runtime imports it: js/src/index.node.js in Node and
+//         Bun, js/src/index.js in Deno, over js/dist/mcpwasm.wasm), "ts" (the
 //         TypeScript SDK v2 client, @modelcontextprotocol/client), "bare" (a hand-written
-//         JSON-RPC loop over Node's fetch: the floor for any client built on fetch) or
+//         JSON-RPC loop over the runtime's fetch: the floor for any client built on fetch) or
 //         "bare-http" (the same loop over node:http: the floor for any client in this process);
 // era:    "legacy" (2025-11-25: initialize, Mcp-Session-Id) or "modern" (2026-07-28);
 // rows:   a JSON array of {name, tool: "echo"|"payload", bytes?, conc, warmup, minCalls, seconds,
@@ -57,8 +59,13 @@ const mark = (name) => { marks[name] = performance.now(); };
 
 let client; // {call(tool, args) → result, list() → tools result, close(), version}
 
+// What the package's export conditions give each runtime (js/package.json): "deno" → the browser
+// entry (fetch), "bun" and "node" → the Node entry (plain http: over node:net in both; https: in
+// Bun keeps fetch).
+const MCPWASM_ENTRY = globalThis.Deno ? "../js/src/index.js" : "../js/src/index.node.js";
+
 async function setupMcpwasm() {
-  const m = await import("../js/src/index.node.js"); // what the package's "node" export condition gives
+  const m = await import(MCPWASM_ENTRY);
   mark("imported");
   await m.init();
   mark("init");
@@ -235,7 +242,8 @@ try {
   if (!listed?.tools?.some((t) => t.name === "echo")) throw new Error("tools/list did not list echo");
   const version = client.version();
   if ((era === "legacy") !== (version < MODERN)) throw new Error(`asked for the ${era} era, negotiated ${version}`);
-  const out = { client: clientKind, era, node: process.version, version, marks, rows: [] };
+  const runtime = globalThis.Deno ? `Deno ${globalThis.Deno.version.deno}` : globalThis.Bun ? `Bun ${globalThis.Bun.version}` : `Node ${process.version}`;
+  const out = { client: clientKind, era, node: process.version, runtime, version, marks, rows: [] };
   const echo1 = { name: "cold", tool: "echo", conc: 1 };
   const c0 = performance.now();
   await run(echo1, 100);

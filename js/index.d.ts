@@ -475,11 +475,12 @@ export interface ConnectOptions {
   headers?: Record<string, string> | Headers;
   /**
    * Your own fetch function (instrumentation, proxies, tests). Without it,
-   * the Node entry point makes HTTP requests with node:http and node:https
-   * (several times cheaper than Node's fetch) unless globalThis.fetch was
-   * replaced, an undici global dispatcher other than an Agent is set or
-   * NODE_USE_ENV_PROXY is (proxies are fetch's);
-   * pass `fetch: globalThis.fetch` to use Node's fetch anyway.
+   * the Node entry point makes HTTP requests with Node's modules: in Node
+   * http: and https: ones (several times cheaper than Node's fetch), in
+   * Bun http: ones; unless globalThis.fetch was replaced, an undici global
+   * dispatcher other than an Agent is set or NODE_USE_ENV_PROXY is (Node),
+   * or a proxy variable is set (Bun): proxies are fetch's.
+   * Pass `fetch: globalThis.fetch` to use the runtime's fetch anyway.
    */
   fetch?: typeof fetch;
   credentials?: RequestCredentials;

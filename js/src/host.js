@@ -44,7 +44,7 @@ export function createHost(lane, nodeHTTP) {
       const headers = [];
       for (let i = 2; i + 1 < parts.length; i += 2) headers.push([parts[i], parts[i + 1]]);
       const url = parts[1];
-      if (nodeHTTP && !fn && !extra && !opts && !manual && (url.startsWith("http://") || url.startsWith("https://")) && !redirected.has(url) && nodeHTTP.usable(nodeFetch)) {
+      if (nodeHTTP && !fn && !extra && !opts && !manual && !redirected.has(url) && nodeHTTP.usable(url)) {
         const entry = { ac: null, reader: null, cancel: null, aborted: false };
         live.set(id, entry);
         runNode(id, entry, url, parts[0], headers, body, maxBody);
@@ -117,7 +117,7 @@ export function createHost(lane, nodeHTTP) {
   }
 
   // runNode performs exchange id with nodeHTTP; a redirect is followed by
-  // Node's fetch, for this URL from then on.
+  // the runtime's fetch, for this URL from then on.
   function runNode(id, entry, url, method, headers, body, maxBody) {
     run(id, entry, async () => {
       const resp = await nodeHTTP.request(url, method, headers, body, entry, bodyLimit(maxBody));
@@ -126,7 +126,7 @@ export function createHost(lane, nodeHTTP) {
       if (entry.aborted) throw new DOMException("This operation was aborted", "AbortError");
       const init = { method, headers, signal: (entry.ac = new AbortController()).signal };
       if (body !== undefined) init.body = new Blob([body]); // see send
-      return await nodeFetch.call(globalThis, url, init);
+      return await nodeHTTP.fetch.call(globalThis, url, init);
     }, maxBody);
   }
 

@@ -1,8 +1,8 @@
 // mcpwasm for Node and Bun (the "node" and "bun" export conditions): the
 // browser entry point, with init() reading mcpwasm.wasm from disk by
-// default and, in Node, HTTP requests made with node:http where they
-// behave as with fetch (nodehttp.js; Bun's node:http is made on its fetch,
-// so Bun keeps fetch).
+// default and HTTP requests made with Node's modules where they behave as
+// with fetch (nodehttp.js: in Node http: and https:, in Bun http: only,
+// as Bun's node:https is made on its fetch).
 import * as buffer from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { decodeUTF8 } from "./lane.js";
@@ -14,7 +14,7 @@ export * from "./index.js";
 /** init loads and starts the module; by default it reads mcpwasm.wasm next to the package (see index.d.ts). */
 export const init = initWith({
   readFile,
-  nodeHTTP: globalThis.process?.versions?.bun ? undefined : createNodeHTTP(),
+  nodeHTTP: createNodeHTTP(globalThis.process?.versions?.bun ? "bun" : "node"),
   decodeString: typeof buffer.isAscii === "function" ? decodeString : undefined,
   holdLoop,
 });

@@ -1,13 +1,17 @@
 // Node's own HTTP client for the fetch helper (host.js), used by the Node
-// entry point (index.node.js) only: the browser entry point never reaches
-// this file, and it imports Node's modules when it first needs them.
-// https: URLs go through node:https, http: ones through rawhttp.js (HTTP/1.1
-// over node:net with one read buffer).
+// entry point (index.node.js) only, in Node and in Bun: the browser entry
+// point never reaches this file, and it imports Node's modules when it
+// first needs them. http: URLs go through rawhttp.js (HTTP/1.1 over
+// node:net with one read buffer); in Node, https: ones through node:https
+// (Bun's node:https is made on its fetch, so there fetch keeps them).
 //
 // Why: Node's fetch (undici) spends ≈570 µs of CPU on a small JSON-RPC
 // exchange that node:http makes in ≈180 µs (the WHATWG Request, Response,
 // Headers, AbortSignal and ReadableStream objects of every call; see
-// docs/architecture.md, "HTTP in Node"). The helper sends through this
+// docs/architecture.md, "HTTP in Node"). In Bun, whose fetch is cheap, an
+// http: call through rawhttp.js still took ≈ 20 % less CPU and sequential
+// calls ran 25–40 % faster (docs/architecture.md, "Deno and Bun"). The
+// helper sends through this
 // client only where it behaves as Node's fetch would: http: and https:
 // URLs, the default fetch (no fetch option, globalThis.fetch not replaced,
 // no undici global dispatcher such as a proxy agent set), redirects
@@ -29,21 +33,32 @@ const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
  * is a redirect (the helper then lets fetch follow it); entry.cancel is set
  * to a function that ends the exchange.
  */
-export function createNodeHTTP() {
+export function createNodeHTTP(runtime = "node") {
+  if (runtime !== "node" && runtime !== "bun") throw new TypeError(`createNodeHTTP: unknown runtime ${runtime}`);
+  const bun = runtime === "bun";
   let https, zlib, stream; // Node's modules, imported at first use
   let agent = null; // node:https's, for https: URLs
   let raw = null; // rawhttp.js's client, for http: URLs
-  // NODE_USE_ENV_PROXY makes Node's fetch use HTTP_PROXY and HTTPS_PROXY
-  // (Node reads it at start-up, so this does too).
-  const envProxy = !!globalThis.process?.env?.NODE_USE_ENV_PROXY;
+  // The runtime's own fetch, as it was when the entry point loaded.
+  const ownFetch = typeof globalThis.fetch === "function" ? globalThis.fetch : null;
+  const env = globalThis.process?.env ?? {};
+  // In Node, NODE_USE_ENV_PROXY makes fetch use HTTP_PROXY and HTTPS_PROXY
+  // (Node reads it at start-up, so this does too); Bun's fetch uses them
+  // whenever they are set.
+  const envProxy = bun ? !!(env.HTTP_PROXY || env.http_proxy || env.HTTPS_PROXY || env.https_proxy) : !!env.NODE_USE_ENV_PROXY;
+  const userAgent = bun ? `Bun/${globalThis.Bun?.version ?? ""}` : "node"; // what the runtime's fetch sends
 
   /**
-   * usable reports whether nodeFetch (Node's own fetch) is still the global
-   * fetch, with no proxy: no undici global dispatcher other than an Agent,
-   * and no NODE_USE_ENV_PROXY.
+   * usable reports whether a request to url may go through this client
+   * rather than fetch: an http: URL (in Node, https: too), the runtime's
+   * own fetch still the global one, and no proxy (no NODE_USE_ENV_PROXY in
+   * Node nor an undici global dispatcher other than an Agent; no proxy
+   * variable in Bun).
    */
-  function usable(nodeFetch) {
-    if (envProxy || !nodeFetch || globalThis.fetch !== nodeFetch) return false;
+  function usable(url) {
+    if (!(url.startsWith("http://") || (!bun && url.startsWith("https://")))) return false;
+    if (envProxy || !ownFetch || globalThis.fetch !== ownFetch) return false;
+    if (bun) return true;
     const d = globalThis[DISPATCHER];
     return d === undefined || d?.constructor?.name === "Agent";
   }
@@ -58,7 +73,7 @@ export function createNodeHTTP() {
     }
     headers.accept ??= "*/*";
     headers["accept-encoding"] ??= u.protocol === "https:" ? "br, gzip, deflate" : "gzip, deflate";
-    headers["user-agent"] ??= "node";
+    headers["user-agent"] ??= userAgent;
     if (body !== undefined) headers["content-length"] = String(body.byteLength);
     else if (method === "POST" || method === "PUT") headers["content-length"] = "0";
     if (u.protocol === "http:") return rawRequest(u, method, headers, body, entry, limit);
@@ -197,7 +212,7 @@ export function createNodeHTTP() {
     return s;
   }
 
-  return { usable, request };
+  return { usable, request, fetch: ownFetch };
 }
 
 // headerLines joins the answer's headers as host.js passes them to the

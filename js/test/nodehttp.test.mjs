@@ -270,32 +270,80 @@ test("an undici global dispatcher other than an Agent (a proxy agent, a mock) ke
   const key = Symbol.for("undici.globalDispatcher.1");
   const own = Object.hasOwn(globalThis, key);
   const had = globalThis[key]; // Node's fetch makes it writable, not configurable
+  const url = "http://127.0.0.1:9/mcp";
   try {
     const set = (v) => { globalThis[key] = v; };
     set(new (class Agent {})());
-    assert.equal(client.usable(globalThis.fetch), true);
+    assert.equal(client.usable(url), true);
     set(new (class ProxyAgent {})());
-    assert.equal(client.usable(globalThis.fetch), false);
+    assert.equal(client.usable(url), false);
     set(new (class MockAgent {})());
-    assert.equal(client.usable(globalThis.fetch), false);
+    assert.equal(client.usable(url), false);
     set(undefined);
-    assert.equal(client.usable(globalThis.fetch), true);
-    assert.equal(client.usable(() => {}), false, "a fetch that is not the global one");
+    assert.equal(client.usable(url), true);
   } finally {
     if (own) globalThis[key] = had;
     else delete globalThis[key];
   }
 });
 
-test("NODE_USE_ENV_PROXY keeps fetch (Node's fetch then uses HTTP_PROXY)", async () => {
+test("a global fetch replaced after the client was made keeps fetch", async () => {
   const { createNodeHTTP } = await import("../src/nodehttp.js");
-  process.env.NODE_USE_ENV_PROXY = "1";
+  const client = createNodeHTTP();
+  const own = globalThis.fetch;
+  const url = "http://127.0.0.1:9/mcp";
+  assert.equal(client.usable(url), true);
+  globalThis.fetch = (...args) => own(...args);
   try {
-    assert.equal(createNodeHTTP().usable(globalThis.fetch), false);
+    assert.equal(client.usable(url), false, "the page's or a test's own fetch is used");
   } finally {
-    delete process.env.NODE_USE_ENV_PROXY;
+    globalThis.fetch = own;
   }
-  assert.equal(createNodeHTTP().usable(globalThis.fetch), true);
+  assert.equal(client.usable(url), true);
+  assert.equal(client.fetch, own, "redirects are followed by the runtime's own fetch");
+});
+
+test("which URLs it takes: http: and https: in Node, http: alone in Bun; never other schemes", async () => {
+  const { createNodeHTTP } = await import("../src/nodehttp.js");
+  const cases = [
+    ["node", "http://127.0.0.1:9/mcp", true],
+    ["node", "https://example.com/mcp", true],
+    ["node", "ws://127.0.0.1:9/mcp", false],
+    ["node", "data:,x", false],
+    ["bun", "http://127.0.0.1:9/mcp", true],
+    ["bun", "https://example.com/mcp", false],
+  ];
+  for (const [runtime, url, want] of cases) assert.equal(createNodeHTTP(runtime).usable(url), want, `${runtime} ${url}`);
+  assert.throws(() => createNodeHTTP("deno"), /unknown runtime deno/);
+});
+
+test("NODE_USE_ENV_PROXY keeps fetch in Node (Node's fetch then uses HTTP_PROXY); in Bun, any proxy variable does", async () => {
+  const { createNodeHTTP } = await import("../src/nodehttp.js");
+  const url = "http://127.0.0.1:9/mcp";
+  const cases = [
+    ["node", "NODE_USE_ENV_PROXY", "1"],
+    ["bun", "HTTP_PROXY", "http://proxy.invalid:3128"],
+    ["bun", "http_proxy", "http://proxy.invalid:3128"],
+    ["bun", "HTTPS_PROXY", "http://proxy.invalid:3128"],
+    ["bun", "https_proxy", "http://proxy.invalid:3128"],
+  ];
+  for (const [runtime, name, value] of cases) {
+    const had = process.env[name];
+    process.env[name] = value;
+    try {
+      assert.equal(createNodeHTTP(runtime).usable(url), false, `${runtime} with ${name}`);
+    } finally {
+      if (had === undefined) delete process.env[name];
+      else process.env[name] = had;
+    }
+    assert.equal(createNodeHTTP(runtime).usable(url), true, `${runtime} without ${name}`);
+  }
+  process.env.HTTP_PROXY = "http://proxy.invalid:3128";
+  try {
+    assert.equal(createNodeHTTP("node").usable(url), true, "Node's fetch ignores HTTP_PROXY without NODE_USE_ENV_PROXY");
+  } finally {
+    delete process.env.HTTP_PROXY;
+  }
 });
 
 test("repeated answer headers reach the module joined as fetch joins them", async () => {
