@@ -65,7 +65,8 @@
 //   BENCH_SOAK_TIMEOUT=900 the same for the soak process
 //
 // Duration (2 cores, nothing else running): 9.3 minutes at ffba8e4 (the JS rounds 7.5 minutes, the
-// soak 32 s, the native part about a minute). The session before, on a slower machine and with the
+// soak 32 s, the native part about a minute); 10.7 and 12.1 minutes at 8155841, which added the
+// Deno and Bun rounds (≈ 1 minute) on a machine that ran everything slower that day. The session before, on a slower machine and with the
 // soak against the TypeScript SDK server (65–100 s) and a 1.5 s echo warm-up in the bare floors'
 // processes, three runs took 12.2–14.3 minutes; those two changes take ≈ 50–85 s off. Lower
 // BENCH_SECONDS or BENCH_SOAK to go faster. Timings are reported, never asserted.
@@ -591,7 +592,10 @@ function machineLine(started, finished) {
   let commit = "?";
   try {
     commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repo, encoding: "utf8" }).trim();
-    if (execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repo, encoding: "utf8" }).trim()) commit += " (with uncommitted changes)";
+    // The bench's own outputs (a previous run's) are not changes to what it measures.
+    const rel = path.relative(repo, OUT);
+    const own = rel.startsWith("..") || path.isAbsolute(rel) ? [] : ["bench.md", "bench.svg", "bench.json"].map((f) => `:(exclude)${path.join(rel, f)}`);
+    if (execFileSync("git", ["status", "--porcelain", "--untracked-files=no", "--", ".", ...own], { cwd: repo, encoding: "utf8" }).trim()) commit += " (with uncommitted changes)";
   } catch { /* not a checkout */ }
   const wasm = path.join(repo, "js/dist/mcpwasm.wasm");
   const wasmSize = existsSync(wasm) ? `${statSync(wasm).size} bytes` : "missing";
