@@ -14,7 +14,9 @@ export * from "./index.js";
 /** init loads and starts the module; by default it reads mcpwasm.wasm next to the package (see index.d.ts). */
 export const init = initWith({
   readFile,
-  nodeHTTP: createNodeHTTP(globalThis.process?.versions?.bun ? "bun" : "node"),
+  // Deno reaches this file only by its path (its export condition is
+  // "deno"): it keeps fetch, as the browser entry point it resolves to has.
+  nodeHTTP: globalThis.Deno ? undefined : createNodeHTTP(globalThis.process?.versions?.bun ? "bun" : "node"),
   decodeString: typeof buffer.isAscii === "function" ? decodeString : undefined,
   holdLoop,
 });
