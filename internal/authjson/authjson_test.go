@@ -2,6 +2,7 @@ package authjson
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +102,14 @@ func sameDecode(t *testing.T, b []byte) {
 	t.Helper()
 	check := func(what string, err, werr error, got, want any) {
 		t.Helper()
+		if werr == nil && errors.Is(err, jsonscan.ErrTime) {
+			// A timestamp time.Time's UnmarshalJSON takes but RFC 3339 does
+			// not (a one-digit hour, a comma before the fraction): its strict
+			// check is disabled (go.dev/issue/54580) and it falls back to
+			// time.Parse, whose leniency jsonscan.ParseTime does not copy
+			// (it accepts no more than UnmarshalJSON: FuzzUnmarshalTime).
+			return
+		}
 		require.Equal(t, werr == nil, err == nil, "%s: error %v, encoding/json %v", what, err, werr)
 		if err == nil {
 			assert.Equal(t, want, got, what)
