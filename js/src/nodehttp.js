@@ -27,11 +27,14 @@ const IDLE_MAX = 1024; // idle kept-alive connections per host
 const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
 
 /**
- * createNodeHTTP returns the client: request(url, method, headerPairs,
- * body, entry, limit) (limit: the most bytes of a body read whole) resolves with a response object for host.js ({status, type,
- * lines, contentType, body: {getReader()}}), or with null when the answer
- * is a redirect (the helper then lets fetch follow it); entry.cancel is set
- * to a function that ends the exchange.
+ * createNodeHTTP returns the client of runtime ("node", the default, or
+ * "bun"; anything else throws): usable(url) says whether a request may go
+ * through it (see usable); request(url, method, headerPairs, body, entry,
+ * limit) (limit: the most bytes of a body read whole) resolves with a
+ * response object for host.js ({status, type, lines, contentType, body:
+ * {getReader()}}), or with null when the answer is a redirect (the helper
+ * then lets fetch, the runtime's own, follow it); entry.cancel is set to a
+ * function that ends the exchange.
  */
 export function createNodeHTTP(runtime = "node") {
   if (runtime !== "node" && runtime !== "bun") throw new TypeError(`createNodeHTTP: unknown runtime ${runtime}`);
