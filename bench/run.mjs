@@ -131,19 +131,15 @@ const ALL_ROWS = [
   { name: "1MB", label: "1 MB result", tool: "payload", bytes: MB, conc: 1, warmup: 30, minCalls: 60, maxCalls: 1e6 },
   { name: "10MB", label: "10 MB result", tool: "payload", bytes: 10 * MB, conc: 1, warmup: 3, minCalls: 20, maxCalls: 1e6 },
 ];
-const ROW_NAMES = list(env.BENCH_ROWS, ALL_ROWS.map((r) => r.name).join(","));
-const ROWS = ALL_ROWS.filter((r) => ROW_NAMES.includes(r.name)).map((r) => ({
+/** rowsNamed returns the rows of ALL_ROWS named in names, with this run's seconds (and QUICK's counts). */
+const rowsNamed = (names) => ALL_ROWS.filter((r) => names.includes(r.name)).map((r) => ({
   ...r,
   seconds: SECONDS,
   ...(QUICK && { warmup: Math.ceil(r.warmup / 4), minCalls: Math.ceil(r.minCalls / 4) }),
 }));
+const ROWS = rowsNamed(list(env.BENCH_ROWS, ALL_ROWS.map((r) => r.name).join(",")));
 const BARE_ROWS = env.BENCH_BARE_ROWS === "all" ? ROWS.map((r) => r.name) : list(env.BENCH_BARE_ROWS, "seq");
-const RUNTIME_ROW_NAMES = list(env.BENCH_RUNTIME_ROWS, "seq,c64,10KB");
-const RUNTIME_ROWS = ALL_ROWS.filter((r) => RUNTIME_ROW_NAMES.includes(r.name)).map((r) => ({
-  ...r,
-  seconds: SECONDS,
-  ...(QUICK && { warmup: Math.ceil(r.warmup / 4), minCalls: Math.ceil(r.minCalls / 4) }),
-}));
+const RUNTIME_ROWS = rowsNamed(list(env.BENCH_RUNTIME_ROWS, "seq,c64,10KB"));
 
 // Where each client process runs: the two Node builds, and the other runtimes (args go before the
 // script; Deno needs its permissions, and its update check off: no network but the servers').
@@ -158,10 +154,8 @@ const ANSWER_LABEL = { json: "JSON answers", sse: "SSE answers" };
 
 for (const n of NODES) if (!["20", "22"].includes(n)) throw new Error(`bench: unknown Node ${n} (want 20 or 22)`);
 for (const r of RUNTIMES) if (!["deno", "bun"].includes(r)) throw new Error(`bench: unknown runtime ${r} (want deno or bun)`);
-for (const e of RUNTIME_ERAS) if (!["legacy", "modern"].includes(e)) throw new Error(`bench: unknown era ${e}`);
-for (const a of RUNTIME_ANSWERS) if (!["json", "sse"].includes(a)) throw new Error(`bench: unknown answer mode ${a}`);
-for (const e of ERAS) if (!["legacy", "modern"].includes(e)) throw new Error(`bench: unknown era ${e}`);
-for (const a of ANSWERS) if (!["json", "sse"].includes(a)) throw new Error(`bench: unknown answer mode ${a}`);
+for (const e of [...ERAS, ...RUNTIME_ERAS]) if (!["legacy", "modern"].includes(e)) throw new Error(`bench: unknown era ${e}`);
+for (const a of [...ANSWERS, ...RUNTIME_ANSWERS]) if (!["json", "sse"].includes(a)) throw new Error(`bench: unknown answer mode ${a}`);
 for (const c of CLIENTS) if (!CLIENT_LABEL[c] || c === "gosdk") throw new Error(`bench: unknown client ${c}`);
 if (ROUNDS < 1) throw new Error("bench: BENCH_ROUNDS must be at least 1");
 if (CLIENTS.includes("mcpwasm") && !existsSync(path.join(repo, "js/dist/mcpwasm.wasm"))) {
