@@ -1,6 +1,7 @@
 // Tests of the benchmark's instrument (not of anyone's speed): the bench server answers both
-// eras with JSON or SSE answers and exits when its parent goes away, and one round of every client
-// (bench/client.mjs) reports checked figures. Run: node --test bench/bench.test.mjs (needs
+// eras with JSON or SSE answers (and CORS when asked) and exits when its parent goes away, and one
+// round of every client reports checked figures, in a process (bench/client.mjs) and in a
+// Chromium page (bench/chromium.mjs, bench/page.mjs). Run: node --test bench/bench.test.mjs (needs
 // js/dist/mcpwasm.wasm: bash scripts/build-wasm.sh).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,6 +9,7 @@ import { spawn, execFile } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startChromiumHost } from "./chromium.mjs";
 import { roundOrder } from "./order.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -86,6 +88,35 @@ test("one round of each client in Deno and Bun (modern, JSON answers)", async (t
       assert.deepEqual(r.rows.map((x) => [x.name, x.calls]), [["seq", 5], ["c8", 16], ["10KB", 2]]);
       for (const x of r.rows) assert.ok(x.rate > 0 && x.cpuUs > 0, `${client} in ${host} ${x.name}: ${JSON.stringify(x)}`);
     }
+  }
+});
+
+test("one round of each client in a Chromium page (modern, JSON answers, the page on another origin)", async (t) => {
+  const { url, child } = await startServer(["--json", "--cors"]);
+  t.after(() => child.kill());
+  const host = await startChromiumHost();
+  t.after(() => host.stop());
+  for (const client of ["mcpwasm", "ts", "bare"]) {
+    const r = await host.round(client, url, "modern", ROWS, 0.05, 60000);
+    assert.equal(r.client, client);
+    assert.match(r.runtime, /^Chromium \d/, client);
+    assert.equal(r.version, "2026-07-28", client);
+    assert.deepEqual(r.rows.map((x) => [x.name, x.calls]), [["seq", 5], ["c8", 16], ["10KB", 2]]);
+    // CPU is read from /proc in steps of a clock tick: a row of a few calls may read zero.
+    for (const x of r.rows) assert.ok(x.rate > 0 && x.cpuUs >= 0, `${client} ${x.name}: ${JSON.stringify(x)}`);
+    assert.ok(r.marks.imported <= r.marks.connected && r.marks.connected <= r.marks.listed, JSON.stringify(r.marks));
+  }
+  // A round that fails reports why, and the page's browser is gone after it.
+  await assert.rejects(host.round("mcpwasm", url.replace("/mcp", "/nothing-here"), "modern", ROWS, 0, 60000), /404|not found|HTTP/i);
+});
+
+test("the server answers CORS preflights only with --cors", async (t) => {
+  for (const [flags, allowed] of [[["--json", "--cors"], true], [["--json"], false]]) {
+    const { url, child } = await startServer(flags);
+    t.after(() => child.kill());
+    const r = await fetch(url, { method: "OPTIONS", headers: { origin: "http://127.0.0.1:1", "access-control-request-method": "POST", "access-control-request-headers": "content-type, mcp-method" } });
+    await r.arrayBuffer();
+    assert.equal(r.headers.get("access-control-allow-origin"), allowed ? "http://127.0.0.1:1" : null, flags.join(" "));
   }
 });
 

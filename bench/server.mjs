@@ -19,6 +19,9 @@
 //   --json            answer with application/json bodies (modern responseMode 'json', legacy
 //                     enableJsonResponse); without it every answer is an SSE stream (modern
 //                     responseMode 'sse', legacy enableJsonResponse false)
+//   --cors            answer CORS preflights and let pages of any origin read the answers (the
+//                     Chromium rounds' page is on another origin); requests without an Origin
+//                     header, as every process client's, are answered the same either way
 //   --max-life-ms N   exit after N ms (default 1800000 = 30 min)
 //
 // Prints one line when ready: "LISTENING http://127.0.0.1:<port>/mcp". Exits when its stdin (a
@@ -43,6 +46,7 @@ const { values: flags } = parseArgs({
     options: {
         port: { type: 'string', default: '0' },
         json: { type: 'boolean', default: false },
+        cors: { type: 'boolean', default: false },
         'max-life-ms': { type: 'string', default: String(30 * 60 * 1000) }
     },
     strict: true
@@ -151,6 +155,8 @@ const server = await serveWeb({
     prefix: true,
     backlog: 1024,
     maxConnections: 8192,
+    cors: flags.cors,
+    corsExpose: 'Mcp-Session-Id, Mcp-Protocol-Version',
     onError: die
 });
 
