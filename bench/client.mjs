@@ -3,8 +3,8 @@
 //   node bench/client.mjs <client> <url> <era> <rows-json> [soak-calls] [warm-up-seconds]
 //   deno run -A bench/client.mjs …    bun bench/client.mjs …
 //
-// client: "mcpwasm" (the JS package as each runtime imports it: js/src/index.node.js in Node and
-//         Bun, js/src/index.js in Deno, over js/dist/mcpwasm.wasm), "ts" (the
+// client: "mcpwasm" (the JS package as each runtime imports it: js/src/index.node.js in Node,
+//         Bun and Deno, over js/dist/mcpwasm.wasm), "ts" (the
 //         TypeScript SDK v2 client, @modelcontextprotocol/client), "bare" (a hand-written
 //         JSON-RPC loop over the runtime's fetch: the floor for any client built on fetch) or
 //         "bare-http" (the same loop over node:http: the floor for any client in this process);
@@ -35,10 +35,10 @@ function fail(message) {
   process.exit(1);
 }
 
-// What the package's export conditions give each runtime (js/package.json): "deno" → the browser
-// entry (fetch), "bun" and "node" → the Node entry (plain http: over node:net in both; https: in
-// Bun keeps fetch).
-const MCPWASM_ENTRY = globalThis.Deno ? "../js/src/index.js" : "../js/src/index.node.js";
+// What the package's export conditions give each runtime (js/package.json): "node", "bun" and
+// "deno" → the Node entry (plain http: over node:net in all three; https: in Bun and Deno keeps
+// their fetch).
+const MCPWASM_ENTRY = "../js/src/index.node.js";
 
 // httpFetch is the little of fetch the bare loop uses, made on node:http with a kept-alive
 // agent: the floor of the "bare-http" client (what any client can reach in Node).

@@ -657,9 +657,8 @@ function markdown(machine) {
       `warm-up and seconds per row as above, ${RUNTIME_ERAS.join(" and ")} era, ${RUNTIME_ANSWERS.map((a) => ANSWER_LABEL[a]).join(" and ")}, ` +
       `rows ${RUNTIME_ROWS.map((r) => r.label).join(", ")}. ` +
       (RUNTIMES.some((r) => r !== "chromium")
-        ? "Deno and Bun run from the binaries of their npm packages (`deno`, `bun`), a fresh process per client per round: Deno takes the " +
-          "`deno` condition, the browser entry, requests with `fetch`; Bun the `bun` condition, the Node entry, plain `http:` requests over " +
-          "`node:net` as in Node. "
+        ? "Deno and Bun run from the binaries of their npm packages (`deno`, `bun`), a fresh process per client per round: each takes its " +
+          "own condition (`deno`, `bun`), the Node entry, whose plain `http:` requests go over `node:net` as in Node. "
         : "") +
       (RUNTIMES.includes("chromium")
         ? "Chromium (Debian's, headless) runs a fresh browser per client per round on a page served from another origin than the MCP " +

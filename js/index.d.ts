@@ -477,9 +477,10 @@ export interface ConnectOptions {
    * Your own fetch function (instrumentation, proxies, tests). Without it,
    * the Node entry point makes HTTP requests with Node's modules: in Node
    * http: and https: ones (several times cheaper than Node's fetch), in
-   * Bun http: ones; unless globalThis.fetch was replaced, an undici global
-   * dispatcher other than an Agent is set or NODE_USE_ENV_PROXY is (Node),
-   * or a proxy variable is set (Bun): proxies are fetch's.
+   * Bun and Deno http: ones; unless globalThis.fetch was replaced, an
+   * undici global dispatcher other than an Agent is set or
+   * NODE_USE_ENV_PROXY is (Node), or a proxy variable is set (Bun, Deno;
+   * in Deno also when the script may not read them): proxies are fetch's.
    * Pass `fetch: globalThis.fetch` to use the runtime's fetch anyway.
    */
   fetch?: typeof fetch;

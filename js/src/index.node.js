@@ -1,8 +1,8 @@
-// mcpwasm for Node and Bun (the "node" and "bun" export conditions): the
-// browser entry point, with init() reading mcpwasm.wasm from disk by
-// default and HTTP requests made with Node's modules where they behave as
-// with fetch (nodehttp.js: in Node http: and https:, in Bun http: only,
-// as Bun's node:https is made on its fetch).
+// mcpwasm for Node, Bun and Deno (the "node", "bun" and "deno" export
+// conditions): the browser entry point, with init() reading mcpwasm.wasm
+// from disk by default and HTTP requests made with Node's modules where
+// they behave as with fetch (nodehttp.js: in Node http: and https:, in Bun
+// and Deno http: only, their https: staying with their fetch).
 import * as buffer from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { decodeUTF8 } from "./lane.js";
@@ -14,9 +14,7 @@ export * from "./index.js";
 /** init loads and starts the module; by default it reads mcpwasm.wasm next to the package (see index.d.ts). */
 export const init = initWith({
   readFile,
-  // Deno reaches this file only by its path (its export condition is
-  // "deno"): it keeps fetch, as the browser entry point it resolves to has.
-  nodeHTTP: globalThis.Deno ? undefined : createNodeHTTP(globalThis.process?.versions?.bun ? "bun" : "node"),
+  nodeHTTP: createNodeHTTP(globalThis.Deno ? "deno" : globalThis.process?.versions?.bun ? "bun" : "node"),
   decodeString: typeof buffer.isAscii === "function" ? decodeString : undefined,
   holdLoop,
 });

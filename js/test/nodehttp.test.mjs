@@ -1,6 +1,8 @@
 // The Node entry point's HTTP client (src/nodehttp.js): in Node, requests
 // go through node:http instead of fetch where they behave the same, and the
-// client answers as fetch would. Against the TypeScript SDK v2 server, with
+// client answers as fetch would. The runtimes suite runs this file in Deno
+// too (tests/runtimes/nodehttp-deno.test.mjs), where plain http: requests
+// take the same path. Against the TypeScript SDK v2 server, with
 // a proxy of our own in front for what real servers do not do on their own
 // (compress answers, close a kept-alive connection as a request arrives).
 import { test, before, after } from "node:test";
@@ -66,11 +68,17 @@ async function echoes(c, n, tag) {
   for (let i = 0; i < n; i++) assert.equal(text(await c.callTool({ name: "echo", arguments: { text: `${tag}${i}` } })), `${tag}${i}`);
 }
 
+// What tells the runtime's fetch from this client on the wire: undici's
+// fetch (Node) sends sec-fetch-mode, which node:http does not; Deno's asks
+// for other encodings than rawhttp.js's "gzip, deflate".
+const DENO = globalThis.Deno !== undefined;
+const fetched = (r) => (DENO ? r.headers["accept-encoding"] !== "gzip, deflate" : r.headers["sec-fetch-mode"] !== undefined);
+const FETCH_UA = DENO ? `Deno/${globalThis.Deno.version.deno}` : "node"; // the User-Agent of the runtime's fetch
+
 test("requests go through node:http by default, through fetch when the fetch option or a replaced globalThis.fetch asks for it", async (t) => {
   const p = await proxy(json.url);
   try {
-    // undici's fetch sends sec-fetch-mode; node:http sends no such header.
-    const viaFetch = () => p.seen.filter((r) => r.headers["sec-fetch-mode"] !== undefined).length;
+    const viaFetch = () => p.seen.filter(fetched).length;
     await t.test("default", async () => {
       const c = new Client({ name: "x", version: "1" });
       await c.connect(p.url);
@@ -78,7 +86,7 @@ test("requests go through node:http by default, through fetch when the fetch opt
       await c.close();
       assert.ok(p.seen.length >= 4, `requests: ${p.seen.length}`);
       assert.equal(viaFetch(), 0);
-      assert.equal(p.seen.at(-2).headers["user-agent"], "node");
+      assert.equal(p.seen.at(-2).headers["user-agent"], FETCH_UA);
       assert.equal(p.seen.at(-2).headers["accept-encoding"], "gzip, deflate");
     });
     await t.test("the fetch option", async () => {
@@ -99,7 +107,7 @@ test("requests go through node:http by default, through fetch when the fetch opt
       await c.close();
       const mine = p.seen.slice(before);
       assert.ok(mine.length >= 3, `requests: ${mine.length}`);
-      assert.ok(mine.every((r) => r.headers["sec-fetch-mode"] !== undefined), "every request went through fetch");
+      assert.ok(mine.every(fetched), "every request went through fetch");
     });
     await t.test("a replaced globalThis.fetch", async () => {
       const original = globalThis.fetch;
@@ -303,7 +311,7 @@ test("a global fetch replaced after the client was made keeps fetch", async () =
   assert.equal(client.fetch, own, "redirects are followed by the runtime's own fetch");
 });
 
-test("which URLs it takes: http: and https: in Node, http: alone in Bun; never other schemes", async () => {
+test("which URLs it takes: http: and https: in Node, http: alone in Bun and Deno; never other schemes", async () => {
   const { createNodeHTTP } = await import("../src/nodehttp.js");
   const cases = [
     ["node", "http://127.0.0.1:9/mcp", true],
@@ -312,12 +320,13 @@ test("which URLs it takes: http: and https: in Node, http: alone in Bun; never o
     ["node", "data:,x", false],
     ["bun", "http://127.0.0.1:9/mcp", true],
     ["bun", "https://example.com/mcp", false],
+    ...(DENO ? [["deno", "http://127.0.0.1:9/mcp", true], ["deno", "https://example.com/mcp", false], ["deno", "ws://127.0.0.1:9/mcp", false]] : []),
   ];
   for (const [runtime, url, want] of cases) assert.equal(createNodeHTTP(runtime).usable(url), want, `${runtime} ${url}`);
-  assert.throws(() => createNodeHTTP("deno"), /unknown runtime deno/);
+  assert.throws(() => createNodeHTTP("workerd"), /unknown runtime workerd/);
 });
 
-test("NODE_USE_ENV_PROXY keeps fetch in Node (Node's fetch then uses HTTP_PROXY); in Bun, any proxy variable does", async () => {
+test("NODE_USE_ENV_PROXY keeps fetch in Node (Node's fetch then uses HTTP_PROXY); in Bun and Deno, any proxy variable does", async () => {
   const { createNodeHTTP } = await import("../src/nodehttp.js");
   const url = "http://127.0.0.1:9/mcp";
   const cases = [
@@ -326,6 +335,7 @@ test("NODE_USE_ENV_PROXY keeps fetch in Node (Node's fetch then uses HTTP_PROXY)
     ["bun", "http_proxy", "http://proxy.invalid:3128"],
     ["bun", "HTTPS_PROXY", "http://proxy.invalid:3128"],
     ["bun", "https_proxy", "http://proxy.invalid:3128"],
+    ...(DENO ? ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"].map((n) => ["deno", n, "http://proxy.invalid:3128"]) : []),
   ];
   for (const [runtime, name, value] of cases) {
     const had = process.env[name];

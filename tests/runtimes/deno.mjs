@@ -1,6 +1,7 @@
-// Deno runner: mcpwasm resolved from node_modules (the "deno" condition),
-// the module loaded from its file: URL or, with "bytes", from bytes Deno
-// read. Prints one line: RESULT <json>.
+// Deno runner: mcpwasm resolved from node_modules (the "deno" condition:
+// the Node entry point, plain http: requests over node:net), the module
+// read from disk by init() or, with "bytes", from bytes Deno read. Prints
+// one line: RESULT <json>.
 import * as api from "mcpwasm";
 import { run } from "./scenario.mjs";
 

@@ -1,10 +1,11 @@
 // Which HTTP client the Node entry point's requests go through in Bun and
-// Deno, seen from the server: in Bun plain http: calls go over node:net
-// (rawhttp.js, which asks for "gzip, deflate"), unless a proxy variable is
-// set, when Bun's fetch (its own Accept-Encoding) keeps them; Deno keeps
-// its fetch both through its "deno" condition and when it imports the Node
-// entry point by its path. Every request carries the runtime's own
-// User-Agent either way (js/src/nodehttp.js).
+// Deno, seen from the server: in both, plain http: calls go over node:net
+// (rawhttp.js, which asks for "gzip, deflate"), through the package's
+// export condition ("bun", "deno") and through the entry point's path
+// alike, unless a proxy variable is set — or, in Deno, the script may not
+// read them — when the runtime's fetch (its own Accept-Encoding) keeps
+// them. Every request carries the runtime's own User-Agent either way
+// (js/src/nodehttp.js).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -74,8 +75,10 @@ after(async () => {
 const cases = [
   { name: "Bun, the package (bun condition): node:net", cmd: [bin("bun"), "package-entry.mjs"], ua: /^Bun\//, raw: true },
   { name: "Bun with HTTP_PROXY set: Bun's fetch", cmd: [bin("bun"), "package-entry.mjs"], env: { HTTP_PROXY: "http://127.0.0.1:1", NO_PROXY: "127.0.0.1" }, ua: /^Bun\//, raw: false },
-  { name: "Deno, the package (deno condition): Deno's fetch", cmd: [bin("deno"), "run", "--allow-all", "--quiet", "package-entry.mjs"], ua: /^Deno\//, raw: false },
-  { name: "Deno, the Node entry point by its path: Deno's fetch", cmd: [bin("deno"), "run", "--allow-all", "--quiet", "node-entry.mjs"], ua: /^Deno\//, raw: false },
+  { name: "Deno, the package (deno condition): node:net", cmd: [bin("deno"), "run", "--allow-all", "--quiet", "package-entry.mjs"], ua: /^Deno\//, raw: true },
+  { name: "Deno, the Node entry point by its path: node:net", cmd: [bin("deno"), "run", "--allow-all", "--quiet", "node-entry.mjs"], ua: /^Deno\//, raw: true },
+  { name: "Deno with HTTP_PROXY set: Deno's fetch", cmd: [bin("deno"), "run", "--allow-all", "--quiet", "package-entry.mjs"], env: { HTTP_PROXY: "http://127.0.0.1:1", NO_PROXY: "127.0.0.1" }, ua: /^Deno\//, raw: false },
+  { name: "Deno, allowed the network and files but not the environment: Deno's fetch (a proxy may be set)", cmd: [bin("deno"), "run", "--allow-net", "--allow-read", "--quiet", "package-entry.mjs"], ua: /^Deno\//, raw: false },
 ];
 
 for (const c of cases) {

@@ -1,8 +1,9 @@
 // The package in the runtimes its users deploy to, each from the npm
 // package that ships its binary (deno, bun, workerd; scripts/node-deps.sh
 // installs them), each loading mcpwasm the way that runtime does:
-//  - Deno: mcpwasm from node_modules (the "deno" condition), the module from
-//    its file: URL, and in a second process from bytes;
+//  - Deno: mcpwasm from node_modules (the "deno" condition: the Node entry,
+//    plain http: over node:net), the module read from disk, and in a second
+//    process from bytes;
 //  - Bun: mcpwasm from node_modules (the "bun" condition), read from disk;
 //  - workerd (Cloudflare Workers' runtime): a Worker bundled the way wrangler
 //    bundles one (the "workerd" condition; the .wasm a precompiled
@@ -96,7 +97,7 @@ function check(runtime, r, { ws = false } = {}) {
 }
 
 describe("Deno", () => {
-  test("Deno: from the file: URL, both eras, WebSocket", async () => {
+  test("Deno: read from disk, both eras, WebSocket", async () => {
     const reports = await runScript("deno", bin("deno"), ["run", "--quiet", "--cached-only", "--allow-net=127.0.0.1", `--allow-read=${repo}`, "--allow-env", "deno.mjs", "url", mcpURL, wsURL]);
     for (const r of reports) check("deno-url", r, { ws: r.era === "legacy" });
   });
