@@ -37,25 +37,21 @@ export function chromiumVersion() {
   return /Chrom\w* [\d.]+/.exec(v)?.[0] ?? v.trim();
 }
 
-// What the page server serves: the page, the round it shares with the process clients, the
-// package as a page loads it, and the TS SDK client's bundle. Nothing else.
+// What the page server serves: the page, the round it shares with the process clients, both
+// clients as a page ships them (each bundled and minified with esbuild), and the package's
+// module. Nothing else.
 const STATIC = [
   ["/bench/page.mjs", "bench/page.mjs"],
   ["/bench/round.mjs", "bench/round.mjs"],
   ["/ts-client.js", "build/bench/ts-client.js"],
+  ["/mcpwasm.js", "build/bench/mcpwasm.js"],
+  ["/mcpwasm.wasm", "js/dist/mcpwasm.wasm"],
 ];
-const DIRS = [["/js/src/", "js/src/"], ["/js/dist/", "js/dist/"]];
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm" };
 const PAGE = '<!doctype html><meta charset="utf-8"><title>mcpwasm bench</title><script type="module" src="/bench/page.mjs"></script>\n';
 
 function fileFor(pathname) {
   for (const [p, f] of STATIC) if (pathname === p) return path.join(repo, f);
-  for (const [p, d] of DIRS) {
-    if (!pathname.startsWith(p)) continue;
-    const name = pathname.slice(p.length);
-    if (!/^[\w.-]+$/.test(name) || name.startsWith(".")) return undefined; // one plain file name, nothing above
-    return path.join(repo, d, name);
-  }
   return undefined;
 }
 
@@ -86,23 +82,28 @@ function treeCPU(pid) {
 }
 const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
-/** buildTSBundle bundles @modelcontextprotocol/client for the browser, as a page would ship it. */
-function buildTSBundle() {
+/**
+ * buildBundles bundles both clients for the browser, as a page would ship them: the TS SDK client
+ * (@modelcontextprotocol/client) and mcpwasm's browser entry (js/src/index.js; the page then
+ * passes init({ wasmURL }), as the package's README says for esbuild), each one minified file.
+ */
+function buildBundles() {
   mkdirSync(path.join(repo, "build/bench"), { recursive: true });
-  execFileSync(path.join(repo, "node_modules/.bin/esbuild"), [
-    "--bundle", "--format=esm", "--platform=browser", "--minify", "--log-level=warning",
-    path.join(repo, "node_modules/@modelcontextprotocol/client/dist/index.mjs"),
-    `--outfile=${path.join(repo, "build/bench/ts-client.js")}`,
-  ], { stdio: "inherit" });
+  for (const [entry, out] of [["node_modules/@modelcontextprotocol/client/dist/index.mjs", "ts-client.js"], ["js/src/index.js", "mcpwasm.js"]]) {
+    execFileSync(path.join(repo, "node_modules/.bin/esbuild"), [
+      "--bundle", "--format=esm", "--platform=browser", "--minify", "--log-level=warning",
+      path.join(repo, entry), `--outfile=${path.join(repo, "build/bench", out)}`,
+    ], { stdio: "inherit" });
+  }
 }
 
 /**
- * startChromiumHost builds the TS SDK client's bundle and starts the page server; it resolves
+ * startChromiumHost builds the clients' bundles and starts the page server; it resolves
  * with {round(client, url, era, rows, warmSeconds, timeoutMs) → the round's result, stop()}.
  * Rounds run one at a time.
  */
 export async function startChromiumHost() {
-  buildTSBundle();
+  buildBundles();
   let current; // {token, pid, cpu0, resolve, reject}
   const server = http.createServer(async (req, res) => {
     const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;

@@ -1,8 +1,8 @@
 // One benchmark round of one client in a Chromium page (bench/chromium.mjs serves this page and
 // starts a fresh headless Chromium on it per round). The round is bench/round.mjs, as in a Node,
-// Deno or Bun process; what differs is how the clients are imported — mcpwasm through the
-// package's browser entry (js/src/index.js, with its default wasmURL), the TS SDK client as the
-// bundle a page would ship (build/bench/ts-client.js, made with esbuild) — and how CPU is read:
+// Deno or Bun process; what differs is how the clients are imported — each as the bundle a page
+// would ship (made with esbuild: mcpwasm's browser entry, js/src/index.js, with init({ wasmURL })
+// as the package's README says for esbuild; the TS SDK client) — and how CPU is read:
 // the page tells the bench server when a row's timed calls start and stop (POST /mark), and the
 // server reads the CPU time of every process of the Chromium under test (the page's renderer,
 // the network service, the browser) from /proc, as the CPU a page's client costs the machine.
@@ -38,7 +38,8 @@ try {
   if (!CLIENT_KINDS.includes(cfg.client) || cfg.client === "bare-http") throw new Error(`no client ${cfg.client} in a page`);
   const marks = {};
   const client = await setupClient(cfg.client, cfg.url, cfg.era, {
-    importMcpwasm: () => import("/js/src/index.js"),
+    importMcpwasm: () => import("/mcpwasm.js"),
+    initOptions: { wasmURL: "/mcpwasm.wasm" },
     importTS: () => import("/ts-client.js"),
     fetch: (...args) => globalThis.fetch(...args),
   }, marks);

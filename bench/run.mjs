@@ -663,8 +663,8 @@ function markdown(machine) {
         : "") +
       (RUNTIMES.includes("chromium")
         ? "Chromium (Debian's, headless) runs a fresh browser per client per round on a page served from another origin than the MCP " +
-          "server's, as a chat UI calls a remote server (the server answers CORS): mcpwasm through the package's browser entry, the TS " +
-          "SDK client as a page ships it (bundled with esbuild), the bare loop over the page's `fetch`; the browser is started without a " +
+          "server's, as a chat UI calls a remote server (the server answers CORS): mcpwasm and the TS SDK client each as a page ships " +
+          "it, bundled and minified with esbuild (mcpwasm's browser entry, with `init({ wasmURL })`), the bare loop over the page's `fetch`; the browser is started without a " +
           "DevTools connection (bench/chromium.mjs), and CPU is that of every process of that browser — the page's renderer, where the " +
           "client's code runs, and the network service and browser processes, which do the HTTP that a process client does in its own " +
           "process — read from /proc when the page says a row's timed calls start and stop. "
