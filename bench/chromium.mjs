@@ -80,7 +80,14 @@ function treeCPU(pid) {
   }
   return (ticks * 1e6) / CLK_TCK;
 }
-const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+// The kernel's clock ticks per second (USER_HZ, what /proc/<pid>/stat counts in): 100 on Linux.
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 /**
  * buildBundles bundles both clients for the browser, as a page would ship them: the TS SDK client

@@ -68,8 +68,8 @@
 //
 // Duration (2 cores, nothing else running): 9.3 minutes at ffba8e4 (the JS rounds 7.5 minutes, the
 // soak 32 s, the native part about a minute); 10.7 and 12.1 minutes at 8155841, which added the
-// Deno and Bun rounds (≈ 1 minute) on a machine that ran everything slower that day; 13.2
-// minutes at 5bef899, which added the Chromium rounds (≈ 45 s). The session before, on a slower machine and with the
+// Deno and Bun rounds (≈ 1 minute) on a machine that ran everything slower that day; 13.2 and
+// 13.9 minutes at 5bef899 and 1346ee4, which added the Chromium rounds (≈ 45 s). The session before, on a slower machine and with the
 // soak against the TypeScript SDK server (65–100 s) and a 1.5 s echo warm-up in the bare floors'
 // processes, three runs took 12.2–14.3 minutes; those two changes take ≈ 50–85 s off. Lower
 // BENCH_SECONDS or BENCH_SOAK to go faster. Timings are reported, never asserted.
