@@ -110,6 +110,10 @@ test("one round of each client in a Chromium page (modern, JSON answers, the pag
   await assert.rejects(host.round("mcpwasm", url.replace("/mcp", "/nothing-here"), "modern", ROWS, 0, 60000), /404|not found|HTTP/i);
 });
 
+test("the Chromium rounds refuse to start without a browser, naming what to install", async () => {
+  await assert.rejects(startChromiumHost("/nonexistent/chromium"), /no Chromium at \/nonexistent\/chromium \(bash scripts\/browser-deps\.sh/);
+});
+
 test("the server answers CORS preflights only with --cors", async (t) => {
   for (const [flags, allowed] of [[["--json", "--cors"], true], [["--json"], false]]) {
     const { url, child } = await startServer(flags);

@@ -16,7 +16,7 @@
 // figure that compares with the other runtimes' rows; it moves in steps of 10 ms (the kernel's
 // clock ticks), a percent or two of a row's.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -105,11 +105,14 @@ function buildBundles() {
 }
 
 /**
- * startChromiumHost builds the clients' bundles and starts the page server; it resolves
+ * startChromiumHost builds the clients' bundles and starts the page server (browser: the
+ * Chromium binary, default chromiumPath); it resolves
  * with {round(client, url, era, rows, warmSeconds, timeoutMs) → the round's result, stop()}.
  * Rounds run one at a time.
  */
-export async function startChromiumHost() {
+export async function startChromiumHost(browser = chromiumPath) {
+  if (!existsSync("/proc/self/stat")) throw new Error("bench: the Chromium rounds read CPU time from /proc (Linux)");
+  if (!existsSync(browser)) throw new Error(`bench: no Chromium at ${browser} (bash scripts/browser-deps.sh installs it; MCPWASM_CHROMIUM names another)`);
   buildBundles();
   let current; // {token, pid, cpu0, resolve, reject}
   const server = http.createServer(async (req, res) => {
@@ -168,10 +171,12 @@ export async function startChromiumHost() {
     const profile = mkdtempSync(path.join(os.tmpdir(), "mcpwasm-bench-chromium-"));
     const cfg = { client, url, era, rows, warm: warmSeconds, token };
     // Its own process group, so that the whole browser (renderers, zygotes, utilities) goes at once.
-    const child = spawn(chromiumPath, [...FLAGS, `--user-data-dir=${profile}`, `${origin}/#${encodeURIComponent(JSON.stringify(cfg))}`], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+    const child = spawn(browser, [...FLAGS, `--user-data-dir=${profile}`, `${origin}/#${encodeURIComponent(JSON.stringify(cfg))}`], { stdio: ["ignore", "ignore", "pipe"], detached: true });
     let stderr = "";
     child.stderr.on("data", (d) => { stderr = (stderr + d).slice(-4096); });
+    // "close" follows an "error" too (a browser that could not start).
     const exited = new Promise((r) => child.once("close", r));
+    child.once("error", (e) => { stderr += `\n${e.message}`; });
     let timer;
     try {
       return await new Promise((resolve, reject) => {
