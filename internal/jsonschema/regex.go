@@ -80,6 +80,16 @@ func translateECMA(p string) (string, error) {
 					i++
 				}
 			}
+		case c == '{':
+			// A quantifier's counts in RE2's form: RE2 reads {n} with a
+			// leading zero ({007}, {0000}) as the literal text, ECMA-262 as
+			// the count. Any other '{' is a literal in both.
+			if q, n := quantifierCounts(p[i:]); n > 0 {
+				b.WriteString(q)
+				i += n - 1
+			} else {
+				b.WriteByte(c)
+			}
 		case c == '.':
 			b.WriteString(`[^\n\r\x{2028}\x{2029}]`)
 		case c == '(':
@@ -93,6 +103,45 @@ func translateECMA(p string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// quantifierCounts reads the {n}, {n,} or {n,m} quantifier at the start of
+// p and returns it with its counts' leading zeros dropped, and its length
+// in p; n is 0 when p starts with no quantifier.
+func quantifierCounts(p string) (q string, n int) {
+	digits := func(i int) int {
+		j := i
+		for j < len(p) && '0' <= p[j] && p[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	trim := func(d string) string {
+		for len(d) > 1 && d[0] == '0' {
+			d = d[1:]
+		}
+		return d
+	}
+	end := digits(1)
+	if end == 1 || end >= len(p) {
+		return "", 0
+	}
+	lo := trim(p[1:end])
+	switch p[end] {
+	case '}':
+		return "{" + lo + "}", end + 1
+	case ',':
+		end2 := digits(end + 1)
+		if end2 >= len(p) || p[end2] != '}' {
+			return "", 0
+		}
+		hi := p[end+1 : end2]
+		if hi != "" {
+			hi = trim(hi)
+		}
+		return "{" + lo + "," + hi + "}", end2 + 1
+	}
+	return "", 0
 }
 
 // translateEscape writes the RE2 form of the escape whose letter is p[i]

@@ -33,6 +33,11 @@ func TestTranslateECMA(t *testing.T) {
 		{`\p{Lu}\pL\P{Greek}`, `\p{Lu}\pL\P{Greek}`},
 		{`\p{Letter}\p{gc=Decimal_Number}\p{sc=Greek}`, `\p{L}\p{Nd}\p{Greek}`},
 		{`(?<name>x)`, `(?<name>x)`},
+		// Counts with leading zeros are counts in ECMA-262, literal text in RE2.
+		{`[0-x]{0000}`, `[0-x]{0}`},
+		{`a{007,010}b{02,}c{3}`, `a{7,10}b{2,}c{3}`},
+		{`a{,5}{x}{1`, `a{,5}{x}{1`},
+		{`[{01}]`, `[{01}]`},
 	} {
 		got, err := translateECMA(tc.in)
 		require.NoError(t, err, tc.in)
