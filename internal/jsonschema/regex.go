@@ -135,10 +135,7 @@ func quantifierCounts(p string) (q string, n int) {
 		if end2 >= len(p) || p[end2] != '}' {
 			return "", 0
 		}
-		hi := p[end+1 : end2]
-		if hi != "" {
-			hi = trim(hi)
-		}
+		hi := trim(p[end+1 : end2]) // "" for {n,}
 		return "{" + lo + "," + hi + "}", end2 + 1
 	}
 	return "", 0

@@ -39,21 +39,16 @@ const DISPATCHER = Symbol.for("undici.globalDispatcher.1");
  * function that ends the exchange.
  */
 export function createNodeHTTP(runtime = "node") {
-  if (runtime !== "node" && runtime !== "bun" && runtime !== "deno") throw new TypeError(`createNodeHTTP: unknown runtime ${runtime}`);
-  const httpOnly = runtime !== "node"; // Bun and Deno: https: stays with fetch
+  const rt = Object.hasOwn(RUNTIMES, runtime) ? RUNTIMES[runtime] : null;
+  if (!rt) throw new TypeError(`createNodeHTTP: unknown runtime ${runtime}`);
+  const httpOnly = rt.httpOnly;
   let https, zlib, stream; // Node's modules, imported at first use
   let agent = null; // node:https's, for https: URLs
   let raw = null; // rawhttp.js's client, for http: URLs
   // The runtime's own fetch, as it was when the entry point loaded.
   const ownFetch = typeof globalThis.fetch === "function" ? globalThis.fetch : null;
-  // In Node, NODE_USE_ENV_PROXY makes fetch use HTTP_PROXY and HTTPS_PROXY
-  // (Node reads it at start-up, so this does too); Bun's and Deno's fetch
-  // use the proxy variables whenever they are set.
-  const envProxy = runtime === "node" ? !!globalThis.process?.env?.NODE_USE_ENV_PROXY
-    : runtime === "bun" ? PROXY_VARS.slice(0, 4).some((n) => globalThis.process?.env?.[n])
-    : denoProxySet();
-  // what the runtime's fetch sends
-  const userAgent = runtime === "bun" ? `Bun/${globalThis.Bun?.version ?? ""}` : runtime === "deno" ? `Deno/${globalThis.Deno?.version?.deno ?? ""}` : "node";
+  const envProxy = rt.proxied(); // read once, as the runtimes read them at start-up
+  const userAgent = rt.userAgent();
 
   /**
    * usable reports whether a request to url may go through this client
@@ -222,9 +217,21 @@ export function createNodeHTTP(runtime = "node") {
   return { usable, request, fetch: ownFetch };
 }
 
-// PROXY_VARS are the variables that send Bun's fetch (the first four) and
-// Deno's (all six) through a proxy.
-const PROXY_VARS = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"];
+// RUNTIMES says, per runtime createNodeHTTP takes: whether only http: URLs
+// go through this client (Bun's node:https is made on its fetch, and
+// Deno's fetch has TLS and certificate settings of its own); whether the
+// runtime's fetch goes through a proxy (in Node NODE_USE_ENV_PROXY makes it
+// use HTTP_PROXY and HTTPS_PROXY; Bun's and Deno's fetch use their proxy
+// variables whenever they are set); and the User-Agent its fetch sends.
+const RUNTIMES = {
+  node: { httpOnly: false, proxied: () => !!globalThis.process?.env?.NODE_USE_ENV_PROXY, userAgent: () => "node" },
+  bun: { httpOnly: true, proxied: () => BUN_PROXY_VARS.some((n) => globalThis.process?.env?.[n]), userAgent: () => `Bun/${globalThis.Bun?.version ?? ""}` },
+  deno: { httpOnly: true, proxied: denoProxySet, userAgent: () => `Deno/${globalThis.Deno?.version?.deno ?? ""}` },
+};
+
+// The variables that send Bun's fetch through a proxy, and Deno's.
+const BUN_PROXY_VARS = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy"];
+const DENO_PROXY_VARS = [...BUN_PROXY_VARS, "ALL_PROXY", "all_proxy"];
 
 // denoProxySet reports whether a proxy variable is set in Deno; true also
 // when the script may not read one (Deno's fetch reads them without
@@ -234,8 +241,8 @@ const PROXY_VARS = ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "A
 function denoProxySet() {
   const D = globalThis.Deno;
   try {
-    for (const variable of PROXY_VARS) if (D.permissions.querySync({ name: "env", variable }).state !== "granted") return true;
-    return PROXY_VARS.some((n) => D.env.get(n));
+    for (const variable of DENO_PROXY_VARS) if (D.permissions.querySync({ name: "env", variable }).state !== "granted") return true;
+    return DENO_PROXY_VARS.some((n) => D.env.get(n));
   } catch {
     return true;
   }
