@@ -38,13 +38,13 @@
 //   BENCH_ANSWERS=json,sse server answer modes
 //   BENCH_CLIENTS=mcpwasm,ts,bare  the clients of the Node rounds; bare-http (the same bare loop over
 //                          node:http with a kept-alive agent: the floor for a client on node:http)
-//                          is there to add when that floor is the question: its 48 processes take
-//                          ≈ 80 s, and no goal names it
+//                          is there to add when that floor is the question: its 24 processes take
+//                          ≈ 40 s, and no goal names it
 //   BENCH_ROWS=seq,c64,c256,c1024,10KB,1MB,10MB   which rows (bare runs BENCH_BARE_ROWS of them;
 //                          empty: none, e.g. BENCH_ROWS= BENCH_NATIVE=0 runs the soak alone)
 //   BENCH_BARE_ROWS=seq    rows the bare floors (fetch, node:http) run (comma list, or "all"): the
 //                          goal that names them is on sequential echo; their other rows add ≈ 1.5 s
-//                          to each of their 48 processes
+//                          to each of their processes (24 per floor)
 //   BENCH_SECONDS=0.4      timed seconds per row (each row also has a minimum call count)
 //   BENCH_WARMUP=1.5       seconds of untimed calls each client process makes (half echo, half its rows' payloads)
 //                          before its rows (after its first 100 calls, which are timed as the
