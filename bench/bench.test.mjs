@@ -1,12 +1,15 @@
 // Tests of the benchmark's instrument (not of anyone's speed): the bench server answers both
 // eras with JSON or SSE answers (and CORS when asked) and exits when its parent goes away, and one
 // round of every client reports checked figures, in a process (bench/client.mjs) and in a
-// Chromium page (bench/chromium.mjs, bench/page.mjs). Run: node --test bench/bench.test.mjs (needs
+// Chromium page (bench/chromium.mjs, bench/page.mjs), and a small whole run (bench/run.mjs) writes
+// its figures and each part's duration. Run: node --test bench/bench.test.mjs (needs
 // js/dist/mcpwasm.wasm: bash scripts/build-wasm.sh).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFile } from "node:child_process";
 import { once } from "node:events";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startChromiumHost } from "./chromium.mjs";
@@ -190,4 +193,38 @@ test("rounds rotate the order of the clients: each first, and each after every o
   assert.deepEqual(first, { mcpwasm: 2, ts: 2, bare: 2 });
   assert.ok(Object.keys(after).length === 6, `every ordered pair occurs: ${JSON.stringify(after)}`);
   assert.throws(() => roundOrder(clients, 0), RangeError);
+});
+
+test("a small whole run writes its figures and how long each part took, the bare node:http floor only when asked", async (t) => {
+  const out = await mkdtemp(path.join(os.tmpdir(), "bench-run-"));
+  t.after(() => rm(out, { recursive: true, force: true }));
+  const run = (extra) => new Promise((resolve, reject) => {
+    execFile(process.execPath, [path.join(repo, "bench/run.mjs")], {
+      timeout: 180000,
+      env: {
+        ...process.env, BENCH_QUICK: "1", BENCH_NODES: "20", BENCH_ERAS: "modern", BENCH_ANSWERS: "json",
+        BENCH_ROWS: "seq", BENCH_SECONDS: "0.05", BENCH_WARMUP: "0.05", BENCH_SOAK: "200", BENCH_NATIVE_CALLS: "20",
+        BENCH_OUT: out, ...extra,
+      },
+    }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)));
+  });
+  const read = async () => ({ json: JSON.parse(await readFile(path.join(out, "bench.json"), "utf8")), md: await readFile(path.join(out, "bench.md"), "utf8") });
+
+  await run({});
+  let { json, md } = await read();
+  assert.deepEqual(json.settings.CLIENTS, ["mcpwasm", "ts", "bare"]);
+  assert.deepEqual([...new Set(json.results.map((r) => r.client))].sort(), ["bare", "mcpwasm", "ts"]);
+  assert.equal(json.failures.length, 0, json.failures.join("\n"));
+  const d = json.durations;
+  for (const part of ["node", "soak", "native", "total"]) assert.ok(d[part] > 0, `${part}: ${JSON.stringify(d)}`);
+  assert.ok(d.total >= d.node + d.soak + d.native, JSON.stringify(d));
+  assert.match(md, /min \(Node rounds \d+\.\d, soak \d+\.\d, native \d+\.\d, servers, warm-up and builds \d+\.\d\)/);
+  assert.match(md, /per round \(mcpwasm, TS SDK v2, bare fetch; then TS SDK v2, bare fetch, mcpwasm; …\)/);
+  assert.doesNotMatch(md, /bare node:http calls\/s/);
+
+  await run({ BENCH_CLIENTS: "mcpwasm,ts,bare,bare-http", BENCH_SOAK: "0", BENCH_NATIVE: "0" });
+  ({ json, md } = await read());
+  assert.ok(json.results.some((r) => r.client === "bare-http" && r.out?.rows[0]?.rate > 0), "the node:http floor ran");
+  assert.match(md, /bare node:http calls\/s/);
+  assert.deepEqual(Object.keys(json.durations).sort(), ["node", "total"]);
 });

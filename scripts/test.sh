@@ -124,7 +124,7 @@ nodetest "npm package" node --test-concurrency=1 tests/package/*.test.mjs
 step "size budgets (scripts/size.sh, as make size: the modules' gzip budgets and what they link)"
 nodetest "size budgets" node tests/size/size.test.mjs
 
-step "benchmark instrument (bench/bench.test.mjs: the bench server and one short round of each client)"
+step "benchmark instrument (bench/bench.test.mjs: the bench server and one short round of each client, a small whole run)"
 nodetest "benchmark instrument" node --test-concurrency=1 bench/bench.test.mjs
 
 step "conformance"
