@@ -195,7 +195,7 @@ test("rounds rotate the order of the clients: each first, and each after every o
   assert.throws(() => roundOrder(clients, 0), RangeError);
 });
 
-test("a small whole run writes its figures and how long each part took, the bare node:http floor only when asked", async (t) => {
+test("a small whole run writes its figures, the goals checked against them, and how long each part took; the bare node:http floor only when asked", async (t) => {
   const out = await mkdtemp(path.join(os.tmpdir(), "bench-run-"));
   t.after(() => rm(out, { recursive: true, force: true }));
   const run = (extra) => new Promise((resolve, reject) => {
@@ -221,10 +221,34 @@ test("a small whole run writes its figures and how long each part took, the bare
   assert.match(md, /min \(Node rounds \d+\.\d, soak \d+\.\d, native \d+\.\d, servers, warm-up and builds \d+\.\d\)/);
   assert.match(md, /per round \(mcpwasm, TS SDK v2, bare fetch; then TS SDK v2, bare fetch, mcpwasm; …\)/);
   assert.doesNotMatch(md, /bare node:http calls\/s/);
+  // The goals, checked against the figures: one round, so each median is that round's figure.
+  const row = (client) => json.results.find((r) => r.client === client).out.rows[0];
+  const nat = (client) => json.native.find((r) => r.client === client).out;
+  const goal = (text, value, ok) => {
+    const line = md.split("\n").find((l) => l.startsWith(`| ${text} |`));
+    assert.ok(line, `no goal line "${text}" in bench.md`);
+    assert.ok(line.includes(`| ${ok ? 1 : 0} of 1 | ${value.toFixed(2)}×`), `${line} (want ${ok ? 1 : 0} of 1, ${value.toFixed(2)}×)`);
+  };
+  const rate = row("mcpwasm").rate / row("ts").rate;
+  goal("Node rows: calls/s ≥ 1.0× the TS SDK client's", rate, rate >= 1);
+  const cpu = row("mcpwasm").cpuUs / row("ts").cpuUs;
+  goal("Node rows: CPU per call ≤ 1.0× the TS SDK client's", cpu, cpu <= 1);
+  const bare = row("mcpwasm").rate / row("bare").rate;
+  goal("sequential echo: calls/s ≥ 0.8× the bare fetch loop's", bare, bare >= 0.8);
+  const listed = json.results.find((r) => r.client === "mcpwasm").out.marks.listed / json.results.find((r) => r.client === "ts").out.marks.listed;
+  goal("start-up to the first tools/list ≤ 1.0× the TS SDK client's", listed, listed <= 1);
+  const native = nat("mcpwasm").rate / nat("gosdk").rate;
+  goal("native: calls/s ≥ 1.5× the Go SDK client's", native, native >= 1.5);
+  const soak = json.soak[0].out.soak;
+  const grew = soak.after.goroutines > soak.before.goroutines || soak.after.calls > soak.before.calls ||
+    soak.after.goHeap > soak.before.goHeap + 1024 * 1024 || soak.after.jsHeap > soak.before.jsHeap + 1024 * 1024;
+  assert.match(md, new RegExp(`\\| soak: no growth over 200 calls \\| ${grew ? "[0-3]" : "4"} of 4 \\| .*goroutines ${soak.before.goroutines} → ${soak.after.goroutines}`));
 
   await run({ BENCH_CLIENTS: "mcpwasm,ts,bare,bare-http", BENCH_SOAK: "0", BENCH_NATIVE: "0" });
   ({ json, md } = await read());
   assert.ok(json.results.some((r) => r.client === "bare-http" && r.out?.rows[0]?.rate > 0), "the node:http floor ran");
   assert.match(md, /bare node:http calls\/s/);
   assert.deepEqual(Object.keys(json.durations).sort(), ["node", "total"]);
+  assert.match(md, /\| Node rows: calls\/s ≥ 1\.0× the TS SDK client's \| [01] of 1 \|/);
+  assert.doesNotMatch(md, /\| (native|soak):/, "no goal lines for parts that did not run");
 });

@@ -1,6 +1,7 @@
 // make bench, the side-by-side part: mcpwasm against the TypeScript SDK v2 client and a bare
 // fetch loop in Node, and the native Go client against the official Go SDK client. It prints
-// tables as it goes and writes docs/bench.md and docs/bench.svg (the ratios per row).
+// tables as it goes and writes docs/bench.md (first the issue's goals checked against the run's
+// medians: in how many rows each is met, and the worst) and docs/bench.svg (the ratios per row).
 //
 //   node bench/run.mjs            (scripts/bench.sh runs it; js/dist/mcpwasm.wasm must be built)
 //
@@ -518,6 +519,67 @@ function initTable() {
 }
 
 // ------------------------------------------------------------------------------------------
+// The goals (issue 9), checked against this run's medians
+
+// A soak's heaps may end this much above where they started and still count as no growth: a
+// leak of 10 bytes a call would be ≈ 1 MiB over 100k calls.
+const SOAK_HEAP_SLACK = MB;
+
+/**
+ * goalCheck returns one goal's line: [goal, "met in/of", worst]. items are {label, value} (a
+ * missing value, from a failed round, counts as not met); ok(value) says whether an item meets
+ * the goal; the worst item is the one furthest from it (higher is worse when lowerIsBetter).
+ */
+function goalCheck(goal, items, ok, lowerIsBetter, fmt = fmtRatio) {
+  const have = items.filter((it) => it.value !== undefined);
+  const met = have.filter((it) => ok(it.value)).length;
+  const worst = have.reduce((w, it) => (!w || (lowerIsBetter ? it.value > w.value : it.value < w.value) ? it : w), undefined);
+  return [goal, `${met} of ${items.length}`, worst ? `${fmt(worst.value)} (${worst.label})` : "–"];
+}
+
+/** goalsTable checks each goal of issue 9 that this run measured: {head, rows}. */
+function goalsTable() {
+  const rows = [];
+  const nodeRows = [];
+  const seqBare = [];
+  const startup = [];
+  for (const c of configs) {
+    if (!c.clients.includes("mcpwasm") || !c.clients.includes("ts")) continue;
+    const by = cells(c);
+    const short = `${NODE_BINS[c.node].label}, ${c.era}, ${c.answers === "json" ? "JSON" : "SSE"}`;
+    for (const row of c.rows) {
+      nodeRows.push({ label: `${short}, ${row.label}`, rate: ratio(by.mcpwasm.rows[row.name].rate, by.ts.rows[row.name].rate), cpu: ratio(by.mcpwasm.rows[row.name].cpu, by.ts.rows[row.name].cpu) });
+    }
+    if (c.clients.includes("bare") && c.rows.some((r) => r.name === "seq")) seqBare.push({ label: short, value: ratio(by.mcpwasm.rows.seq.rate, by.bare.rows.seq.rate) });
+    startup.push({ label: short, value: ratio(by.mcpwasm.marks.listed, by.ts.marks.listed) });
+  }
+  if (nodeRows.length > 0) {
+    rows.push(goalCheck("Node rows: calls/s ≥ 1.0× the TS SDK client's", nodeRows.map((r) => ({ label: r.label, value: r.rate })), (v) => v >= 1, false));
+    rows.push(goalCheck("Node rows: CPU per call ≤ 1.0× the TS SDK client's", nodeRows.map((r) => ({ label: r.label, value: r.cpu })), (v) => v <= 1, true));
+    if (seqBare.length > 0) rows.push(goalCheck("sequential echo: calls/s ≥ 0.8× the bare fetch loop's", seqBare, (v) => v >= 0.8, false));
+    rows.push(goalCheck("start-up to the first tools/list ≤ 1.0× the TS SDK client's", startup, (v) => v <= 1, true));
+  }
+  if (native.length > 0) {
+    const nat = ERAS.flatMap((era) => ANSWERS.map((answers) => ({ era, answers }))).map((c) => ({ c, by: nativeCells(c) }));
+    const label = ({ c, by }) => `${c.era}, ${c.answers === "json" ? "JSON" : "SSE"}; raw floor ${fmtRatio(ratio(by.raw.rate, by.gosdk.rate))}`;
+    rows.push(goalCheck("native: calls/s ≥ 1.5× the Go SDK client's", nat.map((n) => ({ label: label(n), value: ratio(n.by.mcpwasm.rate, n.by.gosdk.rate) })), (v) => v >= 1.5, false));
+    rows.push(goalCheck("native: CPU per call ≤ 0.5× the Go SDK client's", nat.map((n) => ({ label: `${n.c.era}, ${n.c.answers === "json" ? "JSON" : "SSE"}`, value: ratio(n.by.mcpwasm.cpu, n.by.gosdk.cpu) })), (v) => v <= 0.5, true));
+  }
+  for (const s of soakResults) {
+    const { before: b, after: a } = s.out.soak;
+    const items = [
+      { label: `goroutines ${b.goroutines} → ${a.goroutines}`, grew: !(a.goroutines <= b.goroutines) },
+      { label: `calls in flight ${b.calls} → ${a.calls}`, grew: !(a.calls <= b.calls) },
+      { label: `Go heap ${mib(b.goHeap)} → ${mib(a.goHeap)}`, grew: !(a.goHeap <= b.goHeap + SOAK_HEAP_SLACK) },
+      { label: `JS heap ${mib(b.jsHeap)} → ${mib(a.jsHeap)}`, grew: !(a.jsHeap <= b.jsHeap + SOAK_HEAP_SLACK) },
+    ];
+    const grew = items.filter((it) => it.grew);
+    rows.push([`soak: no growth over ${s.out.soak.calls} calls`, `${items.length - grew.length} of ${items.length}`, (grew.length ? grew : items).map((it) => it.label).join("; ")]);
+  }
+  return { head: ["goal", "met in", "worst (where)"], rows };
+}
+
+// ------------------------------------------------------------------------------------------
 // The chart (hand-written SVG): ratios per row, log scale, the 1.0× line drawn.
 
 const PALETTE = { "legacy|json": "#1f77b4", "legacy|sse": "#2ca02c", "modern|json": "#d62728", "modern|sse": "#9467bd" };
@@ -648,6 +710,16 @@ function markdown(machine) {
   md.push("# Benchmarks", "");
   md.push("Written by `make bench` (bench/run.mjs); do not edit by hand. Timings are measured, never asserted.", "");
   md.push(...machine.map((l) => `- ${l}`), "");
+  const goals = goalsTable();
+  if (goals.rows.length > 0) {
+    md.push("## The goals in this run", "");
+    md.push("Issue 9's goals, checked against this run's medians (the tables below): in how many rows or configurations each " +
+      "one is met, and the worst of them. A failed round counts as not met. The soak counts as no growth when the goroutines and " +
+      `the calls in flight end no higher than they started and each heap within ${mib(SOAK_HEAP_SLACK)} of where it started ` +
+      "(a leak of 10 bytes a call would be ≈ 1 MiB over 100k calls). The module's size is `make size`'s to check.", "");
+    md.push(mdTable(goals.head, goals.rows), "");
+  }
+  md.push("## How the Node rows are measured", "");
   md.push(
     "Each client runs in its own fresh Node process per round, the clients in turn, the order rotated by one place " +
     `per round (${[1, 2].map((r) => roundOrder(CLIENTS, r).map((c) => CLIENT_LABEL[c]).join(", ")).join("; then ")}; …), ` +
@@ -776,6 +848,14 @@ if (native.length > 0) {
   console.log("\n== native Go, sequential echo");
   const nt = nativeTable(ERAS.flatMap((era) => ANSWERS.map((answers) => ({ era, answers }))));
   console.log(table(nt.head, nt.rows));
+}
+
+{
+  const goals = goalsTable();
+  if (goals.rows.length > 0) {
+    console.log("\n== the goals in this run (medians)");
+    console.log(table(goals.head, goals.rows));
+  }
 }
 
 // Once, before the files are written (it names the commit, and whether the work tree differs from it).
