@@ -2,7 +2,7 @@
 // eras with JSON or SSE answers (and CORS when asked) and exits when its parent goes away, and one
 // round of every client reports checked figures, in a process (bench/client.mjs) and in a
 // Chromium page (bench/chromium.mjs, bench/page.mjs), and a small whole run (bench/run.mjs) writes
-// its figures and each part's duration. Run: node --test bench/bench.test.mjs (needs
+// its figures, the goals checked against them, and each part's duration. Run: node --test bench/bench.test.mjs (needs
 // js/dist/mcpwasm.wasm: bash scripts/build-wasm.sh).
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -531,11 +531,11 @@ const SOAK_HEAP_SLACK = MB;
  * missing value, from a failed round, counts as not met); ok(value) says whether an item meets
  * the goal; the worst item is the one furthest from it (higher is worse when lowerIsBetter).
  */
-function goalCheck(goal, items, ok, lowerIsBetter, fmt = fmtRatio) {
+function goalCheck(goal, items, ok, lowerIsBetter) {
   const have = items.filter((it) => it.value !== undefined);
   const met = have.filter((it) => ok(it.value)).length;
   const worst = have.reduce((w, it) => (!w || (lowerIsBetter ? it.value > w.value : it.value < w.value) ? it : w), undefined);
-  return [goal, `${met} of ${items.length}`, worst ? `${fmt(worst.value)} (${worst.label})` : "–"];
+  return [goal, `${met} of ${items.length}`, worst ? `${fmtRatio(worst.value)} (${worst.label})` : "–"];
 }
 
 /** goalsTable checks each goal of issue 9 that this run measured: {head, rows}. */
