@@ -538,6 +538,9 @@ function goalCheck(goal, items, ok, lowerIsBetter) {
   return [goal, `${met} of ${items.length}`, worst ? `${fmtRatio(worst.value)} (${worst.label})` : "–"];
 }
 
+/** eraAnswers names a configuration's era and answers in a goal's line: "modern, JSON". */
+const eraAnswers = (c) => `${c.era}, ${c.answers === "json" ? "JSON" : "SSE"}`;
+
 /** goalsTable checks each goal of issue 9 that this run measured: {head, rows}. */
 function goalsTable() {
   const rows = [];
@@ -547,7 +550,7 @@ function goalsTable() {
   for (const c of configs) {
     if (!c.clients.includes("mcpwasm") || !c.clients.includes("ts")) continue;
     const by = cells(c);
-    const short = `${NODE_BINS[c.node].label}, ${c.era}, ${c.answers === "json" ? "JSON" : "SSE"}`;
+    const short = `${NODE_BINS[c.node].label}, ${eraAnswers(c)}`;
     for (const row of c.rows) {
       nodeRows.push({ label: `${short}, ${row.label}`, rate: ratio(by.mcpwasm.rows[row.name].rate, by.ts.rows[row.name].rate), cpu: ratio(by.mcpwasm.rows[row.name].cpu, by.ts.rows[row.name].cpu) });
     }
@@ -562,9 +565,9 @@ function goalsTable() {
   }
   if (native.length > 0) {
     const nat = ERAS.flatMap((era) => ANSWERS.map((answers) => ({ era, answers }))).map((c) => ({ c, by: nativeCells(c) }));
-    const label = ({ c, by }) => `${c.era}, ${c.answers === "json" ? "JSON" : "SSE"}; raw floor ${fmtRatio(ratio(by.raw.rate, by.gosdk.rate))}`;
+    const label = ({ c, by }) => `${eraAnswers(c)}; raw floor ${fmtRatio(ratio(by.raw.rate, by.gosdk.rate))}`;
     rows.push(goalCheck("native: calls/s ≥ 1.5× the Go SDK client's", nat.map((n) => ({ label: label(n), value: ratio(n.by.mcpwasm.rate, n.by.gosdk.rate) })), (v) => v >= 1.5, false));
-    rows.push(goalCheck("native: CPU per call ≤ 0.5× the Go SDK client's", nat.map((n) => ({ label: `${n.c.era}, ${n.c.answers === "json" ? "JSON" : "SSE"}`, value: ratio(n.by.mcpwasm.cpu, n.by.gosdk.cpu) })), (v) => v <= 0.5, true));
+    rows.push(goalCheck("native: CPU per call ≤ 0.5× the Go SDK client's", nat.map((n) => ({ label: eraAnswers(n.c), value: ratio(n.by.mcpwasm.cpu, n.by.gosdk.cpu) })), (v) => v <= 0.5, true));
   }
   for (const s of soakResults) {
     const { before: b, after: a } = s.out.soak;
