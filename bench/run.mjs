@@ -84,7 +84,13 @@
 // 5,961 → 2,655 → 1,720 → … ≈ 700 µs; the TS SDK client ≈ 2,750 → 2,000–2,400 µs), so a shorter
 // one would move compilation into the rows. Cutting rounds or row length would widen the spread
 // of the rows where both clients wait on the server, which already move by up to ±30 % from one
-// round to the next. The bare node:http floor left the default clients (−≈ 40 s). Earlier:
+// round to the next. The big rows' minimum counts (1 MB 60 calls, 10 MB 20) are most of their
+// time, and halving them would save ≈ 50 s, but a row's own calls are part of that spread: timed
+// one by one after 3 warm-up calls (Node 20, modern), the mean of 10 consecutive 10 MB calls
+// varied by 6–14 % (coefficient of variation) and of 20 by 4–14 %, and for 1 MB by 8–26 % and
+// 5–22 % (mcpwasm's the higher on 1 MB), against a spread between
+// rounds of 7–14 % in the runs of record. The bare node:http floor left the default clients
+// (−≈ 40 s). Earlier:
 // 9.3 minutes at ffba8e4 (the JS rounds 7.5, the soak 32 s, the native part about a minute);
 // 10.7 and 12.1 at 8155841, which added the Deno and Bun rounds; 13.2 and 13.9 at 5bef899 and
 // 1346ee4, which added the Chromium rounds, while the machine ran everything slower (the native
