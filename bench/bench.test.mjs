@@ -195,7 +195,7 @@ test("rounds rotate the order of the clients: each first, and each after every o
   assert.throws(() => roundOrder(clients, 0), RangeError);
 });
 
-test("a small whole run writes its figures, the goals checked against them, and how long each part took; the bare node:http floor only when asked", async (t) => {
+test("a small whole run writes its figures, the goals checked against them, and how long each part took; the bare node:http floor only when asked; the other runtimes apart", async (t) => {
   const out = await mkdtemp(path.join(os.tmpdir(), "bench-run-"));
   t.after(() => rm(out, { recursive: true, force: true }));
   const run = (extra) => new Promise((resolve, reject) => {
@@ -208,7 +208,7 @@ test("a small whole run writes its figures, the goals checked against them, and 
       },
     }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)));
   });
-  const read = async () => ({ json: JSON.parse(await readFile(path.join(out, "bench.json"), "utf8")), md: await readFile(path.join(out, "bench.md"), "utf8") });
+  const read = async (name = "bench") => ({ json: JSON.parse(await readFile(path.join(out, `${name}.json`), "utf8")), md: await readFile(path.join(out, `${name}.md`), "utf8") });
 
   await run({});
   let { json, md } = await read();
@@ -221,6 +221,14 @@ test("a small whole run writes its figures, the goals checked against them, and 
   assert.match(md, /min \(Node rounds \d+\.\d, soak \d+\.\d, native \d+\.\d, servers, warm-up and builds \d+\.\d\)/);
   assert.match(md, /per round \(mcpwasm, TS SDK v2, bare fetch; then TS SDK v2, bare fetch, mcpwasm; …\)/);
   assert.doesNotMatch(md, /bare node:http calls\/s/);
+  // The other runtimes are not in make bench's run, and it says where they are.
+  assert.deepEqual(json.settings.RUNTIMES, []);
+  assert.ok(!json.results.some((r) => ["deno", "bun", "chromium"].includes(r.node)), "no other runtime's rounds");
+  assert.match(md, /Deno, Bun and Chromium are measured by `make bench-runtimes`, in \[bench-runtimes\.md\]/);
+  assert.match(md, /!\[mcpwasm ÷ TS SDK v2 per row\]\(bench\.svg\)/);
+  // The native rows' server collects at GOGC=400, and the page says so.
+  assert.equal(json.settings.NATIVE_GOGC, 400);
+  assert.match(md, /official Go SDK server \(harness\/gobench server, its GC at GOGC=400/);
   // The goals, checked against the figures: one round, so each median is that round's figure.
   const row = (client) => json.results.find((r) => r.client === client).out.rows[0];
   const nat = (client) => json.native.find((r) => r.client === client).out;
@@ -251,4 +259,18 @@ test("a small whole run writes its figures, the goals checked against them, and 
   assert.deepEqual(Object.keys(json.durations).sort(), ["node", "total"]);
   assert.match(md, /\| Node rows: calls\/s ≥ 1\.0× the TS SDK client's \| [01] of 1 \|/);
   assert.doesNotMatch(md, /\| (native|soak):/, "no goal lines for parts that did not run");
+
+  // make bench-runtimes: the other runtimes alone, in a file of their own, no chart (its bars are Node's and native's).
+  await run({ BENCH_NODES: "", BENCH_RUNTIMES: "deno", BENCH_SOAK: "0", BENCH_NATIVE: "0", BENCH_NAME: "bench-runtimes" });
+  ({ json, md } = await read("bench-runtimes"));
+  assert.equal(json.failures.length, 0, json.failures.join("\n"));
+  assert.deepEqual([...new Set(json.results.map((r) => r.node))], ["deno"]);
+  assert.deepEqual([...new Set(json.results.map((r) => r.client))].sort(), ["bare", "mcpwasm", "ts"]);
+  assert.ok(json.results.every((r) => r.out?.rows[0]?.rate > 0), "every Deno round measured");
+  assert.deepEqual(Object.keys(json.durations).sort(), ["runtimes", "total"]);
+  assert.match(md, /^# Benchmarks: Deno\n/);
+  assert.match(md, /Written by `make bench-runtimes`/);
+  assert.match(md, /\n## Deno\n/);
+  assert.doesNotMatch(md, /How the Node rows are measured|The goals in this run|bench-runtimes\.svg/);
+  await assert.rejects(readFile(path.join(out, "bench-runtimes.svg")), { code: "ENOENT" });
 });

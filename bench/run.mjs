@@ -52,20 +52,29 @@
 //                          start-up table's "first 100 calls"); the same for every client (the bare
 //                          floors, with no payload rows, make the echo half alone)
 //   BENCH_SOAK=100000      soak calls (0 skips the soak); BENCH_SOAK_ERA=modern BENCH_SOAK_ANSWERS=json
-//   BENCH_RUNTIMES=deno,bun,chromium  the other runtimes the package names in its export
+//   BENCH_RUNTIMES=        the other runtimes the package names in its export
 //                          conditions — Deno and Bun from the binaries their npm packages install,
 //                          Chromium (Debian's, or $MCPWASM_CHROMIUM) with a fresh headless browser per
 //                          round on a page (bench/chromium.mjs, bench/page.mjs): mcpwasm (as each
 //                          imports it), the TS SDK client and the bare fetch loop, with the Node
 //                          part's rounds, warm-up and seconds per row, in BENCH_RUNTIME_ERAS=modern
 //                          with BENCH_RUNTIME_ANSWERS=json, rows BENCH_RUNTIME_ROWS=seq,c64,10KB (the
-//                          bare loop: sequential echo); empty: none
+//                          bare loop: sequential echo); empty (the default): none. `make
+//                          bench-runtimes` runs deno,bun,chromium alone (BENCH_NODES= BENCH_NATIVE=0
+//                          BENCH_SOAK=0 BENCH_NAME=bench-runtimes, writing docs/bench-runtimes.md):
+//                          ≈ 1.6 minutes that the issue's scope (Node, native, soak) does not name,
+//                          kept out of `make bench` so that it stays near ten minutes
+//   BENCH_NAME=bench       the outputs' base name: <BENCH_OUT>/<name>.md, .svg and .json
 //   BENCH_NATIVE=1         0 skips the native Go rows; BENCH_NATIVE_CALLS=1000 timed calls per round,
 //                          BENCH_NATIVE_ROUNDS=11 rounds (a round is under a second; the spread between
 //                          rounds hardly shrinks when rounds are longer — on the 2-core machine it is
 //                          ±12–14 % with 1000 or 2000 calls a round — so many short rounds give steadier
 //                          medians than a few long ones in the same time)
 //   BENCH_NATIVE_SERVER=go go: the official Go SDK server; ts: bench/server.mjs
+//   BENCH_NATIVE_GOGC=400  the Go SDK server's GC percentage (gobench server -gogc; 100 is Go's
+//                          default): at 100 its collector, not the client, sets the pace of a
+//                          sequential loop on 2 cores (docs/architecture.md, "The native bench's
+//                          server collects less often")
 //   BENCH_OUT=docs         where bench.md and bench.svg go
 //   BENCH_TIMEOUT=180      seconds one client process may take before it is killed
 //   BENCH_SOAK_TIMEOUT=900 the same for the soak process
@@ -126,7 +135,7 @@ const WARMUP = num(env.BENCH_WARMUP, QUICK ? 0.5 : 1.5);
 const SOAK = num(env.BENCH_SOAK, QUICK ? 3000 : 100000);
 const SOAK_ERA = env.BENCH_SOAK_ERA ?? "modern";
 const SOAK_ANSWERS = env.BENCH_SOAK_ANSWERS ?? "json";
-const RUNTIMES = list(env.BENCH_RUNTIMES, QUICK ? "" : "deno,bun,chromium");
+const RUNTIMES = list(env.BENCH_RUNTIMES, "");
 const RUNTIME_ERAS = list(env.BENCH_RUNTIME_ERAS, "modern");
 const RUNTIME_ANSWERS = list(env.BENCH_RUNTIME_ANSWERS, "json");
 const RUNTIME_CLIENTS = ["mcpwasm", "ts", "bare"];
@@ -134,7 +143,10 @@ const NATIVE = env.BENCH_NATIVE !== "0";
 const NATIVE_CALLS = num(env.BENCH_NATIVE_CALLS, QUICK ? 300 : 1000);
 const NATIVE_ROUNDS = num(env.BENCH_NATIVE_ROUNDS, QUICK ? 1 : 11);
 const NATIVE_SERVER = env.BENCH_NATIVE_SERVER ?? "go";
+const NATIVE_GOGC = num(env.BENCH_NATIVE_GOGC, 400);
 const OUT = path.resolve(repo, env.BENCH_OUT ?? (QUICK ? "build/bench" : "docs"));
+const NAME = env.BENCH_NAME ?? "bench";
+if (!/^[a-z0-9][a-z0-9-]*$/.test(NAME)) throw new Error(`bench: bad BENCH_NAME ${NAME} (want lower-case letters, digits and dashes)`);
 const TIMEOUT_MS = num(env.BENCH_TIMEOUT, 180) * 1000;
 const SOAK_TIMEOUT_MS = num(env.BENCH_SOAK_TIMEOUT, 900) * 1000;
 
@@ -456,7 +468,7 @@ async function nativePart() {
   for (const answers of ANSWERS) {
     const server = NATIVE_SERVER === "ts"
       ? await startServer("node", [path.join(repo, "bench/server.mjs"), ...(answers === "json" ? ["--json"] : [])])
-      : await startServer(gobench, ["server", ...(answers === "json" ? ["-json"] : [])]);
+      : await startServer(gobench, ["server", "-gogc", String(NATIVE_GOGC), ...(answers === "json" ? ["-json"] : [])]);
     try {
       for (const era of ERAS) {
         await runOnce(gobench, ["client", "-impl", "gosdk", "-era", era, "-url", server.url, "-calls", "300", "-warmup", "0"]);
@@ -702,7 +714,8 @@ function machineLine(started, finished) {
     commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repo, encoding: "utf8" }).trim();
     // The bench's own outputs (a previous run's) are not changes to what it measures.
     const rel = path.relative(repo, OUT);
-    const own = rel.startsWith("..") || path.isAbsolute(rel) ? [] : ["bench.md", "bench.svg", "bench.json"].map((f) => `:(exclude)${path.join(rel, f)}`);
+    const own = rel.startsWith("..") || path.isAbsolute(rel) ? []
+      : [...new Set(["bench", "bench-runtimes", NAME])].flatMap((n) => [".md", ".svg", ".json"].map((x) => `:(exclude)${path.join(rel, n + x)}`));
     if (execFileSync("git", ["status", "--porcelain", "--untracked-files=no", "--", ".", ...own], { cwd: repo, encoding: "utf8" }).trim()) commit += " (with uncommitted changes)";
   } catch { /* not a checkout */ }
   const wasm = path.join(repo, "js/dist/mcpwasm.wasm");
@@ -717,8 +730,13 @@ function machineLine(started, finished) {
 
 function markdown(machine, goals) {
   const md = [];
-  md.push("# Benchmarks", "");
-  md.push("Written by `make bench` (bench/run.mjs); do not edit by hand. Timings are measured, never asserted.", "");
+  const only = configs.length === 0 && native.length === 0 && runtimeConfigs.length > 0; // make bench-runtimes
+  const names = RUNTIMES.map((r) => NODE_BINS[r].label);
+  const runtimeNames = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+  md.push(only ? `# Benchmarks: ${runtimeNames}` : "# Benchmarks", "");
+  md.push(`Written by \`make ${only ? "bench-runtimes" : "bench"}\` (bench/run.mjs); do not edit by hand. Timings are measured, never asserted.` +
+    (only ? " The Node rows, the native Go rows and the soak are in [bench.md](bench.md), whose first section says how a row is measured." : "") +
+    (!only && runtimeConfigs.length === 0 ? " Deno, Bun and Chromium are measured by `make bench-runtimes`, in [bench-runtimes.md](bench-runtimes.md)." : ""), "");
   md.push(...machine.map((l) => `- ${l}`), "");
   if (goals.rows.length > 0) {
     md.push("## The goals in this run", "");
@@ -728,8 +746,8 @@ function markdown(machine, goals) {
       "(a leak of 10 bytes a call would be ≈ 1 MiB over 100k calls). The module's size is `make size`'s to check.", "");
     md.push(mdTable(goals.head, goals.rows), "");
   }
-  md.push("## How the Node rows are measured", "");
-  md.push(
+  if (configs.length > 0) md.push("## How the Node rows are measured", "");
+  if (configs.length > 0) md.push(
     "Each client runs in its own fresh Node process per round, the clients in turn, the order rotated by one place " +
     `per round (${[1, 2].map((r) => roundOrder(CLIENTS, r).map((c) => CLIENT_LABEL[c]).join(", ")).join("; then ")}; …), ` +
     "so that no client always runs first or always after the same other one, against one TypeScript SDK v2 server " +
@@ -757,18 +775,19 @@ function markdown(machine, goals) {
     "the TS SDK client is set to each with its versionNegotiation option (`mode: \"legacy\"`, `mode: { pin: \"2026-07-28\" }`), " +
     "mcpwasm with `protocolVersions`, and every round checks the version it negotiated. JSON answers: the server answers each " +
     "POST with application/json; SSE answers: with a text/event-stream. The client processes run with `--no-warnings`.", "");
-  md.push("![mcpwasm ÷ TS SDK v2 per row](bench.svg)", "");
+  if (configs.length > 0 || native.length > 0) md.push(`![mcpwasm ÷ TS SDK v2 per row](${NAME}.svg)`, "");
   for (const c of configs) {
     md.push(`## ${configLabel(c)}`, "");
     const t = configTable(c);
     md.push(mdTable(t.head, t.rows), "");
   }
   if (runtimeConfigs.length > 0) {
-    const names = RUNTIMES.map((r) => NODE_BINS[r].label);
-    md.push(`## ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0]}`, "");
-    md.push("The same measurement in the other runtimes the package names in its export conditions, against the same server, " +
-      "with the TS SDK v2 client and the bare loop over the runtime's own `fetch` beside mcpwasm as each runtime imports it, the same rounds, " +
-      `warm-up and seconds per row as above, ${RUNTIME_ERAS.join(" and ")} era, ${RUNTIME_ANSWERS.map((a) => ANSWER_LABEL[a]).join(" and ")}, ` +
+    md.push(`## ${runtimeNames}`, "");
+    md.push("The Node rows' measurement in the other runtimes the package names in its export conditions, against the same " +
+      "TypeScript SDK v2 server, with the TS SDK v2 client and the bare loop over the runtime's own `fetch` beside mcpwasm as each runtime imports it: " +
+      `${ROUNDS} round(s), each client in a fresh process per round (the order rotated by one place per round), its first 100 calls timed, ` +
+      `${WARMUP} s of untimed warm-up calls, each row's own warm-up calls and then at least ${SECONDS} s of timed calls, ` +
+      `${RUNTIME_ERAS.join(" and ")} era, ${RUNTIME_ANSWERS.map((a) => ANSWER_LABEL[a]).join(" and ")}, ` +
       `rows ${RUNTIME_ROWS.map((r) => r.label).join(", ")}. ` +
       (RUNTIMES.some((r) => r !== "chromium")
         ? "Deno and Bun run from the binaries of their npm packages (`deno`, `bun`), a fresh process per client per round: each takes its " +
@@ -806,7 +825,7 @@ function markdown(machine, goals) {
       `over one kept-alive connection, answers read with net/http's ReadResponse, no MCP library) and a raw socket loop (raw.go: each request ` +
       `put together from prebuilt bytes in a reused buffer, one write, the answer read into a reused buffer and searched by byte comparison, ` +
       `the socket read and written with raw system calls, no HTTP or JSON library), sequential echo, ${NATIVE_ROUNDS} rounds of ${NATIVE_CALLS} timed calls, ` +
-      `fresh process per round, the order rotated per round, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : "official Go SDK server (harness/gobench server)"} ` +
+      `fresh process per round, the order rotated per round, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : `official Go SDK server (harness/gobench server, its GC at GOGC=${NATIVE_GOGC}: at Go's default of 100 its collector, on the second core, sets the pace of the clients it serves; docs/architecture.md, "The native bench's server collects less often")`} ` +
       `in a child process; CPU from getrusage of the client process. Goals: ≥ 1.5× the calls/s, ≤ 0.5× the CPU per call. ` +
       `"raw ÷ Go SDK" is the most any client can reach in a row: the raw loop does next to nothing of its own, so its rate is the server's ` +
       `cycle plus the socket's; where it is near 1.5×, the goal is out of reach of a client that does real work.`, "");
@@ -869,15 +888,15 @@ if (goals.rows.length > 0) {
 // Once, before the files are written (it names the commit, and whether the work tree differs from it).
 const machine = machineLine(started, finished);
 mkdirSync(OUT, { recursive: true });
-writeFileSync(path.join(OUT, "bench.md"), markdown(machine, goals));
-writeFileSync(path.join(OUT, "bench.svg"), chart());
+writeFileSync(path.join(OUT, `${NAME}.md`), markdown(machine, goals));
+if (configs.length > 0 || native.length > 0) writeFileSync(path.join(OUT, `${NAME}.svg`), chart());
 // The raw figures of every round, for before/after comparisons.
-writeFileSync(path.join(OUT, "bench.json"), JSON.stringify({
-  started, finished, durations, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER, RUNTIMES, RUNTIME_ERAS, RUNTIME_ANSWERS, RUNTIME_ROWS },
+writeFileSync(path.join(OUT, `${NAME}.json`), JSON.stringify({
+  started, finished, durations, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER, NATIVE_GOGC, RUNTIMES, RUNTIME_ERAS, RUNTIME_ANSWERS, RUNTIME_ROWS },
   machine, results, native, soak: soakResults, failures,
 }, null, 1) + "\n");
 console.log(`\n${machine.join("\n")}`);
-console.log(`wrote ${path.relative(repo, path.join(OUT, "bench.md"))}, bench.svg and bench.json (raw figures)`);
+console.log(`wrote ${path.relative(repo, path.join(OUT, `${NAME}.md`))}${configs.length > 0 || native.length > 0 ? `, ${NAME}.svg` : ""} and ${NAME}.json (raw figures)`);
 if (failures.length > 0) {
   console.error(`\nbench: ${failures.length} failure(s):\n${failures.map((f) => `  ${f.split("\n")[0]}`).join("\n")}`);
   process.exit(1);

@@ -12,10 +12,24 @@
 #     bench/run.mjs. Set BENCH_GO=0 to skip step 1;
 #     BENCH_GO_TIME (default 0.3s) is step 1's -benchtime (a fixed 2000x
 #     made the 22 ms large-SSE-event benchmark alone take 45 s).
+#
+# make bench-runtimes (scripts/bench.sh runtimes): step 2 in Deno, Bun and
+# a Chromium page alone (BENCH_RUNTIMES, default deno,bun,chromium), no Go
+# benchmarks; it writes docs/bench-runtimes.md and bench-runtimes.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/node-deps.sh >/dev/null
 bash scripts/build-wasm.sh
+
+if [ "${1:-}" = runtimes ]; then
+  case ",${BENCH_RUNTIMES:-deno,bun,chromium}," in *,chromium,*) bash scripts/browser-deps.sh >/dev/null ;; esac
+  start=$(date +%s)
+  status=0
+  BENCH_NODES= BENCH_NATIVE=0 BENCH_SOAK=0 BENCH_NAME=bench-runtimes BENCH_RUNTIMES="${BENCH_RUNTIMES:-deno,bun,chromium}" \
+    node bench/run.mjs || status=$?
+  echo; echo "make bench-runtimes: $(( $(date +%s) - start )) s"
+  exit "$status"
+fi
 
 start=$(date +%s)
 if [ "${BENCH_GO:-1}" != 0 ]; then

@@ -8,12 +8,17 @@
 // encoding/json, bare.go) and raw (prebuilt bytes and a byte search on one
 // socket, raw.go).
 //
-//	gobench server [-json] [-max-life D] [-cpuprofile FILE]
+//	gobench server [-json] [-gogc N] [-max-life D] [-cpuprofile FILE]
 //	    The official Go SDK server (harness/demoserver, both eras, its echo
 //	    tool) on 127.0.0.1; prints "LISTENING http://127.0.0.1:<port>/mcp" and
 //	    exits when its stdin (a pipe from the parent) closes or on SIGTERM.
 //	    -cpuprofile writes a pprof CPU profile of the server's whole life
 //	    (where a call's server-side time goes; the bench does not set it).
+//	    -gogc sets the server's GC percentage (debug.SetGCPercent; GOGC's
+//	    meaning, default 100): the bench gives the server 400 so that its
+//	    collector does not set the pace of the clients it measures
+//	    (docs/architecture.md, "The native bench's server collects less
+//	    often").
 //	gobench client -impl mcpwasm|gosdk|bare|raw -era legacy|modern -url URL [-calls N] [-warmup N] [-cpuprofile FILE] [-memprofile FILE] [-trace FILE]
 //	    Connects, lists tools, makes -warmup then -calls sequential echo
 //	    calls (each answer checked), and prints one line
@@ -37,6 +42,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"runtime/trace"
 	"sync"
@@ -83,9 +89,11 @@ func serve(args []string) error {
 	jsonAnswers := fs.Bool("json", false, "answer with application/json bodies instead of SSE streams")
 	maxLife := fs.Duration("max-life", 30*time.Minute, "exit after this long")
 	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the server's whole life to this file")
+	gogc := fs.Int("gogc", 100, "the server's GC percentage (as GOGC; negative: off)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	debug.SetGCPercent(*gogc)
 	stopProfile, err := startRecording(*cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile)
 	if err != nil {
 		return err
