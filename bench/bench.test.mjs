@@ -227,7 +227,7 @@ test("a small whole run writes its figures, the goals checked against them, and 
   assert.match(md, /Deno, Bun and Chromium are measured by `make bench-runtimes`, in \[bench-runtimes\.md\]/);
   assert.match(md, /!\[mcpwasm ÷ TS SDK v2 per row\]\(bench\.svg\)/);
   // The native rows' server collects at GOGC=400, and the page says so.
-  assert.equal(json.settings.NATIVE_GOGC, 400);
+  assert.equal(json.settings.SERVER_GOGC, 400);
   assert.match(md, /official Go SDK server \(harness\/gobench server, its GC at GOGC=400/);
   // The goals, checked against the figures: one round, so each median is that round's figure.
   const row = (client) => json.results.find((r) => r.client === client).out.rows[0];

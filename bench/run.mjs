@@ -71,10 +71,10 @@
 //                          ±12–14 % with 1000 or 2000 calls a round — so many short rounds give steadier
 //                          medians than a few long ones in the same time)
 //   BENCH_NATIVE_SERVER=go go: the official Go SDK server; ts: bench/server.mjs
-//   BENCH_NATIVE_GOGC=400  the Go SDK server's GC percentage (gobench server -gogc; 100 is Go's
-//                          default): at 100 its collector, not the client, sets the pace of a
-//                          sequential loop on 2 cores (docs/architecture.md, "The native bench's
-//                          server collects less often")
+//   BENCH_SERVER_GOGC=400  the Go SDK server's GC percentage, for the native rows and the soak
+//                          (gobench server -gogc; 100 is Go's default): at 100 its collector, not
+//                          the client, sets the pace of a sequential loop on 2 cores
+//                          (docs/architecture.md, "The native bench's server collects less often")
 //   BENCH_OUT=docs         where bench.md and bench.svg go
 //   BENCH_TIMEOUT=180      seconds one client process may take before it is killed
 //   BENCH_SOAK_TIMEOUT=900 the same for the soak process
@@ -143,7 +143,7 @@ const NATIVE = env.BENCH_NATIVE !== "0";
 const NATIVE_CALLS = num(env.BENCH_NATIVE_CALLS, QUICK ? 300 : 1000);
 const NATIVE_ROUNDS = num(env.BENCH_NATIVE_ROUNDS, QUICK ? 1 : 11);
 const NATIVE_SERVER = env.BENCH_NATIVE_SERVER ?? "go";
-const NATIVE_GOGC = num(env.BENCH_NATIVE_GOGC, 400);
+const SERVER_GOGC = num(env.BENCH_SERVER_GOGC, 400);
 const OUT = path.resolve(repo, env.BENCH_OUT ?? (QUICK ? "build/bench" : "docs"));
 const NAME = env.BENCH_NAME ?? "bench";
 if (!/^[a-z0-9][a-z0-9-]*$/.test(NAME)) throw new Error(`bench: bad BENCH_NAME ${NAME} (want lower-case letters, digits and dashes)`);
@@ -432,7 +432,7 @@ function buildGobench() {
 // machine, and more steadily (100k calls: 32–39 s in three runs, against 65–100 s), which keeps the
 // bench short.
 async function soakPart() {
-  const server = await startServer(buildGobench(), ["server", ...(SOAK_ANSWERS === "json" ? ["-json"] : [])]);
+  const server = await startServer(buildGobench(), ["server", "-gogc", String(SERVER_GOGC), ...(SOAK_ANSWERS === "json" ? ["-json"] : [])]);
   try {
     console.log(`\n== soak: ${SOAK} echo calls through mcpwasm, 64 at a time (${SOAK_ERA}, ${ANSWER_LABEL[SOAK_ANSWERS]}, Go SDK server, Node on PATH)`);
     try {
@@ -468,7 +468,7 @@ async function nativePart() {
   for (const answers of ANSWERS) {
     const server = NATIVE_SERVER === "ts"
       ? await startServer("node", [path.join(repo, "bench/server.mjs"), ...(answers === "json" ? ["--json"] : [])])
-      : await startServer(gobench, ["server", "-gogc", String(NATIVE_GOGC), ...(answers === "json" ? ["-json"] : [])]);
+      : await startServer(gobench, ["server", "-gogc", String(SERVER_GOGC), ...(answers === "json" ? ["-json"] : [])]);
     try {
       for (const era of ERAS) {
         await runOnce(gobench, ["client", "-impl", "gosdk", "-era", era, "-url", server.url, "-calls", "300", "-warmup", "0"]);
@@ -825,7 +825,7 @@ function markdown(machine, goals) {
       `over one kept-alive connection, answers read with net/http's ReadResponse, no MCP library) and a raw socket loop (raw.go: each request ` +
       `put together from prebuilt bytes in a reused buffer, one write, the answer read into a reused buffer and searched by byte comparison, ` +
       `the socket read and written with raw system calls, no HTTP or JSON library), sequential echo, ${NATIVE_ROUNDS} rounds of ${NATIVE_CALLS} timed calls, ` +
-      `fresh process per round, the order rotated per round, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : `official Go SDK server (harness/gobench server, its GC at GOGC=${NATIVE_GOGC}: at Go's default of 100 its collector, on the second core, sets the pace of the clients it serves; docs/architecture.md, "The native bench's server collects less often")`} ` +
+      `fresh process per round, the order rotated per round, against the ${NATIVE_SERVER === "ts" ? "TypeScript SDK v2 server (bench/server.mjs)" : `official Go SDK server (harness/gobench server, its GC at GOGC=${SERVER_GOGC}: at Go's default of 100 its collector, on the second core, sets the pace of the clients it serves; docs/architecture.md, "The native bench's server collects less often")`} ` +
       `in a child process; CPU from getrusage of the client process. Goals: ≥ 1.5× the calls/s, ≤ 0.5× the CPU per call. ` +
       `"raw ÷ Go SDK" is the most any client can reach in a row: the raw loop does next to nothing of its own, so its rate is the server's ` +
       `cycle plus the socket's; where it is near 1.5×, the goal is out of reach of a client that does real work.`, "");
@@ -835,7 +835,7 @@ function markdown(machine, goals) {
   if (soakResults.length > 0) {
     md.push("## Soak", "");
     for (const s of soakResults) {
-      md.push(`${s.out.soak.calls} echo calls through mcpwasm, 64 at a time (${s.era}, ${ANSWER_LABEL[s.answers]}, ${s.out.node}), against the official Go SDK server (harness/gobench server); ` +
+      md.push(`${s.out.soak.calls} echo calls through mcpwasm, 64 at a time (${s.era}, ${ANSWER_LABEL[s.answers]}, ${s.out.node}), against the official Go SDK server (harness/gobench server, GOGC=${SERVER_GOGC}); ` +
         "figures after a GC before and after (reported, not asserted; the goal is no growth):", "");
       const { before: b, after: a, secs, calls } = s.out.soak;
       md.push(mdTable(["figure", "before", "after"], [
@@ -892,7 +892,7 @@ writeFileSync(path.join(OUT, `${NAME}.md`), markdown(machine, goals));
 if (configs.length > 0 || native.length > 0) writeFileSync(path.join(OUT, `${NAME}.svg`), chart());
 // The raw figures of every round, for before/after comparisons.
 writeFileSync(path.join(OUT, `${NAME}.json`), JSON.stringify({
-  started, finished, durations, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER, NATIVE_GOGC, RUNTIMES, RUNTIME_ERAS, RUNTIME_ANSWERS, RUNTIME_ROWS },
+  started, finished, durations, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER, SERVER_GOGC, RUNTIMES, RUNTIME_ERAS, RUNTIME_ANSWERS, RUNTIME_ROWS },
   machine, results, native, soak: soakResults, failures,
 }, null, 1) + "\n");
 console.log(`\n${machine.join("\n")}`);
