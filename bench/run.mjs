@@ -80,12 +80,15 @@
 //   BENCH_SOAK_TIMEOUT=900 the same for the soak process
 //
 // Duration (2 cores, nothing else running): the duration line of docs/bench.md gives each run's
-// parts (and bench.json's `durations`, in seconds). At de7a9db: 11.5 minutes — the Node rounds
+// parts (and bench.json's `durations`, in seconds). Since the other runtimes moved to `make
+// bench-runtimes` (≈ 1.7 minutes of its own) and the Go SDK server collects at GOGC=400 (the soak
+// 44.6 → 24.6 s, the native part ≈ 1.4 → 1.0 minutes): 10.1 minutes — the Node rounds 8.4, the
+// soak 0.5, the native part 1.0, servers and builds 0.3. Before that, at de7a9db: 11.5 minutes — the Node rounds
 // 7.5, Deno, Bun and Chromium 1.5, the soak 0.8, the native part 1.5, servers and builds 0.3 —
 // and `make bench` with its Go benchmarks 11.6; the run before it took 11.9 (Node rounds 8.0),
 // the one after it 12.3 (Node rounds 8.1).
 // The issue that set the bench's scope (Node, native, soak) asked for "~10 minutes": that part
-// takes ≈ 10; the other runtimes, added since, take the rest. What a Node round's time buys: a
+// took ≈ 10 then too; the other runtimes, added since, took the rest. What a Node round's time buys: a
 // mcpwasm round ≈ 8 s, a TS SDK round ≈ 10 s (its 10 MB row alone ≈ 2.2 s), a bare one ≈ 2 s,
 // 24 rounds of each. The 1.5 s warm-up is not padding: in a fresh process the CPU per call keeps
 // falling for ≈ 2.5 s while V8 compiles hot code again, optimised, on background threads (200 ms
