@@ -21,14 +21,14 @@
 //   * start-up: in the same fresh processes, ms from process start to import done, init() done,
 //     connected and first tools/list answered, and the time of the first 100 sequential calls;
 //   * soak: SOAK echo calls through mcpwasm (64 at a time, one process, Node on PATH, --expose-gc)
-//     against the official Go SDK server (gobench server, see soakPart),
+//     against the official Go SDK server (gobench server at GOGC=SERVER_GOGC, see soakPart),
 //     moduleStats() and the JS heap before → after (reported, not asserted);
 //   * native: harness/gobench (built to build/bench/gobench): the mcpwasm Go client (core +
 //     transport/fetch) vs the official Go SDK client and two floors (a bare HTTP loop, and a raw
 //     socket loop with prebuilt bytes: the most any client reaches on that server), sequential
 //     echo, fresh process per round, the order rotated per round as above, against the official
-//     Go SDK server (gobench server) in a child process; CPU
-//     from getrusage of the client process.
+//     Go SDK server (gobench server, its GC at GOGC=SERVER_GOGC) in a child process; CPU from
+//     getrusage of the client process.
 //
 // Knobs (environment):
 //   BENCH_QUICK=1          a small run for development: 1 round, Node on PATH only, short rows,
