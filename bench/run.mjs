@@ -75,7 +75,7 @@
 //                          (gobench server -gogc; 100 is Go's default): at 100 its collector, not
 //                          the client, sets the pace of a sequential loop on 2 cores
 //                          (docs/architecture.md, "The native bench's server collects less often")
-//   BENCH_OUT=docs         where bench.md and bench.svg go
+//   BENCH_OUT=docs         where the outputs (BENCH_NAME) go
 //   BENCH_TIMEOUT=180      seconds one client process may take before it is killed
 //   BENCH_SOAK_TIMEOUT=900 the same for the soak process
 //
