@@ -669,6 +669,9 @@ function chartSVG(panels, legend) {
   return out.join("\n") + "\n";
 }
 
+/** charted says whether the run has a chart: its bars are the Node rows' and the native rows'. */
+const charted = () => configs.length > 0 || native.length > 0;
+
 function chart() {
   const bar = (c, value) => ({ value, colour: colour(c.era, c.answers, c.node), title: configLabel(c) });
   const rateGroups = ROWS.map((row) => ({
@@ -749,8 +752,7 @@ function markdown(machine, goals) {
       "(a leak of 10 bytes a call would be ≈ 1 MiB over 100k calls). The module's size is `make size`'s to check.", "");
     md.push(mdTable(goals.head, goals.rows), "");
   }
-  if (configs.length > 0) md.push("## How the Node rows are measured", "");
-  if (configs.length > 0) md.push(
+  if (configs.length > 0) md.push("## How the Node rows are measured", "",
     "Each client runs in its own fresh Node process per round, the clients in turn, the order rotated by one place " +
     `per round (${[1, 2].map((r) => roundOrder(CLIENTS, r).map((c) => CLIENT_LABEL[c]).join(", ")).join("; then ")}; …), ` +
     "so that no client always runs first or always after the same other one, against one TypeScript SDK v2 server " +
@@ -778,7 +780,7 @@ function markdown(machine, goals) {
     "the TS SDK client is set to each with its versionNegotiation option (`mode: \"legacy\"`, `mode: { pin: \"2026-07-28\" }`), " +
     "mcpwasm with `protocolVersions`, and every round checks the version it negotiated. JSON answers: the server answers each " +
     "POST with application/json; SSE answers: with a text/event-stream. The client processes run with `--no-warnings`.", "");
-  if (configs.length > 0 || native.length > 0) md.push(`![mcpwasm ÷ TS SDK v2 per row](${NAME}.svg)`, "");
+  if (charted()) md.push(`![mcpwasm ÷ TS SDK v2 per row](${NAME}.svg)`, "");
   for (const c of configs) {
     md.push(`## ${configLabel(c)}`, "");
     const t = configTable(c);
@@ -892,14 +894,14 @@ if (goals.rows.length > 0) {
 const machine = machineLine(started, finished);
 mkdirSync(OUT, { recursive: true });
 writeFileSync(path.join(OUT, `${NAME}.md`), markdown(machine, goals));
-if (configs.length > 0 || native.length > 0) writeFileSync(path.join(OUT, `${NAME}.svg`), chart());
+if (charted()) writeFileSync(path.join(OUT, `${NAME}.svg`), chart());
 // The raw figures of every round, for before/after comparisons.
 writeFileSync(path.join(OUT, `${NAME}.json`), JSON.stringify({
   started, finished, durations, settings: { ROUNDS, NODES, ERAS, ANSWERS, CLIENTS, ROWS, BARE_ROWS, SECONDS, SOAK, NATIVE_CALLS, NATIVE_SERVER, SERVER_GOGC, RUNTIMES, RUNTIME_ERAS, RUNTIME_ANSWERS, RUNTIME_ROWS },
   machine, results, native, soak: soakResults, failures,
 }, null, 1) + "\n");
 console.log(`\n${machine.join("\n")}`);
-console.log(`wrote ${path.relative(repo, path.join(OUT, `${NAME}.md`))}${configs.length > 0 || native.length > 0 ? `, ${NAME}.svg` : ""} and ${NAME}.json (raw figures)`);
+console.log(`wrote ${path.relative(repo, path.join(OUT, `${NAME}.md`))}${charted() ? `, ${NAME}.svg` : ""} and ${NAME}.json (raw figures)`);
 if (failures.length > 0) {
   console.error(`\nbench: ${failures.length} failure(s):\n${failures.map((f) => `  ${f.split("\n")[0]}`).join("\n")}`);
   process.exit(1);

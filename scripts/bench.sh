@@ -22,10 +22,11 @@ bash scripts/node-deps.sh >/dev/null
 bash scripts/build-wasm.sh
 
 if [ "${1:-}" = runtimes ]; then
-  case ",${BENCH_RUNTIMES:-deno,bun,chromium}," in *,chromium,*) bash scripts/browser-deps.sh >/dev/null ;; esac
+  runtimes=${BENCH_RUNTIMES:-deno,bun,chromium}
+  case ",$runtimes," in *,chromium,*) bash scripts/browser-deps.sh >/dev/null ;; esac
   start=$(date +%s)
   status=0
-  BENCH_NODES= BENCH_NATIVE=0 BENCH_SOAK=0 BENCH_NAME=bench-runtimes BENCH_RUNTIMES="${BENCH_RUNTIMES:-deno,bun,chromium}" \
+  BENCH_NODES= BENCH_NATIVE=0 BENCH_SOAK=0 BENCH_NAME=bench-runtimes BENCH_RUNTIMES="$runtimes" \
     node bench/run.mjs || status=$?
   echo; echo "make bench-runtimes: $(( $(date +%s) - start )) s"
   exit "$status"
